@@ -1,0 +1,82 @@
+// `firstrace analyze TRACE`: run the whole analysis and print (and optionally store) it.
+#include <boost/program_options.hpp>
+#include <iostream>
+
+#include "commands.hpp"
+#include "firstrace/analysis.hpp"
+#include "firstrace/errors.hpp"
+#include "firstrace/report_model.hpp"
+#include "firstrace/trace_loader.hpp"
+#include "terminal_progress.hpp"
+
+namespace po = boost::program_options;
+
+namespace firstrace::cli {
+
+int analyze_command(const Arguments& args) {
+    po::options_description visible(
+        "usage: firstrace analyze TRACE [options]\n\n"
+        "TRACE is a trace directory written by `firstrace record`, or a text trace in RAPID's\n"
+        "STD format (T1|w(V3)|file.c:12). Prints the apparent races validated (feasible,\n"
+        "feasible-ec, unvalidated) and ordered into partitions; first partitions come first.\n\n"
+        "options");
+    visible.add_options()("help,h", "show this help")(
+        "ordering", po::value<std::string>(),
+        "approximate: only the synchronization order orients dependences;\n"
+        "complete: also the observed clock order (default when the trace has clocks)")(
+        "format", po::value<std::string>()->default_value("text"), "text or json (stdout)")(
+        "quiet,q", "no progress, no summary on stderr")("verbose,v", "print stage timings on stderr");
+    po::options_description hidden;
+    hidden.add_options()("trace", po::value<std::string>());
+    po::options_description all;
+    all.add(visible).add(hidden);
+    po::positional_options_description positional;
+    positional.add("trace", 1);
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << visible << "\n";
+        return 0;
+    }
+    if (!vm.count("trace")) throw UsageError("no TRACE given (see firstrace analyze --help)");
+    const std::string format = vm["format"].as<std::string>();
+    if (format != "text" && format != "json")
+        throw UsageError("unknown --format '" + format + "' (text or json)");
+
+    AnalysisOptions options;
+    if (vm.count("ordering")) {
+        const std::string o = vm["ordering"].as<std::string>();
+        if (o == "approximate") options.ordering = Ordering::Approximate;
+        else if (o == "complete") options.ordering = Ordering::Complete;
+        else throw UsageError("unknown --ordering '" + o + "' (approximate or complete)");
+    }
+    const bool quiet = vm.count("quiet") > 0;
+    TerminalProgress progress(!quiet);
+    options.progress = progress.callback();
+
+    const Trace trace = load_trace(vm["trace"].as<std::string>());
+    if (options.ordering == Ordering::Complete && !trace.has_clock)
+        throw UsageError(trace.path + ": --ordering complete needs clock readings, which this trace lacks");
+    const AnalysisResult result = analyze(trace, options);
+    progress.finish();
+
+    if (trace.truncated && !quiet)
+        std::cerr << "firstrace analyze: warning: " << trace.path << " is truncated ("
+                  << trace.truncation_reason << "); analyzed up to the last complete chunk\n";
+    if (vm.count("verbose")) {
+        for (const auto& s : result.stages)
+            std::cerr << "  " << s.name << ": " << s.seconds << " s, peak RSS "
+                      << s.peak_rss_bytes / (1024 * 1024) << " MiB\n";
+    }
+    const ReportModel model = make_report_model(trace, result);
+    if (format == "json") write_json_report(std::cout, model);
+    else write_text_report(std::cout, model);
+    return 0;
+}
+
+}  // namespace firstrace::cli

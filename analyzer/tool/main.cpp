@@ -1,0 +1,59 @@
+// `firstrace COMMAND ...`: dispatch to the sub-commands; map errors to one line + exit code.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+
+#include "commands.hpp"
+#include "firstrace/errors.hpp"
+
+namespace {
+
+struct Command {
+    const char* name;
+    int (*run)(const firstrace::cli::Arguments&);
+    const char* summary;
+};
+
+const Command kCommands[] = {
+    {"record", firstrace::cli::record_command, "run a program built with firstrace-cc, writing a trace"},
+    {"analyze", firstrace::cli::analyze_command, "validate and order the races of a trace"},
+    {"report", firstrace::cli::report_command, "print a results database as text, JSON, SARIF, ..."},
+};
+
+void print_usage(std::ostream& out) {
+    out << "firstrace " FIRSTRACE_VERSION " - post-mortem race validation and ordering\n\n"
+           "usage: firstrace COMMAND [OPTIONS]\n\ncommands:\n";
+    for (const auto& c : kCommands) out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+    out << "\n`firstrace COMMAND --help` explains each command.\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) {
+        print_usage(std::cerr);
+        return 2;
+    }
+    const std::string name = argv[1];
+    if (name == "--help" || name == "-h" || name == "help") {
+        print_usage(std::cout);
+        return 0;
+    }
+    if (name == "--version") {
+        std::cout << "firstrace " FIRSTRACE_VERSION "\n";
+        return 0;
+    }
+    for (const auto& c : kCommands) {
+        if (name != c.name) continue;
+        firstrace::cli::Arguments args(argv + 2, argv + argc);
+        try {
+            return c.run(args);
+        } catch (const std::exception& e) {
+            std::cerr << "firstrace " << name << ": " << e.what() << "\n";
+            return 2;
+        }
+    }
+    std::cerr << "firstrace: unknown command '" << name << "' (try firstrace --help)\n";
+    return 2;
+}
