@@ -1,0 +1,149 @@
+// The pipeline of DESIGN "Analysis pipeline": G and its timestamps, apparent races, D̂ and Ê
+// dependences, validation, ordering; then the result in the output model.
+#include "firstrace/analysis.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "race_ordering.hpp"
+#include "resource_usage.hpp"
+#include "validation.hpp"
+
+namespace firstrace {
+
+const char* to_string(Ordering ordering) {
+    return ordering == Ordering::Approximate ? "approximate" : "complete";
+}
+
+const char* to_string(RaceStatus status) {
+    switch (status) {
+    case RaceStatus::Feasible: return "feasible";
+    case RaceStatus::FeasibleEc: return "feasible-ec";
+    case RaceStatus::Unvalidated: return "unvalidated";
+    }
+    return "?";
+}
+
+const char* to_string(EdgeKind kind) {
+    switch (kind) {
+    case EdgeKind::Ordering: return "ordering";
+    case EdgeKind::SharedData: return "shared-data";
+    case EdgeKind::EventControl: return "event-control";
+    }
+    return "?";
+}
+
+namespace {
+
+class StageClock {
+public:
+    explicit StageClock(std::vector<StageStats>& stages) : stages_(stages) {}
+    void done(const char* name) {
+        const auto now = std::chrono::steady_clock::now();
+        stages_.push_back({name, std::chrono::duration<double>(now - last_).count(), peak_rss_bytes()});
+        last_ = now;
+    }
+
+private:
+    std::vector<StageStats>& stages_;
+    std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
+// The sites of an event whose (non-atomic) ranges overlap the conflicting addresses.
+std::vector<std::uint32_t> conflicting_sites(const Trace& trace, const Event& e,
+                                             const std::vector<Interval>& conflicts) {
+    std::vector<std::uint32_t> out;
+    for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+        const AccessSite& site = trace.sites[s];
+        if (site.flags & kAccessAtomic) continue;
+        bool hit = false;
+        for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count && !hit; ++k) {
+            const Interval& range = trace.ranges[k];
+            auto it = std::upper_bound(conflicts.begin(), conflicts.end(), range.lo,
+                                       [](std::uint64_t v, const Interval& c) { return v < c.hi; });
+            hit = it != conflicts.end() && it->lo < range.hi;
+        }
+        if (hit) out.push_back(s);
+    }
+    return out;
+}
+
+}  // namespace
+
+AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
+    AnalysisResult result;
+    result.ordering = options.ordering.value_or(trace.has_clock ? Ordering::Complete : Ordering::Approximate);
+    const ProgressCallback& progress = options.progress;
+    StageClock clock(result.stages);
+
+    const TemporalGraph g(trace);
+    const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
+    const Components comps = strong_components(graph);
+    const VectorTimestamps ts(g, graph, comps);
+    const EventOrder order(g, ts);
+    clock.done("temporal ordering graph");
+
+    const std::vector<ApparentRace> races = find_apparent_races(g, order, progress);
+    clock.done("apparent races");
+
+    const Dependences shared_data = compute_dependences(
+        g, order, races, DependenceKind::SharedData, result.ordering, options.transitive_budget, progress);
+    const Dependences event_control = compute_dependences(
+        g, order, races, DependenceKind::EventControl, result.ordering, options.transitive_budget, progress);
+    result.transitive_budget_exceeded = shared_data.budget_exceeded || event_control.budget_exceeded;
+    clock.done("dependences");
+
+    const ValidationOutcome validation = validate_races(g, races, shared_data, event_control, progress);
+    clock.done("validation");
+
+    const OrderingOutcome ordering = order_races(g, races, event_control.direct, progress);
+    clock.done("ordering");
+
+    // The result, in the output model.
+    result.races.resize(races.size());
+    for (std::uint32_t i = 0; i < races.size(); ++i) {
+        const ApparentRace& in = races[i];
+        Race& race = result.races[i];
+        race.id = i;
+        race.a = g.event_ref(in.a);
+        race.b = g.event_ref(in.b);
+        race.status = validation.status[i];
+        race.tangle = validation.tangle[i];
+        if (result.ordering == Ordering::Complete) {
+            const Event& a = g.event(in.a);
+            const Event& b = g.event(in.b);
+            race.actual = !(a.clock_finish < b.clock_start) && !(b.clock_finish < a.clock_start);
+        }
+        race.partition = ordering.partition_of_race[i];
+        race.conflicts = in.conflicts;
+        race.sites_a = conflicting_sites(trace, g.event(in.a), in.conflicts);
+        race.sites_b = conflicting_sites(trace, g.event(in.b), in.conflicts);
+    }
+    result.partitions = ordering.partitions;
+    for (const auto& [from, to] : g.sync_event_edges())
+        result.edges.push_back({EdgeKind::Ordering, g.event_ref(from), g.event_ref(to), false});
+    for (const auto& e : shared_data.all)
+        result.edges.push_back({EdgeKind::SharedData, g.event_ref(e.from), g.event_ref(e.to), e.transitive});
+    for (const auto& e : event_control.all)
+        result.edges.push_back({EdgeKind::EventControl, g.event_ref(e.from), g.event_ref(e.to), e.transitive});
+
+    AnalysisCounts& c = result.counts;
+    c.events = g.event_count();
+    for (EventId e = 0; e < g.event_count(); ++e) c.computation_events += g.is_computation(e) ? 1 : 0;
+    c.accesses = trace.access_count();
+    c.processes = g.process_count();
+    c.apparent = result.races.size();
+    for (const Race& race : result.races) {
+        c.actual += race.actual.value_or(false) ? 1 : 0;
+        c.feasible += race.status == RaceStatus::Feasible;
+        c.feasible_ec += race.status == RaceStatus::FeasibleEc;
+        c.unvalidated += race.status == RaceStatus::Unvalidated;
+    }
+    c.tangles = validation.tangle_count;
+    c.partitions = result.partitions.size();
+    for (const Partition& p : result.partitions) c.first_partitions += p.first ? 1 : 0;
+    clock.done("results");
+    return result;
+}
+
+}  // namespace firstrace

@@ -1,0 +1,45 @@
+// Shared-data (D̂) and event-control (Ê) dependences between events unordered by G
+// (thesis 7.2.1, Alg 7.1-7.4; DESIGN step 4).
+//
+// Direct: between the two events of an apparent race; Ê only where WRITE(a) ∩ READ(b) ≠ ∅.
+// Transitive: a chain of direct dependences whose events are all mutually unordered by G
+// ("closure by definition"). Alg 7.3/7.4 search such chains with one visited mark per event and
+// stop at the first conflicting event of a process, which can miss chains that continue only
+// from a later event; we search all chains (they are at most p events long, one per process)
+// and keep the thesis' edge compaction: per source event and target process only the earliest
+// target is stored, the later ones being implied by process order (Alg 7.2).
+//
+// Direction (DESIGN step 4): approximate ordering allows both directions; complete ordering
+// forbids x -> y when y finished before x started (for transitive edges, at the end points).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "apparent_races.hpp"
+
+namespace firstrace {
+
+enum class DependenceKind : std::uint8_t { SharedData, EventControl };
+
+struct DependenceEdge {
+    EventId from = kNone;  // edge from_s -> to_f in G_D / G_E
+    EventId to = kNone;
+    bool transitive = false;
+};
+
+struct Dependences {
+    std::vector<DependenceEdge> direct;  // compacted direct edges only
+    std::vector<DependenceEdge> all;     // compacted direct + transitive edges
+    bool budget_exceeded = false;        // some origin fell back to a conservative superset
+};
+
+// Whether a dependence x -> y is possible under the ordering mode.
+bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y);
+
+Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
+                                const std::vector<ApparentRace>& races, DependenceKind kind,
+                                Ordering ordering, std::uint64_t budget,
+                                const ProgressCallback& progress);
+
+}  // namespace firstrace

@@ -1,0 +1,104 @@
+// The JSON object of DESIGN "Outputs" (`analyze --format json`, `report --format json`).
+#include <ostream>
+
+#include "firstrace/report_model.hpp"
+#include "json_writer.hpp"
+
+namespace firstrace {
+namespace {
+
+void write_event(JsonWriter& w, const ReportEvent& e) {
+    w.begin_object();
+    w.key("thread").value(e.thread);
+    w.key("index").value(e.index);
+    w.end_object();
+}
+
+void write_sites(JsonWriter& w, const std::vector<ReportSite>& sites) {
+    w.begin_array();
+    for (const auto& s : sites) {
+        w.begin_object();
+        w.key("file").value(s.file);
+        w.key("line").value(s.line);
+        w.key("column").value(s.column);
+        w.key("function").value(s.function);
+        w.key("kind").value(s.kind);
+        w.end_object();
+    }
+    w.end_array();
+}
+
+}  // namespace
+
+void write_json_report(std::ostream& out, const ReportModel& model) {
+    JsonWriter w(out);
+    w.begin_object();
+    w.key("trace").value(model.trace_path);
+    w.key("ordering").value(to_string(model.ordering));
+    w.key("truncated").value(model.truncated);
+    const AnalysisCounts& c = model.counts;
+    w.key("counts").begin_object();
+    w.key("events").value(c.events);
+    w.key("computation_events").value(c.computation_events);
+    w.key("accesses").value(c.accesses);
+    w.key("processes").value(c.processes);
+    w.key("apparent").value(c.apparent);
+    w.key("actual");
+    if (model.ordering == Ordering::Complete) w.value(c.actual);
+    else w.null();
+    w.key("feasible").value(c.feasible);
+    w.key("feasible_ec").value(c.feasible_ec);
+    w.key("unvalidated").value(c.unvalidated);
+    w.key("tangles").value(c.tangles);
+    w.key("partitions").value(c.partitions);
+    w.key("first_partitions").value(c.first_partitions);
+    w.end_object();
+    w.key("races").begin_array();
+    for (const ReportRace& r : model.races) {
+        w.newline();
+        w.begin_object();
+        w.key("id").value(r.id);
+        w.key("a");
+        write_event(w, r.a);
+        w.key("b");
+        write_event(w, r.b);
+        w.key("status").value(to_string(r.status));
+        w.key("tangle");
+        if (r.tangle) w.value(*r.tangle);
+        else w.null();
+        w.key("actual");
+        if (r.actual) w.value(*r.actual);
+        else w.null();
+        w.key("partition").value(r.partition);
+        w.key("variables").begin_array();
+        for (const auto& v : r.variables) w.value(v);
+        w.end_array();
+        w.key("sites").begin_object();
+        w.key("a");
+        write_sites(w, r.sites_a);
+        w.key("b");
+        write_sites(w, r.sites_b);
+        w.end_object();
+        w.end_object();
+    }
+    w.end_array();
+    w.key("partitions").begin_array();
+    for (const ReportPartition& p : model.partitions) {
+        w.newline();
+        w.begin_object();
+        w.key("id").value(p.id);
+        w.key("first").value(p.first);
+        w.key("races").begin_array();
+        for (auto id : p.races) w.value(id);
+        w.end_array();
+        w.key("after").begin_array();
+        for (auto id : p.after) w.value(id);
+        w.end_array();
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+    out << "\n";
+}
+
+}  // namespace firstrace

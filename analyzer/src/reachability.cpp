@@ -1,0 +1,120 @@
+#include "reachability.hpp"
+
+#include <algorithm>
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/strong_components.hpp>
+
+namespace firstrace {
+
+NodeGraph NodeGraph::from_edges(std::uint32_t node_count, std::vector<Edge> edges) {
+    NodeGraph g;
+    g.node_count = node_count;
+    g.offsets.assign(node_count + 1, 0);
+    for (const auto& e : edges) ++g.offsets[e.first + 1];
+    for (std::uint32_t v = 0; v < node_count; ++v) g.offsets[v + 1] += g.offsets[v];
+    g.targets.resize(edges.size());
+    std::vector<std::uint32_t> fill(g.offsets.begin(), g.offsets.end() - 1);
+    for (const auto& e : edges) g.targets[fill[e.first]++] = e.second;
+    return g;
+}
+
+Components strong_components(const NodeGraph& graph) {
+    using Csr = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
+                                                   boost::no_property, boost::no_property,
+                                                   std::uint32_t, std::uint32_t>;
+    // The CSR arrays are already sorted by source: hand them to Boost as they are.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+    edges.reserve(graph.targets.size());
+    for (NodeId v = 0; v < graph.node_count; ++v)
+        graph.for_each_successor(v, [&](NodeId w) { edges.emplace_back(v, w); });
+    Csr csr(boost::edges_are_sorted, edges.begin(), edges.end(), graph.node_count);
+    edges.clear();
+    edges.shrink_to_fit();
+    Components c;
+    c.of.resize(graph.node_count);
+    c.count = static_cast<std::uint32_t>(boost::strong_components(
+        csr, boost::make_iterator_property_map(c.of.begin(), boost::get(boost::vertex_index, csr))));
+    return c;
+}
+
+namespace {
+
+// Nodes grouped by component (counting sort), so a component's members are contiguous.
+struct ComponentMembers {
+    std::vector<std::uint32_t> begin;
+    std::vector<NodeId> nodes;
+    ComponentMembers(const Components& c) : begin(c.count + 1, 0), nodes(c.of.size()) {
+        for (auto comp : c.of) ++begin[comp + 1];
+        for (std::uint32_t i = 0; i < c.count; ++i) begin[i + 1] += begin[i];
+        std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+        for (NodeId v = 0; v < c.of.size(); ++v) nodes[fill[c.of[v]]++] = v;
+    }
+};
+
+}  // namespace
+
+VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph,
+                                   const Components& components)
+    : g_(&g), p_(std::max<std::uint32_t>(g.process_count(), 1)), comp_(components.of),
+      ts_(static_cast<std::size_t>(components.count) * p_, -1) {
+    const ComponentMembers members(components);
+    for (NodeId v = 0; v < graph.node_count; ++v) {
+        const std::uint32_t q = g.node_process(v);
+        if (q == kNone) continue;
+        auto& slot = ts_[static_cast<std::size_t>(comp_[v]) * p_ + q];
+        slot = std::max(slot, static_cast<std::int32_t>(g.node_serial(v)));
+    }
+    // Topological order of the condensation = decreasing component id.
+    for (std::uint32_t c = components.count; c-- > 0;) {
+        const std::int32_t* src = &ts_[static_cast<std::size_t>(c) * p_];
+        for (std::uint32_t i = members.begin[c]; i < members.begin[c + 1]; ++i) {
+            graph.for_each_successor(members.nodes[i], [&](NodeId w) {
+                const std::uint32_t d = comp_[w];
+                if (d == c) return;
+                std::int32_t* dst = &ts_[static_cast<std::size_t>(d) * p_];
+                for (std::uint32_t q = 0; q < p_; ++q) dst[q] = std::max(dst[q], src[q]);
+            });
+        }
+    }
+}
+
+EarliestReach::EarliestReach(const TemporalGraph& g, const NodeGraph& graph,
+                             const Components& components)
+    : p_(std::max<std::uint32_t>(g.process_count(), 1)), comp_(components.of),
+      er_(static_cast<std::size_t>(components.count) * p_, kNone) {
+    const ComponentMembers members(components);
+    // Reverse topological order = increasing component id: successors are final first.
+    for (std::uint32_t c = 0; c < components.count; ++c) {
+        std::uint32_t* out = &er_[static_cast<std::size_t>(c) * p_];
+        const std::uint32_t first = members.begin[c], last = members.begin[c + 1];
+        bool cyclic = last - first > 1;
+        for (std::uint32_t i = first; i < last; ++i) {
+            graph.for_each_successor(members.nodes[i], [&](NodeId w) {
+                const std::uint32_t d = comp_[w];
+                if (d == c) {
+                    cyclic = true;
+                    return;
+                }
+                // What w reaches, plus w itself when it is a start node.
+                const std::uint32_t* in = &er_[static_cast<std::size_t>(d) * p_];
+                for (std::uint32_t q = 0; q < p_; ++q) out[q] = std::min(out[q], in[q]);
+                if (g.is_start_node(w)) {
+                    const EventId e = g.node_event(w);
+                    const std::uint32_t q = g.event_process(e);
+                    out[q] = std::min(out[q], g.event_index(e));
+                }
+            });
+        }
+        if (cyclic) {  // every member reaches every member by a non-empty path
+            for (std::uint32_t i = first; i < last; ++i) {
+                const NodeId v = members.nodes[i];
+                if (!g.is_start_node(v)) continue;
+                const EventId e = g.node_event(v);
+                const std::uint32_t q = g.event_process(e);
+                out[q] = std::min(out[q], g.event_index(e));
+            }
+        }
+    }
+}
+
+}  // namespace firstrace

@@ -1,0 +1,69 @@
+// Reachability by vector timestamps on graphs that may be cyclic (Alg 6.1, 6.2, 7.5, 7.6):
+// strongly connected components are found with Boost.Graph and processed as meta-nodes in
+// topological order of the condensation.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "temporal_graph.hpp"
+
+namespace firstrace {
+
+// A directed graph over the nodes of a TemporalGraph, in compressed sparse row form.
+struct NodeGraph {
+    std::uint32_t node_count = 0;
+    std::vector<std::uint32_t> offsets;  // node_count + 1
+    std::vector<NodeId> targets;
+
+    static NodeGraph from_edges(std::uint32_t node_count, std::vector<Edge> edges);
+    template <class F> void for_each_successor(NodeId v, F&& f) const {
+        for (std::uint32_t i = offsets[v]; i < offsets[v + 1]; ++i) f(targets[i]);
+    }
+};
+
+// Strongly connected components; ids are in reverse topological order of the condensation
+// (component 0 has no edge to another component).
+struct Components {
+    std::vector<std::uint32_t> of;  // node -> component
+    std::uint32_t count = 0;
+};
+Components strong_components(const NodeGraph& graph);
+
+// ts[n * p + q] = the largest serial of a node of process q from which n is reachable
+// (n itself included), or -1. Path m -> n exists iff ts[n][proc m] >= serial m.
+class VectorTimestamps {
+public:
+    VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
+    bool reaches(NodeId from, NodeId to) const {
+        const std::uint32_t q = g_->node_process(from);
+        return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >= static_cast<std::int32_t>(g_->node_serial(from));
+    }
+    // The largest serial of a node of process q that reaches n, or -1.
+    std::int32_t last_reaching(NodeId n, std::uint32_t q) const {
+        return ts_[static_cast<std::size_t>(comp_[n]) * p_ + q];
+    }
+
+private:
+    const TemporalGraph* g_;
+    std::uint32_t p_;
+    std::vector<std::uint32_t> comp_;
+    std::vector<std::int32_t> ts_;  // per component
+};
+
+// Reverse timestamps for Ê* (DESIGN step 5): earliest[n * p + q] = the smallest index of an
+// event of process q whose start node is reachable from n by a non-empty path, or kNone.
+class EarliestReach {
+public:
+    EarliestReach(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
+    std::uint32_t earliest(NodeId n, std::uint32_t q) const {
+        return er_[static_cast<std::size_t>(comp_[n]) * p_ + q];
+    }
+
+private:
+    std::uint32_t p_;
+    std::vector<std::uint32_t> comp_;
+    std::vector<std::uint32_t> er_;  // per component, non-empty paths
+};
+
+}  // namespace firstrace

@@ -1,0 +1,154 @@
+#include "temporal_graph.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace firstrace {
+
+TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
+    const auto p = static_cast<std::uint32_t>(trace.processes.size());
+    event_offset_.resize(p + 1, 0);
+    for (std::uint32_t i = 0; i < p; ++i)
+        event_offset_[i + 1] = event_offset_[i] + static_cast<std::uint32_t>(trace.processes[i].events.size());
+    const std::uint32_t n = event_offset_.back();
+    event_process_.resize(n);
+    start_node_.resize(n);
+    finish_node_.resize(n);
+    for (std::uint32_t i = 0; i < p; ++i) {
+        std::uint32_t serial = 0;
+        const auto& events = trace.processes[i].events;
+        for (std::uint32_t j = 0; j < events.size(); ++j) {
+            const EventId e = event_offset_[i] + j;
+            event_process_[e] = i;
+            start_node_[e] = static_cast<NodeId>(node_process_.size());
+            node_process_.push_back(i);
+            node_serial_.push_back(serial++);
+            node_event_.push_back(e);
+            if (events[j].kind == EventKind::Computation) {
+                node_process_.push_back(i);
+                node_serial_.push_back(serial++);
+                node_event_.push_back(e);
+            }
+            finish_node_[e] = static_cast<NodeId>(node_process_.size() - 1);
+        }
+    }
+    add_sync_edges();
+}
+
+const Event& TemporalGraph::event(EventId e) const {
+    const std::uint32_t p = event_process_[e];
+    return trace_->processes[p].events[e - event_offset_[p]];
+}
+
+std::vector<Edge> TemporalGraph::edges() const {
+    std::vector<Edge> out;
+    out.reserve(node_count() + sync_edges_.size());
+    for (NodeId v = 0; v + 1 < node_count(); ++v)
+        if (node_process_[v] != kNone && node_process_[v] == node_process_[v + 1]) out.emplace_back(v, v + 1);
+    out.insert(out.end(), sync_edges_.begin(), sync_edges_.end());
+    return out;
+}
+
+void TemporalGraph::add_sync_edges() {
+    const Trace& trace = *trace_;
+    struct ObjectOp {
+        std::uint32_t object;
+        std::uint64_t counter;
+        EventKind kind;
+        EventId event;
+    };
+    std::vector<ObjectOp> ops;
+    for (EventId e = 0; e < event_count(); ++e) {
+        const Event& ev = event(e);
+        switch (ev.kind) {
+        case EventKind::Fork: {
+            const std::uint32_t child = ev.object;
+            if (child < process_count() && process_begin(child) != process_end(child))
+                sync_edges_.emplace_back(finish_node_[e], start_node_[process_begin(child)]);
+            break;
+        }
+        case EventKind::Join: {
+            const std::uint32_t child = ev.object;
+            if (child < process_count() && process_begin(child) != process_end(child))
+                sync_edges_.emplace_back(finish_node_[process_end(child) - 1], start_node_[e]);
+            break;
+        }
+        case EventKind::Acquire:
+        case EventKind::Release:
+        case EventKind::SemPost:
+        case EventKind::SemWait:
+        case EventKind::BarrierArrive:
+        case EventKind::BarrierDepart:
+            ops.push_back({ev.object, ev.counter, ev.kind, e});
+            break;
+        default:
+            break;
+        }
+    }
+    std::stable_sort(ops.begin(), ops.end(), [](const ObjectOp& a, const ObjectOp& b) {
+        return std::tie(a.object, a.counter) < std::tie(b.object, b.counter);
+    });
+    for (std::size_t i = 0; i < ops.size();) {
+        std::size_t j = i;
+        while (j < ops.size() && ops[j].object == ops[i].object) ++j;
+        const std::uint32_t object = ops[i].object;
+        // Locks and atomics: each acquire is ordered after the latest release before it.
+        EventId last_release = kNone;
+        // Semaphores: the k-th completed wait is enabled by the (k - initial value)-th post.
+        std::vector<EventId> posts;
+        std::vector<EventId> waits;
+        // Barriers: every arrival of an episode precedes every departure of it.
+        std::map<std::uint64_t, std::pair<std::vector<EventId>, std::vector<EventId>>> episodes;
+        for (std::size_t k = i; k < j; ++k) {
+            const ObjectOp& op = ops[k];
+            switch (op.kind) {
+            case EventKind::Release: last_release = op.event; break;
+            case EventKind::Acquire:
+                if (last_release != kNone && event_process_[last_release] != event_process_[op.event])
+                    sync_edges_.emplace_back(finish_node_[last_release], start_node_[op.event]);
+                break;
+            case EventKind::SemPost: posts.push_back(op.event); break;
+            case EventKind::SemWait: waits.push_back(op.event); break;
+            case EventKind::BarrierArrive: episodes[op.counter].first.push_back(op.event); break;
+            case EventKind::BarrierDepart: episodes[op.counter].second.push_back(op.event); break;
+            default: break;
+            }
+        }
+        const std::int64_t initial =
+            object < trace.objects.size() ? trace.objects[object].initial_value : 0;
+        for (std::size_t k = 0; k < waits.size(); ++k) {
+            const std::int64_t post = static_cast<std::int64_t>(k) - initial;
+            if (post >= 0 && static_cast<std::size_t>(post) < posts.size())
+                sync_edges_.emplace_back(finish_node_[posts[static_cast<std::size_t>(post)]],
+                                         start_node_[waits[k]]);
+        }
+        for (const auto& [episode, ends] : episodes) {
+            if (ends.first.empty() || ends.second.empty()) continue;
+            const auto v = static_cast<NodeId>(node_process_.size());
+            node_process_.push_back(kNone);
+            node_serial_.push_back(0);
+            node_event_.push_back(kNone);
+            for (EventId a : ends.first) sync_edges_.emplace_back(finish_node_[a], v);
+            for (EventId d : ends.second) sync_edges_.emplace_back(v, start_node_[d]);
+        }
+        i = j;
+    }
+}
+
+std::vector<std::pair<EventId, EventId>> TemporalGraph::sync_event_edges() const {
+    std::vector<std::pair<EventId, EventId>> out;
+    std::unordered_map<NodeId, std::vector<EventId>> into_virtual;
+    for (const auto& [from, to] : sync_edges_)
+        if (node_process_[to] == kNone) into_virtual[to].push_back(node_event_[from]);
+    for (const auto& [from, to] : sync_edges_) {
+        if (node_process_[to] == kNone) continue;
+        if (node_process_[from] != kNone) out.emplace_back(node_event_[from], node_event_[to]);
+        else
+            for (EventId a : into_virtual[from]) out.emplace_back(a, node_event_[to]);
+    }
+    return out;
+}
+
+}  // namespace firstrace

@@ -1,0 +1,59 @@
+#include "validation.hpp"
+
+#include <unordered_map>
+
+namespace firstrace {
+
+NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEdge>& edges) {
+    std::vector<Edge> all = g.edges();
+    all.reserve(all.size() + edges.size());
+    for (const auto& e : edges) all.emplace_back(g.start_node(e.from), g.finish_node(e.to));
+    return NodeGraph::from_edges(g.node_count(), std::move(all));
+}
+
+ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+                                 const Dependences& shared_data, const Dependences& event_control,
+                                 const ProgressCallback& progress) {
+    ValidationOutcome out;
+    out.status.assign(races.size(), RaceStatus::Feasible);
+    out.tangle.assign(races.size(), std::nullopt);
+    if (races.empty()) return out;
+    bool any_ordered = false;
+    {
+        if (progress) progress("validation (G_D)", 0.0);
+        const NodeGraph gd = augmented_graph(g, shared_data.all);
+        const Components comps = strong_components(gd);
+        const VectorTimestamps ts(g, gd, comps);
+        std::unordered_map<std::uint32_t, std::uint32_t> tangle_ids;
+        for (std::size_t i = 0; i < races.size(); ++i) {
+            const ApparentRace& r = races[i];
+            const NodeId as = g.start_node(r.a), af = g.finish_node(r.a);
+            const NodeId bs = g.start_node(r.b), bf = g.finish_node(r.b);
+            if (ts.reaches(af, bs) || ts.reaches(bf, as)) {
+                out.status[i] = RaceStatus::Unvalidated;  // until G_E says otherwise
+                any_ordered = true;
+            }
+            std::uint32_t scc = kNone;
+            if (comps.of[af] == comps.of[bs]) scc = comps.of[af];
+            else if (comps.of[bf] == comps.of[as]) scc = comps.of[bf];
+            if (scc != kNone) {
+                auto [it, inserted] = tangle_ids.try_emplace(scc, out.tangle_count);
+                if (inserted) ++out.tangle_count;
+                out.tangle[i] = it->second;
+            }
+        }
+    }
+    if (!any_ordered) return out;
+    if (progress) progress("validation (G_E)", 0.0);
+    const NodeGraph ge = augmented_graph(g, event_control.all);
+    const Components comps = strong_components(ge);
+    const VectorTimestamps ts(g, ge, comps);
+    for (std::size_t i = 0; i < races.size(); ++i) {
+        if (out.status[i] != RaceStatus::Unvalidated) continue;
+        const NodeId af = g.finish_node(races[i].a), bf = g.finish_node(races[i].b);
+        if (!ts.reaches(af, bf) && !ts.reaches(bf, af)) out.status[i] = RaceStatus::FeasibleEc;
+    }
+    return out;
+}
+
+}  // namespace firstrace

@@ -1,0 +1,26 @@
+// Validation of apparent races (thesis 7.1-7.2.3, Alg 7.5-7.7; DESIGN step 4): G_D gives
+// `feasible` (unordered in G_D, Thm 7.1) and the tangles (strongly connected components of G_D
+// holding races, Def 7.1); G_E then proves some of the others `feasible-ec` (Thm 7.3).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "dependences.hpp"
+
+namespace firstrace {
+
+struct ValidationOutcome {
+    std::vector<RaceStatus> status;                  // per race
+    std::vector<std::optional<std::uint32_t>> tangle;  // per race, dense tangle ids
+    std::uint32_t tangle_count = 0;
+};
+
+ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+                                 const Dependences& shared_data, const Dependences& event_control,
+                                 const ProgressCallback& progress);
+
+// G plus dependence edges from_s -> to_f (G_D, G_E).
+NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEdge>& edges);
+
+}  // namespace firstrace
