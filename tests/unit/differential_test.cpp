@@ -1,0 +1,154 @@
+// Randomized differential tests: the fast analysis against the brute-force references of
+// reference_analysis.hpp, on hundreds of random STD traces with locks, forks and joins, in both
+// ordering modes.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+
+#include "apparent_races.hpp"
+#include "firstrace/analysis.hpp"
+#include "reference_analysis.hpp"
+#include "test_support.hpp"
+#include "validation.hpp"
+
+namespace firstrace {
+namespace {
+
+bench::GeneratorParams params_for(std::uint64_t seed) {
+    std::mt19937_64 rng(seed * 7919 + 13);
+    auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
+        return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
+    };
+    bench::GeneratorParams p;
+    p.seed = seed;
+    p.threads = pick(1, 5);
+    p.locks = pick(0, 3);
+    p.variables = pick(1, 6);
+    p.operations = pick(10, 160);
+    p.write_ratio = 0.2 + 0.1 * pick(0, 5);
+    p.sync_ratio = 0.05 * pick(0, 6);
+    p.protected_ratio = 0.2 * pick(0, 5);
+    p.locations = pick(1, 6);
+    p.nested_forks = pick(0, 1) == 1;
+    return p;
+}
+
+std::set<std::uint64_t> expand(const std::vector<Interval>& intervals) {
+    std::set<std::uint64_t> out;
+    for (const auto& i : intervals)
+        for (auto v = i.lo; v < i.hi; ++v) out.insert(v);
+    return out;
+}
+
+void check_against_reference(const Trace& trace, Ordering ordering, const std::string& label) {
+    SCOPED_TRACE(label);
+    AnalysisOptions options;
+    options.ordering = ordering;
+    const AnalysisResult fast = analyze(trace, options);
+    const TemporalGraph g(trace);
+    const reference::ReferenceResult ref = reference::analyze(g, ordering);
+
+    ASSERT_EQ(fast.races.size(), ref.races.size()) << "apparent races";
+    for (std::size_t i = 0; i < ref.races.size(); ++i) {
+        const Race& f = fast.races[i];
+        const auto& r = ref.races[i];
+        ASSERT_EQ(g.event_id(f.a), r.a) << "race " << i;
+        ASSERT_EQ(g.event_id(f.b), r.b) << "race " << i;
+        EXPECT_EQ(expand(f.conflicts), r.conflicts) << "race " << i;
+        EXPECT_EQ(f.status, r.status) << "race " << i << " status";
+        EXPECT_EQ(f.tangle.has_value(), r.tangled) << "race " << i << " tangled";
+        if (ordering == Ordering::Complete) EXPECT_TRUE(f.actual.has_value());
+        else EXPECT_FALSE(f.actual.has_value());
+    }
+    const std::size_t n = ref.races.size();
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            const bool same_tangle = fast.races[i].tangle && fast.races[j].tangle &&
+                                     *fast.races[i].tangle == *fast.races[j].tangle;
+            EXPECT_EQ(same_tangle, bool(ref.same_tangle[i][j])) << "tangles of " << i << ", " << j;
+            const bool same_partition = fast.races[i].partition == fast.races[j].partition;
+            EXPECT_EQ(same_partition, ref.partition_of[i] == ref.partition_of[j]) << "partitions of " << i << ", " << j;
+        }
+    ASSERT_EQ(fast.partitions.size(), ref.partitions.size());
+    // Map fast partition ids to reference ones through their races.
+    std::map<std::uint32_t, std::uint32_t> to_ref;
+    for (const Partition& p : fast.partitions) {
+        ASSERT_FALSE(p.races.empty());
+        to_ref[p.id] = ref.partition_of[p.races.front()];
+    }
+    for (const Partition& p : fast.partitions) {
+        const std::uint32_t rp = to_ref[p.id];
+        EXPECT_EQ(p.first, bool(ref.first[rp])) << "first flag of partition " << p.id;
+        std::set<std::uint32_t> after;
+        for (auto q : p.after) after.insert(to_ref[q]);
+        EXPECT_EQ(after, ref.after[rp]) << "DAG successors of partition " << p.id;
+        EXPECT_TRUE(std::is_sorted(p.races.begin(), p.races.end()));
+    }
+    // First partitions take the lowest ids.
+    for (std::size_t i = 1; i < fast.partitions.size(); ++i)
+        EXPECT_FALSE(!fast.partitions[i - 1].first && fast.partitions[i].first);
+
+    // G_D and G_E with compacted edges reach exactly what the full edge sets reach.
+    const NodeGraph gnodes = NodeGraph::from_edges(g.node_count(), g.edges());
+    const Components gcomp = strong_components(gnodes);
+    const VectorTimestamps gts(g, gnodes, gcomp);
+    const EventOrder order(g, gts);
+    const auto races = find_apparent_races(g, order, {});
+    for (auto kind : {DependenceKind::SharedData, DependenceKind::EventControl}) {
+        const Dependences deps = compute_dependences(g, order, races, kind, ordering, 1u << 30, {});
+        const NodeGraph fast_graph = augmented_graph(g, deps.all);
+        const Components comps = strong_components(fast_graph);
+        const VectorTimestamps ts(g, fast_graph, comps);
+        const reference::Reachability full(g.node_count(),
+                                           kind == DependenceKind::SharedData ? ref.gd_edges : ref.ge_edges);
+        for (NodeId x = 0; x < g.node_count(); ++x) {
+            if (g.node_process(x) == kNone) continue;
+            for (NodeId y = 0; y < g.node_count(); ++y)
+                ASSERT_EQ(ts.reaches(x, y), full.reaches(x, y))
+                    << (kind == DependenceKind::SharedData ? "G_D" : "G_E") << " node " << x << " -> " << y;
+        }
+    }
+}
+
+class Differential : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(Differential, ApproximateOrderingMatchesReference) {
+    const auto params = params_for(GetParam());
+    check_against_reference(test::parse_std(test::random_std(params)), Ordering::Approximate,
+                            "seed " + std::to_string(GetParam()));
+}
+
+TEST_P(Differential, CompleteOrderingMatchesReference) {
+    const auto params = params_for(GetParam());
+    check_against_reference(test::parse_std(test::random_std(params)), Ordering::Complete,
+                            "seed " + std::to_string(GetParam()));
+}
+
+INSTANTIATE_TEST_SUITE_P(RandomTraces, Differential, ::testing::Range<std::uint64_t>(1, 301));
+
+TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
+    // The generator must produce the interesting cases, or the comparison above proves little.
+    std::map<RaceStatus, int> statuses;
+    int tangled = 0, later_partitions = 0, races = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        AnalysisOptions options;
+        options.ordering = Ordering::Approximate;
+        const auto result = analyze(test::parse_std(test::random_std(params_for(seed))), options);
+        races += static_cast<int>(result.races.size());
+        for (const auto& r : result.races) {
+            ++statuses[r.status];
+            tangled += r.tangle.has_value();
+        }
+        for (const auto& p : result.partitions) later_partitions += !p.first;
+    }
+    EXPECT_GT(races, 1000);
+    EXPECT_GT(statuses[RaceStatus::Feasible], 10);
+    EXPECT_GT(statuses[RaceStatus::FeasibleEc], 10);
+    EXPECT_GT(statuses[RaceStatus::Unvalidated], 10);
+    EXPECT_GT(tangled, 10);
+    EXPECT_GT(later_partitions, 10);
+}
+
+}  // namespace
+}  // namespace firstrace
