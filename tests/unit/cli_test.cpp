@@ -1,0 +1,99 @@
+// The `firstrace analyze` command line: output formats, exit codes, one-line errors.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+
+#include "test_support.hpp"
+
+namespace firstrace {
+namespace {
+
+struct CommandRun {
+    int status = -1;
+    std::string out;  // stdout and stderr
+};
+
+CommandRun run(const std::string& args) {
+    const std::string command = std::string(FIRSTRACE_BINARY) + " " + args + " 2>&1";
+    CommandRun r;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (!pipe) return r;
+    std::array<char, 4096> buffer{};
+    std::size_t n;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+    const int status = pclose(pipe);
+    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return r;
+}
+
+const std::string kFigure = std::string(FIRSTRACE_SAMPLES) + "/traces/figure-2-1.std";
+
+TEST(AnalyzeCommand, TextSummaryShowsCountsAndTheFirstPartition) {
+    const CommandRun r = run("analyze --ordering approximate " + kFigure);
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("3 apparent races; 1 feasible, 1 feasible-ec, 1 unvalidated; 1 tangle; 3 partitions, 1 first"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("First partition 0 (1 race)"), std::string::npos);
+    EXPECT_NE(r.out.find("workq.c:20"), std::string::npos);
+    EXPECT_NE(r.out.find("on q.head"), std::string::npos);
+}
+
+TEST(AnalyzeCommand, JsonHasTheFieldsOfDesignOutputs) {
+    const CommandRun r = run("analyze --ordering approximate --format json " + kFigure);
+    ASSERT_EQ(r.status, 0) << r.out;
+    for (const char* field : {"\"races\":[", "\"partitions\":[", "\"id\":0", "\"a\":{\"thread\":\"T1\",\"index\":3}",
+                              "\"status\":\"feasible-ec\"", "\"tangle\":0", "\"actual\":null", "\"partition\":0",
+                              "\"first\":true", "\"after\":[1,2]", "\"variables\":[\"q.head\"]",
+                              "\"file\":\"workq.c\",\"line\":20"})
+        EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
+}
+
+TEST(AnalyzeCommand, CompleteOrderingIsTheDefaultForStd) {
+    const CommandRun r = run("analyze --format json " + kFigure);
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("\"ordering\":\"complete\""), std::string::npos);
+    EXPECT_NE(r.out.find("\"actual\":true"), std::string::npos);
+}
+
+TEST(AnalyzeCommand, EmptyTraceHasNoRaces) {
+    test::TempFile empty("");
+    const CommandRun r = run("analyze " + empty.path());
+    ASSERT_EQ(r.status, 0) << r.out;
+    EXPECT_NE(r.out.find("No apparent data races."), std::string::npos) << r.out;
+}
+
+TEST(AnalyzeCommand, BadInputIsOneLineWithFileAndLineAndExitCode2) {
+    test::TempFile bad("T0|w(x)|1\nT0|rel(L)|2\n");
+    const CommandRun r = run("analyze " + bad.path());
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_NE(r.out.find(bad.path() + ":2: rel(L)"), std::string::npos) << r.out;
+}
+
+TEST(AnalyzeCommand, UsageErrorsExitWith2) {
+    EXPECT_EQ(run("analyze").status, 2);
+    EXPECT_EQ(run("analyze --format xml " + kFigure).status, 2);
+    EXPECT_EQ(run("analyze --ordering sometimes " + kFigure).status, 2);
+    EXPECT_EQ(run("analyze /nonexistent.std").status, 2);
+    EXPECT_EQ(run("frobnicate").status, 2);
+    const CommandRun help = run("analyze --help");
+    EXPECT_EQ(help.status, 0);
+    EXPECT_NE(help.out.find("--ordering"), std::string::npos);
+}
+
+TEST(AnalyzeCommand, NeverCrashesOnGarbage) {
+    std::mt19937 rng(7);
+    for (int i = 0; i < 20; ++i) {
+        std::string junk;
+        for (int k = 0; k < 200; ++k) junk += "T01|()wr,acqrelfokjn\n "[rng() % 22];
+        test::TempFile file(junk);
+        const CommandRun r = run("analyze " + file.path());
+        EXPECT_TRUE(r.status == 0 || r.status == 2) << junk;
+    }
+}
+
+}  // namespace
+}  // namespace firstrace
