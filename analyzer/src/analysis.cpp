@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 #include "race_ordering.hpp"
 #include "resource_usage.hpp"
@@ -49,23 +51,58 @@ private:
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-// The sites of an event whose (non-atomic) ranges overlap the conflicting addresses.
-std::vector<std::uint32_t> conflicting_sites(const Trace& trace, const Event& e,
-                                             const std::vector<Interval>& conflicts) {
-    std::vector<std::uint32_t> out;
-    for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
-        const AccessSite& site = trace.sites[s];
-        if (site.flags & kAccessAtomic) continue;
-        bool hit = false;
-        for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count && !hit; ++k) {
-            const Interval& range = trace.ranges[k];
-            auto it = std::upper_bound(conflicts.begin(), conflicts.end(), range.lo,
-                                       [](std::uint64_t v, const Interval& c) { return v < c.hi; });
-            hit = it != conflicts.end() && it->lo < range.hi;
-        }
-        if (hit) out.push_back(s);
+// Fills sites_a / sites_b of every race: the (non-atomic) sites of each event whose ranges
+// overlap the race's conflicts. Events are visited once each, their ranges sorted by start with
+// the running maximum of their ends, so that lookups are binary searches even in events with
+// thousands of sites, and only one event's index is alive at a time.
+void fill_conflicting_sites(const TemporalGraph& g, std::vector<Race>& races) {
+    const Trace& trace = g.trace();
+    struct Request {
+        EventId event;
+        std::uint32_t race;
+        bool side_b;
+    };
+    std::vector<Request> requests;
+    requests.reserve(races.size() * 2);
+    for (std::uint32_t i = 0; i < races.size(); ++i) {
+        requests.push_back({g.event_id(races[i].a), i, false});
+        requests.push_back({g.event_id(races[i].b), i, true});
     }
-    return out;
+    std::sort(requests.begin(), requests.end(), [](const Request& x, const Request& y) {
+        return x.event != y.event ? x.event < y.event : x.race < y.race;
+    });
+    struct Entry {
+        std::uint64_t lo, hi, max_hi;
+        std::uint32_t site;
+    };
+    std::vector<Entry> entries;
+    for (std::size_t i = 0; i < requests.size();) {
+        const EventId id = requests[i].event;
+        const Event& e = g.event(id);
+        entries.clear();
+        for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+            const AccessSite& site = trace.sites[s];
+            if (site.flags & kAccessAtomic) continue;
+            for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count; ++k)
+                entries.push_back({trace.ranges[k].lo, trace.ranges[k].hi, 0, s});
+        }
+        std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) { return x.lo < y.lo; });
+        std::uint64_t max_hi = 0;
+        for (auto& entry : entries) entry.max_hi = max_hi = std::max(max_hi, entry.hi);
+        for (; i < requests.size() && requests[i].event == id; ++i) {
+            Race& race = races[requests[i].race];
+            std::vector<std::uint32_t>& out = requests[i].side_b ? race.sites_b : race.sites_a;
+            for (const Interval& c : race.conflicts) {
+                // Entries before the first whose running maximum end passes c.lo cannot overlap.
+                auto k = std::partition_point(entries.begin(), entries.end(),
+                                              [&](const Entry& x) { return x.max_hi <= c.lo; });
+                for (; k != entries.end() && k->lo < c.hi; ++k)
+                    if (k->hi > c.lo) out.push_back(k->site);
+            }
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+        }
+    }
 }
 
 }  // namespace
@@ -91,6 +128,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const Dependences event_control = compute_dependences(
         g, order, races, DependenceKind::EventControl, result.ordering, options.transitive_budget, progress);
     result.transitive_budget_exceeded = shared_data.budget_exceeded || event_control.budget_exceeded;
+    if (std::getenv("FIRSTRACE_DEBUG_DEPS"))
+        std::fprintf(stderr, "D: %llu origins, %llu fallbacks; E: %llu origins, %llu fallbacks\n", (unsigned long long)shared_data.origins, (unsigned long long)shared_data.fallback_origins, (unsigned long long)event_control.origins, (unsigned long long)event_control.fallback_origins);
     clock.done("dependences");
 
     const ValidationOutcome validation = validate_races(g, races, shared_data, event_control, progress);
@@ -116,9 +155,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
         }
         race.partition = ordering.partition_of_race[i];
         race.conflicts = in.conflicts;
-        race.sites_a = conflicting_sites(trace, g.event(in.a), in.conflicts);
-        race.sites_b = conflicting_sites(trace, g.event(in.b), in.conflicts);
     }
+    fill_conflicting_sites(g, result.races);
     result.partitions = ordering.partitions;
     for (const auto& [from, to] : g.sync_event_edges())
         result.edges.push_back({EdgeKind::Ordering, g.event_ref(from), g.event_ref(to), false});

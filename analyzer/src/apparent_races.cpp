@@ -13,6 +13,12 @@ struct Incidence {
     std::uint8_t flags;
 };
 
+// The unordered events of another process for the current event: candidates [first, last).
+struct Window {
+    std::size_t first = 0;
+    std::size_t last = 0;
+};
+
 // One race found on one segment.
 struct RaceHit {
     EventId a;
@@ -99,20 +105,21 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
             std::sort(present.begin(), present.end());
             for (std::size_t pi = 0; pi < present.size(); ++pi) {
                 const std::uint32_t pp = present[pi];
-                for (const Incidence* x : all[pp]) {
-                    const bool x_writes = (x->flags & kAccessWrite) != 0;
-                    for (std::size_t qi = pi + 1; qi < present.size(); ++qi) {
-                        const auto& candidates = x_writes ? all[present[qi]] : writers[present[qi]];
-                        if (candidates.empty()) continue;
-                        // Events of q before the window precede x; events after it follow x.
-                        const auto first = std::partition_point(
-                            candidates.begin(), candidates.end(),
-                            [&](const Incidence* y) { return order.precedes(y->event, x->event); });
-                        const auto last = std::partition_point(
-                            first, candidates.end(),
-                            [&](const Incidence* y) { return !order.precedes(x->event, y->event); });
-                        for (auto it = first; it != last; ++it) {
-                            const Incidence* y = *it;
+                for (std::size_t qi = pi + 1; qi < present.size(); ++qi) {
+                    const std::uint32_t qq = present[qi];
+                    // For later events x of pp the window of unordered events of qq only moves
+                    // forward (a predecessor of x precedes later x too; a successor of x follows
+                    // earlier x too): two pointers per candidate list.
+                    Window all_window, writer_window;
+                    for (const Incidence* x : all[pp]) {
+                        const bool x_writes = (x->flags & kAccessWrite) != 0;
+                        const auto& candidates = x_writes ? all[qq] : writers[qq];
+                        Window& w = x_writes ? all_window : writer_window;
+                        while (w.first < candidates.size() && order.precedes(candidates[w.first]->event, x->event)) ++w.first;
+                        w.last = std::max(w.last, w.first);
+                        while (w.last < candidates.size() && !order.precedes(x->event, candidates[w.last]->event)) ++w.last;
+                        for (std::size_t k = w.first; k < w.last; ++k) {
+                            const Incidence* y = candidates[k];
                             std::uint8_t control = 0;
                             if ((x->flags & kAccessWrite) && (y->flags & kAccessRead)) control |= 1;
                             if ((y->flags & kAccessWrite) && (x->flags & kAccessRead)) control |= 2;

@@ -79,33 +79,86 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
         }
     }
 
-    // Partition DAG: P -> Q when a race of P R̂-orders a race of Q, i.e. Q has an event at or
-    // after min over P's races of m_x[q].
-    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> events_of(p);  // (index, partition)
+    // What each partition reaches through R̂* (nonempty paths): per process, the earliest event
+    // position of the chain it reaches. Partition R reaches partition Q iff for some process q,
+    // Q has a race event at or after er_R[q] (a race is entered only from its events' chains).
+    const std::vector<std::uint32_t> er_comp = earliest_reach_by_component(
+        graph, comps, p, [&](NodeId v) { return v >= r ? g.event_process(v - r) : kNone; },
+        [&](NodeId v) { return g.event_index(v - r); });
+    auto er = [&](std::uint32_t part, std::uint32_t q) {
+        return er_comp[static_cast<std::size_t>(comps.of[members[part].front()]) * p + q];
+    };
+    // Per process: (event position, partition) of race events, sorted; per partition its last
+    // race event position in each process, and the earliest chain position its races R̂-reach.
+    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> events_of(p);
+    std::vector<std::uint32_t> last_pos(static_cast<std::size_t>(partition_count) * p, kNone);
+    std::vector<std::uint32_t> direct(static_cast<std::size_t>(partition_count) * p, kNone);
     for (std::uint32_t x = 0; x < r; ++x) {
         const std::uint32_t part = comp_partition[comps.of[x]];
-        for (EventId e : {races[x].a, races[x].b}) events_of[g.event_process(e)].emplace_back(g.event_index(e), part);
+        for (EventId e : {races[x].a, races[x].b}) {
+            const std::uint32_t q = g.event_process(e), j = g.event_index(e);
+            events_of[q].emplace_back(j, part);
+            auto& lp = last_pos[static_cast<std::size_t>(part) * p + q];
+            lp = lp == kNone ? j : std::max(lp, j);
+        }
+        for (std::uint32_t q = 0; q < p; ++q) {
+            auto& d = direct[static_cast<std::size_t>(part) * p + q];
+            d = std::min(d, m[static_cast<std::size_t>(x) * p + q]);
+        }
     }
     for (auto& list : events_of) {
         std::sort(list.begin(), list.end());
         list.erase(std::unique(list.begin(), list.end()), list.end());
     }
+    auto reaches = [&](std::uint32_t from_er_best, std::uint32_t q, std::uint32_t part) {
+        const std::uint32_t lp = last_pos[static_cast<std::size_t>(part) * p + q];
+        return lp != kNone && from_er_best != kNone && lp >= from_er_best;
+    };
+
+    // Partition DAG = the Hasse diagram of R̂* between partitions: the minimal partitions among
+    // P's direct R̂ successors. Scanning each process chain from where P's races reach it, a
+    // position is covered once two other partitions already seen reach it (one of them is not
+    // the partition at that position), so the scan stops there: the work follows the output.
     std::vector<std::vector<std::uint32_t>> after(partition_count);
     std::vector<std::uint32_t> stamp(partition_count, kNone);
-    std::vector<std::uint32_t> low(p);
+    struct Best {
+        std::uint32_t value1, part1, value2;
+    };
+    std::vector<Best> cut(p);
+    std::vector<std::uint32_t> seen;
     for (std::uint32_t part = 0; part < partition_count; ++part) {
-        std::fill(low.begin(), low.end(), kNone);
-        for (std::uint32_t x : members[part])
-            for (std::uint32_t q = 0; q < p; ++q) low[q] = std::min(low[q], m[static_cast<std::size_t>(x) * p + q]);
+        std::fill(cut.begin(), cut.end(), Best{kNone, kNone, kNone});
+        seen.clear();
         stamp[part] = part;
+        auto add = [&](std::uint32_t other) {
+            for (std::uint32_t q = 0; q < p; ++q) {
+                const std::uint32_t v = er(other, q);
+                Best& b = cut[q];
+                if (v < b.value1) {
+                    if (b.part1 != other) b.value2 = b.value1;
+                    b.value1 = v;
+                    b.part1 = other;
+                } else if (other != b.part1 && v < b.value2) {
+                    b.value2 = v;
+                }
+            }
+        };
         for (std::uint32_t q = 0; q < p; ++q) {
-            if (low[q] == kNone) continue;
-            auto it = std::lower_bound(events_of[q].begin(), events_of[q].end(), std::make_pair(low[q], 0u));
-            for (; it != events_of[q].end(); ++it) {
+            const std::uint32_t from = direct[static_cast<std::size_t>(part) * p + q];
+            if (from == kNone) continue;
+            auto it = std::lower_bound(events_of[q].begin(), events_of[q].end(), std::make_pair(from, 0u));
+            for (; it != events_of[q].end() && it->first < cut[q].value2; ++it) {
                 if (stamp[it->second] == part) continue;
                 stamp[it->second] = part;
-                after[part].push_back(it->second);
+                seen.push_back(it->second);
+                add(it->second);
             }
+        }
+        for (std::uint32_t other : seen) {
+            bool covered = false;
+            for (std::uint32_t q = 0; q < p && !covered; ++q)
+                covered = reaches(cut[q].part1 == other ? cut[q].value2 : cut[q].value1, q, other);
+            if (!covered) after[part].push_back(other);
         }
     }
     if (progress) progress("ordering", 0.9);

@@ -37,21 +37,12 @@ Components strong_components(const NodeGraph& graph) {
     return c;
 }
 
-namespace {
-
-// Nodes grouped by component (counting sort), so a component's members are contiguous.
-struct ComponentMembers {
-    std::vector<std::uint32_t> begin;
-    std::vector<NodeId> nodes;
-    ComponentMembers(const Components& c) : begin(c.count + 1, 0), nodes(c.of.size()) {
-        for (auto comp : c.of) ++begin[comp + 1];
-        for (std::uint32_t i = 0; i < c.count; ++i) begin[i + 1] += begin[i];
-        std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-        for (NodeId v = 0; v < c.of.size(); ++v) nodes[fill[c.of[v]]++] = v;
-    }
-};
-
-}  // namespace
+ComponentMembers::ComponentMembers(const Components& c) : begin(c.count + 1, 0), nodes(c.of.size()) {
+    for (auto comp : c.of) ++begin[comp + 1];
+    for (std::uint32_t i = 0; i < c.count; ++i) begin[i + 1] += begin[i];
+    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+    for (NodeId v = 0; v < c.of.size(); ++v) nodes[fill[c.of[v]]++] = v;
+}
 
 VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph,
                                    const Components& components)
@@ -81,40 +72,9 @@ VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& grap
 EarliestReach::EarliestReach(const TemporalGraph& g, const NodeGraph& graph,
                              const Components& components)
     : p_(std::max<std::uint32_t>(g.process_count(), 1)), comp_(components.of),
-      er_(static_cast<std::size_t>(components.count) * p_, kNone) {
-    const ComponentMembers members(components);
-    // Reverse topological order = increasing component id: successors are final first.
-    for (std::uint32_t c = 0; c < components.count; ++c) {
-        std::uint32_t* out = &er_[static_cast<std::size_t>(c) * p_];
-        const std::uint32_t first = members.begin[c], last = members.begin[c + 1];
-        bool cyclic = last - first > 1;
-        for (std::uint32_t i = first; i < last; ++i) {
-            graph.for_each_successor(members.nodes[i], [&](NodeId w) {
-                const std::uint32_t d = comp_[w];
-                if (d == c) {
-                    cyclic = true;
-                    return;
-                }
-                // What w reaches, plus w itself when it is a start node.
-                const std::uint32_t* in = &er_[static_cast<std::size_t>(d) * p_];
-                for (std::uint32_t q = 0; q < p_; ++q) out[q] = std::min(out[q], in[q]);
-                if (g.is_start_node(w)) {
-                    const EventId e = g.node_event(w);
-                    const std::uint32_t q = g.event_process(e);
-                    out[q] = std::min(out[q], g.event_index(e));
-                }
-            });
-        }
-        if (cyclic) {  // every member reaches every member by a non-empty path
-            for (std::uint32_t i = first; i < last; ++i) {
-                const NodeId v = members.nodes[i];
-                if (!g.is_start_node(v)) continue;
-                const EventId e = g.node_event(v);
-                const std::uint32_t q = g.event_process(e);
-                out[q] = std::min(out[q], g.event_index(e));
-            }
-        }
-    }
-}
+      er_(earliest_reach_by_component(
+          graph, components, p_,
+          [&](NodeId v) { return g.is_start_node(v) ? g.event_process(g.node_event(v)) : kNone; },
+          [&](NodeId v) { return g.event_index(g.node_event(v)); })) {}
 
 }  // namespace firstrace

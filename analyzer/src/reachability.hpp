@@ -30,6 +30,13 @@ struct Components {
 };
 Components strong_components(const NodeGraph& graph);
 
+// The nodes of each component, contiguous (counting sort by component).
+struct ComponentMembers {
+    std::vector<std::uint32_t> begin;  // count + 1
+    std::vector<NodeId> nodes;
+    explicit ComponentMembers(const Components& c);
+};
+
 // ts[n * p + q] = the largest serial of a node of process q from which n is reachable
 // (n itself included), or -1. Path m -> n exists iff ts[n][proc m] >= serial m.
 class VectorTimestamps {
@@ -51,6 +58,13 @@ private:
     std::vector<std::int32_t> ts_;  // per component
 };
 
+// For every component c of `graph` and slot q < p: the smallest position of a node in slot q
+// reachable from (any node of) c by a non-empty path, or kNone. `slot(v)` gives a node's slot
+// (kNone: none) and `position(v)` its position there.
+template <class Slot, class Position>
+std::vector<std::uint32_t> earliest_reach_by_component(const NodeGraph& graph, const Components& components,
+                                                       std::uint32_t p, Slot&& slot, Position&& position);
+
 // Reverse timestamps for Ê* (DESIGN step 5): earliest[n * p + q] = the smallest index of an
 // event of process q whose start node is reachable from n by a non-empty path, or kNone.
 class EarliestReach {
@@ -67,3 +81,5 @@ private:
 };
 
 }  // namespace firstrace
+
+#include "reachability_impl.hpp"

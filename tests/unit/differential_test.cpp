@@ -45,7 +45,9 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
     SCOPED_TRACE(label);
     AnalysisOptions options;
     options.ordering = ordering;
+    options.transitive_budget = std::uint64_t(1) << 40;  // the exact search, never the fallback
     const AnalysisResult fast = analyze(trace, options);
+    ASSERT_FALSE(fast.transitive_budget_exceeded);
     const TemporalGraph g(trace);
     const reference::ReferenceResult ref = reference::analyze(g, ordering);
 
@@ -56,6 +58,20 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
         ASSERT_EQ(g.event_id(f.a), r.a) << "race " << i;
         ASSERT_EQ(g.event_id(f.b), r.b) << "race " << i;
         EXPECT_EQ(expand(f.conflicts), r.conflicts) << "race " << i;
+        // The sites involved: those of each event touching a conflicting address.
+        for (auto [event, sites] : {std::pair{r.a, &f.sites_a}, std::pair{r.b, &f.sites_b}}) {
+            std::vector<std::uint32_t> expected;
+            const Event& e = g.event(event);
+            for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+                const AccessSite& site = trace.sites[s];
+                std::vector<Interval> ranges(trace.ranges.begin() + site.first_range,
+                                             trace.ranges.begin() + site.first_range + site.range_count);
+                const auto touched = expand(ranges);
+                if (std::any_of(touched.begin(), touched.end(), [&](auto v) { return r.conflicts.count(v) > 0; }))
+                    expected.push_back(s);
+            }
+            EXPECT_EQ(*sites, expected) << "sites of race " << i;
+        }
         EXPECT_EQ(f.status, r.status) << "race " << i << " status";
         EXPECT_EQ(f.tangle.has_value(), r.tangled) << "race " << i << " tangled";
         if (ordering == Ordering::Complete) EXPECT_TRUE(f.actual.has_value());
@@ -126,6 +142,30 @@ TEST_P(Differential, CompleteOrderingMatchesReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RandomTraces, Differential, ::testing::Range<std::uint64_t>(1, 301));
+
+TEST_P(Differential, BudgetFallbackIsASoundSuperset) {
+    // With no budget every origin falls back to the conservative superset: G_D and G_E may only
+    // gain paths, so nothing the exact analysis calls unvalidated may become validated.
+    const Trace trace = test::parse_std(test::random_std(params_for(GetParam())));
+    for (Ordering ordering : {Ordering::Approximate, Ordering::Complete}) {
+        AnalysisOptions exact_options, coarse_options;
+        exact_options.ordering = coarse_options.ordering = ordering;
+        exact_options.transitive_budget = std::uint64_t(1) << 40;
+        coarse_options.transitive_budget = 0;
+        const AnalysisResult exact = analyze(trace, exact_options);
+        const AnalysisResult coarse = analyze(trace, coarse_options);
+        ASSERT_EQ(exact.races.size(), coarse.races.size());
+        for (std::size_t i = 0; i < exact.races.size(); ++i) {
+            const RaceStatus e = exact.races[i].status, c = coarse.races[i].status;
+            if (e == RaceStatus::Unvalidated) {
+                EXPECT_EQ(c, RaceStatus::Unvalidated) << "race " << i;
+            }
+            if (e == RaceStatus::FeasibleEc) {
+                EXPECT_NE(c, RaceStatus::Feasible) << "race " << i;
+            }
+        }
+    }
+}
 
 TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
     // The generator must produce the interesting cases, or the comparison above proves little.

@@ -170,13 +170,23 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
                 out.partitions.back().insert(static_cast<std::uint32_t>(j));
             }
     }
-    out.first.assign(out.partitions.size(), true);
-    out.after.assign(out.partitions.size(), {});
+    const std::size_t np = out.partitions.size();
+    out.first.assign(np, true);
+    std::vector<std::vector<bool>> before(np, std::vector<bool>(np, false));  // R̂* between partitions
     for (std::size_t i = 0; i < r; ++i)
         for (std::size_t j = 0; j < r; ++j) {
-            if (out.partition_of[i] == out.partition_of[j]) continue;
-            if (closure[i][j]) out.first[out.partition_of[j]] = false;
-            if (R[i][j]) out.after[out.partition_of[i]].insert(out.partition_of[j]);
+            if (out.partition_of[i] == out.partition_of[j] || !closure[i][j]) continue;
+            out.first[out.partition_of[j]] = false;
+            before[out.partition_of[i]][out.partition_of[j]] = true;
+        }
+    // The partition DAG is the Hasse diagram: P -> Q with nothing in between.
+    out.after.assign(np, {});
+    for (std::size_t P = 0; P < np; ++P)
+        for (std::size_t Q = 0; Q < np; ++Q) {
+            if (!before[P][Q]) continue;
+            bool between = false;
+            for (std::size_t X = 0; X < np && !between; ++X) between = before[P][X] && before[X][Q];
+            if (!between) out.after[P].insert(static_cast<std::uint32_t>(Q));
         }
     return out;
 }

@@ -21,7 +21,7 @@ struct AnalysisOptions {
     ProgressCallback progress;
     // Work allowed per origin event in the exact transitive-dependence search before it falls
     // back to a conservative superset for that origin.
-    std::uint64_t transitive_budget = 200000;
+    std::uint64_t transitive_budget = 4000;
 };
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options = {});

@@ -45,7 +45,7 @@ struct Partition {
     std::uint32_t id = 0;
     bool first = false;
     std::vector<std::uint32_t> races;  // race ids, ascending
-    std::vector<std::uint32_t> after;  // partitions directly after this one (R̂ successors)
+    std::vector<std::uint32_t> after;  // partitions directly after this one (Hasse diagram of R̂*)
 };
 
 enum class EdgeKind : std::uint8_t {
