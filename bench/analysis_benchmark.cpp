@@ -73,11 +73,12 @@ int main(int argc, char** argv) {
                     firstrace::peak_rss_bytes() / 1048576.0);
         const auto& c = result.counts;
         std::printf("races: %llu apparent, %llu feasible, %llu feasible-ec, %llu unvalidated, %llu tangles, "
-                    "%llu partitions (%llu first)%s\n",
+                    "%llu partitions (%llu first)\n",
                     (unsigned long long)c.apparent, (unsigned long long)c.feasible, (unsigned long long)c.feasible_ec,
                     (unsigned long long)c.unvalidated, (unsigned long long)c.tangles, (unsigned long long)c.partitions,
-                    (unsigned long long)c.first_partitions,
-                    result.transitive_budget_exceeded ? " [transitive search budget exceeded somewhere]" : "");
+                    (unsigned long long)c.first_partitions);
+        std::printf("transitive dependences: %llu origins searched, %llu fell back to the conservative superset\n",
+                    (unsigned long long)result.transitive_origins, (unsigned long long)result.transitive_fallbacks);
     } catch (const std::exception& e) {
         std::cerr << "analysis_benchmark: " << e.what() << "\n";
         return 2;

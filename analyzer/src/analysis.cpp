@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
-#include <cstdlib>
 
 #include "race_ordering.hpp"
 #include "resource_usage.hpp"
@@ -128,8 +126,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const Dependences event_control = compute_dependences(
         g, order, races, DependenceKind::EventControl, result.ordering, options.transitive_budget, progress);
     result.transitive_budget_exceeded = shared_data.budget_exceeded || event_control.budget_exceeded;
-    if (std::getenv("FIRSTRACE_DEBUG_DEPS"))
-        std::fprintf(stderr, "D: %llu origins, %llu fallbacks; E: %llu origins, %llu fallbacks\n", (unsigned long long)shared_data.origins, (unsigned long long)shared_data.fallback_origins, (unsigned long long)event_control.origins, (unsigned long long)event_control.fallback_origins);
+    result.transitive_origins = shared_data.origins + event_control.origins;
+    result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
     clock.done("dependences");
 
     const ValidationOutcome validation = validate_races(g, races, shared_data, event_control, progress);

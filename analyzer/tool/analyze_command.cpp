@@ -72,6 +72,8 @@ int analyze_command(const Arguments& args) {
         for (const auto& s : result.stages)
             std::cerr << "  " << s.name << ": " << s.seconds << " s, peak RSS "
                       << s.peak_rss_bytes / (1024 * 1024) << " MiB\n";
+        std::cerr << "  transitive dependences: " << result.transitive_origins << " origins searched, "
+                  << result.transitive_fallbacks << " fell back to the conservative superset\n";
     }
     const ReportModel model = make_report_model(trace, result);
     if (format == "json") write_json_report(std::cout, model);

@@ -93,6 +93,8 @@ struct AnalysisResult {
     // True when the transitive-dependence search hit its budget for some event and fell back
     // to a conservative superset of edges (results stay sound; see DESIGN-NOTES.md).
     bool transitive_budget_exceeded = false;
+    std::uint64_t transitive_origins = 0;    // events searched for transitive dependences (D̂ + Ê)
+    std::uint64_t transitive_fallbacks = 0;  // of which fell back to the conservative superset
 };
 
 }  // namespace firstrace
