@@ -12,7 +12,7 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     OrderingOutcome out;
     const auto r = static_cast<std::uint32_t>(races.size());
     if (r == 0) return out;
-    const std::uint32_t p = g.process_count();
+    const std::uint32_t p = g.slot_count();  // chains are timestamp slots
     if (progress) progress("ordering", 0.0);
 
     // m_x[q] for every race, from the earliest-reach timestamps of Ê*.
@@ -36,10 +36,12 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     for (std::uint32_t x = 0; x < r; ++x)
         for (std::uint32_t q = 0; q < p; ++q) {
             const std::uint32_t j = m[static_cast<std::size_t>(x) * p + q];
-            if (j != kNone && g.process_begin(q) + j < g.process_end(q)) edges.emplace_back(x, r + g.event_id(q, j));
+            if (j != kNone && j < g.slot_events(q).size()) edges.emplace_back(x, r + g.slot_events(q)[j]);
         }
-    for (std::uint32_t q = 0; q < p; ++q)
-        for (EventId e = g.process_begin(q); e + 1 < g.process_end(q); ++e) edges.emplace_back(r + e, r + e + 1);
+    for (std::uint32_t q = 0; q < p; ++q) {
+        const auto& chain = g.slot_events(q);
+        for (std::size_t i = 0; i + 1 < chain.size(); ++i) edges.emplace_back(r + chain[i], r + chain[i + 1]);
+    }
     for (std::uint32_t x = 0; x < r; ++x) {
         edges.emplace_back(r + races[x].a, x);
         edges.emplace_back(r + races[x].b, x);
@@ -83,8 +85,8 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     // position of the chain it reaches. Partition R reaches partition Q iff for some process q,
     // Q has a race event at or after er_R[q] (a race is entered only from its events' chains).
     const std::vector<std::uint32_t> er_comp = earliest_reach_by_component(
-        graph, comps, p, [&](NodeId v) { return v >= r ? g.event_process(v - r) : kNone; },
-        [&](NodeId v) { return g.event_index(v - r); });
+        graph, comps, p, [&](NodeId v) { return v >= r ? g.event_slot(v - r) : kNone; },
+        [&](NodeId v) { return g.event_slot_position(v - r); });
     auto er = [&](std::uint32_t part, std::uint32_t q) {
         return er_comp[static_cast<std::size_t>(comps.of[members[part].front()]) * p + q];
     };
@@ -96,7 +98,7 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     for (std::uint32_t x = 0; x < r; ++x) {
         const std::uint32_t part = comp_partition[comps.of[x]];
         for (EventId e : {races[x].a, races[x].b}) {
-            const std::uint32_t q = g.event_process(e), j = g.event_index(e);
+            const std::uint32_t q = g.event_slot(e), j = g.event_slot_position(e);
             events_of[q].emplace_back(j, part);
             auto& lp = last_pos[static_cast<std::size_t>(part) * p + q];
             lp = lp == kNone ? j : std::max(lp, j);

@@ -46,14 +46,14 @@ ComponentMembers::ComponentMembers(const Components& c) : begin(c.count + 1, 0),
 
 VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph,
                                    const Components& components)
-    : g_(&g), p_(std::max<std::uint32_t>(g.process_count(), 1)), comp_(components.of),
+    : g_(&g), p_(std::max<std::uint32_t>(g.slot_count(), 1)), comp_(components.of),
       ts_(static_cast<std::size_t>(components.count) * p_, -1) {
     const ComponentMembers members(components);
     for (NodeId v = 0; v < graph.node_count; ++v) {
-        const std::uint32_t q = g.node_process(v);
+        const std::uint32_t q = g.node_slot(v);
         if (q == kNone) continue;
         auto& slot = ts_[static_cast<std::size_t>(comp_[v]) * p_ + q];
-        slot = std::max(slot, static_cast<std::int32_t>(g.node_serial(v)));
+        slot = std::max(slot, static_cast<std::int32_t>(g.node_slot_serial(v)));
     }
     // Topological order of the condensation = decreasing component id.
     for (std::uint32_t c = components.count; c-- > 0;) {
@@ -71,10 +71,10 @@ VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& grap
 
 EarliestReach::EarliestReach(const TemporalGraph& g, const NodeGraph& graph,
                              const Components& components)
-    : p_(std::max<std::uint32_t>(g.process_count(), 1)), comp_(components.of),
+    : p_(std::max<std::uint32_t>(g.slot_count(), 1)), comp_(components.of),
       er_(earliest_reach_by_component(
           graph, components, p_,
-          [&](NodeId v) { return g.is_start_node(v) ? g.event_process(g.node_event(v)) : kNone; },
-          [&](NodeId v) { return g.event_index(g.node_event(v)); })) {}
+          [&](NodeId v) { return g.is_start_node(v) ? g.event_slot(g.node_event(v)) : kNone; },
+          [&](NodeId v) { return g.event_slot_position(g.node_event(v)); })) {}
 
 }  // namespace firstrace

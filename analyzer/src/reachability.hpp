@@ -37,18 +37,14 @@ struct ComponentMembers {
     explicit ComponentMembers(const Components& c);
 };
 
-// ts[n * p + q] = the largest serial of a node of process q from which n is reachable
-// (n itself included), or -1. Path m -> n exists iff ts[n][proc m] >= serial m.
+// ts[n * p + q] = the largest serial of a node of timestamp slot q from which n is reachable
+// (n itself included), or -1. Path m -> n exists iff ts[n][slot m] >= serial of m in its slot.
 class VectorTimestamps {
 public:
     VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
     bool reaches(NodeId from, NodeId to) const {
-        const std::uint32_t q = g_->node_process(from);
-        return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >= static_cast<std::int32_t>(g_->node_serial(from));
-    }
-    // The largest serial of a node of process q that reaches n, or -1.
-    std::int32_t last_reaching(NodeId n, std::uint32_t q) const {
-        return ts_[static_cast<std::size_t>(comp_[n]) * p_ + q];
+        const std::uint32_t q = g_->node_slot(from);
+        return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >= static_cast<std::int32_t>(g_->node_slot_serial(from));
     }
 
 private:
@@ -65,8 +61,8 @@ template <class Slot, class Position>
 std::vector<std::uint32_t> earliest_reach_by_component(const NodeGraph& graph, const Components& components,
                                                        std::uint32_t p, Slot&& slot, Position&& position);
 
-// Reverse timestamps for Ê* (DESIGN step 5): earliest[n * p + q] = the smallest index of an
-// event of process q whose start node is reachable from n by a non-empty path, or kNone.
+// Reverse timestamps for Ê* (DESIGN step 5): earliest(n, q) = the smallest slot position of an
+// event of slot q whose start node is reachable from n by a non-empty path, or kNone.
 class EarliestReach {
 public:
     EarliestReach(const TemporalGraph& g, const NodeGraph& graph, const Components& components);

@@ -35,6 +35,70 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
         }
     }
     add_sync_edges();
+    assign_slots();
+}
+
+void TemporalGraph::assign_slots() {
+    const std::uint32_t p = process_count();
+    process_slot_.assign(p, kNone);
+    process_node_base_.assign(p, 0);
+    process_event_base_.assign(p, 0);
+    std::vector<std::uint32_t> slot_tail;        // last process of each slot
+    std::vector<std::uint32_t> slot_node_count;  // nodes in each slot so far
+    auto open_slot = [&](std::uint32_t process, std::uint32_t slot) {
+        if (slot == kNone) {
+            slot = static_cast<std::uint32_t>(slot_events_.size());
+            slot_events_.emplace_back();
+            slot_tail.push_back(kNone);
+            slot_node_count.push_back(0);
+        }
+        process_slot_[process] = slot;
+        process_node_base_[process] = slot_node_count[slot];
+        process_event_base_[process] = static_cast<std::uint32_t>(slot_events_[slot].size());
+        slot_tail[slot] = process;
+        for (EventId e = process_begin(process); e < process_end(process); ++e) slot_events_[slot].push_back(e);
+        slot_node_count[slot] += process_begin(process) == process_end(process)
+                                     ? 0
+                                     : finish_node_[process_end(process) - 1] - start_node_[process_begin(process)] + 1;
+    };
+    // Walk the fork tree from the roots; a slot is reusable by a child when its parent joined
+    // the slot's last process before forking the child (then all of that process precedes it).
+    std::vector<std::uint32_t> stack;
+    for (std::uint32_t root = 0; root < p; ++root) {
+        if (process_slot_[root] != kNone) continue;
+        const std::uint32_t parent = trace_->processes[root].parent;
+        if (parent != kNone && parent < p) continue;  // assigned at its fork
+        open_slot(root, kNone);
+        stack.push_back(root);
+        while (!stack.empty()) {
+            const std::uint32_t q = stack.back();
+            stack.pop_back();
+            std::vector<std::uint32_t> free_slots;
+            for (EventId e = process_begin(q); e < process_end(q); ++e) {
+                const Event& ev = event(e);
+                if (ev.object >= p) continue;
+                if (ev.kind == EventKind::Join) {
+                    const std::uint32_t slot = process_slot_[ev.object];
+                    if (slot != kNone && slot_tail[slot] == ev.object) free_slots.push_back(slot);
+                } else if (ev.kind == EventKind::Fork && process_slot_[ev.object] == kNone &&
+                           trace_->processes[ev.object].parent == q) {
+                    std::uint32_t slot = kNone;
+                    while (!free_slots.empty() && slot == kNone) {
+                        const std::uint32_t s = free_slots.back();
+                        free_slots.pop_back();
+                        if (slot_tail[s] != kNone && process_slot_[slot_tail[s]] == s &&
+                            process_begin(slot_tail[s]) != process_end(slot_tail[s]))
+                            slot = s;
+                    }
+                    open_slot(ev.object, slot);
+                    stack.push_back(ev.object);
+                }
+            }
+        }
+    }
+    // Processes never reached (a fork cycle in a malformed trace): slots of their own.
+    for (std::uint32_t q = 0; q < p; ++q)
+        if (process_slot_[q] == kNone) open_slot(q, kNone);
 }
 
 const Event& TemporalGraph::event(EventId e) const {

@@ -44,6 +44,21 @@ public:
     EventId node_event(NodeId n) const { return node_event_[n]; }
     bool is_start_node(NodeId n) const { return node_event_[n] != kNone && start_node_[node_event_[n]] == n; }
 
+    // Timestamp slots (DESIGN step 2): a process takes over the slot of a process its parent
+    // joined before forking it, so the slots form chains ordered in G and the timestamp width
+    // is the number of processes live at once in fork/join programs, not of all processes.
+    std::uint32_t slot_count() const { return static_cast<std::uint32_t>(slot_events_.size()); }
+    std::uint32_t node_slot(NodeId n) const {
+        return node_process_[n] == kNone ? kNone : process_slot_[node_process_[n]];
+    }
+    std::uint32_t node_slot_serial(NodeId n) const { return process_node_base_[node_process_[n]] + node_serial_[n]; }
+    std::uint32_t event_slot(EventId e) const { return process_slot_[event_process_[e]]; }
+    // Position of an event in its slot's chain of events.
+    std::uint32_t event_slot_position(EventId e) const {
+        return process_event_base_[event_process_[e]] + event_index(e);
+    }
+    const std::vector<EventId>& slot_events(std::uint32_t slot) const { return slot_events_[slot]; }
+
     // Process-order edges plus synchronization edges: every edge of G.
     std::vector<Edge> edges() const;
     const std::vector<Edge>& sync_edges() const { return sync_edges_; }
@@ -54,6 +69,7 @@ public:
 
 private:
     void add_sync_edges();
+    void assign_slots();
 
     const Trace* trace_;
     std::vector<EventId> event_offset_;  // per process, plus a sentinel
@@ -64,6 +80,10 @@ private:
     std::vector<std::uint32_t> node_serial_;
     std::vector<EventId> node_event_;
     std::vector<Edge> sync_edges_;
+    std::vector<std::uint32_t> process_slot_;
+    std::vector<std::uint32_t> process_node_base_;   // slot serial of the process' first node
+    std::vector<std::uint32_t> process_event_base_;  // slot position of its first event
+    std::vector<std::vector<EventId>> slot_events_;
 };
 
 }  // namespace firstrace

@@ -170,11 +170,14 @@ TEST_P(Differential, BudgetFallbackIsASoundSuperset) {
 TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
     // The generator must produce the interesting cases, or the comparison above proves little.
     std::map<RaceStatus, int> statuses;
-    int tangled = 0, later_partitions = 0, races = 0;
+    int tangled = 0, later_partitions = 0, races = 0, reused_slots = 0;
     for (std::uint64_t seed = 1; seed <= 300; ++seed) {
         AnalysisOptions options;
         options.ordering = Ordering::Approximate;
-        const auto result = analyze(test::parse_std(test::random_std(params_for(seed))), options);
+        const Trace trace = test::parse_std(test::random_std(params_for(seed)));
+        const auto result = analyze(trace, options);
+        const TemporalGraph g(trace);
+        reused_slots += g.slot_count() < g.process_count();
         races += static_cast<int>(result.races.size());
         for (const auto& r : result.races) {
             ++statuses[r.status];
@@ -188,6 +191,7 @@ TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
     EXPECT_GT(statuses[RaceStatus::Unvalidated], 10);
     EXPECT_GT(tangled, 10);
     EXPECT_GT(later_partitions, 10);
+    EXPECT_GT(reused_slots, 10);  // timestamp slots handed from joined to newly forked threads
 }
 
 }  // namespace

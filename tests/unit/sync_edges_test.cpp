@@ -4,6 +4,7 @@
 
 #include "apparent_races.hpp"
 #include "firstrace/analysis.hpp"
+#include "test_support.hpp"
 
 namespace firstrace {
 namespace {
@@ -129,6 +130,34 @@ TEST(SyncEdges, ForkAndJoinOrderParentAndChild) {
     b.access(1, kAccessRead, 100).access(1, kAccessWrite, 300);
     // Child reads 100 after the fork: ordered. Writes 300 before the join: ordered.
     EXPECT_EQ(races_of(b.trace()), 0u);
+}
+
+}  // namespace
+}  // namespace firstrace
+
+namespace firstrace {
+namespace {
+
+struct TempFileTrace {
+    explicit TempFileTrace(const std::string& text) : trace(test::parse_std(text)) {}
+    Trace trace;
+};
+
+TEST(TimestampSlots, SequentialChildrenShareOneSlot) {
+    // main forks and joins children one after another: two slots, whatever the number of children.
+    std::string text;
+    for (int i = 1; i <= 20; ++i) {
+        const std::string t = "T" + std::to_string(i);
+        text += "T0|fork(" + t + ")|m.c:1\n" + t + "|w(x)|c.c:2\n" + t + "|r(y)|c.c:3\nT0|join(" + t + ")|m.c:4\n";
+    }
+    text += "T0|fork(T21)|m.c:5\nT0|fork(T22)|m.c:5\nT21|w(z)|c.c:6\nT22|w(z)|c.c:7\n";
+    TempFileTrace file(text);
+    const TemporalGraph g(file.trace);
+    EXPECT_EQ(g.process_count(), 23u);
+    EXPECT_EQ(g.slot_count(), 3u);  // main, the sequential children and T21, T22
+    const AnalysisResult result = analyze(file.trace);
+    ASSERT_EQ(result.races.size(), 1u);  // only T21 / T22 on z
+    EXPECT_EQ(file.trace.processes[result.races[0].a.process].name, "T21");
 }
 
 }  // namespace
