@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
     params.locations = 1000;
     std::string trace_path, ordering = "complete";
     po::options_description desc("usage: analysis_benchmark [options]\n\noptions");
-    desc.add_options()("help,h", "show this help")("trace", po::value(&trace_path), "analyze this STD trace instead of generating one")(
+    desc.add_options()("help,h", "show this help")(
+        "trace", po::value(&trace_path), "analyze this STD trace instead of generating one")(
         "ordering", po::value(&ordering)->default_value(ordering), "approximate or complete");
     firstrace::bench::add_generator_options(desc, params);
     po::variables_map vm;
@@ -45,8 +46,8 @@ int main(int argc, char** argv) {
         const auto t0 = Clock::now();
         const auto lines = firstrace::bench::StdTraceGenerator(params).write(out);
         std::printf("generated %llu lines (%u threads, %u locks, %u variables) in %.2f s\n",
-                    static_cast<unsigned long long>(lines), params.threads, params.locks, params.variables,
-                    std::chrono::duration<double>(Clock::now() - t0).count());
+                    static_cast<unsigned long long>(lines), params.threads, params.locks,
+                    params.variables, std::chrono::duration<double>(Clock::now() - t0).count());
         trace_path = generated;
     }
     try {
@@ -55,30 +56,36 @@ int main(int argc, char** argv) {
         const double read_s = std::chrono::duration<double>(Clock::now() - t0).count();
         const double events = static_cast<double>(trace.event_count());
         const double accesses = static_cast<double>(trace.access_count());
-        std::printf("trace: %.0f events, %.0f accesses (site ranges), %zu processes\n", events, accesses,
-                    trace.processes.size());
-        std::printf("%-26s %9s %14s %14s %10s\n", "stage", "seconds", "events/s", "accesses/s", "peak MiB");
-        std::printf("%-26s %9.3f %14.0f %14.0f %10.0f\n", "read STD trace", read_s, events / read_s, accesses / read_s,
-                    firstrace::peak_rss_bytes() / 1048576.0);
+        std::printf("trace: %.0f events, %.0f accesses (site ranges), %zu processes\n", events,
+                    accesses, trace.processes.size());
+        std::printf("%-26s %9s %14s %14s %10s\n", "stage", "seconds", "events/s", "accesses/s",
+                    "peak MiB");
+        std::printf("%-26s %9.3f %14.0f %14.0f %10.0f\n", "read STD trace", read_s, events / read_s,
+                    accesses / read_s, firstrace::peak_rss_bytes() / 1048576.0);
         firstrace::AnalysisOptions options;
-        options.ordering = ordering == "approximate" ? firstrace::Ordering::Approximate : firstrace::Ordering::Complete;
+        options.ordering = ordering == "approximate" ? firstrace::Ordering::Approximate
+                                                     : firstrace::Ordering::Complete;
         const auto t1 = Clock::now();
         const firstrace::AnalysisResult result = firstrace::analyze(trace, options);
         const double total = std::chrono::duration<double>(Clock::now() - t1).count();
         for (const auto& s : result.stages)
             std::printf("%-26s %9.3f %14.0f %14.0f %10.0f\n", s.name.c_str(), s.seconds,
-                        s.seconds > 0 ? events / s.seconds : 0.0, s.seconds > 0 ? accesses / s.seconds : 0.0,
-                        s.peak_rss_bytes / 1048576.0);
-        std::printf("%-26s %9.3f %14.0f %14.0f %10.0f\n", "analysis total", total, events / total, accesses / total,
-                    firstrace::peak_rss_bytes() / 1048576.0);
+                        s.seconds > 0 ? events / s.seconds : 0.0,
+                        s.seconds > 0 ? accesses / s.seconds : 0.0, s.peak_rss_bytes / 1048576.0);
+        std::printf("%-26s %9.3f %14.0f %14.0f %10.0f\n", "analysis total", total, events / total,
+                    accesses / total, firstrace::peak_rss_bytes() / 1048576.0);
         const auto& c = result.counts;
-        std::printf("races: %llu apparent, %llu feasible, %llu feasible-ec, %llu unvalidated, %llu tangles, "
+        std::printf("races: %llu apparent, %llu feasible, %llu feasible-ec, %llu unvalidated, %llu "
+                    "tangles, "
                     "%llu partitions (%llu first)\n",
-                    (unsigned long long)c.apparent, (unsigned long long)c.feasible, (unsigned long long)c.feasible_ec,
-                    (unsigned long long)c.unvalidated, (unsigned long long)c.tangles, (unsigned long long)c.partitions,
+                    (unsigned long long)c.apparent, (unsigned long long)c.feasible,
+                    (unsigned long long)c.feasible_ec, (unsigned long long)c.unvalidated,
+                    (unsigned long long)c.tangles, (unsigned long long)c.partitions,
                     (unsigned long long)c.first_partitions);
-        std::printf("transitive dependences: %llu origins searched, %llu fell back to the conservative superset\n",
-                    (unsigned long long)result.transitive_origins, (unsigned long long)result.transitive_fallbacks);
+        std::printf("transitive dependences: %llu origins searched, %llu fell back to the "
+                    "conservative superset\n",
+                    (unsigned long long)result.transitive_origins,
+                    (unsigned long long)result.transitive_fallbacks);
     } catch (const std::exception& e) {
         std::cerr << "analysis_benchmark: " << e.what() << "\n";
         return 2;

@@ -9,7 +9,8 @@ int main(int argc, char** argv) {
     firstrace::bench::GeneratorParams params;
     std::string output;
     po::options_description desc("usage: generate_std_trace [options]\n\noptions");
-    desc.add_options()("help,h", "show this help")("output,o", po::value(&output), "output file (default: stdout)");
+    desc.add_options()("help,h", "show this help")("output,o", po::value(&output),
+                                                   "output file (default: stdout)");
     firstrace::bench::add_generator_options(desc, params);
     po::variables_map vm;
     try {

@@ -17,18 +17,24 @@ const char* to_string(Ordering ordering) {
 
 const char* to_string(RaceStatus status) {
     switch (status) {
-    case RaceStatus::Feasible: return "feasible";
-    case RaceStatus::FeasibleEc: return "feasible-ec";
-    case RaceStatus::Unvalidated: return "unvalidated";
+    case RaceStatus::Feasible:
+        return "feasible";
+    case RaceStatus::FeasibleEc:
+        return "feasible-ec";
+    case RaceStatus::Unvalidated:
+        return "unvalidated";
     }
     return "?";
 }
 
 const char* to_string(EdgeKind kind) {
     switch (kind) {
-    case EdgeKind::Ordering: return "ordering";
-    case EdgeKind::SharedData: return "shared-data";
-    case EdgeKind::EventControl: return "event-control";
+    case EdgeKind::Ordering:
+        return "ordering";
+    case EdgeKind::SharedData:
+        return "shared-data";
+    case EdgeKind::EventControl:
+        return "event-control";
     }
     return "?";
 }
@@ -36,15 +42,16 @@ const char* to_string(EdgeKind kind) {
 namespace {
 
 class StageClock {
-public:
+  public:
     explicit StageClock(std::vector<StageStats>& stages) : stages_(stages) {}
     void done(const char* name) {
         const auto now = std::chrono::steady_clock::now();
-        stages_.push_back({name, std::chrono::duration<double>(now - last_).count(), peak_rss_bytes()});
+        stages_.push_back(
+            {name, std::chrono::duration<double>(now - last_).count(), peak_rss_bytes()});
         last_ = now;
     }
 
-private:
+  private:
     std::vector<StageStats>& stages_;
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
@@ -84,9 +91,11 @@ void fill_conflicting_sites(const TemporalGraph& g, std::vector<Race>& races) {
             for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count; ++k)
                 entries.push_back({trace.ranges[k].lo, trace.ranges[k].hi, 0, s});
         }
-        std::sort(entries.begin(), entries.end(), [](const Entry& x, const Entry& y) { return x.lo < y.lo; });
+        std::sort(entries.begin(), entries.end(),
+                  [](const Entry& x, const Entry& y) { return x.lo < y.lo; });
         std::uint64_t max_hi = 0;
-        for (auto& entry : entries) entry.max_hi = max_hi = std::max(max_hi, entry.hi);
+        for (auto& entry : entries)
+            entry.max_hi = max_hi = std::max(max_hi, entry.hi);
         for (; i < requests.size() && requests[i].event == id; ++i) {
             Race& race = races[requests[i].race];
             std::vector<std::uint32_t>& out = requests[i].side_b ? race.sites_b : race.sites_a;
@@ -103,11 +112,12 @@ void fill_conflicting_sites(const TemporalGraph& g, std::vector<Race>& races) {
     }
 }
 
-}  // namespace
+} // namespace
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     AnalysisResult result;
-    result.ordering = options.ordering.value_or(trace.has_clock ? Ordering::Complete : Ordering::Approximate);
+    result.ordering =
+        options.ordering.value_or(trace.has_clock ? Ordering::Complete : Ordering::Approximate);
     const ProgressCallback& progress = options.progress;
     StageClock clock(result.stages);
 
@@ -121,16 +131,20 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const std::vector<ApparentRace> races = find_apparent_races(g, order, progress);
     clock.done("apparent races");
 
-    const Dependences shared_data = compute_dependences(
-        g, order, races, DependenceKind::SharedData, result.ordering, options.transitive_budget, progress);
-    const Dependences event_control = compute_dependences(
-        g, order, races, DependenceKind::EventControl, result.ordering, options.transitive_budget, progress);
-    result.transitive_budget_exceeded = shared_data.budget_exceeded || event_control.budget_exceeded;
+    const Dependences shared_data =
+        compute_dependences(g, order, races, DependenceKind::SharedData, result.ordering,
+                            options.transitive_budget, progress);
+    const Dependences event_control =
+        compute_dependences(g, order, races, DependenceKind::EventControl, result.ordering,
+                            options.transitive_budget, progress);
+    result.transitive_budget_exceeded =
+        shared_data.budget_exceeded || event_control.budget_exceeded;
     result.transitive_origins = shared_data.origins + event_control.origins;
     result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
     clock.done("dependences");
 
-    const ValidationOutcome validation = validate_races(g, races, shared_data, event_control, progress);
+    const ValidationOutcome validation =
+        validate_races(g, races, shared_data, event_control, progress);
     clock.done("validation");
 
     const OrderingOutcome ordering = order_races(g, races, event_control.direct, progress);
@@ -159,13 +173,16 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     for (const auto& [from, to] : g.sync_event_edges())
         result.edges.push_back({EdgeKind::Ordering, g.event_ref(from), g.event_ref(to), false});
     for (const auto& e : shared_data.all)
-        result.edges.push_back({EdgeKind::SharedData, g.event_ref(e.from), g.event_ref(e.to), e.transitive});
+        result.edges.push_back(
+            {EdgeKind::SharedData, g.event_ref(e.from), g.event_ref(e.to), e.transitive});
     for (const auto& e : event_control.all)
-        result.edges.push_back({EdgeKind::EventControl, g.event_ref(e.from), g.event_ref(e.to), e.transitive});
+        result.edges.push_back(
+            {EdgeKind::EventControl, g.event_ref(e.from), g.event_ref(e.to), e.transitive});
 
     AnalysisCounts& c = result.counts;
     c.events = g.event_count();
-    for (EventId e = 0; e < g.event_count(); ++e) c.computation_events += g.is_computation(e) ? 1 : 0;
+    for (EventId e = 0; e < g.event_count(); ++e)
+        c.computation_events += g.is_computation(e) ? 1 : 0;
     c.accesses = trace.access_count();
     c.processes = g.process_count();
     c.apparent = result.races.size();
@@ -177,9 +194,10 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     }
     c.tangles = validation.tangle_count;
     c.partitions = result.partitions.size();
-    for (const Partition& p : result.partitions) c.first_partitions += p.first ? 1 : 0;
+    for (const Partition& p : result.partitions)
+        c.first_partitions += p.first ? 1 : 0;
     clock.done("results");
     return result;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -9,7 +9,7 @@ namespace {
 // One event touching one elementary address segment.
 struct Incidence {
     std::uint32_t segment;
-    EventId event;  // event ids are ordered by (process, index)
+    EventId event; // event ids are ordered by (process, index)
     std::uint8_t flags;
 };
 
@@ -24,10 +24,10 @@ struct RaceHit {
     EventId a;
     EventId b;
     std::uint32_t segment;
-    std::uint8_t control;  // bit 0: a writes / b reads, bit 1: b writes / a reads
+    std::uint8_t control; // bit 0: a writes / b reads, bit 1: b writes / a reads
 };
 
-}  // namespace
+} // namespace
 
 std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const EventOrder& order,
                                               const ProgressCallback& progress) {
@@ -39,7 +39,8 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
         if (ev.kind != EventKind::Computation) continue;
         for (std::uint32_t s = ev.first_site; s < ev.first_site + ev.site_count; ++s) {
             const AccessSite& site = trace.sites[s];
-            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite))) continue;
+            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite)))
+                continue;
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
                 bounds.push_back(trace.ranges[r].lo);
                 bounds.push_back(trace.ranges[r].hi);
@@ -49,7 +50,8 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
     std::sort(bounds.begin(), bounds.end());
     bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
     auto segment_of = [&](std::uint64_t address) {
-        return static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(), address) - bounds.begin());
+        return static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(), address) -
+                                          bounds.begin());
     };
 
     std::vector<Incidence> incidences;
@@ -58,7 +60,8 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
         if (ev.kind != EventKind::Computation) continue;
         for (std::uint32_t s = ev.first_site; s < ev.first_site + ev.site_count; ++s) {
             const AccessSite& site = trace.sites[s];
-            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite))) continue;
+            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite)))
+                continue;
             const auto flags = static_cast<std::uint8_t>(site.flags & (kAccessRead | kAccessWrite));
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
                 const std::uint32_t last = segment_of(trace.ranges[r].hi);
@@ -88,8 +91,10 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
     std::vector<std::uint32_t> present;
     for (std::size_t i = 0; i < incidences.size();) {
         std::size_t j = i;
-        while (j < incidences.size() && incidences[j].segment == incidences[i].segment) ++j;
-        if (progress && (i & 0xffff) == 0) progress("apparent races", double(i) / double(incidences.size()));
+        while (j < incidences.size() && incidences[j].segment == incidences[i].segment)
+            ++j;
+        if (progress && (i & 0xffff) == 0)
+            progress("apparent races", double(i) / double(incidences.size()));
         for (std::uint32_t q : present) {
             all[q].clear();
             writers[q].clear();
@@ -115,9 +120,13 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
                         const bool x_writes = (x->flags & kAccessWrite) != 0;
                         const auto& candidates = x_writes ? all[qq] : writers[qq];
                         Window& w = x_writes ? all_window : writer_window;
-                        while (w.first < candidates.size() && order.precedes(candidates[w.first]->event, x->event)) ++w.first;
+                        while (w.first < candidates.size() &&
+                               order.precedes(candidates[w.first]->event, x->event))
+                            ++w.first;
                         w.last = std::max(w.last, w.first);
-                        while (w.last < candidates.size() && !order.precedes(x->event, candidates[w.last]->event)) ++w.last;
+                        while (w.last < candidates.size() &&
+                               !order.precedes(x->event, candidates[w.last]->event))
+                            ++w.last;
                         for (std::size_t k = w.first; k < w.last; ++k) {
                             const Incidence* y = candidates[k];
                             std::uint8_t control = 0;
@@ -145,8 +154,10 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
         std::size_t j = i;
         for (; j < hits.size() && hits[j].a == race.a && hits[j].b == race.b; ++j) {
             const Interval seg{bounds[hits[j].segment], bounds[hits[j].segment + 1]};
-            if (!race.conflicts.empty() && race.conflicts.back().hi == seg.lo) race.conflicts.back().hi = seg.hi;
-            else race.conflicts.push_back(seg);
+            if (!race.conflicts.empty() && race.conflicts.back().hi == seg.lo)
+                race.conflicts.back().hi = seg.hi;
+            else
+                race.conflicts.push_back(seg);
             race.a_writes_b_reads |= (hits[j].control & 1) != 0;
             race.b_writes_a_reads |= (hits[j].control & 2) != 0;
         }
@@ -157,4 +168,4 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
     return races;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

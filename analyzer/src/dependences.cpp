@@ -12,7 +12,7 @@ bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, Ev
 namespace {
 
 class ChainSearch {
-public:
+  public:
     ChainSearch(const TemporalGraph& g, const EventOrder& order, Ordering ordering,
                 std::uint64_t budget, const std::vector<std::uint32_t>& offsets,
                 const std::vector<EventId>& targets)
@@ -32,8 +32,10 @@ public:
             if (j < direct_min(q)) note_direct(q, j);
             record(y, false);
         }
-        for (std::uint32_t q : touched_direct_) direct.push_back({orig, g_.event_id(q, direct_best_[q]), false});
-        for (std::uint32_t q : touched_direct_) direct_best_[q] = kNone;
+        for (std::uint32_t q : touched_direct_)
+            direct.push_back({orig, g_.event_id(q, direct_best_[q]), false});
+        for (std::uint32_t q : touched_direct_)
+            direct_best_[q] = kNone;
         touched_direct_.clear();
 
         path_.assign(1, orig);
@@ -49,7 +51,7 @@ public:
         return !exhausted_;
     }
 
-private:
+  private:
     struct Best {
         std::uint32_t index;
         bool transitive;
@@ -94,7 +96,8 @@ private:
                 path_.pop_back();
                 continue;
             }
-            if (path_.size() >= 3 && dependence_allowed(g_, ordering_, path_.front(), y)) record(y, true);
+            if (path_.size() >= 3 && dependence_allowed(g_, ordering_, path_.front(), y))
+                record(y, true);
             in_path_[q] = true;
             extend(y);
             in_path_[q] = false;
@@ -111,7 +114,8 @@ private:
         if (seen_head_.empty()) seen_head_.assign(g_.event_count(), kNone);
         for (std::uint32_t k = seen_head_[y]; k != kNone; k = seen_[k].next) {
             const auto begin = pool_.begin() + seen_[k].offset;
-            if (std::includes(sorted_.begin(), sorted_.end(), begin, begin + seen_[k].size)) return false;
+            if (std::includes(sorted_.begin(), sorted_.end(), begin, begin + seen_[k].size))
+                return false;
         }
         if (seen_head_[y] == kNone) seen_touched_.push_back(y);
         seen_.push_back({seen_head_[y], static_cast<std::uint32_t>(pool_.size()),
@@ -122,7 +126,8 @@ private:
     }
 
     void forget_paths() {
-        for (EventId y : seen_touched_) seen_head_[y] = kNone;
+        for (EventId y : seen_touched_)
+            seen_head_[y] = kNone;
         seen_touched_.clear();
         seen_.clear();
         pool_.clear();
@@ -140,8 +145,10 @@ private:
             EventId lo = g_.process_begin(q), hi = g_.process_end(q);
             while (lo < hi) {
                 const EventId mid = lo + (hi - lo) / 2;
-                if (order_.precedes(mid, orig)) lo = mid + 1;
-                else hi = mid;
+                if (order_.precedes(mid, orig))
+                    lo = mid + 1;
+                else
+                    hi = mid;
             }
             // Under complete ordering the allowed targets (not finished before orig started) are
             // a suffix of q as well.
@@ -149,8 +156,10 @@ private:
                 hi = g_.process_end(q);
                 while (lo < hi) {
                     const EventId mid = lo + (hi - lo) / 2;
-                    if (!dependence_allowed(g_, ordering_, orig, mid)) lo = mid + 1;
-                    else hi = mid;
+                    if (!dependence_allowed(g_, ordering_, orig, mid))
+                        lo = mid + 1;
+                    else
+                        hi = mid;
                 }
             }
             if (lo == g_.process_end(q) || order_.precedes(orig, lo)) continue;
@@ -171,8 +180,8 @@ private:
     std::vector<std::uint32_t> direct_best_;
     std::vector<std::uint32_t> touched_direct_;
     struct SeenSet {
-        std::uint32_t next;    // previous set stored for the same event
-        std::uint32_t offset;  // into pool_
+        std::uint32_t next;   // previous set stored for the same event
+        std::uint32_t offset; // into pool_
         std::uint32_t size;
     };
     std::vector<std::uint32_t> seen_head_;
@@ -184,7 +193,7 @@ private:
     bool exhausted_ = false;
 };
 
-}  // namespace
+} // namespace
 
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const std::vector<ApparentRace>& races, DependenceKind kind,
@@ -205,12 +214,13 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
         ++offsets[pairs[i].first + 1];
         targets[i] = pairs[i].second;
     }
-    for (std::uint32_t e = 0; e < g.event_count(); ++e) offsets[e + 1] += offsets[e];
+    for (std::uint32_t e = 0; e < g.event_count(); ++e)
+        offsets[e + 1] += offsets[e];
 
     Dependences deps;
     ChainSearch search(g, order, ordering, budget, offsets, targets);
     const char* stage = kind == DependenceKind::SharedData ? "shared-data dependences"
-                                                             : "event-control dependences";
+                                                           : "event-control dependences";
     for (EventId e = 0; e < g.event_count(); ++e) {
         if (offsets[e] == offsets[e + 1]) continue;
         if (progress && (e & 0x3fff) == 0) progress(stage, double(e) / double(g.event_count()));
@@ -224,4 +234,4 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     return deps;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

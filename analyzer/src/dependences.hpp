@@ -23,17 +23,17 @@ namespace firstrace {
 enum class DependenceKind : std::uint8_t { SharedData, EventControl };
 
 struct DependenceEdge {
-    EventId from = kNone;  // edge from_s -> to_f in G_D / G_E
+    EventId from = kNone; // edge from_s -> to_f in G_D / G_E
     EventId to = kNone;
     bool transitive = false;
 };
 
 struct Dependences {
-    std::vector<DependenceEdge> direct;  // compacted direct edges only
-    std::vector<DependenceEdge> all;     // compacted direct + transitive edges
-    bool budget_exceeded = false;        // some origin fell back to a conservative superset
-    std::uint64_t origins = 0;           // events with a direct dependence
-    std::uint64_t fallback_origins = 0;  // of which the exact search ran out of budget
+    std::vector<DependenceEdge> direct; // compacted direct edges only
+    std::vector<DependenceEdge> all;    // compacted direct + transitive edges
+    bool budget_exceeded = false;       // some origin fell back to a conservative superset
+    std::uint64_t origins = 0;          // events with a direct dependence
+    std::uint64_t fallback_origins = 0; // of which the exact search ran out of budget
 };
 
 // Whether a dependence x -> y is possible under the ordering mode.
@@ -44,4 +44,4 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress);
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -28,7 +28,7 @@ void write_sites(JsonWriter& w, const std::vector<ReportSite>& sites) {
     w.end_array();
 }
 
-}  // namespace
+} // namespace
 
 void write_json_report(std::ostream& out, const ReportModel& model) {
     JsonWriter w(out);
@@ -44,8 +44,10 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
     w.key("processes").value(c.processes);
     w.key("apparent").value(c.apparent);
     w.key("actual");
-    if (model.ordering == Ordering::Complete) w.value(c.actual);
-    else w.null();
+    if (model.ordering == Ordering::Complete)
+        w.value(c.actual);
+    else
+        w.null();
     w.key("feasible").value(c.feasible);
     w.key("feasible_ec").value(c.feasible_ec);
     w.key("unvalidated").value(c.unvalidated);
@@ -64,14 +66,19 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
         write_event(w, r.b);
         w.key("status").value(to_string(r.status));
         w.key("tangle");
-        if (r.tangle) w.value(*r.tangle);
-        else w.null();
+        if (r.tangle)
+            w.value(*r.tangle);
+        else
+            w.null();
         w.key("actual");
-        if (r.actual) w.value(*r.actual);
-        else w.null();
+        if (r.actual)
+            w.value(*r.actual);
+        else
+            w.null();
         w.key("partition").value(r.partition);
         w.key("variables").begin_array();
-        for (const auto& v : r.variables) w.value(v);
+        for (const auto& v : r.variables)
+            w.value(v);
         w.end_array();
         w.key("sites").begin_object();
         w.key("a");
@@ -89,10 +96,12 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
         w.key("id").value(p.id);
         w.key("first").value(p.first);
         w.key("races").begin_array();
-        for (auto id : p.races) w.value(id);
+        for (auto id : p.races)
+            w.value(id);
         w.end_array();
         w.key("after").begin_array();
-        for (auto id : p.after) w.value(id);
+        for (auto id : p.after)
+            w.value(id);
         w.end_array();
         w.end_object();
     }
@@ -101,4 +110,4 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
     out << "\n";
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -9,7 +9,7 @@
 namespace firstrace {
 
 class JsonWriter {
-public:
+  public:
     explicit JsonWriter(std::ostream& out) : out_(out) {}
 
     JsonWriter& begin_object() { return open('{'); }
@@ -23,35 +23,74 @@ public:
         after_key_ = true;
         return *this;
     }
-    JsonWriter& value(std::string_view s) { separate(); string(s); return *this; }
+    JsonWriter& value(std::string_view s) {
+        separate();
+        string(s);
+        return *this;
+    }
     JsonWriter& value(const char* s) { return value(std::string_view(s)); }
     JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
-    JsonWriter& value(bool b) { separate(); out_ << (b ? "true" : "false"); return *this; }
-    JsonWriter& value(std::uint64_t v) { separate(); out_ << v; return *this; }
+    JsonWriter& value(bool b) {
+        separate();
+        out_ << (b ? "true" : "false");
+        return *this;
+    }
+    JsonWriter& value(std::uint64_t v) {
+        separate();
+        out_ << v;
+        return *this;
+    }
     JsonWriter& value(std::uint32_t v) { return value(static_cast<std::uint64_t>(v)); }
-    JsonWriter& value(std::int64_t v) { separate(); out_ << v; return *this; }
-    JsonWriter& value(double v) { separate(); out_ << v; return *this; }
-    JsonWriter& null() { separate(); out_ << "null"; return *this; }
+    JsonWriter& value(std::int64_t v) {
+        separate();
+        out_ << v;
+        return *this;
+    }
+    JsonWriter& value(double v) {
+        separate();
+        out_ << v;
+        return *this;
+    }
+    JsonWriter& null() {
+        separate();
+        out_ << "null";
+        return *this;
+    }
     // A line break before the next element, for readable long arrays.
-    JsonWriter& newline() { newline_ = true; return *this; }
+    JsonWriter& newline() {
+        newline_ = true;
+        return *this;
+    }
 
     static void escape(std::ostream& out, std::string_view s) {
         static const char* hex = "0123456789abcdef";
         for (unsigned char c : s) {
             switch (c) {
-            case '"': out << "\\\""; break;
-            case '\\': out << "\\\\"; break;
-            case '\n': out << "\\n"; break;
-            case '\r': out << "\\r"; break;
-            case '\t': out << "\\t"; break;
+            case '"':
+                out << "\\\"";
+                break;
+            case '\\':
+                out << "\\\\";
+                break;
+            case '\n':
+                out << "\\n";
+                break;
+            case '\r':
+                out << "\\r";
+                break;
+            case '\t':
+                out << "\\t";
+                break;
             default:
-                if (c < 0x20) out << "\\u00" << hex[c >> 4] << hex[c & 15];
-                else out << static_cast<char>(c);
+                if (c < 0x20)
+                    out << "\\u00" << hex[c >> 4] << hex[c & 15];
+                else
+                    out << static_cast<char>(c);
             }
         }
     }
 
-private:
+  private:
     JsonWriter& open(char c) {
         separate();
         out_ << c;
@@ -89,4 +128,4 @@ private:
     bool newline_ = false;
 };
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -6,29 +6,44 @@ namespace firstrace {
 
 const char* to_string(EventKind kind) {
     switch (kind) {
-    case EventKind::Computation: return "computation";
-    case EventKind::Fork: return "fork";
-    case EventKind::Join: return "join";
-    case EventKind::Acquire: return "acquire";
-    case EventKind::Release: return "release";
-    case EventKind::SemPost: return "sem-post";
-    case EventKind::SemWait: return "sem-wait";
-    case EventKind::BarrierArrive: return "barrier-arrive";
-    case EventKind::BarrierDepart: return "barrier-depart";
-    case EventKind::CondSignal: return "cond-signal";
-    case EventKind::CondWait: return "cond-wait";
-    case EventKind::Other: return "other";
+    case EventKind::Computation:
+        return "computation";
+    case EventKind::Fork:
+        return "fork";
+    case EventKind::Join:
+        return "join";
+    case EventKind::Acquire:
+        return "acquire";
+    case EventKind::Release:
+        return "release";
+    case EventKind::SemPost:
+        return "sem-post";
+    case EventKind::SemWait:
+        return "sem-wait";
+    case EventKind::BarrierArrive:
+        return "barrier-arrive";
+    case EventKind::BarrierDepart:
+        return "barrier-depart";
+    case EventKind::CondSignal:
+        return "cond-signal";
+    case EventKind::CondWait:
+        return "cond-wait";
+    case EventKind::Other:
+        return "other";
     }
     return "?";
 }
 
 std::size_t Trace::event_count() const {
     std::size_t n = 0;
-    for (const auto& p : processes) n += p.events.size();
+    for (const auto& p : processes)
+        n += p.events.size();
     return n;
 }
 
-std::size_t Trace::access_count() const { return ranges.size(); }
+std::size_t Trace::access_count() const {
+    return ranges.size();
+}
 
 std::string Trace::describe(const Interval& range) const {
     if (!variable_names.empty()) {
@@ -45,4 +60,4 @@ std::string Trace::describe(const Interval& range) const {
     return buf;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

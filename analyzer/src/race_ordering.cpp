@@ -12,21 +12,23 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     OrderingOutcome out;
     const auto r = static_cast<std::uint32_t>(races.size());
     if (r == 0) return out;
-    const std::uint32_t p = g.slot_count();  // chains are timestamp slots
+    const std::uint32_t p = g.slot_count(); // chains are timestamp slots
     if (progress) progress("ordering", 0.0);
 
     // m_x[q] for every race, from the earliest-reach timestamps of Ê*.
     std::vector<std::uint32_t> m(static_cast<std::size_t>(r) * p);
     {
         std::vector<Edge> edges = g.edges();
-        for (const auto& e : direct_event_control) edges.emplace_back(g.start_node(e.from), g.start_node(e.to));
+        for (const auto& e : direct_event_control)
+            edges.emplace_back(g.start_node(e.from), g.start_node(e.to));
         const NodeGraph ehat = NodeGraph::from_edges(g.node_count(), std::move(edges));
         const Components comps = strong_components(ehat);
         const EarliestReach reach(g, ehat, comps);
         for (std::uint32_t x = 0; x < r; ++x)
             for (std::uint32_t q = 0; q < p; ++q)
                 m[static_cast<std::size_t>(x) * p + q] =
-                    std::max(reach.earliest(g.start_node(races[x].a), q), reach.earliest(g.start_node(races[x].b), q));
+                    std::max(reach.earliest(g.start_node(races[x].a), q),
+                             reach.earliest(g.start_node(races[x].b), q));
     }
     if (progress) progress("ordering", 0.4);
 
@@ -36,11 +38,13 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     for (std::uint32_t x = 0; x < r; ++x)
         for (std::uint32_t q = 0; q < p; ++q) {
             const std::uint32_t j = m[static_cast<std::size_t>(x) * p + q];
-            if (j != kNone && j < g.slot_events(q).size()) edges.emplace_back(x, r + g.slot_events(q)[j]);
+            if (j != kNone && j < g.slot_events(q).size())
+                edges.emplace_back(x, r + g.slot_events(q)[j]);
         }
     for (std::uint32_t q = 0; q < p; ++q) {
         const auto& chain = g.slot_events(q);
-        for (std::size_t i = 0; i + 1 < chain.size(); ++i) edges.emplace_back(r + chain[i], r + chain[i + 1]);
+        for (std::size_t i = 0; i + 1 < chain.size(); ++i)
+            edges.emplace_back(r + chain[i], r + chain[i + 1]);
     }
     for (std::uint32_t x = 0; x < r; ++x) {
         edges.emplace_back(r + races[x].a, x);
@@ -66,11 +70,14 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     {
         // Components are numbered in reverse topological order.
         std::vector<std::uint32_t> begin(comps.count + 1, 0);
-        for (auto c : comps.of) ++begin[c + 1];
-        for (std::uint32_t c = 0; c < comps.count; ++c) begin[c + 1] += begin[c];
+        for (auto c : comps.of)
+            ++begin[c + 1];
+        for (std::uint32_t c = 0; c < comps.count; ++c)
+            begin[c + 1] += begin[c];
         std::vector<NodeId> nodes(comps.of.size());
         std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-        for (NodeId v = 0; v < comps.of.size(); ++v) nodes[fill[comps.of[v]]++] = v;
+        for (NodeId v = 0; v < comps.of.size(); ++v)
+            nodes[fill[comps.of[v]]++] = v;
         for (std::uint32_t c = comps.count; c-- > 0;) {
             const bool propagate = reached[c] || comp_partition[c] != kNone;
             if (!propagate) continue;
@@ -148,7 +155,8 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
         for (std::uint32_t q = 0; q < p; ++q) {
             const std::uint32_t from = direct[static_cast<std::size_t>(part) * p + q];
             if (from == kNone) continue;
-            auto it = std::lower_bound(events_of[q].begin(), events_of[q].end(), std::make_pair(from, 0u));
+            auto it = std::lower_bound(events_of[q].begin(), events_of[q].end(),
+                                       std::make_pair(from, 0u));
             for (; it != events_of[q].end() && it->first < cut[q].value2; ++it) {
                 if (stamp[it->second] == part) continue;
                 stamp[it->second] = part;
@@ -168,8 +176,9 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     // Ids: Kahn's topological order of the DAG, first partitions first, ties by smallest race.
     std::vector<std::uint32_t> indegree(partition_count, 0);
     for (const auto& succ : after)
-        for (std::uint32_t q : succ) ++indegree[q];
-    using Key = std::tuple<bool, std::uint32_t, std::uint32_t>;  // (not first, min race, partition)
+        for (std::uint32_t q : succ)
+            ++indegree[q];
+    using Key = std::tuple<bool, std::uint32_t, std::uint32_t>; // (not first, min race, partition)
     std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
     auto is_first = [&](std::uint32_t part) { return !reached[comps.of[members[part].front()]]; };
     for (std::uint32_t part = 0; part < partition_count; ++part)
@@ -190,12 +199,14 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
         P.id = new_id[part];
         P.first = is_first(part);
         P.races = members[part];
-        for (std::uint32_t q : after[part]) P.after.push_back(new_id[q]);
+        for (std::uint32_t q : after[part])
+            P.after.push_back(new_id[q]);
         std::sort(P.after.begin(), P.after.end());
-        for (std::uint32_t x : members[part]) out.partition_of_race[x] = P.id;
+        for (std::uint32_t x : members[part])
+            out.partition_of_race[x] = P.id;
     }
     if (progress) progress("ordering", 1.0);
     return out;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

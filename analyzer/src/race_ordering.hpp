@@ -19,11 +19,11 @@ namespace firstrace {
 
 struct OrderingOutcome {
     std::vector<std::uint32_t> partition_of_race;
-    std::vector<Partition> partitions;  // ids: first partitions first, then topological order
+    std::vector<Partition> partitions; // ids: first partitions first, then topological order
 };
 
 OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
                             const std::vector<DependenceEdge>& direct_event_control,
                             const ProgressCallback& progress);
 
-}  // namespace firstrace
+} // namespace firstrace

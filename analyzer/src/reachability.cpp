@@ -10,18 +10,21 @@ NodeGraph NodeGraph::from_edges(std::uint32_t node_count, std::vector<Edge> edge
     NodeGraph g;
     g.node_count = node_count;
     g.offsets.assign(node_count + 1, 0);
-    for (const auto& e : edges) ++g.offsets[e.first + 1];
-    for (std::uint32_t v = 0; v < node_count; ++v) g.offsets[v + 1] += g.offsets[v];
+    for (const auto& e : edges)
+        ++g.offsets[e.first + 1];
+    for (std::uint32_t v = 0; v < node_count; ++v)
+        g.offsets[v + 1] += g.offsets[v];
     g.targets.resize(edges.size());
     std::vector<std::uint32_t> fill(g.offsets.begin(), g.offsets.end() - 1);
-    for (const auto& e : edges) g.targets[fill[e.first]++] = e.second;
+    for (const auto& e : edges)
+        g.targets[fill[e.first]++] = e.second;
     return g;
 }
 
 Components strong_components(const NodeGraph& graph) {
-    using Csr = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property,
-                                                   boost::no_property, boost::no_property,
-                                                   std::uint32_t, std::uint32_t>;
+    using Csr =
+        boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, boost::no_property,
+                                           boost::no_property, std::uint32_t, std::uint32_t>;
     // The CSR arrays are already sorted by source: hand them to Boost as they are.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
     edges.reserve(graph.targets.size());
@@ -33,15 +36,20 @@ Components strong_components(const NodeGraph& graph) {
     Components c;
     c.of.resize(graph.node_count);
     c.count = static_cast<std::uint32_t>(boost::strong_components(
-        csr, boost::make_iterator_property_map(c.of.begin(), boost::get(boost::vertex_index, csr))));
+        csr,
+        boost::make_iterator_property_map(c.of.begin(), boost::get(boost::vertex_index, csr))));
     return c;
 }
 
-ComponentMembers::ComponentMembers(const Components& c) : begin(c.count + 1, 0), nodes(c.of.size()) {
-    for (auto comp : c.of) ++begin[comp + 1];
-    for (std::uint32_t i = 0; i < c.count; ++i) begin[i + 1] += begin[i];
+ComponentMembers::ComponentMembers(const Components& c)
+    : begin(c.count + 1, 0), nodes(c.of.size()) {
+    for (auto comp : c.of)
+        ++begin[comp + 1];
+    for (std::uint32_t i = 0; i < c.count; ++i)
+        begin[i + 1] += begin[i];
     std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-    for (NodeId v = 0; v < c.of.size(); ++v) nodes[fill[c.of[v]]++] = v;
+    for (NodeId v = 0; v < c.of.size(); ++v)
+        nodes[fill[c.of[v]]++] = v;
 }
 
 VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph,
@@ -63,7 +71,8 @@ VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& grap
                 const std::uint32_t d = comp_[w];
                 if (d == c) return;
                 std::int32_t* dst = &ts_[static_cast<std::size_t>(d) * p_];
-                for (std::uint32_t q = 0; q < p_; ++q) dst[q] = std::max(dst[q], src[q]);
+                for (std::uint32_t q = 0; q < p_; ++q)
+                    dst[q] = std::max(dst[q], src[q]);
             });
         }
     }
@@ -77,4 +86,4 @@ EarliestReach::EarliestReach(const TemporalGraph& g, const NodeGraph& graph,
           [&](NodeId v) { return g.is_start_node(v) ? g.event_slot(g.node_event(v)) : kNone; },
           [&](NodeId v) { return g.event_slot_position(g.node_event(v)); })) {}
 
-}  // namespace firstrace
+} // namespace firstrace

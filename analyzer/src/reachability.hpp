@@ -13,26 +13,27 @@ namespace firstrace {
 // A directed graph over the nodes of a TemporalGraph, in compressed sparse row form.
 struct NodeGraph {
     std::uint32_t node_count = 0;
-    std::vector<std::uint32_t> offsets;  // node_count + 1
+    std::vector<std::uint32_t> offsets; // node_count + 1
     std::vector<NodeId> targets;
 
     static NodeGraph from_edges(std::uint32_t node_count, std::vector<Edge> edges);
     template <class F> void for_each_successor(NodeId v, F&& f) const {
-        for (std::uint32_t i = offsets[v]; i < offsets[v + 1]; ++i) f(targets[i]);
+        for (std::uint32_t i = offsets[v]; i < offsets[v + 1]; ++i)
+            f(targets[i]);
     }
 };
 
 // Strongly connected components; ids are in reverse topological order of the condensation
 // (component 0 has no edge to another component).
 struct Components {
-    std::vector<std::uint32_t> of;  // node -> component
+    std::vector<std::uint32_t> of; // node -> component
     std::uint32_t count = 0;
 };
 Components strong_components(const NodeGraph& graph);
 
 // The nodes of each component, contiguous (counting sort by component).
 struct ComponentMembers {
-    std::vector<std::uint32_t> begin;  // count + 1
+    std::vector<std::uint32_t> begin; // count + 1
     std::vector<NodeId> nodes;
     explicit ComponentMembers(const Components& c);
 };
@@ -40,42 +41,44 @@ struct ComponentMembers {
 // ts[n * p + q] = the largest serial of a node of timestamp slot q from which n is reachable
 // (n itself included), or -1. Path m -> n exists iff ts[n][slot m] >= serial of m in its slot.
 class VectorTimestamps {
-public:
+  public:
     VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
     bool reaches(NodeId from, NodeId to) const {
         const std::uint32_t q = g_->node_slot(from);
-        return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >= static_cast<std::int32_t>(g_->node_slot_serial(from));
+        return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >=
+               static_cast<std::int32_t>(g_->node_slot_serial(from));
     }
 
-private:
+  private:
     const TemporalGraph* g_;
     std::uint32_t p_;
     std::vector<std::uint32_t> comp_;
-    std::vector<std::int32_t> ts_;  // per component
+    std::vector<std::int32_t> ts_; // per component
 };
 
 // For every component c of `graph` and slot q < p: the smallest position of a node in slot q
 // reachable from (any node of) c by a non-empty path, or kNone. `slot(v)` gives a node's slot
 // (kNone: none) and `position(v)` its position there.
 template <class Slot, class Position>
-std::vector<std::uint32_t> earliest_reach_by_component(const NodeGraph& graph, const Components& components,
-                                                       std::uint32_t p, Slot&& slot, Position&& position);
+std::vector<std::uint32_t>
+earliest_reach_by_component(const NodeGraph& graph, const Components& components, std::uint32_t p,
+                            Slot&& slot, Position&& position);
 
 // Reverse timestamps for Ê* (DESIGN step 5): earliest(n, q) = the smallest slot position of an
 // event of slot q whose start node is reachable from n by a non-empty path, or kNone.
 class EarliestReach {
-public:
+  public:
     EarliestReach(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
     std::uint32_t earliest(NodeId n, std::uint32_t q) const {
         return er_[static_cast<std::size_t>(comp_[n]) * p_ + q];
     }
 
-private:
+  private:
     std::uint32_t p_;
     std::vector<std::uint32_t> comp_;
-    std::vector<std::uint32_t> er_;  // per component, non-empty paths
+    std::vector<std::uint32_t> er_; // per component, non-empty paths
 };
 
-}  // namespace firstrace
+} // namespace firstrace
 
 #include "reachability_impl.hpp"

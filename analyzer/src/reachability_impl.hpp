@@ -6,8 +6,9 @@
 namespace firstrace {
 
 template <class Slot, class Position>
-std::vector<std::uint32_t> earliest_reach_by_component(const NodeGraph& graph, const Components& components,
-                                                       std::uint32_t p, Slot&& slot, Position&& position) {
+std::vector<std::uint32_t>
+earliest_reach_by_component(const NodeGraph& graph, const Components& components, std::uint32_t p,
+                            Slot&& slot, Position&& position) {
     std::vector<std::uint32_t> er(static_cast<std::size_t>(components.count) * p, kNone);
     const ComponentMembers members(components);
     // Reverse topological order = increasing component id: successors are final first.
@@ -24,19 +25,22 @@ std::vector<std::uint32_t> earliest_reach_by_component(const NodeGraph& graph, c
                 }
                 // What w reaches, plus w itself.
                 const std::uint32_t* in = &er[static_cast<std::size_t>(d) * p];
-                for (std::uint32_t q = 0; q < p; ++q) out[q] = std::min(out[q], in[q]);
+                for (std::uint32_t q = 0; q < p; ++q)
+                    out[q] = std::min(out[q], in[q]);
                 const std::uint32_t q = slot(w);
                 if (q != kNone) out[q] = std::min(out[q], static_cast<std::uint32_t>(position(w)));
             });
         }
-        if (cyclic) {  // every member reaches every member by a non-empty path
+        if (cyclic) { // every member reaches every member by a non-empty path
             for (std::uint32_t i = first; i < last; ++i) {
                 const std::uint32_t q = slot(members.nodes[i]);
-                if (q != kNone) out[q] = std::min(out[q], static_cast<std::uint32_t>(position(members.nodes[i])));
+                if (q != kNone)
+                    out[q] =
+                        std::min(out[q], static_cast<std::uint32_t>(position(members.nodes[i])));
             }
         }
     }
     return er;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

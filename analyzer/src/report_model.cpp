@@ -30,7 +30,7 @@ std::vector<ReportSite> report_sites(const Trace& trace, const std::vector<std::
     return out;
 }
 
-}  // namespace
+} // namespace
 
 ReportModel make_report_model(const Trace& trace, const AnalysisResult& result) {
     ReportModel model;
@@ -50,7 +50,8 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result) 
         r.partition = race.partition;
         for (const Interval& c : race.conflicts) {
             if (!trace.variable_names.empty())
-                for (std::uint64_t v = c.lo; v < c.hi; ++v) r.variables.push_back(trace.describe({v, v + 1}));
+                for (std::uint64_t v = c.lo; v < c.hi; ++v)
+                    r.variables.push_back(trace.describe({v, v + 1}));
             else
                 r.variables.push_back(trace.describe(c));
         }
@@ -58,7 +59,8 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result) 
         r.sites_b = report_sites(trace, race.sites_b);
         model.races.push_back(std::move(r));
     }
-    for (const Partition& p : result.partitions) model.partitions.push_back({p.id, p.first, p.races, p.after});
+    for (const Partition& p : result.partitions)
+        model.partitions.push_back({p.id, p.first, p.races, p.after});
     return model;
 }
 
@@ -67,4 +69,4 @@ std::string format_location(const ReportSite& site) {
     return site.line == 0 ? site.file : site.file + ":" + std::to_string(site.line);
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -13,4 +13,4 @@ inline std::uint64_t peak_rss_bytes() {
     return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

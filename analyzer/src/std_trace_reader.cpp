@@ -29,10 +29,10 @@ struct PendingAccess {
 };
 
 struct ThreadState {
-    bool started = false;  // has performed an operation
+    bool started = false; // has performed an operation
     bool forked = false;
-    std::uint64_t joined_at = 0;  // line of the join, 0 when not joined
-    std::vector<PendingAccess> open;  // accesses of the open computation event
+    std::uint64_t joined_at = 0;     // line of the join, 0 when not joined
+    std::vector<PendingAccess> open; // accesses of the open computation event
     std::uint64_t open_start = 0;
     std::uint64_t open_finish = 0;
 };
@@ -45,41 +45,51 @@ struct LockState {
 };
 
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    while (!s.empty() &&
+           (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
         s.remove_suffix(1);
     return s;
 }
 
 class StdTraceParser {
-public:
-    explicit StdTraceParser(std::string path) { trace_.path = std::move(path); trace_.format = "std"; }
+  public:
+    explicit StdTraceParser(std::string path) {
+        trace_.path = std::move(path);
+        trace_.format = "std";
+    }
 
     void parse_line(std::string_view line, std::uint64_t number) {
         line_ = number;
         line = trim(line);
         if (line.empty() || line.front() == '#') return;
         const auto bar1 = line.find('|');
-        if (bar1 == std::string_view::npos) fail("malformed line (expected THREAD|OP(ARG)|LOCATION)");
+        if (bar1 == std::string_view::npos)
+            fail("malformed line (expected THREAD|OP(ARG)|LOCATION)");
         const std::string_view thread = trim(line.substr(0, bar1));
         std::string_view rest = line.substr(bar1 + 1);
         const auto bar2 = rest.find('|');
-        const std::string_view op_field = trim(bar2 == std::string_view::npos ? rest : rest.substr(0, bar2));
+        const std::string_view op_field =
+            trim(bar2 == std::string_view::npos ? rest : rest.substr(0, bar2));
         const std::string_view loc_field =
             bar2 == std::string_view::npos ? std::string_view{} : trim(rest.substr(bar2 + 1));
         if (thread.empty()) fail("malformed line: empty thread name");
         const auto open = op_field.find('(');
-        if (open == std::string_view::npos || op_field.empty() || op_field.back() != ')' || open == 0)
+        if (open == std::string_view::npos || op_field.empty() || op_field.back() != ')' ||
+            open == 0)
             fail("malformed operation '" + std::string(op_field) + "' (expected OP(ARG))");
         const std::string_view op = trim(op_field.substr(0, open));
         const std::string_view arg = trim(op_field.substr(open + 1, op_field.size() - open - 2));
-        if (arg.empty()) fail("malformed operation '" + std::string(op_field) + "': empty argument");
+        if (arg.empty())
+            fail("malformed operation '" + std::string(op_field) + "': empty argument");
 
-        if (op == "begin" || op == "end") return;  // RAPID's atomic-block markers: not modelled
-        const bool known = op == "r" || op == "w" || op == "acq" || op == "rel" || op == "fork" ||
-                           op == "join";
+        if (op == "begin" || op == "end") return; // RAPID's atomic-block markers: not modelled
+        const bool known =
+            op == "r" || op == "w" || op == "acq" || op == "rel" || op == "fork" || op == "join";
         if (!known)
-            fail("unknown operation '" + std::string(op) + "' (expected r, w, acq, rel, fork, join)");
+            fail("unknown operation '" + std::string(op) +
+                 "' (expected r, w, acq, rel, fork, join)");
         const std::uint32_t t = process(thread);
         if (threads_[t].joined_at != 0)
             fail("thread " + std::string(thread) + " performs '" + std::string(op) +
@@ -91,7 +101,8 @@ public:
             ThreadState& ts = threads_[t];
             if (ts.open.empty()) ts.open_start = number;
             ts.open_finish = number;
-            ts.open.push_back({loc, static_cast<std::uint8_t>(op == "r" ? kAccessRead : kAccessWrite),
+            ts.open.push_back({loc,
+                               static_cast<std::uint8_t>(op == "r" ? kAccessRead : kAccessWrite),
                                variable(arg)});
             return;
         }
@@ -122,7 +133,8 @@ public:
             const std::uint32_t child = process(arg);
             ThreadState& cs = threads_[child];
             if (cs.forked) fail("fork(" + std::string(arg) + "): thread was already forked");
-            if (cs.started) fail("fork(" + std::string(arg) + "): thread already ran before it was forked");
+            if (cs.started)
+                fail("fork(" + std::string(arg) + "): thread already ran before it was forked");
             cs.forked = true;
             trace_.processes[child].parent = t;
             sync_event(t, EventKind::Fork, child, 0, loc);
@@ -143,17 +155,20 @@ public:
     }
 
     Trace finish() {
-        for (std::uint32_t t = 0; t < threads_.size(); ++t) close_event(t);
+        for (std::uint32_t t = 0; t < threads_.size(); ++t)
+            close_event(t);
         trace_.has_clock = true;
         return std::move(trace_);
     }
 
-private:
-    [[noreturn]] void fail(const std::string& what) const { throw InputError(trace_.path, line_, what); }
+  private:
+    [[noreturn]] void fail(const std::string& what) const {
+        throw InputError(trace_.path, line_, what);
+    }
 
     std::uint32_t process(std::string_view name) {
-        auto [it, inserted] =
-            names_.try_emplace(std::string(name), static_cast<std::uint32_t>(trace_.processes.size()));
+        auto [it, inserted] = names_.try_emplace(
+            std::string(name), static_cast<std::uint32_t>(trace_.processes.size()));
         if (inserted) {
             trace_.processes.push_back(Process{std::string(name), kNone, {}});
             threads_.emplace_back();
@@ -163,8 +178,8 @@ private:
 
     std::uint32_t location(std::string_view text) {
         if (text.empty()) return kNone;
-        auto [it, inserted] =
-            locations_.try_emplace(std::string(text), static_cast<std::uint32_t>(trace_.locations.size()));
+        auto [it, inserted] = locations_.try_emplace(
+            std::string(text), static_cast<std::uint32_t>(trace_.locations.size()));
         if (inserted) {
             SourceLocation loc;
             const auto colon = text.rfind(':');
@@ -187,14 +202,15 @@ private:
     }
 
     std::uint64_t variable(std::string_view name) {
-        auto [it, inserted] = variables_.try_emplace(std::string(name), trace_.variable_names.size());
+        auto [it, inserted] =
+            variables_.try_emplace(std::string(name), trace_.variable_names.size());
         if (inserted) trace_.variable_names.emplace_back(name);
         return it->second;
     }
 
     std::uint32_t lock(std::string_view name) {
-        auto [it, inserted] =
-            lock_ids_.try_emplace(std::string(name), static_cast<std::uint32_t>(trace_.objects.size()));
+        auto [it, inserted] = lock_ids_.try_emplace(
+            std::string(name), static_cast<std::uint32_t>(trace_.objects.size()));
         if (inserted) {
             trace_.objects.push_back(SyncObject{SyncObjectKind::Lock, std::string(name), 0, 0});
             locks_.emplace_back();
@@ -263,7 +279,7 @@ struct FileCloser {
     void operator()(std::FILE* f) const { std::fclose(f); }
 };
 
-}  // namespace
+} // namespace
 
 Trace read_std_trace(const std::string& path) {
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "r"));
@@ -289,4 +305,4 @@ Trace read_std_trace(const std::string& path) {
     return parser.finish();
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -11,7 +11,8 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
     const auto p = static_cast<std::uint32_t>(trace.processes.size());
     event_offset_.resize(p + 1, 0);
     for (std::uint32_t i = 0; i < p; ++i)
-        event_offset_[i + 1] = event_offset_[i] + static_cast<std::uint32_t>(trace.processes[i].events.size());
+        event_offset_[i + 1] =
+            event_offset_[i] + static_cast<std::uint32_t>(trace.processes[i].events.size());
     const std::uint32_t n = event_offset_.back();
     event_process_.resize(n);
     start_node_.resize(n);
@@ -43,8 +44,8 @@ void TemporalGraph::assign_slots() {
     process_slot_.assign(p, kNone);
     process_node_base_.assign(p, 0);
     process_event_base_.assign(p, 0);
-    std::vector<std::uint32_t> slot_tail;        // last process of each slot
-    std::vector<std::uint32_t> slot_node_count;  // nodes in each slot so far
+    std::vector<std::uint32_t> slot_tail;       // last process of each slot
+    std::vector<std::uint32_t> slot_node_count; // nodes in each slot so far
     auto open_slot = [&](std::uint32_t process, std::uint32_t slot) {
         if (slot == kNone) {
             slot = static_cast<std::uint32_t>(slot_events_.size());
@@ -56,10 +57,12 @@ void TemporalGraph::assign_slots() {
         process_node_base_[process] = slot_node_count[slot];
         process_event_base_[process] = static_cast<std::uint32_t>(slot_events_[slot].size());
         slot_tail[slot] = process;
-        for (EventId e = process_begin(process); e < process_end(process); ++e) slot_events_[slot].push_back(e);
-        slot_node_count[slot] += process_begin(process) == process_end(process)
-                                     ? 0
-                                     : finish_node_[process_end(process) - 1] - start_node_[process_begin(process)] + 1;
+        for (EventId e = process_begin(process); e < process_end(process); ++e)
+            slot_events_[slot].push_back(e);
+        slot_node_count[slot] +=
+            process_begin(process) == process_end(process)
+                ? 0
+                : finish_node_[process_end(process) - 1] - start_node_[process_begin(process)] + 1;
     };
     // Walk the fork tree from the roots; a slot is reusable by a child when its parent joined
     // the slot's last process before forking the child (then all of that process precedes it).
@@ -67,7 +70,7 @@ void TemporalGraph::assign_slots() {
     for (std::uint32_t root = 0; root < p; ++root) {
         if (process_slot_[root] != kNone) continue;
         const std::uint32_t parent = trace_->processes[root].parent;
-        if (parent != kNone && parent < p) continue;  // assigned at its fork
+        if (parent != kNone && parent < p) continue; // assigned at its fork
         open_slot(root, kNone);
         stack.push_back(root);
         while (!stack.empty()) {
@@ -110,7 +113,8 @@ std::vector<Edge> TemporalGraph::edges() const {
     std::vector<Edge> out;
     out.reserve(node_count() + sync_edges_.size());
     for (NodeId v = 0; v + 1 < node_count(); ++v)
-        if (node_process_[v] != kNone && node_process_[v] == node_process_[v + 1]) out.emplace_back(v, v + 1);
+        if (node_process_[v] != kNone && node_process_[v] == node_process_[v + 1])
+            out.emplace_back(v, v + 1);
     out.insert(out.end(), sync_edges_.begin(), sync_edges_.end());
     return out;
 }
@@ -156,7 +160,8 @@ void TemporalGraph::add_sync_edges() {
     });
     for (std::size_t i = 0; i < ops.size();) {
         std::size_t j = i;
-        while (j < ops.size() && ops[j].object == ops[i].object) ++j;
+        while (j < ops.size() && ops[j].object == ops[i].object)
+            ++j;
         const std::uint32_t object = ops[i].object;
         // Locks and atomics: each acquire is ordered after the latest release before it.
         EventId last_release = kNone;
@@ -168,16 +173,28 @@ void TemporalGraph::add_sync_edges() {
         for (std::size_t k = i; k < j; ++k) {
             const ObjectOp& op = ops[k];
             switch (op.kind) {
-            case EventKind::Release: last_release = op.event; break;
+            case EventKind::Release:
+                last_release = op.event;
+                break;
             case EventKind::Acquire:
-                if (last_release != kNone && event_process_[last_release] != event_process_[op.event])
+                if (last_release != kNone &&
+                    event_process_[last_release] != event_process_[op.event])
                     sync_edges_.emplace_back(finish_node_[last_release], start_node_[op.event]);
                 break;
-            case EventKind::SemPost: posts.push_back(op.event); break;
-            case EventKind::SemWait: waits.push_back(op.event); break;
-            case EventKind::BarrierArrive: episodes[op.counter].first.push_back(op.event); break;
-            case EventKind::BarrierDepart: episodes[op.counter].second.push_back(op.event); break;
-            default: break;
+            case EventKind::SemPost:
+                posts.push_back(op.event);
+                break;
+            case EventKind::SemWait:
+                waits.push_back(op.event);
+                break;
+            case EventKind::BarrierArrive:
+                episodes[op.counter].first.push_back(op.event);
+                break;
+            case EventKind::BarrierDepart:
+                episodes[op.counter].second.push_back(op.event);
+                break;
+            default:
+                break;
             }
         }
         const std::int64_t initial =
@@ -194,8 +211,10 @@ void TemporalGraph::add_sync_edges() {
             node_process_.push_back(kNone);
             node_serial_.push_back(0);
             node_event_.push_back(kNone);
-            for (EventId a : ends.first) sync_edges_.emplace_back(finish_node_[a], v);
-            for (EventId d : ends.second) sync_edges_.emplace_back(v, start_node_[d]);
+            for (EventId a : ends.first)
+                sync_edges_.emplace_back(finish_node_[a], v);
+            for (EventId d : ends.second)
+                sync_edges_.emplace_back(v, start_node_[d]);
         }
         i = j;
     }
@@ -208,11 +227,13 @@ std::vector<std::pair<EventId, EventId>> TemporalGraph::sync_event_edges() const
         if (node_process_[to] == kNone) into_virtual[to].push_back(node_event_[from]);
     for (const auto& [from, to] : sync_edges_) {
         if (node_process_[to] == kNone) continue;
-        if (node_process_[from] != kNone) out.emplace_back(node_event_[from], node_event_[to]);
+        if (node_process_[from] != kNone)
+            out.emplace_back(node_event_[from], node_event_[to]);
         else
-            for (EventId a : into_virtual[from]) out.emplace_back(a, node_event_[to]);
+            for (EventId a : into_virtual[from])
+                out.emplace_back(a, node_event_[to]);
     }
     return out;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -13,21 +13,27 @@
 
 namespace firstrace {
 
-using EventId = std::uint32_t;  // dense id over all events of all processes
+using EventId = std::uint32_t; // dense id over all events of all processes
 using NodeId = std::uint32_t;
 using Edge = std::pair<NodeId, NodeId>;
 
 class TemporalGraph {
-public:
+  public:
     explicit TemporalGraph(const Trace& trace);
 
-    std::uint32_t process_count() const { return static_cast<std::uint32_t>(event_offset_.size() - 1); }
+    std::uint32_t process_count() const {
+        return static_cast<std::uint32_t>(event_offset_.size() - 1);
+    }
     std::uint32_t event_count() const { return event_offset_.back(); }
     std::uint32_t node_count() const { return static_cast<std::uint32_t>(node_process_.size()); }
 
-    EventId event_id(std::uint32_t process, std::uint32_t index) const { return event_offset_[process] + index; }
+    EventId event_id(std::uint32_t process, std::uint32_t index) const {
+        return event_offset_[process] + index;
+    }
     EventId event_id(const EventRef& r) const { return event_id(r.process, r.index); }
-    EventRef event_ref(EventId e) const { return {event_process_[e], e - event_offset_[event_process_[e]]}; }
+    EventRef event_ref(EventId e) const {
+        return {event_process_[e], e - event_offset_[event_process_[e]]};
+    }
     std::uint32_t event_process(EventId e) const { return event_process_[e]; }
     std::uint32_t event_index(EventId e) const { return e - event_offset_[event_process_[e]]; }
     const Event& event(EventId e) const;
@@ -38,11 +44,13 @@ public:
 
     NodeId start_node(EventId e) const { return start_node_[e]; }
     NodeId finish_node(EventId e) const { return finish_node_[e]; }
-    std::uint32_t node_process(NodeId n) const { return node_process_[n]; }  // kNone: virtual
-    std::uint32_t node_serial(NodeId n) const { return node_serial_[n]; }    // within its process
+    std::uint32_t node_process(NodeId n) const { return node_process_[n]; } // kNone: virtual
+    std::uint32_t node_serial(NodeId n) const { return node_serial_[n]; }   // within its process
     // The event a node belongs to (kNone for virtual nodes), and whether it is a start node.
     EventId node_event(NodeId n) const { return node_event_[n]; }
-    bool is_start_node(NodeId n) const { return node_event_[n] != kNone && start_node_[node_event_[n]] == n; }
+    bool is_start_node(NodeId n) const {
+        return node_event_[n] != kNone && start_node_[node_event_[n]] == n;
+    }
 
     // Timestamp slots (DESIGN step 2): a process takes over the slot of a process its parent
     // joined before forking it, so the slots form chains ordered in G and the timestamp width
@@ -51,7 +59,9 @@ public:
     std::uint32_t node_slot(NodeId n) const {
         return node_process_[n] == kNone ? kNone : process_slot_[node_process_[n]];
     }
-    std::uint32_t node_slot_serial(NodeId n) const { return process_node_base_[node_process_[n]] + node_serial_[n]; }
+    std::uint32_t node_slot_serial(NodeId n) const {
+        return process_node_base_[node_process_[n]] + node_serial_[n];
+    }
     std::uint32_t event_slot(EventId e) const { return process_slot_[event_process_[e]]; }
     // Position of an event in its slot's chain of events.
     std::uint32_t event_slot_position(EventId e) const {
@@ -67,12 +77,12 @@ public:
 
     const Trace& trace() const { return *trace_; }
 
-private:
+  private:
     void add_sync_edges();
     void assign_slots();
 
     const Trace* trace_;
-    std::vector<EventId> event_offset_;  // per process, plus a sentinel
+    std::vector<EventId> event_offset_; // per process, plus a sentinel
     std::vector<std::uint32_t> event_process_;
     std::vector<NodeId> start_node_;
     std::vector<NodeId> finish_node_;
@@ -81,9 +91,9 @@ private:
     std::vector<EventId> node_event_;
     std::vector<Edge> sync_edges_;
     std::vector<std::uint32_t> process_slot_;
-    std::vector<std::uint32_t> process_node_base_;   // slot serial of the process' first node
-    std::vector<std::uint32_t> process_event_base_;  // slot position of its first event
+    std::vector<std::uint32_t> process_node_base_;  // slot serial of the process' first node
+    std::vector<std::uint32_t> process_event_base_; // slot position of its first event
     std::vector<std::vector<EventId>> slot_events_;
 };
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -12,10 +12,12 @@ namespace {
 
 std::string side_locations(const std::vector<ReportSite>& sites) {
     std::set<std::string> names;
-    for (const auto& s : sites) names.insert(format_location(s));
+    for (const auto& s : sites)
+        names.insert(format_location(s));
     if (names.empty()) return "<unknown>";
     std::string out;
-    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+    for (const auto& n : names)
+        out += (out.empty() ? "" : ", ") + n;
     return out;
 }
 
@@ -43,7 +45,7 @@ std::string join(const std::set<std::string>& items, std::size_t limit) {
     return out;
 }
 
-}  // namespace
+} // namespace
 
 void write_text_report(std::ostream& out, const ReportModel& model) {
     const AnalysisCounts& c = model.counts;
@@ -93,29 +95,35 @@ void write_text_report(std::ostream& out, const ReportModel& model) {
             if (r.tangle) g.tangles.insert(*r.tangle);
         }
         std::vector<const SiteGroup*> ordered;
-        for (const auto& [key, g] : groups) ordered.push_back(&g);
-        std::sort(ordered.begin(), ordered.end(),
-                  [](const SiteGroup* x, const SiteGroup* y) { return x->first_race < y->first_race; });
+        for (const auto& [key, g] : groups)
+            ordered.push_back(&g);
+        std::sort(ordered.begin(), ordered.end(), [](const SiteGroup* x, const SiteGroup* y) {
+            return x->first_race < y->first_race;
+        });
         for (const SiteGroup* g : ordered) {
-            out << "  " << g->left << " [" << join(g->left_threads, 4) << "]  <->  " << g->right << " ["
-                << join(g->right_threads, 4) << "]\n      ";
+            out << "  " << g->left << " [" << join(g->left_threads, 4) << "]  <->  " << g->right
+                << " [" << join(g->right_threads, 4) << "]\n      ";
             bool first = true;
             for (const auto& [status, n] : g->statuses) {
                 out << (first ? "" : ", ") << status;
                 if (g->count > 1) out << " ×" << n;
                 first = false;
             }
-            if (g->count > 1) out << "  (" << g->count << " instances, first race #" << g->first_race << ")";
-            else out << "  (race #" << g->first_race << ")";
-            if (model.ordering == Ordering::Complete) out << (g->actual > 0 ? ", actual" : ", not actual");
+            if (g->count > 1)
+                out << "  (" << g->count << " instances, first race #" << g->first_race << ")";
+            else
+                out << "  (race #" << g->first_race << ")";
+            if (model.ordering == Ordering::Complete)
+                out << (g->actual > 0 ? ", actual" : ", not actual");
             if (!g->tangles.empty()) out << ", tangled";
             out << "\n      on " << join(g->variables, 6) << "\n";
         }
     }
     if (later_partitions > 0)
-        out << "\n" << later_races << (later_races == 1 ? " race" : " races") << " in " << later_partitions
+        out << "\n"
+            << later_races << (later_races == 1 ? " race" : " races") << " in " << later_partitions
             << (later_partitions == 1 ? " later partition" : " later partitions")
             << " may be artifacts of the first ones (--format json lists them).\n";
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -7,7 +7,8 @@ namespace firstrace {
 NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEdge>& edges) {
     std::vector<Edge> all = g.edges();
     all.reserve(all.size() + edges.size());
-    for (const auto& e : edges) all.emplace_back(g.start_node(e.from), g.finish_node(e.to));
+    for (const auto& e : edges)
+        all.emplace_back(g.start_node(e.from), g.finish_node(e.to));
     return NodeGraph::from_edges(g.node_count(), std::move(all));
 }
 
@@ -30,12 +31,14 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
             const NodeId as = g.start_node(r.a), af = g.finish_node(r.a);
             const NodeId bs = g.start_node(r.b), bf = g.finish_node(r.b);
             if (ts.reaches(af, bs) || ts.reaches(bf, as)) {
-                out.status[i] = RaceStatus::Unvalidated;  // until G_E says otherwise
+                out.status[i] = RaceStatus::Unvalidated; // until G_E says otherwise
                 any_ordered = true;
             }
             std::uint32_t scc = kNone;
-            if (comps.of[af] == comps.of[bs]) scc = comps.of[af];
-            else if (comps.of[bf] == comps.of[as]) scc = comps.of[bf];
+            if (comps.of[af] == comps.of[bs])
+                scc = comps.of[af];
+            else if (comps.of[bf] == comps.of[as])
+                scc = comps.of[bf];
             if (scc != kNone) {
                 auto [it, inserted] = tangle_ids.try_emplace(scc, out.tangle_count);
                 if (inserted) ++out.tangle_count;
@@ -56,4 +59,4 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
     return out;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

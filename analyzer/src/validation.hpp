@@ -11,8 +11,8 @@
 namespace firstrace {
 
 struct ValidationOutcome {
-    std::vector<RaceStatus> status;                  // per race
-    std::vector<std::optional<std::uint32_t>> tangle;  // per race, dense tangle ids
+    std::vector<RaceStatus> status;                   // per race
+    std::vector<std::optional<std::uint32_t>> tangle; // per race, dense tangle ids
     std::uint32_t tangle_count = 0;
 };
 
@@ -23,4 +23,4 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
 // G plus dependence edges from_s -> to_f (G_D, G_E).
 NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEdge>& edges);
 
-}  // namespace firstrace
+} // namespace firstrace

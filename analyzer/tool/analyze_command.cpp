@@ -25,7 +25,8 @@ int analyze_command(const Arguments& args) {
         "approximate: only the synchronization order orients dependences;\n"
         "complete: also the observed clock order (default when the trace has clocks)")(
         "format", po::value<std::string>()->default_value("text"), "text or json (stdout)")(
-        "quiet,q", "no progress, no summary on stderr")("verbose,v", "print stage timings on stderr");
+        "quiet,q", "no progress, no summary on stderr")("verbose,v",
+                                                        "print stage timings on stderr");
     po::options_description hidden;
     hidden.add_options()("trace", po::value<std::string>());
     po::options_description all;
@@ -51,9 +52,12 @@ int analyze_command(const Arguments& args) {
     AnalysisOptions options;
     if (vm.count("ordering")) {
         const std::string o = vm["ordering"].as<std::string>();
-        if (o == "approximate") options.ordering = Ordering::Approximate;
-        else if (o == "complete") options.ordering = Ordering::Complete;
-        else throw UsageError("unknown --ordering '" + o + "' (approximate or complete)");
+        if (o == "approximate")
+            options.ordering = Ordering::Approximate;
+        else if (o == "complete")
+            options.ordering = Ordering::Complete;
+        else
+            throw UsageError("unknown --ordering '" + o + "' (approximate or complete)");
     }
     const bool quiet = vm.count("quiet") > 0;
     TerminalProgress progress(!quiet);
@@ -61,7 +65,8 @@ int analyze_command(const Arguments& args) {
 
     const Trace trace = load_trace(vm["trace"].as<std::string>());
     if (options.ordering == Ordering::Complete && !trace.has_clock)
-        throw UsageError(trace.path + ": --ordering complete needs clock readings, which this trace lacks");
+        throw UsageError(trace.path +
+                         ": --ordering complete needs clock readings, which this trace lacks");
     const AnalysisResult result = analyze(trace, options);
     progress.finish();
 
@@ -72,13 +77,16 @@ int analyze_command(const Arguments& args) {
         for (const auto& s : result.stages)
             std::cerr << "  " << s.name << ": " << s.seconds << " s, peak RSS "
                       << s.peak_rss_bytes / (1024 * 1024) << " MiB\n";
-        std::cerr << "  transitive dependences: " << result.transitive_origins << " origins searched, "
-                  << result.transitive_fallbacks << " fell back to the conservative superset\n";
+        std::cerr << "  transitive dependences: " << result.transitive_origins
+                  << " origins searched, " << result.transitive_fallbacks
+                  << " fell back to the conservative superset\n";
     }
     const ReportModel model = make_report_model(trace, result);
-    if (format == "json") write_json_report(std::cout, model);
-    else write_text_report(std::cout, model);
+    if (format == "json")
+        write_json_report(std::cout, model);
+    else
+        write_text_report(std::cout, model);
     return 0;
 }
 
-}  // namespace firstrace::cli
+} // namespace firstrace::cli

@@ -7,10 +7,10 @@
 
 namespace firstrace::cli {
 
-using Arguments = std::vector<std::string>;  // the arguments after the sub-command name
+using Arguments = std::vector<std::string>; // the arguments after the sub-command name
 
 int analyze_command(const Arguments& args);
 int record_command(const Arguments& args);
 int report_command(const Arguments& args);
 
-}  // namespace firstrace::cli
+} // namespace firstrace::cli

@@ -16,19 +16,22 @@ struct Command {
 };
 
 const Command kCommands[] = {
-    {"record", firstrace::cli::record_command, "run a program built with firstrace-cc, writing a trace"},
+    {"record", firstrace::cli::record_command,
+     "run a program built with firstrace-cc, writing a trace"},
     {"analyze", firstrace::cli::analyze_command, "validate and order the races of a trace"},
-    {"report", firstrace::cli::report_command, "print a results database as text, JSON, SARIF, ..."},
+    {"report", firstrace::cli::report_command,
+     "print a results database as text, JSON, SARIF, ..."},
 };
 
 void print_usage(std::ostream& out) {
     out << "firstrace " FIRSTRACE_VERSION " - post-mortem race validation and ordering\n\n"
            "usage: firstrace COMMAND [OPTIONS]\n\ncommands:\n";
-    for (const auto& c : kCommands) out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
+    for (const auto& c : kCommands)
+        out << "  " << c.name << std::string(10 - std::strlen(c.name), ' ') << c.summary << "\n";
     out << "\n`firstrace COMMAND --help` explains each command.\n";
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {

@@ -8,7 +8,9 @@ namespace firstrace::cli {
 
 TerminalProgress::TerminalProgress(bool enabled) : enabled_(enabled && isatty(STDERR_FILENO)) {}
 
-TerminalProgress::~TerminalProgress() { finish(); }
+TerminalProgress::~TerminalProgress() {
+    finish();
+}
 
 ProgressCallback TerminalProgress::callback() {
     if (!enabled_) return {};
@@ -34,4 +36,4 @@ void TerminalProgress::finish() {
     dirty_ = false;
 }
 
-}  // namespace firstrace::cli
+} // namespace firstrace::cli

@@ -9,7 +9,7 @@
 namespace firstrace::cli {
 
 class TerminalProgress {
-public:
+  public:
     explicit TerminalProgress(bool enabled);
     ~TerminalProgress();
     // A callback for AnalysisOptions::progress (empty when disabled).
@@ -17,11 +17,11 @@ public:
     void update(const std::string& stage, double fraction);
     void finish();
 
-private:
+  private:
     bool enabled_;
     bool dirty_ = false;
     std::string last_stage_;
     std::chrono::steady_clock::time_point last_draw_{};
 };
 
-}  // namespace firstrace::cli
+} // namespace firstrace::cli

@@ -12,7 +12,7 @@ namespace {
 
 struct CommandRun {
     int status = -1;
-    std::string out;  // stdout and stderr
+    std::string out; // stdout and stderr
 };
 
 CommandRun run(const std::string& args) {
@@ -22,7 +22,8 @@ CommandRun run(const std::string& args) {
     if (!pipe) return r;
     std::array<char, 4096> buffer{};
     std::size_t n;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+        r.out.append(buffer.data(), n);
     const int status = pclose(pipe);
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return r;
@@ -33,7 +34,8 @@ const std::string kFigure = std::string(FIRSTRACE_SAMPLES) + "/traces/figure-2-1
 TEST(AnalyzeCommand, TextSummaryShowsCountsAndTheFirstPartition) {
     const CommandRun r = run("analyze --ordering approximate " + kFigure);
     ASSERT_EQ(r.status, 0) << r.out;
-    EXPECT_NE(r.out.find("3 apparent races; 1 feasible, 1 feasible-ec, 1 unvalidated; 1 tangle; 3 partitions, 1 first"),
+    EXPECT_NE(r.out.find("3 apparent races; 1 feasible, 1 feasible-ec, 1 unvalidated; 1 tangle; 3 "
+                         "partitions, 1 first"),
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("First partition 0 (1 race)"), std::string::npos);
@@ -44,10 +46,11 @@ TEST(AnalyzeCommand, TextSummaryShowsCountsAndTheFirstPartition) {
 TEST(AnalyzeCommand, JsonHasTheFieldsOfDesignOutputs) {
     const CommandRun r = run("analyze --ordering approximate --format json " + kFigure);
     ASSERT_EQ(r.status, 0) << r.out;
-    for (const char* field : {"\"races\":[", "\"partitions\":[", "\"id\":0", "\"a\":{\"thread\":\"T1\",\"index\":3}",
-                              "\"status\":\"feasible-ec\"", "\"tangle\":0", "\"actual\":null", "\"partition\":0",
-                              "\"first\":true", "\"after\":[1,2]", "\"variables\":[\"q.head\"]",
-                              "\"file\":\"workq.c\",\"line\":20"})
+    for (const char* field :
+         {"\"races\":[", "\"partitions\":[", "\"id\":0", "\"a\":{\"thread\":\"T1\",\"index\":3}",
+          "\"status\":\"feasible-ec\"", "\"tangle\":0", "\"actual\":null", "\"partition\":0",
+          "\"first\":true", "\"after\":[1,2]", "\"variables\":[\"q.head\"]",
+          "\"file\":\"workq.c\",\"line\":20"})
         EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
 }
 
@@ -88,12 +91,13 @@ TEST(AnalyzeCommand, NeverCrashesOnGarbage) {
     std::mt19937 rng(7);
     for (int i = 0; i < 20; ++i) {
         std::string junk;
-        for (int k = 0; k < 200; ++k) junk += "T01|()wr,acqrelfokjn\n "[rng() % 22];
+        for (int k = 0; k < 200; ++k)
+            junk += "T01|()wr,acqrelfokjn\n "[rng() % 22];
         test::TempFile file(junk);
         const CommandRun r = run("analyze " + file.path());
         EXPECT_TRUE(r.status == 0 || r.status == 2) << junk;
     }
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

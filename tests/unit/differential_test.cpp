@@ -37,7 +37,8 @@ bench::GeneratorParams params_for(std::uint64_t seed) {
 std::set<std::uint64_t> expand(const std::vector<Interval>& intervals) {
     std::set<std::uint64_t> out;
     for (const auto& i : intervals)
-        for (auto v = i.lo; v < i.hi; ++v) out.insert(v);
+        for (auto v = i.lo; v < i.hi; ++v)
+            out.insert(v);
     return out;
 }
 
@@ -45,7 +46,7 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
     SCOPED_TRACE(label);
     AnalysisOptions options;
     options.ordering = ordering;
-    options.transitive_budget = std::uint64_t(1) << 40;  // the exact search, never the fallback
+    options.transitive_budget = std::uint64_t(1) << 40; // the exact search, never the fallback
     const AnalysisResult fast = analyze(trace, options);
     ASSERT_FALSE(fast.transitive_budget_exceeded);
     const TemporalGraph g(trace);
@@ -65,17 +66,21 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
             for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
                 const AccessSite& site = trace.sites[s];
                 std::vector<Interval> ranges(trace.ranges.begin() + site.first_range,
-                                             trace.ranges.begin() + site.first_range + site.range_count);
+                                             trace.ranges.begin() + site.first_range +
+                                                 site.range_count);
                 const auto touched = expand(ranges);
-                if (std::any_of(touched.begin(), touched.end(), [&](auto v) { return r.conflicts.count(v) > 0; }))
+                if (std::any_of(touched.begin(), touched.end(),
+                                [&](auto v) { return r.conflicts.count(v) > 0; }))
                     expected.push_back(s);
             }
             EXPECT_EQ(*sites, expected) << "sites of race " << i;
         }
         EXPECT_EQ(f.status, r.status) << "race " << i << " status";
         EXPECT_EQ(f.tangle.has_value(), r.tangled) << "race " << i << " tangled";
-        if (ordering == Ordering::Complete) EXPECT_TRUE(f.actual.has_value());
-        else EXPECT_FALSE(f.actual.has_value());
+        if (ordering == Ordering::Complete)
+            EXPECT_TRUE(f.actual.has_value());
+        else
+            EXPECT_FALSE(f.actual.has_value());
     }
     const std::size_t n = ref.races.size();
     for (std::size_t i = 0; i < n; ++i)
@@ -84,7 +89,8 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
                                      *fast.races[i].tangle == *fast.races[j].tangle;
             EXPECT_EQ(same_tangle, bool(ref.same_tangle[i][j])) << "tangles of " << i << ", " << j;
             const bool same_partition = fast.races[i].partition == fast.races[j].partition;
-            EXPECT_EQ(same_partition, ref.partition_of[i] == ref.partition_of[j]) << "partitions of " << i << ", " << j;
+            EXPECT_EQ(same_partition, ref.partition_of[i] == ref.partition_of[j])
+                << "partitions of " << i << ", " << j;
         }
     ASSERT_EQ(fast.partitions.size(), ref.partitions.size());
     // Map fast partition ids to reference ones through their races.
@@ -97,7 +103,8 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
         const std::uint32_t rp = to_ref[p.id];
         EXPECT_EQ(p.first, bool(ref.first[rp])) << "first flag of partition " << p.id;
         std::set<std::uint32_t> after;
-        for (auto q : p.after) after.insert(to_ref[q]);
+        for (auto q : p.after)
+            after.insert(to_ref[q]);
         EXPECT_EQ(after, ref.after[rp]) << "DAG successors of partition " << p.id;
         EXPECT_TRUE(std::is_sorted(p.races.begin(), p.races.end()));
     }
@@ -116,13 +123,14 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
         const NodeGraph fast_graph = augmented_graph(g, deps.all);
         const Components comps = strong_components(fast_graph);
         const VectorTimestamps ts(g, fast_graph, comps);
-        const reference::Reachability full(g.node_count(),
-                                           kind == DependenceKind::SharedData ? ref.gd_edges : ref.ge_edges);
+        const reference::Reachability full(
+            g.node_count(), kind == DependenceKind::SharedData ? ref.gd_edges : ref.ge_edges);
         for (NodeId x = 0; x < g.node_count(); ++x) {
             if (g.node_process(x) == kNone) continue;
             for (NodeId y = 0; y < g.node_count(); ++y)
                 ASSERT_EQ(ts.reaches(x, y), full.reaches(x, y))
-                    << (kind == DependenceKind::SharedData ? "G_D" : "G_E") << " node " << x << " -> " << y;
+                    << (kind == DependenceKind::SharedData ? "G_D" : "G_E") << " node " << x
+                    << " -> " << y;
         }
     }
 }
@@ -183,7 +191,8 @@ TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
             ++statuses[r.status];
             tangled += r.tangle.has_value();
         }
-        for (const auto& p : result.partitions) later_partitions += !p.first;
+        for (const auto& p : result.partitions)
+            later_partitions += !p.first;
     }
     EXPECT_GT(races, 1000);
     EXPECT_GT(statuses[RaceStatus::Feasible], 10);
@@ -191,8 +200,8 @@ TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
     EXPECT_GT(statuses[RaceStatus::Unvalidated], 10);
     EXPECT_GT(tangled, 10);
     EXPECT_GT(later_partitions, 10);
-    EXPECT_GT(reused_slots, 10);  // timestamp slots handed from joined to newly forked threads
+    EXPECT_GT(reused_slots, 10); // timestamp slots handed from joined to newly forked threads
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

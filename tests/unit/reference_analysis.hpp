@@ -15,33 +15,33 @@
 namespace firstrace::reference {
 
 class Reachability {
-public:
+  public:
     Reachability(std::uint32_t nodes, const std::vector<Edge>& edges);
-    bool reaches(NodeId from, NodeId to) const { return reach_[from].count(to) > 0; }  // reflexive
+    bool reaches(NodeId from, NodeId to) const { return reach_[from].count(to) > 0; } // reflexive
     // Non-empty path.
     bool reaches_nonempty(NodeId from, NodeId to) const;
 
-private:
+  private:
     std::vector<std::set<NodeId>> succ_;
     std::vector<std::set<NodeId>> reach_;
 };
 
 struct ReferenceRace {
-    EventId a, b;  // a in the lower process
-    std::set<std::uint64_t> conflicts;  // addresses
+    EventId a, b;                      // a in the lower process
+    std::set<std::uint64_t> conflicts; // addresses
     bool a_ctrl_b = false, b_ctrl_a = false;
     RaceStatus status = RaceStatus::Feasible;
     bool tangled = false;
 };
 
 struct ReferenceResult {
-    std::vector<ReferenceRace> races;  // sorted by (a, b)
+    std::vector<ReferenceRace> races; // sorted by (a, b)
     // Same-tangle relation between races (indices into races).
     std::vector<std::vector<bool>> same_tangle;
     // Partitions as sets of race indices, which are first, and the direct R̂ DAG.
     std::vector<std::set<std::uint32_t>> partitions;
     std::vector<bool> first;
-    std::vector<std::set<std::uint32_t>> after;  // partition index -> partition indices
+    std::vector<std::set<std::uint32_t>> after; // partition index -> partition indices
     std::vector<std::uint32_t> partition_of;
     // Reachability in G_D / G_E (full, uncompacted edge sets), for direct checks.
     std::vector<Edge> gd_edges, ge_edges;
@@ -49,4 +49,4 @@ struct ReferenceResult {
 
 ReferenceResult analyze(const TemporalGraph& g, Ordering ordering);
 
-}  // namespace firstrace::reference
+} // namespace firstrace::reference

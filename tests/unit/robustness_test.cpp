@@ -15,7 +15,8 @@ namespace {
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> lines;
     std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
     return lines;
 }
 
@@ -33,16 +34,27 @@ TEST(Robustness, MutatedTracesParseAndAnalyzeOrFailCleanly) {
         for (int m = 0; m < mutations; ++m) {
             const std::size_t i = rng() % lines.size(), j = rng() % lines.size();
             switch (rng() % 5) {
-            case 0: lines.erase(lines.begin() + static_cast<long>(i)); break;          // drop
-            case 1: std::swap(lines[i], lines[j]); break;                                // reorder
-            case 2: lines.insert(lines.begin() + static_cast<long>(i), lines[j]); break;  // duplicate
-            case 3: lines[i] = lines[i].substr(0, rng() % (lines[i].size() + 1)); break;  // truncate
-            case 4: lines[i][rng() % lines[i].size()] = "|()Tx0 "[rng() % 7]; break;      // corrupt
+            case 0:
+                lines.erase(lines.begin() + static_cast<long>(i));
+                break; // drop
+            case 1:
+                std::swap(lines[i], lines[j]);
+                break; // reorder
+            case 2:
+                lines.insert(lines.begin() + static_cast<long>(i), lines[j]);
+                break; // duplicate
+            case 3:
+                lines[i] = lines[i].substr(0, rng() % (lines[i].size() + 1));
+                break; // truncate
+            case 4:
+                lines[i][rng() % lines[i].size()] = "|()Tx0 "[rng() % 7];
+                break; // corrupt
             }
             if (lines.empty()) lines.push_back("");
         }
         std::string text;
-        for (const auto& l : lines) text += l + "\n";
+        for (const auto& l : lines)
+            text += l + "\n";
         test::TempFile file(text);
         try {
             const Trace trace = read_std_trace(file.path());
@@ -62,5 +74,5 @@ TEST(Robustness, MutatedTracesParseAndAnalyzeOrFailCleanly) {
     EXPECT_GT(rejected, 50);
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

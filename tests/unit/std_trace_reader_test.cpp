@@ -7,18 +7,17 @@ namespace firstrace {
 namespace {
 
 TEST(StdTraceReader, GroupsRunsOfAccessesIntoComputationEvents) {
-    const Trace t = test::parse_std(
-        "T0|w(x)|a.c:1\n"
-        "T0|r(y)|a.c:2\n"
-        "T0|w(x)|a.c:1\n"
-        "T0|acq(L)|a.c:3\n"
-        "T0|r(x)|a.c:4\n"
-        "T0|rel(L)|a.c:5\n");
+    const Trace t = test::parse_std("T0|w(x)|a.c:1\n"
+                                    "T0|r(y)|a.c:2\n"
+                                    "T0|w(x)|a.c:1\n"
+                                    "T0|acq(L)|a.c:3\n"
+                                    "T0|r(x)|a.c:4\n"
+                                    "T0|rel(L)|a.c:5\n");
     ASSERT_EQ(t.processes.size(), 1u);
     const auto& ev = t.processes[0].events;
     ASSERT_EQ(ev.size(), 4u);
     EXPECT_EQ(ev[0].kind, EventKind::Computation);
-    EXPECT_EQ(ev[0].site_count, 2u);  // (a.c:1, write) and (a.c:2, read)
+    EXPECT_EQ(ev[0].site_count, 2u); // (a.c:1, write) and (a.c:2, read)
     EXPECT_EQ(ev[0].clock_start, 1u);
     EXPECT_EQ(ev[0].clock_finish, 3u);
     EXPECT_EQ(ev[1].kind, EventKind::Acquire);
@@ -42,14 +41,16 @@ TEST(StdTraceReader, MergesVariablesOfOneSiteIntoIntervals) {
 }
 
 TEST(StdTraceReader, AcceptsRapidNumericLocationsCommentsAndBlankLines) {
-    const Trace t = test::parse_std("# comment\n\nT0|w(V1)|17\nT0|begin(x)|18\nT0|end(x)|19\n  T1 | r(V1) | 20  \n");
+    const Trace t = test::parse_std(
+        "# comment\n\nT0|w(V1)|17\nT0|begin(x)|18\nT0|end(x)|19\n  T1 | r(V1) | 20  \n");
     EXPECT_EQ(t.processes.size(), 2u);
     EXPECT_EQ(t.locations[0].file, "17");
     EXPECT_EQ(t.locations[0].line, 0u);
 }
 
 TEST(StdTraceReader, ReentrantAcquireNests) {
-    EXPECT_NO_THROW(test::parse_std("T0|acq(L)|1\nT0|acq(L)|2\nT0|rel(L)|3\nT0|rel(L)|4\nT1|acq(L)|5\n"));
+    EXPECT_NO_THROW(
+        test::parse_std("T0|acq(L)|1\nT0|acq(L)|2\nT0|rel(L)|3\nT0|rel(L)|4\nT1|acq(L)|5\n"));
 }
 
 TEST(StdTraceReader, EmptyTraceIsValid) {
@@ -76,7 +77,8 @@ TEST_P(StdTraceReaderErrors, NamesFileLineAndProblem) {
         EXPECT_EQ(e.file(), file.path());
         EXPECT_EQ(e.line(), bad.line);
         EXPECT_NE(std::string(e.what()).find(bad.message), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find(file.path() + ":" + std::to_string(bad.line)), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find(file.path() + ":" + std::to_string(bad.line)),
+                  std::string::npos);
     }
 }
 
@@ -105,5 +107,5 @@ TEST(StdTraceReader, MissingFileIsAnInputError) {
     EXPECT_THROW(read_std_trace("/nonexistent/trace.std"), InputError);
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

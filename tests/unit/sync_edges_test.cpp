@@ -12,9 +12,10 @@ namespace {
 // Builds traces event by event: each process is a list of events; computation events write or
 // read one address.
 class TraceBuilder {
-public:
+  public:
     explicit TraceBuilder(std::uint32_t processes) {
-        for (std::uint32_t i = 0; i < processes; ++i) trace_.processes.push_back({"P" + std::to_string(i), kNone, {}});
+        for (std::uint32_t i = 0; i < processes; ++i)
+            trace_.processes.push_back({"P" + std::to_string(i), kNone, {}});
         trace_.locations.push_back({"x.c", 1, 0, "", 0});
     }
     std::uint32_t object(SyncObjectKind kind, std::int64_t initial = 0) {
@@ -30,7 +31,8 @@ public:
         trace_.processes[p].events.push_back(e);
         return *this;
     }
-    TraceBuilder& sync(std::uint32_t p, EventKind kind, std::uint32_t object, std::uint64_t counter) {
+    TraceBuilder& sync(std::uint32_t p, EventKind kind, std::uint32_t object,
+                       std::uint64_t counter) {
         Event e;
         e.kind = kind;
         e.object = object;
@@ -40,11 +42,13 @@ public:
     }
     const Trace& trace() const { return trace_; }
 
-private:
+  private:
     Trace trace_;
 };
 
-std::size_t races_of(const Trace& t) { return analyze(t).races.size(); }
+std::size_t races_of(const Trace& t) {
+    return analyze(t).races.size();
+}
 
 TEST(SyncEdges, SemaphoreWaitIsOrderedAfterThePostThatEnabledIt) {
     TraceBuilder b(2);
@@ -58,16 +62,16 @@ TEST(SyncEdges, SemaphoreInitialValueLetsTheFirstWaitsPassUnordered) {
     TraceBuilder b(2);
     const auto sem = b.object(SyncObjectKind::Semaphore, 1);
     b.access(0, kAccessWrite, 100).sync(0, EventKind::SemPost, sem, 1);
-    b.sync(1, EventKind::SemWait, sem, 0).access(1, kAccessRead, 100);  // took the initial unit
+    b.sync(1, EventKind::SemWait, sem, 0).access(1, kAccessRead, 100); // took the initial unit
     EXPECT_EQ(races_of(b.trace()), 1u);
 }
 
 TEST(SyncEdges, SecondWaitPairsWithFirstPostWhenInitialValueIsOne) {
     TraceBuilder b(3);
     const auto sem = b.object(SyncObjectKind::Semaphore, 1);
-    b.sync(1, EventKind::SemWait, sem, 0);                                      // initial unit
-    b.access(0, kAccessWrite, 100).sync(0, EventKind::SemPost, sem, 1);        // post #0
-    b.sync(2, EventKind::SemWait, sem, 2).access(2, kAccessRead, 100);         // wait #1
+    b.sync(1, EventKind::SemWait, sem, 0);                              // initial unit
+    b.access(0, kAccessWrite, 100).sync(0, EventKind::SemPost, sem, 1); // post #0
+    b.sync(2, EventKind::SemWait, sem, 2).access(2, kAccessRead, 100);  // wait #1
     EXPECT_EQ(races_of(b.trace()), 0u);
 }
 
@@ -82,16 +86,22 @@ TEST(SyncEdges, BarrierOrdersEveryArrivalBeforeEveryDeparture) {
     // Without the barrier, the phases race: each read conflicts with a neighbour's write.
     TraceBuilder nob(3);
     for (std::uint32_t p = 0; p < 3; ++p)
-        nob.access(p, kAccessWrite, 100 + 8 * p).sync(p, EventKind::Other, kNone, 0).access(p, kAccessRead, 100 + 8 * ((p + 1) % 3));
+        nob.access(p, kAccessWrite, 100 + 8 * p)
+            .sync(p, EventKind::Other, kNone, 0)
+            .access(p, kAccessRead, 100 + 8 * ((p + 1) % 3));
     EXPECT_EQ(races_of(nob.trace()), 3u);
 }
 
 TEST(SyncEdges, BarrierEpisodesAreSeparate) {
     TraceBuilder b(2);
     const auto bar = b.object(SyncObjectKind::Barrier);
-    b.sync(0, EventKind::BarrierArrive, bar, 0).sync(0, EventKind::BarrierDepart, bar, 0).access(0, kAccessWrite, 100);
-    b.sync(1, EventKind::BarrierArrive, bar, 0).sync(1, EventKind::BarrierDepart, bar, 0).access(1, kAccessWrite, 100);
-    EXPECT_EQ(races_of(b.trace()), 1u);  // both write after the only episode
+    b.sync(0, EventKind::BarrierArrive, bar, 0)
+        .sync(0, EventKind::BarrierDepart, bar, 0)
+        .access(0, kAccessWrite, 100);
+    b.sync(1, EventKind::BarrierArrive, bar, 0)
+        .sync(1, EventKind::BarrierDepart, bar, 0)
+        .access(1, kAccessWrite, 100);
+    EXPECT_EQ(races_of(b.trace()), 1u); // both write after the only episode
 }
 
 TEST(SyncEdges, AtomicAcquireIsOrderedAfterTheLatestRelease) {
@@ -99,7 +109,7 @@ TEST(SyncEdges, AtomicAcquireIsOrderedAfterTheLatestRelease) {
     const auto flag = b.object(SyncObjectKind::Atomic);
     b.access(0, kAccessWrite, 100).sync(0, EventKind::Release, flag, 0);
     b.sync(1, EventKind::Acquire, flag, 1).access(1, kAccessRead, 100);
-    b.sync(2, EventKind::Acquire, flag, 2).access(2, kAccessRead, 100);  // also after the release
+    b.sync(2, EventKind::Acquire, flag, 2).access(2, kAccessRead, 100); // also after the release
     EXPECT_EQ(races_of(b.trace()), 0u);
 }
 
@@ -112,8 +122,8 @@ TEST(SyncEdges, AtomicAccessesAreNotDataRaces) {
 
 TEST(SyncEdges, OverlappingByteRangesConflict) {
     TraceBuilder b(2);
-    b.access(0, kAccessWrite, 100);  // [100, 104)
-    b.access(1, kAccessRead, 102);   // [102, 106)
+    b.access(0, kAccessWrite, 100); // [100, 104)
+    b.access(1, kAccessRead, 102);  // [102, 106)
     const auto result = analyze(b.trace());
     ASSERT_EQ(result.races.size(), 1u);
     EXPECT_EQ(result.races[0].conflicts, (std::vector<Interval>{{102, 104}}));
@@ -132,8 +142,8 @@ TEST(SyncEdges, ForkAndJoinOrderParentAndChild) {
     EXPECT_EQ(races_of(b.trace()), 0u);
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace
 
 namespace firstrace {
 namespace {
@@ -148,17 +158,18 @@ TEST(TimestampSlots, SequentialChildrenShareOneSlot) {
     std::string text;
     for (int i = 1; i <= 20; ++i) {
         const std::string t = "T" + std::to_string(i);
-        text += "T0|fork(" + t + ")|m.c:1\n" + t + "|w(x)|c.c:2\n" + t + "|r(y)|c.c:3\nT0|join(" + t + ")|m.c:4\n";
+        text += "T0|fork(" + t + ")|m.c:1\n" + t + "|w(x)|c.c:2\n" + t + "|r(y)|c.c:3\nT0|join(" +
+                t + ")|m.c:4\n";
     }
     text += "T0|fork(T21)|m.c:5\nT0|fork(T22)|m.c:5\nT21|w(z)|c.c:6\nT22|w(z)|c.c:7\n";
     TempFileTrace file(text);
     const TemporalGraph g(file.trace);
     EXPECT_EQ(g.process_count(), 23u);
-    EXPECT_EQ(g.slot_count(), 3u);  // main, the sequential children and T21, T22
+    EXPECT_EQ(g.slot_count(), 3u); // main, the sequential children and T21, T22
     const AnalysisResult result = analyze(file.trace);
-    ASSERT_EQ(result.races.size(), 1u);  // only T21 / T22 on z
+    ASSERT_EQ(result.races.size(), 1u); // only T21 / T22 on z
     EXPECT_EQ(file.trace.processes[result.races[0].a.process].name, "T21");
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

@@ -16,7 +16,7 @@ namespace firstrace::test {
 
 // Writes `text` to a temporary .std file and returns its path (removed by the destructor).
 class TempFile {
-public:
+  public:
     explicit TempFile(const std::string& text, const std::string& suffix = ".std") {
         char name[] = "/tmp/firstrace-test-XXXXXX";
         const int fd = mkstemp(name);
@@ -29,7 +29,7 @@ public:
     ~TempFile() { std::remove(path_.c_str()); }
     const std::string& path() const { return path_; }
 
-private:
+  private:
     std::string path_;
 };
 
@@ -44,6 +44,8 @@ inline std::string random_std(const bench::GeneratorParams& params) {
     return out.str();
 }
 
-inline std::string data_file(const std::string& name) { return std::string(FIRSTRACE_TEST_DATA) + "/" + name; }
+inline std::string data_file(const std::string& name) {
+    return std::string(FIRSTRACE_TEST_DATA) + "/" + name;
+}
 
-}  // namespace firstrace::test
+} // namespace firstrace::test

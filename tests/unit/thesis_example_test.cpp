@@ -16,7 +16,7 @@ namespace firstrace {
 namespace {
 
 class ThesisExample : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
         trace_ = read_std_trace(std::string(FIRSTRACE_SAMPLES) + "/traces/figure-2-1.std");
         AnalysisOptions options;
@@ -50,7 +50,8 @@ protected:
 TEST_F(ThesisExample, Figure6_1_TemporalOrderingGraph) {
     const TemporalGraph g(trace_);
     ASSERT_EQ(g.process_count(), 3u);
-    for (EventRef x : {a(), c(), e(), b(), d(), f()}) EXPECT_TRUE(g.is_computation(g.event_id(x)));
+    for (EventRef x : {a(), c(), e(), b(), d(), f()})
+        EXPECT_TRUE(g.is_computation(g.event_id(x)));
     const NodeGraph nodes = NodeGraph::from_edges(g.node_count(), g.edges());
     const Components comps = strong_components(nodes);
     const VectorTimestamps ts(g, nodes, comps);
@@ -63,7 +64,8 @@ TEST_F(ThesisExample, Figure6_1_TemporalOrderingGraph) {
     EXPECT_TRUE(order.precedes(id(d()), id(f())));
     // No path connects any node of the left child with any node of the right child.
     for (EventRef x : {a(), c(), e()})
-        for (EventRef y : {b(), d(), f()}) EXPECT_TRUE(order.unordered(id(x), id(y)));
+        for (EventRef y : {b(), d(), f()})
+            EXPECT_TRUE(order.unordered(id(x), id(y)));
     // The forks precede both children, and both children precede the joins.
     EXPECT_TRUE(order.precedes(g.event_id(0, 0), id(a())));
     EXPECT_TRUE(order.precedes(g.event_id(0, 1), id(b())));
@@ -73,7 +75,7 @@ TEST_F(ThesisExample, Figure6_1_TemporalOrderingGraph) {
 
 TEST_F(ThesisExample, Figure2_1_ThreeApparentRaces) {
     ASSERT_EQ(result_.counts.apparent, 3u);
-    EXPECT_EQ(race(c(), d()).conflicts.size(), 1u);  // the queue
+    EXPECT_EQ(race(c(), d()).conflicts.size(), 1u); // the queue
     EXPECT_EQ(trace_.describe(race(c(), d()).conflicts.front()), "q.head");
     race(e(), b());
     race(e(), f());
@@ -112,13 +114,14 @@ TEST_F(ThesisExample, Figure7_3_EventControlDependences) {
     // The work events only write the array: no event-control edges between them.
     for (const GraphEdge& edge : result_.edges)
         if (edge.kind == EdgeKind::EventControl) {
-            EXPECT_TRUE((edge.from == c() && edge.to == d()) || (edge.from == d() && edge.to == c()));
+            EXPECT_TRUE((edge.from == c() && edge.to == d()) ||
+                        (edge.from == d() && edge.to == c()));
         }
 }
 
 TEST_F(ThesisExample, Figure7_4_ValidationWithEventControlDependences) {
-    EXPECT_EQ(race(c(), d()).status, RaceStatus::FeasibleEc);   // the queue race (Thm 7.3)
-    EXPECT_EQ(race(e(), b()).status, RaceStatus::Unvalidated);  // infeasible in truth
+    EXPECT_EQ(race(c(), d()).status, RaceStatus::FeasibleEc);  // the queue race (Thm 7.3)
+    EXPECT_EQ(race(e(), b()).status, RaceStatus::Unvalidated); // infeasible in truth
     EXPECT_EQ(race(e(), f()).status, RaceStatus::Feasible);
 }
 
@@ -154,5 +157,5 @@ TEST_F(ThesisExample, CompleteOrderingValidatesTheQueueRaceDirectly) {
     EXPECT_EQ(result_.partitions.front().races, std::vector<std::uint32_t>{race(c(), d()).id});
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

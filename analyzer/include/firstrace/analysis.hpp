@@ -26,4 +26,4 @@ struct AnalysisOptions {
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options = {});
 
-}  // namespace firstrace
+} // namespace firstrace

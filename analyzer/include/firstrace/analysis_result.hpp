@@ -23,35 +23,35 @@ const char* to_string(RaceStatus status);
 
 struct EventRef {
     std::uint32_t process = kNone;
-    std::uint32_t index = kNone;  // position among all events of the process, from 0
+    std::uint32_t index = kNone; // position among all events of the process, from 0
     friend bool operator==(const EventRef&, const EventRef&) = default;
     friend auto operator<=>(const EventRef&, const EventRef&) = default;
 };
 
 struct Race {
     std::uint32_t id = 0;
-    EventRef a;  // a.process < b.process
+    EventRef a; // a.process < b.process
     EventRef b;
     RaceStatus status = RaceStatus::Feasible;
-    std::optional<std::uint32_t> tangle;  // SCC of G_D holding the race, when tangled
-    std::optional<bool> actual;           // complete mode: the events overlapped in time
+    std::optional<std::uint32_t> tangle; // SCC of G_D holding the race, when tangled
+    std::optional<bool> actual;          // complete mode: the events overlapped in time
     std::uint32_t partition = 0;
-    std::vector<Interval> conflicts;      // the conflicting addresses, merged
-    std::vector<std::uint32_t> sites_a;   // indices into Trace::sites touching the conflicts
+    std::vector<Interval> conflicts;    // the conflicting addresses, merged
+    std::vector<std::uint32_t> sites_a; // indices into Trace::sites touching the conflicts
     std::vector<std::uint32_t> sites_b;
 };
 
 struct Partition {
     std::uint32_t id = 0;
     bool first = false;
-    std::vector<std::uint32_t> races;  // race ids, ascending
-    std::vector<std::uint32_t> after;  // partitions directly after this one (Hasse diagram of R̂*)
+    std::vector<std::uint32_t> races; // race ids, ascending
+    std::vector<std::uint32_t> after; // partitions directly after this one (Hasse diagram of R̂*)
 };
 
 enum class EdgeKind : std::uint8_t {
-    Ordering,      // G: process order is implicit; these are the synchronization edges
-    SharedData,    // G_D: a_s -> b_f
-    EventControl,  // G_E: a_s -> b_f
+    Ordering,     // G: process order is implicit; these are the synchronization edges
+    SharedData,   // G_D: a_s -> b_f
+    EventControl, // G_E: a_s -> b_f
 };
 const char* to_string(EdgeKind kind);
 
@@ -68,7 +68,7 @@ struct AnalysisCounts {
     std::uint64_t accesses = 0;
     std::uint32_t processes = 0;
     std::uint64_t apparent = 0;
-    std::uint64_t actual = 0;  // complete mode only
+    std::uint64_t actual = 0; // complete mode only
     std::uint64_t feasible = 0;
     std::uint64_t feasible_ec = 0;
     std::uint64_t unvalidated = 0;
@@ -85,16 +85,16 @@ struct StageStats {
 
 struct AnalysisResult {
     Ordering ordering = Ordering::Approximate;
-    std::vector<Race> races;            // index == id
-    std::vector<Partition> partitions;  // index == id; first partitions first
-    std::vector<GraphEdge> edges;       // synchronization, shared-data and event-control edges
+    std::vector<Race> races;           // index == id
+    std::vector<Partition> partitions; // index == id; first partitions first
+    std::vector<GraphEdge> edges;      // synchronization, shared-data and event-control edges
     AnalysisCounts counts;
     std::vector<StageStats> stages;
     // True when the transitive-dependence search hit its budget for some event and fell back
     // to a conservative superset of edges (results stay sound; see DESIGN-NOTES.md).
     bool transitive_budget_exceeded = false;
-    std::uint64_t transitive_origins = 0;    // events searched for transitive dependences (D̂ + Ê)
-    std::uint64_t transitive_fallbacks = 0;  // of which fell back to the conservative superset
+    std::uint64_t transitive_origins = 0;   // events searched for transitive dependences (D̂ + Ê)
+    std::uint64_t transitive_fallbacks = 0; // of which fell back to the conservative superset
 };
 
-}  // namespace firstrace
+} // namespace firstrace

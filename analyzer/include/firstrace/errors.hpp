@@ -10,17 +10,16 @@ namespace firstrace {
 
 // Malformed or unreadable input: a trace, a database, a suppressions file.
 class InputError : public std::runtime_error {
-public:
+  public:
     InputError(const std::string& file, std::uint64_t line, const std::string& what)
         : std::runtime_error(format(file, line, what)), file_(file), line_(line) {}
     const std::string& file() const { return file_; }
-    std::uint64_t line() const { return line_; }  // 0 when not line-oriented
+    std::uint64_t line() const { return line_; } // 0 when not line-oriented
 
-private:
+  private:
     static std::string format(const std::string& file, std::uint64_t line,
                               const std::string& what) {
-        return line == 0 ? file + ": " + what
-                         : file + ":" + std::to_string(line) + ": " + what;
+        return line == 0 ? file + ": " + what : file + ":" + std::to_string(line) + ": " + what;
     }
     std::string file_;
     std::uint64_t line_;
@@ -28,8 +27,8 @@ private:
 
 // Misuse of the tool (bad option combination and the like).
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -29,56 +29,58 @@ enum AccessFlags : std::uint8_t {
 };
 
 struct SourceLocation {
-    std::string file;      // empty when unknown
+    std::string file; // empty when unknown
     std::uint32_t line = 0;
     std::uint32_t column = 0;
-    std::string function;  // empty when unknown
-    std::uint64_t pc = 0;  // 0 for STD traces
+    std::string function; // empty when unknown
+    std::uint64_t pc = 0; // 0 for STD traces
 };
 
 // All accesses one program location made inside one computation event: the kind and the
 // sorted, disjoint byte ranges it touched.
 struct AccessSite {
-    std::uint32_t location = kNone;  // index into Trace::locations
-    std::uint8_t flags = 0;          // AccessFlags
-    std::uint32_t first_range = 0;   // index into Trace::ranges
+    std::uint32_t location = kNone; // index into Trace::locations
+    std::uint8_t flags = 0;         // AccessFlags
+    std::uint32_t first_range = 0;  // index into Trace::ranges
     std::uint32_t range_count = 0;
 };
 
 enum class EventKind : std::uint8_t {
     Computation,
-    Fork,           // object = child process id
-    Join,           // object = joined process id
-    Acquire,        // lock / rwlock / spinlock acquire, atomic acquire load, cond-wait re-acquire
-    Release,        // lock release, atomic release store, cond-wait release
-    SemPost,        // object = semaphore
-    SemWait,        // object = semaphore (a completed wait)
-    BarrierArrive,  // counter = episode number
-    BarrierDepart,  // counter = episode number
-    CondSignal,     // recorded for display; the mutex edges order the rest
+    Fork,          // object = child process id
+    Join,          // object = joined process id
+    Acquire,       // lock / rwlock / spinlock acquire, atomic acquire load, cond-wait re-acquire
+    Release,       // lock release, atomic release store, cond-wait release
+    SemPost,       // object = semaphore
+    SemWait,       // object = semaphore (a completed wait)
+    BarrierArrive, // counter = episode number
+    BarrierDepart, // counter = episode number
+    CondSignal,    // recorded for display; the mutex edges order the rest
     CondWait,
-    Other,          // any other synchronization operation: splits events, adds no edge
+    Other, // any other synchronization operation: splits events, adds no edge
 };
 
 const char* to_string(EventKind kind);
-inline bool is_computation(EventKind k) { return k == EventKind::Computation; }
+inline bool is_computation(EventKind k) {
+    return k == EventKind::Computation;
+}
 
 struct Event {
     EventKind kind = EventKind::Computation;
-    std::uint32_t object = kNone;        // sync object id (or process id for Fork/Join)
-    std::uint64_t counter = 0;           // position in the object's order of operations
-    std::uint64_t clock_start = 0;       // complete ordering: global clock at event start
-    std::uint64_t clock_finish = 0;      // ... and at its finish
-    std::uint32_t first_site = 0;        // computation events: index into Trace::sites
+    std::uint32_t object = kNone;   // sync object id (or process id for Fork/Join)
+    std::uint64_t counter = 0;      // position in the object's order of operations
+    std::uint64_t clock_start = 0;  // complete ordering: global clock at event start
+    std::uint64_t clock_finish = 0; // ... and at its finish
+    std::uint32_t first_site = 0;   // computation events: index into Trace::sites
     std::uint32_t site_count = 0;
-    std::uint32_t context = kNone;       // index into Trace::contexts (calling context)
-    std::uint32_t location = kNone;      // sync events: where the operation was called
+    std::uint32_t context = kNone;  // index into Trace::contexts (calling context)
+    std::uint32_t location = kNone; // sync events: where the operation was called
 };
 
 struct Process {
-    std::string name;              // "T1" for STD traces, "thread 3" / "task 12" from the tracer
-    std::uint32_t parent = kNone;  // creating process, when known
-    std::vector<Event> events;     // in process order; an event's index is its position here
+    std::string name;             // "T1" for STD traces, "thread 3" / "task 12" from the tracer
+    std::uint32_t parent = kNone; // creating process, when known
+    std::vector<Event> events;    // in process order; an event's index is its position here
 };
 
 enum class SyncObjectKind : std::uint8_t {
@@ -94,20 +96,20 @@ enum class SyncObjectKind : std::uint8_t {
 
 struct SyncObject {
     SyncObjectKind kind = SyncObjectKind::Lock;
-    std::string name;                 // "L1" for STD, "mutex@0x..." from the tracer
+    std::string name; // "L1" for STD, "mutex@0x..." from the tracer
     std::uint64_t address = 0;
-    std::int64_t initial_value = 0;   // semaphores
+    std::int64_t initial_value = 0; // semaphores
 };
 
 // A calling-context tree node (heaptrack style): frame location plus parent node.
 struct ContextFrame {
     std::uint32_t parent = kNone;
-    std::uint32_t location = kNone;  // index into Trace::locations
+    std::uint32_t location = kNone; // index into Trace::locations
 };
 
 struct Trace {
-    std::string path;                   // what was read, for messages
-    std::string format;                 // "std" or "firstrace"
+    std::string path;   // what was read, for messages
+    std::string format; // "std" or "firstrace"
     std::vector<Process> processes;
     std::vector<SyncObject> objects;
     std::vector<AccessSite> sites;
@@ -117,14 +119,14 @@ struct Trace {
     // Names of "addresses" when the trace has variables rather than bytes (STD): address i is
     // variable_names[i]. Empty for byte-addressed traces.
     std::vector<std::string> variable_names;
-    bool has_clock = false;   // clock_start/clock_finish are meaningful (complete ordering)
-    bool truncated = false;   // the program did not finish writing the trace
+    bool has_clock = false; // clock_start/clock_finish are meaningful (complete ordering)
+    bool truncated = false; // the program did not finish writing the trace
     std::string truncation_reason;
 
     std::size_t event_count() const;
-    std::size_t access_count() const;  // number of (site, range) pairs
+    std::size_t access_count() const; // number of (site, range) pairs
     // "V3" for STD variables, "0x7ffd1000+8" for byte ranges.
     std::string describe(const Interval& range) const;
 };
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -15,16 +15,16 @@
 namespace firstrace {
 
 struct ReportSite {
-    std::string file;  // empty when unknown
+    std::string file; // empty when unknown
     std::uint32_t line = 0;
     std::uint32_t column = 0;
     std::string function;
-    std::string kind;  // "read", "write", "read-write"
+    std::string kind; // "read", "write", "read-write"
     friend bool operator==(const ReportSite&, const ReportSite&) = default;
 };
 
 struct ReportEvent {
-    std::string thread;  // process name
+    std::string thread; // process name
     std::uint32_t index = 0;
     friend bool operator==(const ReportEvent&, const ReportEvent&) = default;
 };
@@ -37,7 +37,7 @@ struct ReportRace {
     std::optional<std::uint32_t> tangle;
     std::optional<bool> actual;
     std::uint32_t partition = 0;
-    std::vector<std::string> variables;  // conflicting variables or address ranges
+    std::vector<std::string> variables; // conflicting variables or address ranges
     std::vector<ReportSite> sites_a;
     std::vector<ReportSite> sites_b;
 };
@@ -68,4 +68,4 @@ void write_json_report(std::ostream& out, const ReportModel& model);
 // What a person reads: counts, then each first partition with its races grouped by site pair.
 void write_text_report(std::ostream& out, const ReportModel& model);
 
-}  // namespace firstrace
+} // namespace firstrace

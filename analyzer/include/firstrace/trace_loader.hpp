@@ -16,4 +16,4 @@ Trace read_firstrace_trace(const std::string& directory);
 // Dispatches on what `path` is: a directory is a firstrace trace, a file is STD.
 Trace load_trace(const std::string& path);
 
-}  // namespace firstrace
+} // namespace firstrace
