@@ -1,0 +1,127 @@
+#include "symbolizer.hpp"
+
+#include <cxxabi.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+
+namespace firstrace {
+
+namespace {
+
+std::string demangle(const char* name) {
+    if (name == nullptr) return {};
+    if (name[0] == '_' && name[1] == 'Z') {
+        int status = 0;
+        char* d = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+        if (status == 0 && d != nullptr) {
+            std::string out = d;
+            std::free(d);
+            return out;
+        }
+        std::free(d);
+    }
+    return name;
+}
+
+std::string base_name(const std::string& path) {
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Name of a subprogram or inlined-subroutine DIE: the demangled linkage name when there is
+// one (qualified C++ names), else the plain name.
+std::string die_function_name(Dwarf_Die* die) {
+    Dwarf_Attribute attr;
+    const char* linkage = nullptr;
+    if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != nullptr ||
+        dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != nullptr)
+        linkage = dwarf_formstring(&attr);
+    if (linkage != nullptr) return demangle(linkage);
+    const char* name = dwarf_diename(die);
+    return name ? name : std::string();
+}
+
+}  // namespace
+
+struct Symbolizer::Impl {
+    Dwfl_Callbacks callbacks{};
+    Dwfl* dwfl = nullptr;
+    std::vector<LoadedModule> modules;
+    std::unordered_map<std::uint64_t, SourceLocation> cache;
+};
+
+Symbolizer::Symbolizer(const std::vector<LoadedModule>& modules) : impl_(std::make_unique<Impl>()) {
+    impl_->modules = modules;
+    impl_->callbacks.find_elf = dwfl_build_id_find_elf;
+    impl_->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+    impl_->callbacks.section_address = dwfl_offline_section_address;
+    impl_->dwfl = dwfl_begin(&impl_->callbacks);
+    if (impl_->dwfl == nullptr) return;
+    dwfl_report_begin(impl_->dwfl);
+    for (const auto& m : modules)
+        dwfl_report_elf(impl_->dwfl, base_name(m.path).c_str(), m.path.c_str(), -1, m.bias, false);
+    dwfl_report_end(impl_->dwfl, nullptr, nullptr);
+}
+
+Symbolizer::~Symbolizer() {
+    if (impl_->dwfl != nullptr) dwfl_end(impl_->dwfl);
+}
+
+SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
+    auto cached = impl_->cache.find(return_address);
+    if (cached != impl_->cache.end()) return cached->second;
+    SourceLocation loc;
+    loc.pc = return_address;
+    const Dwarf_Addr addr = return_address - 1;  // inside the call instruction
+    Dwfl_Module* mod = impl_->dwfl ? dwfl_addrmodule(impl_->dwfl, addr) : nullptr;
+    if (mod != nullptr) {
+        if (Dwfl_Line* line = dwfl_module_getsrc(mod, addr)) {
+            int lineno = 0, column = 0;
+            const char* file = dwfl_lineinfo(line, nullptr, &lineno, &column, nullptr, nullptr);
+            if (file != nullptr) loc.file = file;
+            loc.line = lineno > 0 ? static_cast<std::uint32_t>(lineno) : 0;
+            loc.column = column > 0 ? static_cast<std::uint32_t>(column) : 0;
+        }
+        Dwarf_Addr bias = 0;
+        if (Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias)) {
+            Dwarf_Die* scopes = nullptr;
+            const int n = dwarf_getscopes(cu, addr - bias, &scopes);
+            for (int i = 0; i < n; ++i) {
+                const int tag = dwarf_tag(&scopes[i]);
+                if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+                    loc.function = die_function_name(&scopes[i]);
+                    if (!loc.function.empty()) break;
+                }
+            }
+            std::free(scopes);
+        }
+        if (loc.function.empty()) {
+            GElf_Off offset = 0;
+            GElf_Sym sym;
+            const char* name =
+                dwfl_module_addrinfo(mod, addr, &offset, &sym, nullptr, nullptr, nullptr);
+            if (name != nullptr) loc.function = demangle(name);
+        }
+    }
+    if (loc.function.empty() && loc.file.empty()) {
+        // No symbols: name the module and offset so that reports still say something useful.
+        for (const auto& m : impl_->modules) {
+            if (return_address >= m.lo && return_address < m.hi) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "+0x%llx",
+                              static_cast<unsigned long long>(addr - m.bias));
+                loc.function = base_name(m.path) + buf;
+                break;
+            }
+        }
+    }
+    impl_->cache.emplace(return_address, loc);
+    return loc;
+}
+
+}  // namespace firstrace

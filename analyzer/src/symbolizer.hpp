@@ -1,0 +1,38 @@
+// Post-mortem symbolization of program counters recorded by the tracer: elfutils libdwfl over
+// the modules (path + load bias) listed in the trace metadata. PC -> function (innermost
+// inlined function when DWARF says so), file, line, column.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "firstrace/model.hpp"
+
+namespace firstrace {
+
+struct LoadedModule {
+    std::uint64_t bias = 0;  // load bias: file address = pc - bias
+    std::uint64_t lo = 0;    // mapped range [lo, hi)
+    std::uint64_t hi = 0;
+    std::string path;
+};
+
+class Symbolizer {
+public:
+    explicit Symbolizer(const std::vector<LoadedModule>& modules);
+    ~Symbolizer();
+    Symbolizer(const Symbolizer&) = delete;
+    Symbolizer& operator=(const Symbolizer&) = delete;
+
+    // `return_address` is a return address (the tracer records those): the call instruction
+    // before it is what is looked up. Fills file/line/column/function; pc is kept.
+    SourceLocation resolve(std::uint64_t return_address);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace firstrace

@@ -1,0 +1,149 @@
+// The tracer's binary trace format (version 1), shared by the runtime (tracer/) and the
+// reader (firstrace_trace_reader.cpp). Freestanding: only <cstdint>/<cstring>, no allocation,
+// so the runtime can use it from inside a traced program.
+//
+// A trace is a directory:
+//   metadata          text, one `key value...` line each (values percent-escaped):
+//                       firstrace-trace <format version>      (first line)
+//                       tool-version, program, arg (one per argument), pid, start-time
+//                       (unix seconds.nanoseconds), clock (monotonic ns at start),
+//                       instrumented (an instrumented module called __tsan_init),
+//                       module <bias> <lo> <hi> <path>  (hex; PC p of [lo,hi) maps to
+//                                                        file address p - bias)
+//                       end <how> <value> <live threads>  written when the program ends:
+//                         how = exit | _exit | signal ; live threads = still running then
+//                       status signal <n> | status exit <n>   added by `firstrace record`
+//   stream-<N>.frc    the records of one writer (an OS thread), as a sequence of chunks.
+//
+// Chunk = ChunkHeader + `compressed_size` bytes of one zstd frame that decompresses to
+// `raw_size` bytes. `checksum` is chunk_checksum() over the header (checksum field zero) and
+// the payload. The decompressed payloads of one stream, concatenated, are a sequence of
+// records; a record may span chunks. A trailing partial chunk or record is a truncation.
+//
+// Records (integers are LEB128 varints, `s` = zigzag signed varint, `b` = one byte):
+//   kRecProcess   pid, parent+1 (0 = none), b kind (0 thread, 1 task), os tid
+//                 -- declares a process; following records belong to it
+//   kRecSwitch    pid   -- following records belong to process pid
+//   kRecCompute   clock_start, clock_finish - clock_start, context, nsites,
+//                 nsites x { pc, b flags, nranges, nranges x { lo - previous hi, hi - lo } }
+//   kRecSync      b op, b object class, object (address, or child pid for fork/join),
+//                 incarnation, counter, clock_start, clock_finish - clock_start, pc,
+//                 context, s extra (semaphore initial value, barrier count)
+//   kRecEnd       clock   -- the current process finished (thread returned / exited)
+// context = depth, depth x pc (outermost call site first). pc = a return address.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace firstrace::format {
+
+inline constexpr std::uint32_t kFormatVersion = 1;
+inline constexpr char kChunkMagic[4] = {'F', 'R', 'C', 'K'};
+inline constexpr const char* kMetadataFile = "metadata";
+inline constexpr const char* kStreamPrefix = "stream-";
+inline constexpr const char* kStreamSuffix = ".frc";
+
+struct ChunkHeader {
+    char magic[4];
+    std::uint16_t format_version;
+    std::uint16_t header_size;
+    std::uint32_t sequence;
+    std::uint32_t compressed_size;
+    std::uint32_t raw_size;
+    std::uint32_t reserved;
+    std::uint64_t checksum;
+};
+static_assert(sizeof(ChunkHeader) == 32);
+
+// Upper bounds the reader enforces (a corrupt length must not allocate gigabytes).
+inline constexpr std::uint32_t kMaxChunkRaw = 16u << 20;
+
+enum RecordType : std::uint8_t {
+    kRecProcess = 1,
+    kRecSwitch = 2,
+    kRecCompute = 3,
+    kRecSync = 4,
+    kRecEnd = 5,
+};
+
+// Synchronization operations on the wire (stable numbers, independent of the model enum).
+enum SyncOp : std::uint8_t {
+    kOpFork = 1,
+    kOpJoin = 2,
+    kOpAcquire = 3,
+    kOpRelease = 4,
+    kOpSemPost = 5,
+    kOpSemWait = 6,
+    kOpBarrierArrive = 7,
+    kOpBarrierDepart = 8,
+    kOpCondSignal = 9,
+    kOpCondWait = 10,
+    kOpOther = 11,
+};
+
+// Object classes on the wire.
+enum ObjectClass : std::uint8_t {
+    kObjThread = 0,  // fork/join: object = process id
+    kObjMutex = 1,
+    kObjRwLock = 2,
+    kObjSpinLock = 3,
+    kObjSemaphore = 4,
+    kObjBarrier = 5,
+    kObjCondition = 6,
+    kObjAtomic = 7,
+    kObjHeapBlock = 8,  // malloc/free ordering of a recycled block
+    kObjAnnotation = 9, // __tsan_acquire / __tsan_release
+};
+
+// Access-site flags on the wire: the model's AccessFlags values.
+enum AccessBits : std::uint8_t { kRead = 1, kWrite = 2, kAtomic = 4 };
+
+// 64-bit checksum: 8 bytes at a time, multiply-xorshift mixing.
+inline std::uint64_t checksum_update(std::uint64_t h, const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    constexpr std::uint64_t k = 0x9E3779B97F4A7C15ull;
+    while (n >= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        h = (h ^ w) * k;
+        h ^= h >> 29;
+        p += 8;
+        n -= 8;
+    }
+    std::uint64_t w = 0;
+    std::memcpy(&w, p, n);
+    h = (h ^ w ^ (static_cast<std::uint64_t>(n) << 56)) * k;
+    h ^= h >> 32;
+    return h;
+}
+
+inline std::uint64_t chunk_checksum(const ChunkHeader& header, const void* payload,
+                                    std::size_t n) {
+    ChunkHeader copy = header;
+    copy.checksum = 0;
+    std::uint64_t h = checksum_update(0x46495253545241ull, &copy, sizeof copy);
+    return checksum_update(h, payload, n);
+}
+
+// LEB128 encoding into a buffer with at least 10 bytes free; returns the new end.
+inline unsigned char* put_varint(unsigned char* p, std::uint64_t v) {
+    while (v >= 0x80) {
+        *p++ = static_cast<unsigned char>(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = static_cast<unsigned char>(v);
+    return p;
+}
+inline std::uint64_t zigzag(std::int64_t v) {
+    return (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63);
+}
+inline std::int64_t unzigzag(std::uint64_t v) {
+    return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
+}
+
+// Percent-escaping of metadata values (space, %, control characters, bytes >= 0x7f).
+inline bool needs_escape(unsigned char c) { return c <= ' ' || c == '%' || c >= 0x7f; }
+
+}  // namespace firstrace::format

@@ -1,0 +1,188 @@
+// `firstrace record [-o DIR] -- PROG ARGS...`: run a program built with firstrace-cc, with the
+// tracer writing into DIR, print the trace path and return the program's exit status.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "../src/trace_format.hpp"
+#include "commands.hpp"
+#include "firstrace/errors.hpp"
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+namespace firstrace::cli {
+namespace {
+
+// Makes `dir` an empty, writable trace directory. An existing trace there is replaced; any
+// other non-empty directory is left alone.
+void prepare_output(const fs::path& dir) {
+    std::error_code ec;
+    const auto status = fs::status(dir, ec);
+    if (fs::exists(status)) {
+        if (!fs::is_directory(status))
+            throw UsageError("cannot write the trace to " + dir.string() + ": it exists and is not a directory");
+        bool is_trace = fs::exists(dir / format::kMetadataFile);
+        bool empty = fs::is_empty(dir, ec);
+        if (!is_trace && !empty)
+            throw UsageError("cannot write the trace to " + dir.string() +
+                             ": the directory is not empty and holds no firstrace trace (choose another -o)");
+        if (is_trace) {
+            for (const auto& entry : fs::directory_iterator(dir)) {
+                const std::string name = entry.path().filename().string();
+                if (name == format::kMetadataFile || name.rfind(format::kStreamPrefix, 0) == 0)
+                    fs::remove(entry.path(), ec);
+            }
+        }
+    } else {
+        fs::create_directories(dir, ec);
+        if (ec) throw UsageError("cannot create the trace directory " + dir.string() + ": " + ec.message());
+    }
+    // Probe that we (and so the traced program) can write there.
+    const fs::path probe = dir / ".firstrace-write-test";
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        throw UsageError("cannot write to the trace directory " + dir.string() + ": " + std::strerror(errno));
+    ::close(fd);
+    fs::remove(probe, ec);
+}
+
+struct Exited {
+    bool signaled = false;
+    int value = 0;
+};
+
+Exited run(const std::vector<std::string>& command, const fs::path& dir) {
+    int pipefd[2];
+    if (pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    std::vector<char*> argv;
+    for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const std::string out = dir.string();
+
+    // While the program runs, a Ctrl-C is for the program (same process group), not for us.
+    struct sigaction ignore {}, old_int{}, old_quit{};
+    ignore.sa_handler = SIG_IGN;
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    const pid_t pid = fork();
+    if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+    if (pid == 0) {
+        sigaction(SIGINT, &old_int, nullptr);
+        sigaction(SIGQUIT, &old_quit, nullptr);
+        setenv("FIRSTRACE_OUTPUT", out.c_str(), 1);
+        unsetenv("FIRSTRACE_DISABLE");
+        execvp(argv[0], argv.data());
+        const int err = errno;
+        (void)!write(pipefd[1], &err, sizeof err);
+        _exit(127);
+    }
+    ::close(pipefd[1]);
+    int exec_errno = 0;
+    const bool exec_failed = read(pipefd[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+    ::close(pipefd[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGQUIT, &old_quit, nullptr);
+    if (exec_failed)
+        throw UsageError("cannot run " + command[0] + ": " + std::strerror(exec_errno));
+    Exited e;
+    if (WIFSIGNALED(status)) {
+        e.signaled = true;
+        e.value = WTERMSIG(status);
+    } else {
+        e.value = WEXITSTATUS(status);
+    }
+    return e;
+}
+
+}  // namespace
+
+int record_command(const Arguments& args) {
+    po::options_description visible(
+        "usage: firstrace record [options] [--] PROG [ARGS...]\n\n"
+        "Runs PROG (built with firstrace-cc / firstrace-c++) with the tracer writing a trace\n"
+        "directory, prints the directory's path on stdout and exits with PROG's exit status\n"
+        "(128 + N when PROG was killed by signal N). Analyze it with `firstrace analyze DIR`.\n\n"
+        "options");
+    visible.add_options()("help,h", "show this help")(
+        "output,o", po::value<std::string>(), "trace directory (default: ./PROG.trace); an earlier trace there is replaced")(
+        "quiet,q", "do not print the trace path");
+
+    // Options end at `--` or at the first argument that is not an option (the program).
+    Arguments options;
+    std::vector<std::string> command;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--") {
+            command.assign(args.begin() + static_cast<long>(i) + 1, args.end());
+            break;
+        }
+        if (args[i].empty() || args[i][0] != '-') {
+            command.assign(args.begin() + static_cast<long>(i), args.end());
+            break;
+        }
+        options.push_back(args[i]);
+        if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) options.push_back(args[++i]);
+    }
+    po::variables_map vm;
+    try {
+        po::store(po::command_line_parser(options).options(visible).run(), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        throw UsageError(e.what());
+    }
+    if (vm.count("help")) {
+        std::cout << visible << "\n";
+        return 0;
+    }
+    if (command.empty()) throw UsageError("no program given (usage: firstrace record [-o DIR] -- PROG ARGS...)");
+
+    fs::path dir = vm.count("output") ? fs::path(vm["output"].as<std::string>())
+                                      : fs::path(fs::path(command[0]).filename().string() + ".trace");
+    std::error_code ec;
+    dir = fs::absolute(dir, ec).lexically_normal();
+    prepare_output(dir);
+
+    const Exited exited = run(command, dir);
+    const fs::path metadata = dir / format::kMetadataFile;
+    if (!fs::exists(metadata)) {
+        throw UsageError(command[0] + " showed no instrumentation: it wrote no trace. Build it with "
+                         "firstrace-cc / firstrace-c++ (or CC=firstrace-cc CXX=firstrace-c++)");
+    }
+    bool instrumented = false;
+    {
+        std::ifstream in(metadata);
+        std::string line;
+        while (std::getline(in, line))
+            if (line.rfind("instrumented", 0) == 0) instrumented = true;
+    }
+    {
+        std::ofstream out(metadata, std::ios::app);
+        out << "status " << (exited.signaled ? "signal " : "exit ") << exited.value << "\n";
+    }
+    if (!instrumented)
+        throw UsageError(command[0] + " is linked with the firstrace runtime but none of its code was "
+                         "instrumented: compile its sources with firstrace-cc / firstrace-c++ too");
+    if (!vm.count("quiet")) std::cout << dir.string() << std::endl;
+    if (exited.signaled) {
+        std::cerr << "firstrace record: " << command[0] << " was killed by signal " << exited.value
+                  << " (" << strsignal(exited.value) << "); the trace holds what was complete\n";
+        return 128 + exited.value;
+    }
+    return exited.value;
+}
+
+}  // namespace firstrace::cli

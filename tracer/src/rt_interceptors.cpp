@@ -1,0 +1,573 @@
+// Interposed pthread, semaphore, allocator and process-exit functions. Each synchronization
+// operation ends the open computation event and records the object, the operation, the
+// object's counter (its position in that object's order of operations) and the clock at the
+// event boundaries. The real functions come from dlsym(RTLD_NEXT) (dlvsym for the condition
+// variable functions, whose unversioned lookup would find glibc's pre-2.3.2 compat versions).
+//
+// Counters follow the real order of operations on an object:
+//   mutex, spinlock  lock: Acquire, counter taken after the lock is held;
+//                    unlock: Release, counter taken before the lock is released.
+//   rwlock           rdlock/wrlock: Acquire after; unlock: Acquire + Release (two counters
+//                    taken at once, before unlocking). Reader unlocks thus form a chain that a
+//                    later writer's Acquire reaches, so every reader section is ordered before
+//                    the next writer. It also orders earlier reader sections before a later
+//                    reader's unlock (real rwlocks do that too: unlock is an RMW on one word).
+//   cond wait        Release(mutex), wait, CondWait(cond), Acquire(mutex).
+//   semaphore        post: SemPost with the post counter, taken with the post under the
+//                    object's spin lock; wait: SemWait with the wait counter, after it returns.
+//                    sem_init starts a new incarnation of the object (fresh counters) and
+//                    records the initial value, carried by every semaphore event.
+//   barrier          wait: BarrierArrive(episode) before, BarrierDepart(episode) after, episode
+//                    = arrival number / count.
+//   fork / join      Fork(child pid) in the parent after pthread_create succeeded; the child's
+//                    first record declares it with its parent; Join(child pid) after join.
+//   heap blocks      free(p): Release on p's block object (counter before the real free);
+//                    malloc returning p: Acquire on that object if p was freed before (counter
+//                    after). The allocator orders a block's reuse after its free in reality, so
+//                    accesses before the free never race with accesses after the reuse. Only
+//                    recorded while more than one thread is alive: with one thread, process
+//                    order already orders both.
+#include <dlfcn.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "rt_internal.hpp"
+
+using namespace frt;
+namespace fmt = firstrace::format;
+
+extern "C" {
+void* __libc_malloc(size_t);
+void* __libc_calloc(size_t, size_t);
+void* __libc_realloc(void*, size_t);
+void __libc_free(void*);
+void* __libc_memalign(size_t, size_t);
+}
+
+namespace {
+
+template <class F>
+F resolve(F& slot, const char* name, const char* version = nullptr) {
+    if (slot == nullptr) {
+        void* p = version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
+        if (p == nullptr && version) p = dlsym(RTLD_NEXT, name);
+        slot = reinterpret_cast<F>(p);
+    }
+    return slot;
+}
+
+#define REAL(name) resolve(real_##name, #name)
+#define REALV(name, version) resolve(real_##name, #name, version)
+#define DECLARE_REAL(name) decltype(&::name) real_##name = nullptr
+
+#define FRT_CALLER() (reinterpret_cast<u64>(__builtin_return_address(0)))
+
+// Records one synchronization event whose operation started at c0 (computation closed there).
+void record(ThreadState* t, u8 op, u8 cls, const void* obj, u64 counter, u64 c0, u64 pc,
+            i64 extra = 0, u32 incarnation = 0) {
+    SyncRecord r{};
+    r.op = op;
+    r.cls = cls;
+    r.object = reinterpret_cast<u64>(obj);
+    r.incarnation = incarnation;
+    r.counter = counter;
+    r.clock_start = c0;
+    r.clock_finish = now();
+    r.pc = pc;
+    r.extra = extra;
+    emit_sync(t, r);
+}
+
+// Lock-like objects: acquire after the real operation succeeded.
+template <class Real, class... Args>
+int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
+    ThreadState* t = enter();
+    if (t == nullptr) return real(args...);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    leave(t);
+    const int r = real(args...);
+    if (r == 0) {
+        t->guard = 1;
+        ObjEntry* o = object(cls, obj);
+        record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
+        leave(t);
+    }
+    return r;
+}
+
+template <class Real, class... Args>
+int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... args) {
+    ThreadState* t = enter();
+    if (t == nullptr) return real(args...);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* o = object(cls, obj);
+    const u64 c = o->counter.fetch_add(chain ? 2 : 1);
+    if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc);
+    record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc);
+    leave(t);
+    return real(args...);
+}
+
+DECLARE_REAL(pthread_create);
+DECLARE_REAL(pthread_join);
+DECLARE_REAL(pthread_tryjoin_np);
+DECLARE_REAL(pthread_timedjoin_np);
+DECLARE_REAL(pthread_exit);
+DECLARE_REAL(pthread_mutex_lock);
+DECLARE_REAL(pthread_mutex_trylock);
+DECLARE_REAL(pthread_mutex_timedlock);
+DECLARE_REAL(pthread_mutex_unlock);
+DECLARE_REAL(pthread_rwlock_rdlock);
+DECLARE_REAL(pthread_rwlock_tryrdlock);
+DECLARE_REAL(pthread_rwlock_timedrdlock);
+DECLARE_REAL(pthread_rwlock_wrlock);
+DECLARE_REAL(pthread_rwlock_trywrlock);
+DECLARE_REAL(pthread_rwlock_timedwrlock);
+DECLARE_REAL(pthread_rwlock_unlock);
+DECLARE_REAL(pthread_spin_lock);
+DECLARE_REAL(pthread_spin_trylock);
+DECLARE_REAL(pthread_spin_unlock);
+DECLARE_REAL(pthread_cond_wait);
+DECLARE_REAL(pthread_cond_timedwait);
+DECLARE_REAL(pthread_cond_signal);
+DECLARE_REAL(pthread_cond_broadcast);
+DECLARE_REAL(pthread_barrier_init);
+DECLARE_REAL(pthread_barrier_wait);
+DECLARE_REAL(sem_init);
+DECLARE_REAL(sem_post);
+DECLARE_REAL(sem_wait);
+DECLARE_REAL(sem_trywait);
+DECLARE_REAL(sem_timedwait);
+DECLARE_REAL(_exit);
+DECLARE_REAL(_Exit);
+
+// Created threads start here.
+struct StartArgs {
+    void* (*fn)(void*);
+    void* arg;
+    u32 pid;
+    u32 parent;
+    StartArgs* next;
+};
+std::atomic<u32> g_start_lock{0};
+StartArgs* g_start_free = nullptr;
+
+StartArgs* new_start_args() {
+    spin_lock(g_start_lock);
+    StartArgs* a = g_start_free;
+    if (a) g_start_free = a->next;
+    spin_unlock(g_start_lock);
+    if (a) return a;
+    // a page of them at a time, never returned (bounded by the threads alive at once)
+    void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED) return nullptr;
+    auto* arr = static_cast<StartArgs*>(page);
+    const std::size_t n = 4096 / sizeof(StartArgs);
+    spin_lock(g_start_lock);
+    for (std::size_t i = 1; i < n; ++i) {
+        arr[i].next = g_start_free;
+        g_start_free = &arr[i];
+    }
+    spin_unlock(g_start_lock);
+    return &arr[0];
+}
+
+void free_start_args(StartArgs* a) {
+    spin_lock(g_start_lock);
+    a->next = g_start_free;
+    g_start_free = a;
+    spin_unlock(g_start_lock);
+}
+
+void* thread_start(void* p) {
+    auto* a = static_cast<StartArgs*>(p);
+    void* (*fn)(void*) = a->fn;
+    void* arg = a->arg;
+    thread_started(a->pid, a->parent);
+    free_start_args(a);
+    void* result = fn(arg);
+    if (ThreadState* t = tls_state) thread_finish(t);
+    return result;
+}
+
+bool heap_tracking() { return g_live_threads.load(std::memory_order_relaxed) > 1; }
+
+void heap_release(void* p, u64 pc) {
+    if (p == nullptr || !heap_tracking()) return;
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* o = object(fmt::kObjHeapBlock, p);
+    record(t, fmt::kOpRelease, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
+    leave(t);
+}
+
+void heap_acquire(void* p, u64 pc) {
+    if (p == nullptr || !heap_tracking()) return;
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    ObjEntry* o = find_object(fmt::kObjHeapBlock, p);
+    if (o != nullptr) {  // the block was freed before: its reuse is ordered after that
+        const u64 c0 = now();
+        close_computation(t, c0);
+        record(t, fmt::kOpAcquire, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
+    }
+    leave(t);
+}
+
+}  // namespace
+
+// --- threads ------------------------------------------------------------------------------------
+
+FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*),
+                              void* arg) {
+    auto real = REAL(pthread_create);
+    ThreadState* t = enter();
+    if (t == nullptr) return real(thread, attr, fn, arg);
+    StartArgs* a = new_start_args();
+    if (a == nullptr) {
+        leave(t);
+        return real(thread, attr, fn, arg);
+    }
+    const u64 c0 = now();
+    close_computation(t, c0);
+    a->fn = fn;
+    a->arg = arg;
+    a->pid = new_pid();
+    a->parent = t->pid;
+    leave(t);
+    const int r = real(thread, attr, thread_start, a);
+    t->guard = 1;
+    if (r == 0) {
+        map_thread(static_cast<u64>(*thread), a->pid);
+        SyncRecord rec{};
+        rec.op = fmt::kOpFork;
+        rec.cls = fmt::kObjThread;
+        rec.object = a->pid;
+        rec.clock_start = c0;
+        rec.clock_finish = now();
+        rec.pc = FRT_CALLER();
+        emit_sync(t, rec);
+    } else {
+        free_start_args(a);
+    }
+    leave(t);
+    return r;
+}
+
+namespace {
+int join_common(int r, pthread_t thread, ThreadState* t, u64 c0, u64 pc) {
+    if (r == 0) {
+        const u32 child = lookup_thread(static_cast<u64>(thread));
+        if (child != kNoPid) {
+            t->guard = 1;
+            SyncRecord rec{};
+            rec.op = fmt::kOpJoin;
+            rec.cls = fmt::kObjThread;
+            rec.object = child;
+            rec.clock_start = c0;
+            rec.clock_finish = now();
+            rec.pc = pc;
+            emit_sync(t, rec);
+            leave(t);
+        }
+    }
+    return r;
+}
+}  // namespace
+
+FRT_EXPORT int pthread_join(pthread_t thread, void** ret) {
+    auto real = REAL(pthread_join);
+    ThreadState* t = enter();
+    if (t == nullptr) return real(thread, ret);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    leave(t);
+    return join_common(real(thread, ret), thread, t, c0, FRT_CALLER());
+}
+
+FRT_EXPORT int pthread_tryjoin_np(pthread_t thread, void** ret) {
+    auto real = REAL(pthread_tryjoin_np);
+    ThreadState* t = enter();
+    if (t == nullptr) return real(thread, ret);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    leave(t);
+    return join_common(real(thread, ret), thread, t, c0, FRT_CALLER());
+}
+
+FRT_EXPORT int pthread_timedjoin_np(pthread_t thread, void** ret, const struct timespec* abstime) {
+    auto real = REAL(pthread_timedjoin_np);
+    ThreadState* t = enter();
+    if (t == nullptr) return real(thread, ret, abstime);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    leave(t);
+    return join_common(real(thread, ret, abstime), thread, t, c0, FRT_CALLER());
+}
+
+FRT_EXPORT void pthread_exit(void* value) {
+    auto real = REAL(pthread_exit);
+    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0) thread_finish(t);
+    real(value);
+    __builtin_unreachable();
+}
+
+// --- mutexes, rwlocks, spinlocks --------------------------------------------------------------
+
+FRT_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
+    return acquire_op(fmt::kObjMutex, m, FRT_CALLER(), REAL(pthread_mutex_lock), m);
+}
+FRT_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
+    return acquire_op(fmt::kObjMutex, m, FRT_CALLER(), REAL(pthread_mutex_trylock), m);
+}
+FRT_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* abstime) {
+    return acquire_op(fmt::kObjMutex, m, FRT_CALLER(), REAL(pthread_mutex_timedlock), m, abstime);
+}
+FRT_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
+    return release_op(fmt::kObjMutex, m, FRT_CALLER(), false, REAL(pthread_mutex_unlock), m);
+}
+
+FRT_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* l) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_rdlock), l);
+}
+FRT_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* l) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_tryrdlock), l);
+}
+FRT_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t* l, const struct timespec* abstime) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedrdlock), l, abstime);
+}
+FRT_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_wrlock), l);
+}
+FRT_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_trywrlock), l);
+}
+FRT_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const struct timespec* abstime) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedwrlock), l, abstime);
+}
+FRT_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
+    return release_op(fmt::kObjRwLock, l, FRT_CALLER(), true, REAL(pthread_rwlock_unlock), l);
+}
+
+FRT_EXPORT int pthread_spin_lock(pthread_spinlock_t* l) {
+    return acquire_op(fmt::kObjSpinLock, const_cast<const int*>(l), FRT_CALLER(),
+                      REAL(pthread_spin_lock), l);
+}
+FRT_EXPORT int pthread_spin_trylock(pthread_spinlock_t* l) {
+    return acquire_op(fmt::kObjSpinLock, const_cast<const int*>(l), FRT_CALLER(),
+                      REAL(pthread_spin_trylock), l);
+}
+FRT_EXPORT int pthread_spin_unlock(pthread_spinlock_t* l) {
+    return release_op(fmt::kObjSpinLock, const_cast<const int*>(l), FRT_CALLER(), false,
+                      REAL(pthread_spin_unlock), l);
+}
+
+// --- condition variables ----------------------------------------------------------------------
+
+namespace {
+template <class Real, class... Args>
+int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, Args... args) {
+    ThreadState* t = enter();
+    if (t == nullptr) return real(c, m, args...);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* mo = object(fmt::kObjMutex, m);
+    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc);
+    leave(t);
+    const int r = real(c, m, args...);  // returns with m locked, also on timeout
+    t->guard = 1;
+    const u64 c1 = now();
+    ObjEntry* co = object(fmt::kObjCondition, c);
+    record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
+    record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc);
+    leave(t);
+    return r;
+}
+
+template <class Real>
+int cond_signal_common(pthread_cond_t* c, u64 pc, Real real) {
+    ThreadState* t = enter();
+    if (t == nullptr) return real(c);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* co = object(fmt::kObjCondition, c);
+    record(t, fmt::kOpCondSignal, fmt::kObjCondition, c, co->counter.fetch_add(1), c0, pc);
+    leave(t);
+    return real(c);
+}
+}  // namespace
+
+FRT_EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
+    return cond_wait_common(c, m, FRT_CALLER(), REALV(pthread_cond_wait, "GLIBC_2.3.2"));
+}
+FRT_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
+                                      const struct timespec* abstime) {
+    return cond_wait_common(c, m, FRT_CALLER(), REALV(pthread_cond_timedwait, "GLIBC_2.3.2"),
+                            abstime);
+}
+FRT_EXPORT int pthread_cond_signal(pthread_cond_t* c) {
+    return cond_signal_common(c, FRT_CALLER(), REALV(pthread_cond_signal, "GLIBC_2.3.2"));
+}
+FRT_EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
+    return cond_signal_common(c, FRT_CALLER(), REALV(pthread_cond_broadcast, "GLIBC_2.3.2"));
+}
+
+// --- barriers ------------------------------------------------------------------------------------
+
+FRT_EXPORT int pthread_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* attr,
+                                    unsigned count) {
+    const int r = REAL(pthread_barrier_init)(b, attr, count);
+    if (r == 0 && g_state.load() == RtState::Ready) {
+        ObjEntry* o = object(fmt::kObjBarrier, b);
+        o->extra.store(count);
+        o->counter.store(0);
+        o->incarnation.fetch_add(1);
+    }
+    return r;
+}
+
+FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
+    auto real = REAL(pthread_barrier_wait);
+    ThreadState* t = enter();
+    if (t == nullptr) return real(b);
+    const u64 pc = FRT_CALLER();
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* o = object(fmt::kObjBarrier, b);
+    const i64 count = o->extra.load();
+    const u32 inc = o->incarnation.load();
+    const u64 arrival = o->counter.fetch_add(1);
+    const u64 episode = count > 0 ? arrival / static_cast<u64>(count) : arrival;
+    record(t, fmt::kOpBarrierArrive, fmt::kObjBarrier, b, episode, c0, pc, count, inc);
+    leave(t);
+    const int r = real(b);
+    t->guard = 1;
+    record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, now(), pc, count, inc);
+    leave(t);
+    return r;
+}
+
+// --- semaphores ----------------------------------------------------------------------------------
+
+FRT_EXPORT int sem_init(sem_t* s, int pshared, unsigned value) {
+    const int r = REAL(sem_init)(s, pshared, value);
+    if (r == 0 && g_state.load() == RtState::Ready) {
+        ObjEntry* o = object(fmt::kObjSemaphore, s);
+        spin_lock(o->spin);
+        o->extra.store(value);
+        o->counter.store(0);
+        o->counter2.store(0);
+        o->incarnation.fetch_add(1);
+        spin_unlock(o->spin);
+    }
+    return r;
+}
+
+FRT_EXPORT int sem_post(sem_t* s) {
+    auto real = REAL(sem_post);
+    ThreadState* t = enter();
+    if (t == nullptr) return real(s);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* o = object(fmt::kObjSemaphore, s);
+    spin_lock(o->spin);  // the post counter follows the real order of posts
+    const u64 c = o->counter.fetch_add(1);
+    const int r = real(s);
+    spin_unlock(o->spin);
+    record(t, fmt::kOpSemPost, fmt::kObjSemaphore, s, c, c0, FRT_CALLER(), o->extra.load(),
+           o->incarnation.load());
+    leave(t);
+    return r;
+}
+
+namespace {
+template <class Real, class... Args>
+int sem_wait_common(sem_t* s, u64 pc, Real real, Args... args) {
+    ThreadState* t = enter();
+    if (t == nullptr) return real(s, args...);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    leave(t);
+    const int r = real(s, args...);
+    if (r == 0) {
+        t->guard = 1;
+        ObjEntry* o = object(fmt::kObjSemaphore, s);
+        record(t, fmt::kOpSemWait, fmt::kObjSemaphore, s, o->counter2.fetch_add(1), c0, pc,
+               o->extra.load(), o->incarnation.load());
+        leave(t);
+    }
+    return r;
+}
+}  // namespace
+
+FRT_EXPORT int sem_wait(sem_t* s) { return sem_wait_common(s, FRT_CALLER(), REAL(sem_wait)); }
+FRT_EXPORT int sem_trywait(sem_t* s) { return sem_wait_common(s, FRT_CALLER(), REAL(sem_trywait)); }
+FRT_EXPORT int sem_timedwait(sem_t* s, const struct timespec* abstime) {
+    return sem_wait_common(s, FRT_CALLER(), REAL(sem_timedwait), abstime);
+}
+
+// --- allocator -----------------------------------------------------------------------------------
+
+FRT_EXPORT void* malloc(size_t n) {
+    void* p = __libc_malloc(n);
+    heap_acquire(p, FRT_CALLER());
+    return p;
+}
+FRT_EXPORT void* calloc(size_t n, size_t size) {
+    void* p = __libc_calloc(n, size);
+    heap_acquire(p, FRT_CALLER());
+    return p;
+}
+FRT_EXPORT void* realloc(void* old, size_t n) {
+    if (old != nullptr) heap_release(old, FRT_CALLER());
+    void* p = __libc_realloc(old, n);
+    heap_acquire(p, FRT_CALLER());
+    return p;
+}
+FRT_EXPORT void free(void* p) {
+    heap_release(p, FRT_CALLER());
+    __libc_free(p);
+}
+FRT_EXPORT int posix_memalign(void** out, size_t alignment, size_t n) {
+    if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return 22;  // EINVAL
+    void* p = __libc_memalign(alignment, n);
+    if (p == nullptr) return 12;  // ENOMEM
+    heap_acquire(p, FRT_CALLER());
+    *out = p;
+    return 0;
+}
+FRT_EXPORT void* aligned_alloc(size_t alignment, size_t n) {
+    void* p = __libc_memalign(alignment, n);
+    heap_acquire(p, FRT_CALLER());
+    return p;
+}
+FRT_EXPORT void* memalign(size_t alignment, size_t n) {
+    void* p = __libc_memalign(alignment, n);
+    heap_acquire(p, FRT_CALLER());
+    return p;
+}
+
+// --- process exit ---------------------------------------------------------------------------------
+
+FRT_EXPORT void _exit(int status) {
+    auto real = REAL(_exit);
+    finalize("_exit", status, false);
+    real(status);
+    __builtin_unreachable();
+}
+FRT_EXPORT void _Exit(int status) {
+    auto real = REAL(_Exit);
+    finalize("_exit", status, false);
+    real(status);
+    __builtin_unreachable();
+}

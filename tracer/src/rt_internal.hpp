@@ -1,0 +1,215 @@
+// Internals of the firstrace runtime (libfirstrace_rt.so): per-thread state, the current
+// computation event's access-site table, the record buffer and the global object table.
+//
+// Discipline (as in the LLVM sanitizer runtimes): per-thread state is reached through one
+// initial-exec TLS pointer; the access hot path takes no lock, calls no malloc and makes no
+// system call; every runtime entry sets a reentrancy guard so that a signal handler running
+// instrumented code while the runtime is updating its tables is simply not traced. All memory
+// comes from mmap. Nothing here throws or aborts: on any internal failure tracing stops and the
+// program runs on.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "trace_format.hpp"
+
+#define FRT_EXPORT extern "C" __attribute__((visibility("default")))
+#define FRT_LIKELY(x) __builtin_expect(!!(x), 1)
+#define FRT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#define FRT_INLINE inline __attribute__((always_inline))
+
+namespace frt {
+
+using u8 = std::uint8_t;
+using u32 = std::uint32_t;
+using u64 = std::uint64_t;
+using i64 = std::int64_t;
+
+inline constexpr u32 kNoPid = 0xffffffffu;
+
+// Sizes of the per-thread areas.
+inline constexpr u32 kTableBits = 12;                 // site hash table: 4096 slots
+inline constexpr u32 kTableSize = 1u << kTableBits;
+inline constexpr u32 kMaxSites = kTableSize / 2;      // split the event beyond this
+inline constexpr std::size_t kArenaSize = 8u << 20;   // range arrays of the open event
+inline constexpr std::size_t kBufferSize = 512u << 10;  // raw record buffer (one chunk)
+inline constexpr u32 kMaxStack = 256;                 // shadow stack depth kept
+inline constexpr u32 kMaxContext = 64;                // innermost frames written per event
+
+struct Range {
+    u64 lo;
+    u64 hi;
+};
+
+struct Site {
+    u64 pc;
+    u8 flags;
+    u32 n;       // ranges used
+    u32 cap;     // ranges allocated
+    u32 last;    // index of the range touched last (fast path)
+    Range* r;
+};
+
+struct Slot {
+    u64 key;  // (pc << 3) | flags
+    u32 site;
+    u32 gen;
+};
+
+struct ThreadState {
+    // --- hot fields ---
+    u32 guard;        // nonzero while inside the runtime
+    u32 gen;          // generation of the site table (bumped per event)
+    u64 last_key;     // one-entry cache of the site table
+    Site* last_site;
+    u32 nsites;
+    u32 depth;        // shadow stack depth (may exceed kMaxStack)
+    Slot* table;
+    Site* sites;
+    char* arena;
+    std::size_t arena_used;
+    u64 stack[kMaxStack];
+
+    // --- event state ---
+    u64 event_start;  // clock at the start of the open computation event
+    u32 ctx_depth;    // context snapshot taken at the first access of the event
+    u64 ctx[kMaxContext];
+
+    // --- identity ---
+    u32 pid;
+    u32 parent;
+    u32 registry_slot;
+    bool ended;
+
+    // --- output ---
+    std::atomic<u32> io_lock;    // held by whoever appends to or flushes buffer
+    std::atomic<bool> abandoned;  // another thread flushed this one at exit: write no more
+    bool appending;               // the owner holds io_lock (signal handler check)
+    bool in_flush;
+    unsigned char* buf;
+    std::size_t len;
+    std::atomic<std::size_t> committed;  // end of the last complete record in buf
+    unsigned char* zbuf;
+    std::size_t zcap;
+    void* cctx;
+    u32 seq;
+    int fd;
+    u64 bytes_written;
+
+    // acquire-elision cache: last atomic object acquired and its release stamp then
+    const void* acq_obj;
+    u64 acq_stamp;
+
+    ThreadState* next_free;
+};
+
+// The TLS pointer (initial-exec: one instruction on the hot path).
+extern thread_local ThreadState* tls_state __attribute__((tls_model("initial-exec")));
+
+// Global state.
+enum class RtState : u32 { Uninit = 0, Initializing = 1, Ready = 2, Disabled = 3, Finished = 4 };
+extern std::atomic<RtState> g_state;
+
+// Returns the calling thread's state, creating it on first use; null when not tracing.
+ThreadState* attach_thread();
+
+FRT_INLINE ThreadState* current() {
+    ThreadState* t = tls_state;
+    if (FRT_UNLIKELY(t == nullptr)) t = attach_thread();
+    return t;
+}
+
+// Enter the runtime from an interceptor: null when the call must pass through untraced.
+FRT_INLINE ThreadState* enter() {
+    ThreadState* t = current();
+    if (t == nullptr || t->guard != 0) return nullptr;
+    t->guard = 1;
+    return t;
+}
+FRT_INLINE void leave(ThreadState* t) { t->guard = 0; }
+
+u64 now();
+
+// Access recording (slow path of the hot path lives in rt_core.cpp).
+void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags);
+
+FRT_INLINE void add_range_fast(ThreadState* t, Site* s, u64 lo, u64 hi, u64 pc, u8 flags) {
+    if (FRT_LIKELY(s->n != 0)) {
+        Range& c = s->r[s->last];
+        if (lo >= c.lo && hi <= c.hi) return;
+        if (lo == c.hi) {
+            // grow upwards; merge with the following range only when we reach it
+            if (s->last + 1 == s->n || hi < s->r[s->last + 1].lo) {
+                c.hi = hi;
+                return;
+            }
+        }
+    }
+    add_access_slow(t, pc, lo, hi - lo, flags);
+}
+
+FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
+    ThreadState* t = tls_state;
+    if (FRT_UNLIKELY(t == nullptr)) {
+        t = attach_thread();
+        if (t == nullptr) return;
+    }
+    if (FRT_UNLIKELY(t->guard != 0)) return;
+    t->guard = 1;
+    const u64 key = (pc << 3) | flags;
+    if (FRT_LIKELY(t->last_key == key)) add_range_fast(t, t->last_site, addr, addr + size, pc, flags);
+    else add_access_slow(t, pc, addr, size, flags);
+    t->guard = 0;
+}
+
+// Events. All of these expect the guard to be held.
+void close_computation(ThreadState* t, u64 clock);  // writes the open event (if any)
+struct SyncRecord {
+    u8 op;
+    u8 cls;
+    u64 object;
+    u32 incarnation;
+    u64 counter;
+    u64 clock_start;
+    u64 clock_finish;
+    u64 pc;
+    i64 extra;
+};
+void emit_sync(ThreadState* t, const SyncRecord& r);  // event_start = clock_finish after
+void thread_finish(ThreadState* t);                   // End record, flush, release state
+
+// Global object table (lock-free, keyed by class + address).
+struct ObjEntry {
+    std::atomic<u64> key;
+    std::atomic<u64> counter;       // the object's order of operations
+    std::atomic<u64> counter2;      // semaphores: completed waits
+    std::atomic<u64> last_release;  // atomics: counter+1 of the latest release
+    std::atomic<u32> spin;
+    std::atomic<u32> incarnation;   // bumped by sem_init: a fresh object at the same address
+    std::atomic<i64> extra;         // semaphore initial value, barrier count
+};
+ObjEntry* object(u8 cls, const void* addr);                 // find or insert
+ObjEntry* find_object(u8 cls, const void* addr);            // null when absent
+
+FRT_INLINE void spin_lock(std::atomic<u32>& s) {
+    while (s.exchange(1, std::memory_order_acquire) != 0) {
+        while (s.load(std::memory_order_relaxed) != 0) __builtin_ia32_pause();
+    }
+}
+FRT_INLINE void spin_unlock(std::atomic<u32>& s) { s.store(0, std::memory_order_release); }
+
+// Processes (one per OS thread today).
+u32 new_pid();
+void thread_started(u32 pid, u32 parent);  // called first thing in a created thread
+void map_thread(u64 pthread_id, u32 pid);
+u32 lookup_thread(u64 pthread_id);  // kNoPid when unknown
+extern std::atomic<u32> g_live_threads;
+
+// Termination.
+void finalize(const char* how, long value, bool in_signal);
+
+void ensure_init();
+
+}  // namespace frt
