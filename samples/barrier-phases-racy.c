@@ -1,0 +1,35 @@
+// Barrier phases with the second barrier of each phase missing: a fast worker overwrites its
+// cell for the next phase while its neighbours may still be reading the previous value.
+#include <pthread.h>
+#include <stdio.h>
+
+#define WORKERS 4
+#define PHASES 5
+
+static int cell[WORKERS];
+static long seen[WORKERS];
+static pthread_barrier_t barrier;
+
+static void* worker(void* arg) {
+    const int me = (int)(long)arg;
+    for (int p = 0; p < PHASES; ++p) {
+        cell[me] = p * 10 + me; // RACE
+        pthread_barrier_wait(&barrier);
+        seen[me] += cell[(me + 1) % WORKERS] + cell[(me + WORKERS - 1) % WORKERS]; // RACE
+        /* missing: pthread_barrier_wait(&barrier); */
+    }
+    return NULL;
+}
+
+int main(void) {
+    pthread_barrier_init(&barrier, NULL, WORKERS);
+    pthread_t t[WORKERS];
+    for (long w = 0; w < WORKERS; ++w) pthread_create(&t[w], NULL, worker, (void*)w);
+    long total = 0;
+    for (int w = 0; w < WORKERS; ++w) {
+        pthread_join(t[w], NULL);
+        total += seen[w];
+    }
+    printf("total %ld\n", total);
+    return 0;
+}

@@ -1,0 +1,77 @@
+// parq-like (thesis ch. 9) with one lock operation removed: the second child's copy of the
+// queue transfer lost its lock call but still unlocks (an error-checking mutex, so the stray
+// unlock fails harmlessly at run time). That child performs only unlock operations, so its
+// events never get an incoming synchronization edge (thesis Figure 9.5), and its queue
+// operations race with the first child's. The children take turns through a relaxed atomic
+// (which orders nothing) so that the run interleaves them the same way every time.
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+
+#define ROUNDS 30
+#define CAP 16
+
+static int items[CAP];
+static int first = 0, count = 0;
+static long total = 0;
+static pthread_mutex_t lock;
+static atomic_int turn; // staging only: relaxed, no ordering
+
+static int transfer(int v) {
+    int out = -1;
+    pthread_mutex_lock(&lock);
+    if (count < CAP) { // RACE
+        items[(first + count) % CAP] = v; // RACE
+        count++; // RACE
+    }
+    if (count > 0) { // RACE
+        out = items[first]; // RACE
+        first = (first + 1) % CAP; // RACE
+        count--; // RACE
+    }
+    pthread_mutex_unlock(&lock);
+    return out;
+}
+
+static int transfer_fast(int v) {
+    int out = -1;
+    /* pthread_mutex_lock(&lock);  -- removed */
+    if (count < CAP) { // RACE
+        items[(first + count) % CAP] = v; // RACE
+        count++; // RACE
+    }
+    if (count > 0) { // RACE
+        out = items[first]; // RACE
+        first = (first + 1) % CAP; // RACE
+        count--; // RACE
+    }
+    pthread_mutex_unlock(&lock);
+    return out;
+}
+
+static void* child(void* arg) {
+    const int me = (int)(long)arg;
+    long sum = 0;
+    for (int i = 0; i < ROUNDS; ++i) {
+        while (atomic_load_explicit(&turn, memory_order_relaxed) != me) {
+        }
+        sum += me == 0 ? transfer(i) : transfer_fast(1000 + i);
+        atomic_store_explicit(&turn, 1 - me, memory_order_relaxed);
+    }
+    pthread_mutex_lock(&lock);
+    total += sum;
+    pthread_mutex_unlock(&lock);
+    return NULL;
+}
+
+int main(void) {
+    pthread_mutexattr_t attr;
+    pthread_mutexattr_init(&attr);
+    pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
+    pthread_mutex_init(&lock, &attr);
+    pthread_t t[2];
+    for (long c = 0; c < 2; ++c) pthread_create(&t[c], NULL, child, (void*)c);
+    for (int c = 0; c < 2; ++c) pthread_join(t[c], NULL);
+    printf("total %ld, %d left\n", total, count);
+    return 0;
+}
