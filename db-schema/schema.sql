@@ -124,8 +124,8 @@ CREATE TABLE events (
 CREATE TABLE access_sites (
     run_id     INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     id         INTEGER NOT NULL,     -- Trace::sites index
-    process    INTEGER NOT NULL,     -- the event holding the site: (process, event_index)
-    event_index INTEGER NOT NULL,
+    process    INTEGER,              -- the event holding the site: (process, event_index)
+    event_index INTEGER,
     location   INTEGER,              -- locations.id, NULL if unknown
     kind       TEXT NOT NULL,        -- read, write, read-write, atomic-read, atomic-write, atomic-read-write
     flags      INTEGER NOT NULL,     -- bit 1 read, 2 write, 4 atomic
@@ -168,8 +168,10 @@ CREATE TABLE partitions (
 CREATE TABLE partition_edges (
     run_id        INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     partition_id  INTEGER NOT NULL,
-    after_id      INTEGER NOT NULL,
     ordinal       INTEGER NOT NULL,  -- position in Partition::after
+    after_id      INTEGER NOT NULL,
+    -- WITHOUT ROWID tables declare their key columns first, in key order: SQLite 3.40's
+    -- integrity check misreads NOT NULL columns placed between key columns.
     PRIMARY KEY (run_id, partition_id, ordinal)
 ) WITHOUT ROWID;
 

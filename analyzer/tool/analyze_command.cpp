@@ -6,6 +6,7 @@
 #include "firstrace/analysis.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/report_model.hpp"
+#include "firstrace/results_database.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "terminal_progress.hpp"
 
@@ -25,6 +26,8 @@ int analyze_command(const Arguments& args) {
         "approximate: only the synchronization order orients dependences;\n"
         "complete: also the observed clock order (default when the trace has clocks)")(
         "format", po::value<std::string>()->default_value("text"), "text or json (stdout)")(
+        "output,o", po::value<std::string>(),
+        "also store the run in this results database (created, or appended to as a new run)")(
         "quiet,q", "no progress, no summary on stderr")("verbose,v",
                                                         "print stage timings on stderr");
     po::options_description hidden;
@@ -80,6 +83,14 @@ int analyze_command(const Arguments& args) {
         std::cerr << "  transitive dependences: " << result.transitive_origins
                   << " origins searched, " << result.transitive_fallbacks
                   << " fell back to the conservative superset\n";
+    }
+    if (vm.count("output")) {
+        DatabaseWriteOptions store;
+        store.progress = progress.callback();
+        const std::int64_t run = write_run(vm["output"].as<std::string>(), trace, result, RunInfo{}, store);
+        progress.finish();
+        if (vm.count("verbose"))
+            std::cerr << "  stored as run " << run << " in " << vm["output"].as<std::string>() << "\n";
     }
     const ReportModel model = make_report_model(trace, result);
     if (format == "json")

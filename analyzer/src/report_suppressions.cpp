@@ -1,0 +1,106 @@
+// ThreadSanitizer-style suppression files for `firstrace report --suppressions`.
+#include <fstream>
+#include <istream>
+
+#include "firstrace/errors.hpp"
+#include "firstrace/triage_report.hpp"
+
+namespace firstrace {
+namespace {
+
+std::string trim(const std::string& s) {
+    const auto b = s.find_first_not_of(" \t\r");
+    if (b == std::string::npos) return {};
+    const auto e = s.find_last_not_of(" \t\r");
+    return s.substr(b, e - b + 1);
+}
+
+// Glob match of `pattern` (only `*` is special) against all of `text`.
+bool glob_all(const char* p, const char* pe, const char* t, const char* te) {
+    const char* star = nullptr;
+    const char* resume = nullptr;
+    while (t < te) {
+        if (p < pe && *p == '*') {
+            star = p++;
+            resume = t;
+        } else if (p < pe && *p == *t) {
+            ++p;
+            ++t;
+        } else if (star) {
+            p = star + 1;
+            t = ++resume;
+        } else {
+            return false;
+        }
+    }
+    while (p < pe && *p == '*') ++p;
+    return p == pe;
+}
+
+const char* const kOtherTsanTypes[] = {"thread", "mutex", "signal", "deadlock", "called_from_lib"};
+
+}  // namespace
+
+bool suppression_pattern_matches(const std::string& pattern, const std::string& text) {
+    std::string p = pattern;
+    const bool anchor_start = !p.empty() && p.front() == '^';
+    if (anchor_start) p.erase(0, 1);
+    const bool anchor_end = !p.empty() && p.back() == '$';
+    if (anchor_end) p.pop_back();
+    // Unanchored ends match anywhere: as if the pattern were surrounded by '*'.
+    if (!anchor_start) p.insert(0, 1, '*');
+    if (!anchor_end) p.push_back('*');
+    return glob_all(p.data(), p.data() + p.size(), text.data(), text.data() + text.size());
+}
+
+Suppressions Suppressions::load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(path, 0, "cannot read the suppressions file");
+    return parse(in, path);
+}
+
+Suppressions Suppressions::parse(std::istream& in, const std::string& file) {
+    Suppressions s;
+    s.file_ = file;
+    std::string raw;
+    std::uint64_t line = 0;
+    while (std::getline(in, raw)) {
+        ++line;
+        const std::string text = trim(raw);
+        if (text.empty() || text.front() == '#') continue;
+        const auto colon = text.find(':');
+        if (colon == std::string::npos)
+            throw InputError(file, line, "expected TYPE:PATTERN (e.g. race:my_function), got '" + text + "'");
+        const std::string type = trim(text.substr(0, colon));
+        const std::string pattern = trim(text.substr(colon + 1));
+        bool known = type == "race" || type == "race_top";
+        for (const char* other : kOtherTsanTypes) known = known || type == other;
+        if (!known)
+            throw InputError(file, line,
+                             "unknown suppression type '" + type +
+                                 "' (race, race_top, or ThreadSanitizer's thread, mutex, signal, deadlock, called_from_lib)");
+        if (pattern.empty() || pattern == "^" || pattern == "$" || pattern == "^$")
+            throw InputError(file, line, "empty pattern after '" + type + ":'");
+        s.rules_.push_back(Rule{type, pattern, line, 0});
+    }
+    if (in.bad()) throw InputError(file, line, "read error");
+    return s;
+}
+
+bool Suppressions::suppresses(const ReportRace& race) const {
+    for (const Rule& rule : rules_) {
+        if (rule.type != "race" && rule.type != "race_top") continue;
+        // Our "stack" of an access is its one location: race and race_top match alike.
+        for (const auto* sites : {&race.sites_a, &race.sites_b})
+            for (const ReportSite& site : *sites) {
+                if ((!site.function.empty() && suppression_pattern_matches(rule.pattern, site.function)) ||
+                    (!site.file.empty() && suppression_pattern_matches(rule.pattern, site.file))) {
+                    ++rule.hits;
+                    return true;
+                }
+            }
+    }
+    return false;
+}
+
+}  // namespace firstrace

@@ -1,0 +1,246 @@
+// Reading runs back from the results database (read-only; `firstrace report`).
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <filesystem>
+
+#include "firstrace/results_database.hpp"
+#include "results_database_schema.hpp"
+#include "results_database_sqlite.hpp"
+
+namespace firstrace {
+namespace {
+
+RaceStatus parse_status(const std::string& s, const std::string& path) {
+    if (s == "feasible") return RaceStatus::Feasible;
+    if (s == "feasible-ec") return RaceStatus::FeasibleEc;
+    if (s == "unvalidated") return RaceStatus::Unvalidated;
+    throw InputError(path, 0, "invalid race status '" + s + "'");
+}
+
+Ordering parse_ordering(const std::string& s, const std::string& path) {
+    if (s == "approximate") return Ordering::Approximate;
+    if (s == "complete") return Ordering::Complete;
+    throw InputError(path, 0, "invalid ordering '" + s + "'");
+}
+
+const char* kRunColumns =
+    "SELECT id, program, host, started_at, analyzed_at, trace_path, tool_version, ordering, truncated,"
+    " events, computation_events, accesses, processes, apparent, actual, feasible, feasible_ec, unvalidated,"
+    " tangles, partitions, first_partitions FROM runs";
+
+RunSummary read_run_row(const db::Statement& s, const std::string& path) {
+    RunSummary r;
+    r.id = s.int64(0);
+    r.program = s.optional_text(1);
+    r.host = s.optional_text(2);
+    r.started_at = s.optional_text(3);
+    r.analyzed_at = s.text(4);
+    r.trace_path = s.text(5);
+    r.tool_version = s.text(6);
+    r.ordering = parse_ordering(s.text(7), path);
+    r.truncated = s.int64(8) != 0;
+    AnalysisCounts& c = r.counts;
+    c.events = static_cast<std::uint64_t>(s.int64(9));
+    c.computation_events = static_cast<std::uint64_t>(s.int64(10));
+    c.accesses = static_cast<std::uint64_t>(s.int64(11));
+    c.processes = s.uint32(12);
+    c.apparent = static_cast<std::uint64_t>(s.int64(13));
+    c.actual = static_cast<std::uint64_t>(s.optional_int64(14).value_or(0));
+    c.feasible = static_cast<std::uint64_t>(s.int64(15));
+    c.feasible_ec = static_cast<std::uint64_t>(s.int64(16));
+    c.unvalidated = static_cast<std::uint64_t>(s.int64(17));
+    c.tangles = static_cast<std::uint64_t>(s.int64(18));
+    c.partitions = static_cast<std::uint64_t>(s.int64(19));
+    c.first_partitions = static_cast<std::uint64_t>(s.int64(20));
+    return r;
+}
+
+}  // namespace
+
+ResultsDatabase::ResultsDatabase(const std::string& path) {
+    // SQLite would report a missing file only as "unable to open"; say it plainly.
+    if (FILE* f = std::fopen(path.c_str(), "rb")) std::fclose(f);
+    else throw InputError(path, 0, "cannot open the database (no such file or not readable)");
+    // A writer that was killed mid-transaction leaves a hot journal; a read-only connection
+    // cannot roll it back (SQLITE_READONLY_ROLLBACK). Restore the last committed state first, as
+    // any writer would on its next open: that drops the half-written run.
+    {
+        std::error_code ec;
+        if (std::filesystem::file_size(path + "-journal", ec) > 0 && !ec) {
+            db::Connection recover(path, db::Connection::Mode::ReadWrite);
+            recover.query_int("SELECT count(*) FROM sqlite_master");
+        }
+    }
+    connection_ = std::make_unique<db::Connection>(path, db::Connection::Mode::ReadOnly);
+    const int version = db::check_database(*connection_);
+    if (version == 0) throw InputError(path, 0, "not a firstrace results database (an empty file)");
+    if (version < db::kSchemaVersion) {
+        // Bring an older database forward in memory: the file stays as it is.
+        auto memory = std::make_unique<db::Connection>(":memory:", db::Connection::Mode::ReadWriteCreate);
+        sqlite3_backup* backup = sqlite3_backup_init(memory->get(), "main", connection_->get(), "main");
+        if (!backup) connection_->fail("cannot read the database", sqlite3_errcode(memory->get()));
+        const int rc = sqlite3_backup_step(backup, -1);
+        sqlite3_backup_finish(backup);
+        if (rc != SQLITE_DONE) connection_->fail("cannot read the database", rc);
+        db::migrate(*memory, version);
+        connection_ = std::move(memory);
+    }
+    db_path_ = path;
+}
+
+ResultsDatabase::~ResultsDatabase() = default;
+ResultsDatabase::ResultsDatabase(ResultsDatabase&&) noexcept = default;
+ResultsDatabase& ResultsDatabase::operator=(ResultsDatabase&&) noexcept = default;
+
+const std::string& ResultsDatabase::path() const { return db_path_; }
+
+std::vector<RunSummary> ResultsDatabase::runs() const {
+    db::Statement s = connection_->prepare((std::string(kRunColumns) + " ORDER BY id").c_str());
+    std::vector<RunSummary> out;
+    while (s.step()) out.push_back(read_run_row(s, db_path_));
+    return out;
+}
+
+std::int64_t ResultsDatabase::latest_run() const {
+    db::Statement s = connection_->prepare("SELECT max(id) FROM runs");
+    if (!s.step() || s.is_null(0)) throw InputError(db_path_, 0, "the database holds no run");
+    return s.int64(0);
+}
+
+RunSummary ResultsDatabase::run(std::int64_t id) const {
+    db::Statement s = connection_->prepare((std::string(kRunColumns) + " WHERE id = ?").c_str());
+    s.bind(1, id);
+    if (!s.step()) throw InputError(db_path_, 0, "no run " + std::to_string(id) + " in the database");
+    return read_run_row(s, db_path_);
+}
+
+ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
+    const RunSummary summary = run(run_id);
+    db::Connection& c = *connection_;
+    ReportModel model;
+    model.trace_path = summary.trace_path;
+    model.ordering = summary.ordering;
+    model.truncated = summary.truncated;
+    model.counts = summary.counts;
+
+    std::vector<std::string> process_names;
+    {
+        db::Statement s = c.prepare("SELECT id, name FROM processes WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            if (s.int64(0) != static_cast<std::int64_t>(process_names.size()))
+                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": process ids are not dense");
+            process_names.push_back(s.text(1));
+        }
+    }
+    auto process_name = [&](std::int64_t p) -> const std::string& {
+        if (p < 0 || static_cast<std::size_t>(p) >= process_names.size())
+            throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race names unknown process " + std::to_string(p));
+        return process_names[static_cast<std::size_t>(p)];
+    };
+    std::vector<ReportSite> locations;
+    {
+        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function FROM locations WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto id = static_cast<std::size_t>(s.int64(0));
+            if (id >= locations.size()) locations.resize(id + 1);
+            locations[id] = ReportSite{s.text(1), s.uint32(2), s.uint32(3), s.text(4), std::string()};
+        }
+    }
+    {
+        db::Statement s = c.prepare(
+            "SELECT id, a_process, a_index, b_process, b_index, status, tangle, actual, partition"
+            " FROM races WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            ReportRace r;
+            r.id = s.uint32(0);
+            if (r.id != model.races.size())
+                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race ids are not dense");
+            r.a = {process_name(s.int64(1)), s.uint32(2)};
+            r.b = {process_name(s.int64(3)), s.uint32(4)};
+            r.status = parse_status(s.text(5), db_path_);
+            if (!s.is_null(6)) r.tangle = s.uint32(6);
+            if (!s.is_null(7)) r.actual = s.int64(7) != 0;
+            r.partition = s.uint32(8);
+            model.races.push_back(std::move(r));
+        }
+    }
+    auto race_at = [&](std::int64_t id) -> ReportRace& {
+        if (id < 0 || static_cast<std::size_t>(id) >= model.races.size())
+            throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": reference to unknown race " + std::to_string(id));
+        return model.races[static_cast<std::size_t>(id)];
+    };
+    {
+        db::Statement s = c.prepare("SELECT race_id, name FROM race_variables WHERE run_id = ? ORDER BY race_id, ordinal");
+        s.bind(1, run_id);
+        while (s.step()) race_at(s.int64(0)).variables.push_back(s.text(1));
+    }
+    {
+        db::Statement s = c.prepare(
+            "SELECT ra.race_id, ra.side, s.location, s.kind FROM race_accesses AS ra"
+            " JOIN access_sites AS s ON s.run_id = ra.run_id AND s.id = ra.site"
+            " WHERE ra.run_id = ? ORDER BY ra.race_id, ra.side, ra.ordinal");
+        s.bind(1, run_id);
+        while (s.step()) {
+            ReportRace& r = race_at(s.int64(0));
+            ReportSite site;
+            if (!s.is_null(2)) {
+                const auto loc = static_cast<std::size_t>(s.int64(2));
+                if (loc < locations.size()) site = locations[loc];
+            }
+            site.kind = s.text(3);
+            (s.text(1) == "a" ? r.sites_a : r.sites_b).push_back(std::move(site));
+        }
+    }
+    {
+        db::Statement s = c.prepare("SELECT id, first FROM partitions WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            ReportPartition p;
+            p.id = s.uint32(0);
+            if (p.id != model.partitions.size())
+                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": partition ids are not dense");
+            p.first = s.int64(1) != 0;
+            model.partitions.push_back(std::move(p));
+        }
+        for (const ReportRace& r : model.races) {
+            if (r.partition >= model.partitions.size())
+                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race " + std::to_string(r.id) +
+                                                  " names unknown partition " + std::to_string(r.partition));
+            model.partitions[r.partition].races.push_back(r.id);
+        }
+        db::Statement e = c.prepare("SELECT partition_id, after_id FROM partition_edges WHERE run_id = ?"
+                                    " ORDER BY partition_id, ordinal");
+        e.bind(1, run_id);
+        while (e.step()) {
+            const auto p = static_cast<std::size_t>(e.int64(0));
+            if (p >= model.partitions.size())
+                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": partition edge from unknown partition");
+            model.partitions[p].after.push_back(e.uint32(1));
+        }
+    }
+    return model;
+}
+
+std::vector<std::string> ResultsDatabase::site_keys(std::optional<std::int64_t> run) const {
+    db::Statement s = connection_->prepare(run ? "SELECT site_key FROM site_pairs WHERE run_id = ? ORDER BY site_key"
+                                               : "SELECT DISTINCT site_key FROM site_pairs ORDER BY site_key");
+    if (run) s.bind(1, *run);
+    std::vector<std::string> out;
+    while (s.step()) out.push_back(s.text(0));
+    return out;
+}
+
+std::optional<std::string> ResultsDatabase::source_text(std::int64_t run, const std::string& file) const {
+    db::Statement s = connection_->prepare(
+        "SELECT t.text FROM source_files AS f JOIN source_texts AS t ON t.id = f.text_id"
+        " WHERE f.run_id = ? AND f.path = ?");
+    s.bind(1, run).bind(2, file);
+    if (!s.step()) return std::nullopt;
+    return s.text(0);
+}
+
+}  // namespace firstrace

@@ -1,0 +1,73 @@
+#include "results_database_sqlite.hpp"
+
+namespace firstrace::db {
+
+std::string describe_sqlite_error(int rc, const char* message) {
+    switch (rc & 0xff) {
+    case SQLITE_NOTADB: return "not an SQLite database (file is not a database)";
+    case SQLITE_CORRUPT: return "the database is corrupt (" + std::string(message ? message : "malformed") + ")";
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED: return "the database is locked by another process";
+    case SQLITE_READONLY: return "the database is read-only";
+    case SQLITE_CANTOPEN: return "cannot open the file";
+    case SQLITE_FULL: return "the disk is full";
+    case SQLITE_IOERR: return "I/O error (" + std::string(message ? message : "") + ")";
+    case SQLITE_INTERRUPT: return "interrupted";
+    default: return message ? message : sqlite3_errstr(rc);
+    }
+}
+
+Statement::Statement(Connection& connection, const char* sql) : connection_(&connection) {
+    const int rc = sqlite3_prepare_v2(connection.get(), sql, -1, &stmt_, nullptr);
+    if (rc != SQLITE_OK) connection.fail("cannot read the database", rc);
+}
+
+void Statement::check(int rc) {
+    if (rc != SQLITE_OK) connection_->fail("cannot bind a value", rc);
+}
+
+bool Statement::step() {
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    sqlite3_reset(stmt_);
+    connection_->fail("database access failed", rc);
+}
+
+Connection::Connection(const std::string& path, Mode mode) : path_(path) {
+    const int flags = mode == Mode::ReadOnly    ? SQLITE_OPEN_READONLY
+                      : mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE
+                                                : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    if (rc != SQLITE_OK) fail("cannot open the database", rc);
+    sqlite3_extended_result_codes(db_, 1);
+    sqlite3_busy_timeout(db_, 5000);
+}
+
+void Connection::exec(const char* sql) {
+    char* message = nullptr;
+    const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &message);
+    if (rc != SQLITE_OK) {
+        const std::string text = message ? message : "";
+        sqlite3_free(message);
+        throw InputError(path_, 0, describe_sqlite_error(rc, text.empty() ? nullptr : text.c_str()));
+    }
+}
+
+std::int64_t Connection::query_int(const char* sql) {
+    Statement s(*this, sql);
+    if (!s.step()) return 0;
+    return s.int64(0);
+}
+
+void Connection::fail(const std::string& what, int rc) {
+    const char* message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    const int primary = rc & 0xff;
+    // For the failures a user recognizes, the description alone says it best.
+    if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT || primary == SQLITE_BUSY ||
+        primary == SQLITE_LOCKED || primary == SQLITE_READONLY || primary == SQLITE_FULL)
+        throw InputError(path_, 0, describe_sqlite_error(rc, message));
+    throw InputError(path_, 0, what + ": " + describe_sqlite_error(rc, message));
+}
+
+}  // namespace firstrace::db

@@ -1,0 +1,124 @@
+// A thin RAII layer over the SQLite C API for the results database: a connection that turns
+// every failure into an InputError naming the database file, and prepared statements.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "firstrace/errors.hpp"
+
+namespace firstrace::db {
+
+class Connection;
+
+class Statement {
+public:
+    Statement() = default;
+    Statement(Connection& connection, const char* sql);
+    ~Statement() { sqlite3_finalize(stmt_); }
+    Statement(Statement&& o) noexcept : connection_(o.connection_), stmt_(std::exchange(o.stmt_, nullptr)) {}
+    Statement& operator=(Statement&& o) noexcept {
+        std::swap(connection_, o.connection_);
+        std::swap(stmt_, o.stmt_);
+        return *this;
+    }
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
+
+    Statement& bind(int index, std::int64_t value) {
+        check(sqlite3_bind_int64(stmt_, index, value));
+        return *this;
+    }
+    Statement& bind(int index, std::uint64_t value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, std::uint32_t value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, bool value) { return bind(index, static_cast<std::int64_t>(value ? 1 : 0)); }
+    Statement& bind(int index, double value) {
+        check(sqlite3_bind_double(stmt_, index, value));
+        return *this;
+    }
+    // SQLite copies the text, so temporaries are fine.
+    Statement& bind(int index, std::string_view text) {
+        check(sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT));
+        return *this;
+    }
+    Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+    Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
+    Statement& bind_null(int index) {
+        check(sqlite3_bind_null(stmt_, index));
+        return *this;
+    }
+    template <class T>
+    Statement& bind(int index, const std::optional<T>& value) {
+        return value ? bind(index, *value) : bind_null(index);
+    }
+
+    // Advances to the next row: true when there is one, false when done.
+    bool step();
+    // Runs a statement that returns no rows, then resets it for the next bindings.
+    void run() {
+        while (step()) {
+        }
+        reset();
+    }
+    void reset() {
+        sqlite3_reset(stmt_);
+        sqlite3_clear_bindings(stmt_);
+    }
+
+    bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+    std::int64_t int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+    std::uint32_t uint32(int column) const { return static_cast<std::uint32_t>(sqlite3_column_int64(stmt_, column)); }
+    double real(int column) const { return sqlite3_column_double(stmt_, column); }
+    std::string text(int column) const {
+        const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+        return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))) : std::string();
+    }
+    std::optional<std::string> optional_text(int column) const {
+        if (is_null(column)) return std::nullopt;
+        return text(column);
+    }
+    std::optional<std::int64_t> optional_int64(int column) const {
+        if (is_null(column)) return std::nullopt;
+        return int64(column);
+    }
+
+private:
+    void check(int rc);
+    Connection* connection_ = nullptr;
+    sqlite3_stmt* stmt_ = nullptr;
+};
+
+class Connection {
+public:
+    enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate };
+    Connection(const std::string& path, Mode mode);
+    ~Connection() { sqlite3_close_v2(db_); }
+    Connection(const Connection&) = delete;
+    Connection& operator=(const Connection&) = delete;
+
+    sqlite3* get() const { return db_; }
+    const std::string& path() const { return path_; }
+    void exec(const char* sql);
+    void exec(const std::string& sql) { exec(sql.c_str()); }
+    Statement prepare(const char* sql) { return Statement(*this, sql); }
+    // A single integer from a query (a pragma, a count).
+    std::int64_t query_int(const char* sql);
+    // Throws InputError("<path>: <what>: <sqlite message>") with a readable wording of the
+    // common failures (not a database, corrupt, locked, read-only).
+    [[noreturn]] void fail(const std::string& what, int rc);
+
+private:
+    std::string path_;
+    sqlite3* db_ = nullptr;
+};
+
+// Translates SQLite result codes into the words a user can act on.
+std::string describe_sqlite_error(int rc, const char* message);
+
+}  // namespace firstrace::db

@@ -1,0 +1,416 @@
+// `firstrace analyze -o DB`: one run into the results database, in one transaction.
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+#include "firstrace/results_database.hpp"
+#include "firstrace/triage_report.hpp"
+#include "json_writer.hpp"
+#include "results_database_schema.hpp"
+#include "results_database_sqlite.hpp"
+
+namespace firstrace {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string now_iso8601() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+const char* to_string(SyncObjectKind kind) {
+    switch (kind) {
+    case SyncObjectKind::Lock: return "lock";
+    case SyncObjectKind::RwLock: return "rwlock";
+    case SyncObjectKind::SpinLock: return "spinlock";
+    case SyncObjectKind::Semaphore: return "semaphore";
+    case SyncObjectKind::Barrier: return "barrier";
+    case SyncObjectKind::Condition: return "condition";
+    case SyncObjectKind::Atomic: return "atomic";
+    case SyncObjectKind::Other: return "other";
+    }
+    return "other";
+}
+
+// The same words make_report_model uses for ReportSite::kind.
+std::string site_kind(std::uint8_t flags) {
+    std::string kind = (flags & kAccessRead) && (flags & kAccessWrite) ? "read-write"
+                       : (flags & kAccessWrite)                        ? "write"
+                                                                       : "read";
+    return (flags & kAccessAtomic) ? "atomic-" + kind : kind;
+}
+
+std::uint64_t fnv1a(const std::string& text) {
+    std::uint64_t h = 14695981039346656037ull;
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+std::optional<std::int64_t> id_or_null(std::uint32_t id) {
+    if (id == kNone) return std::nullopt;
+    return id;
+}
+
+class RunWriter {
+public:
+    RunWriter(db::Connection& c, const Trace& trace, const AnalysisResult& result, const RunInfo& info,
+              const DatabaseWriteOptions& options)
+        : c_(c), trace_(trace), result_(result), info_(info), options_(options) {
+        total_ = trace.event_count() + trace.sites.size() + trace.ranges.size() + result.edges.size() +
+                 3 * result.races.size() + result.partitions.size() + trace.locations.size() + 1;
+    }
+
+    std::int64_t write() {
+        write_run_row();
+        write_trace();
+        write_results();
+        write_site_pairs();
+        if (options_.store_sources) write_sources();
+        if (options_.progress) options_.progress("writing database", 1.0);
+        return run_;
+    }
+
+private:
+    void tick(std::size_t n = 1) {
+        done_ += n;
+        if (options_.progress && (done_ & 0xffff) < n) options_.progress("writing database", double(done_) / double(total_));
+    }
+
+    void write_run_row() {
+        std::optional<std::string> arguments;
+        if (!info_.arguments.empty()) {
+            std::ostringstream json;
+            JsonWriter w(json);
+            w.begin_array();
+            for (const auto& a : info_.arguments) w.value(a);
+            w.end_array();
+            arguments = json.str();
+        }
+        const std::string analyzed_at = info_.analyzed_at.empty() ? now_iso8601() : info_.analyzed_at;
+        const AnalysisCounts& n = result_.counts;
+        db::Statement s = c_.prepare(
+            "INSERT INTO runs (program, arguments, host, started_at, analyzed_at, trace_path, trace_format,"
+            " tool_version, ordering, truncated, truncation_reason, transitive_budget_exceeded, events,"
+            " computation_events, accesses, processes, apparent, actual, feasible, feasible_ec, unvalidated,"
+            " tangles, partitions, first_partitions)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        s.bind(1, info_.program).bind(2, arguments).bind(3, info_.host).bind(4, info_.started_at);
+        s.bind(5, analyzed_at).bind(6, trace_.path).bind(7, trace_.format.empty() ? "std" : trace_.format);
+        s.bind(8, info_.tool_version).bind(9, to_string(result_.ordering)).bind(10, trace_.truncated);
+        if (trace_.truncated) s.bind(11, trace_.truncation_reason);
+        s.bind(12, result_.transitive_budget_exceeded);
+        s.bind(13, n.events).bind(14, n.computation_events).bind(15, n.accesses).bind(16, n.processes);
+        s.bind(17, n.apparent);
+        if (result_.ordering == Ordering::Complete) s.bind(18, n.actual);
+        s.bind(19, n.feasible).bind(20, n.feasible_ec).bind(21, n.unvalidated).bind(22, n.tangles);
+        s.bind(23, n.partitions).bind(24, n.first_partitions);
+        s.run();
+        run_ = sqlite3_last_insert_rowid(c_.get());
+
+        db::Statement stage = c_.prepare("INSERT INTO run_stages VALUES (?,?,?,?,?)");
+        for (std::size_t i = 0; i < result_.stages.size(); ++i) {
+            const StageStats& st = result_.stages[i];
+            stage.bind(1, run_).bind(2, static_cast<std::int64_t>(i)).bind(3, st.name).bind(4, st.seconds);
+            stage.bind(5, st.peak_rss_bytes).run();
+        }
+    }
+
+    void write_trace() {
+        db::Statement proc = c_.prepare("INSERT INTO processes VALUES (?,?,?,?,?)");
+        for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
+            const Process& pr = trace_.processes[p];
+            proc.bind(1, run_).bind(2, static_cast<std::int64_t>(p)).bind(3, pr.name).bind(4, id_or_null(pr.parent));
+            proc.bind(5, static_cast<std::int64_t>(pr.events.size())).run();
+        }
+        db::Statement var = c_.prepare("INSERT INTO variables VALUES (?,?,?)");
+        for (std::size_t v = 0; v < trace_.variable_names.size(); ++v)
+            var.bind(1, run_).bind(2, static_cast<std::int64_t>(v)).bind(3, trace_.variable_names[v]).run();
+        db::Statement obj = c_.prepare("INSERT INTO sync_objects VALUES (?,?,?,?,?,?)");
+        for (std::size_t o = 0; o < trace_.objects.size(); ++o) {
+            const SyncObject& so = trace_.objects[o];
+            obj.bind(1, run_).bind(2, static_cast<std::int64_t>(o)).bind(3, to_string(so.kind)).bind(4, so.name);
+            obj.bind(5, so.address).bind(6, static_cast<std::int64_t>(so.initial_value)).run();
+        }
+        db::Statement loc = c_.prepare("INSERT INTO locations VALUES (?,?,?,?,?,?,?)");
+        for (std::size_t l = 0; l < trace_.locations.size(); ++l) {
+            const SourceLocation& sl = trace_.locations[l];
+            loc.bind(1, run_).bind(2, static_cast<std::int64_t>(l)).bind(3, sl.file).bind(4, sl.line);
+            loc.bind(5, sl.column).bind(6, sl.function).bind(7, sl.pc).run();
+            tick();
+        }
+        db::Statement ctx = c_.prepare("INSERT INTO contexts VALUES (?,?,?,?)");
+        for (std::size_t i = 0; i < trace_.contexts.size(); ++i) {
+            const ContextFrame& f = trace_.contexts[i];
+            ctx.bind(1, run_).bind(2, static_cast<std::int64_t>(i)).bind(3, id_or_null(f.parent));
+            ctx.bind(4, id_or_null(f.location)).run();
+        }
+
+        // Events in (process, idx) order; remember which event holds each site.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> site_owner(trace_.sites.size(), {kNone, kNone});
+        db::Statement ev = c_.prepare("INSERT INTO events VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+        for (std::uint32_t p = 0; p < trace_.processes.size(); ++p) {
+            const auto& events = trace_.processes[p].events;
+            for (std::uint32_t i = 0; i < events.size(); ++i) {
+                const Event& e = events[i];
+                ev.bind(1, run_).bind(2, p).bind(3, i).bind(4, to_string(e.kind)).bind(5, id_or_null(e.object));
+                ev.bind(6, e.counter);
+                if (trace_.has_clock) ev.bind(7, e.clock_start).bind(8, e.clock_finish);
+                ev.bind(9, id_or_null(e.context)).bind(10, id_or_null(e.location)).bind(11, e.site_count).run();
+                for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count && s < site_owner.size(); ++s)
+                    site_owner[s] = {p, i};
+                tick();
+            }
+        }
+        db::Statement site = c_.prepare("INSERT INTO access_sites VALUES (?,?,?,?,?,?,?)");
+        db::Statement range = c_.prepare("INSERT INTO site_ranges VALUES (?,?,?,?)");
+        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s) {
+            const AccessSite& as = trace_.sites[s];
+            site.bind(1, run_).bind(2, s).bind(3, id_or_null(site_owner[s].first));
+            site.bind(4, id_or_null(site_owner[s].second)).bind(5, id_or_null(as.location));
+            site.bind(6, site_kind(as.flags)).bind(7, static_cast<std::int64_t>(as.flags)).run();
+            for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
+                range.bind(1, run_).bind(2, s).bind(3, trace_.ranges[r].lo).bind(4, trace_.ranges[r].hi).run();
+                tick();
+            }
+            tick();
+        }
+        db::Statement edge = c_.prepare("INSERT INTO graph_edges VALUES (?,?,?,?,?,?,?)");
+        for (const GraphEdge& g : result_.edges) {
+            edge.bind(1, run_).bind(2, to_string(g.kind)).bind(3, g.from.process).bind(4, g.from.index);
+            edge.bind(5, g.to.process).bind(6, g.to.index).bind(7, g.transitive).run();
+            tick();
+        }
+    }
+
+    void write_results() {
+        db::Statement part = c_.prepare("INSERT INTO partitions VALUES (?,?,?,?)");
+        db::Statement after = c_.prepare("INSERT INTO partition_edges VALUES (?,?,?,?)");
+        for (const Partition& p : result_.partitions) {
+            part.bind(1, run_).bind(2, p.id).bind(3, p.first).bind(4, static_cast<std::int64_t>(p.races.size())).run();
+            for (std::size_t i = 0; i < p.after.size(); ++i)
+                after.bind(1, run_).bind(2, p.id).bind(3, static_cast<std::int64_t>(i)).bind(4, p.after[i]).run();
+            tick();
+        }
+        std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> tangles;  // id -> races, feasible
+        db::Statement race = c_.prepare("INSERT INTO races VALUES (?,?,?,?,?,?,?,?,?,?)");
+        db::Statement var = c_.prepare("INSERT INTO race_variables VALUES (?,?,?,?,?,?)");
+        db::Statement acc = c_.prepare("INSERT INTO race_accesses VALUES (?,?,?,?,?)");
+        const bool named = !trace_.variable_names.empty();
+        for (const Race& r : result_.races) {
+            race.bind(1, run_).bind(2, r.id).bind(3, r.a.process).bind(4, r.a.index).bind(5, r.b.process);
+            race.bind(6, r.b.index).bind(7, to_string(r.status));
+            if (r.tangle) race.bind(8, *r.tangle);
+            if (r.actual) race.bind(9, *r.actual);
+            race.bind(10, r.partition).run();
+            if (r.tangle) {
+                auto& t = tangles[*r.tangle];
+                ++t.first;
+                if (r.status != RaceStatus::Unvalidated) ++t.second;
+            }
+            // The variables exactly as make_report_model names them.
+            std::int64_t ordinal = 0;
+            for (const Interval& c : r.conflicts) {
+                if (named) {
+                    for (std::uint64_t v = c.lo; v < c.hi; ++v) {
+                        const std::string name = trace_.describe({v, v + 1});
+                        var.bind(1, run_).bind(2, r.id).bind(3, ordinal++).bind(4, name).bind(5, v).bind(6, v + 1).run();
+                    }
+                } else {
+                    const std::string name = trace_.describe(c);
+                    var.bind(1, run_).bind(2, r.id).bind(3, ordinal++).bind(4, name).bind(5, c.lo).bind(6, c.hi).run();
+                }
+            }
+            for (std::size_t i = 0; i < r.sites_a.size(); ++i)
+                acc.bind(1, run_).bind(2, r.id).bind(3, "a").bind(4, static_cast<std::int64_t>(i)).bind(5, r.sites_a[i]).run();
+            for (std::size_t i = 0; i < r.sites_b.size(); ++i)
+                acc.bind(1, run_).bind(2, r.id).bind(3, "b").bind(4, static_cast<std::int64_t>(i)).bind(5, r.sites_b[i]).run();
+            tick(2);
+        }
+        db::Statement tangle = c_.prepare("INSERT INTO tangles VALUES (?,?,?,?)");
+        for (const auto& [id, t] : tangles) tangle.bind(1, run_).bind(2, id).bind(3, t.first).bind(4, t.second).run();
+    }
+
+    // The race sites: every (a-site location, b-site location) pair of every race, keyed by the
+    // (file, line) pairs only (the same keys group_race_sites computes from a ReportModel).
+    void write_site_pairs() {
+        std::vector<SiteEnd> ends;
+        std::unordered_map<std::string, std::uint32_t> end_by_key;
+        auto end_of = [&](const SiteEnd& e) {
+            auto [it, inserted] = end_by_key.try_emplace(location_key(e.file, e.line), static_cast<std::uint32_t>(ends.size()));
+            if (inserted) ends.push_back(e);
+            return it->second;
+        };
+        const std::uint32_t unknown = end_of(SiteEnd{});
+        std::vector<std::uint32_t> end_of_location(trace_.locations.size());
+        for (std::size_t l = 0; l < trace_.locations.size(); ++l) {
+            const SourceLocation& sl = trace_.locations[l];
+            end_of_location[l] = end_of(SiteEnd{sl.file, sl.line, sl.column, sl.function});
+        }
+        auto side_ends = [&](const std::vector<std::uint32_t>& sites, std::vector<std::uint32_t>& out) {
+            out.clear();
+            for (std::uint32_t s : sites) {
+                const std::uint32_t loc = s < trace_.sites.size() ? trace_.sites[s].location : kNone;
+                out.push_back(loc < end_of_location.size() ? end_of_location[loc] : unknown);
+            }
+            if (out.empty()) out.push_back(unknown);
+            std::sort(out.begin(), out.end());
+            out.erase(std::unique(out.begin(), out.end()), out.end());
+        };
+        std::unordered_map<std::uint64_t, std::uint32_t> pair_ids;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;        // id -> (end, end)
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> membership;   // (pair, race)
+        std::vector<std::uint32_t> ea, eb;
+        for (const Race& r : result_.races) {
+            side_ends(r.sites_a, ea);
+            side_ends(r.sites_b, eb);
+            const std::size_t before = membership.size();
+            for (const std::uint32_t ax : ea)
+                for (const std::uint32_t by : eb) {
+                    std::uint32_t x = ax, y = by;
+                    if (site_end_less(ends[y], ends[x])) std::swap(x, y);
+                    const std::uint64_t k = (std::uint64_t(x) << 32) | y;
+                    auto [it, inserted] = pair_ids.try_emplace(k, static_cast<std::uint32_t>(pairs.size()));
+                    if (inserted) pairs.emplace_back(x, y);
+                    membership.emplace_back(it->second, r.id);
+                }
+            // Two location pairs of one race can share a key only if locations repeat; keep one.
+            std::sort(membership.begin() + static_cast<std::ptrdiff_t>(before), membership.end());
+            membership.erase(std::unique(membership.begin() + static_cast<std::ptrdiff_t>(before), membership.end()),
+                             membership.end());
+            tick();
+        }
+        db::Statement pair = c_.prepare("INSERT INTO site_pairs VALUES (?,?,?,?,?,?,?,?,?)");
+        for (std::uint32_t id = 0; id < pairs.size(); ++id) {
+            const SiteEnd& x = ends[pairs[id].first];
+            const SiteEnd& y = ends[pairs[id].second];
+            const std::string key = site_key(x, y);
+            pair.bind(1, run_).bind(2, id).bind(3, key).bind(4, x.file).bind(5, x.line).bind(6, x.function);
+            pair.bind(7, y.file).bind(8, y.line).bind(9, y.function).run();
+        }
+        std::sort(membership.begin(), membership.end());
+        db::Statement member = c_.prepare("INSERT INTO race_site_pairs VALUES (?,?,?)");
+        for (const auto& [p, r] : membership) member.bind(1, run_).bind(2, p).bind(3, r).run();
+    }
+
+    std::optional<fs::path> find_source(const std::string& file) const {
+        std::vector<fs::path> candidates;
+        const fs::path f(file);
+        if (f.is_absolute()) {
+            candidates.push_back(f);
+        } else {
+            candidates.push_back(f);
+            candidates.push_back(fs::path(trace_.path).parent_path() / f);
+            for (const auto& d : options_.source_directories) candidates.push_back(fs::path(d) / f);
+        }
+        for (const auto& c : candidates) {
+            std::error_code ec;
+            if (fs::is_regular_file(c, ec)) return fs::absolute(c, ec).lexically_normal();
+        }
+        return std::nullopt;
+    }
+
+    void write_sources() {
+        std::vector<std::string> files;
+        for (const SourceLocation& l : trace_.locations)
+            if (!l.file.empty()) files.push_back(l.file);
+        std::sort(files.begin(), files.end());
+        files.erase(std::unique(files.begin(), files.end()), files.end());
+        db::Statement find = c_.prepare("SELECT id, text FROM source_texts WHERE hash = ?");
+        db::Statement add = c_.prepare("INSERT INTO source_texts (hash, size, text) VALUES (?,?,?)");
+        db::Statement file = c_.prepare("INSERT INTO source_files VALUES (?,?,?,?)");
+        for (const std::string& name : files) {
+            std::optional<std::int64_t> text_id;
+            std::optional<std::string> resolved;
+            if (auto path = find_source(name)) {
+                resolved = path->string();
+                std::error_code ec;
+                const auto size = fs::file_size(*path, ec);
+                std::ifstream in(*path, std::ios::binary);
+                if (!ec && size <= options_.max_source_bytes && in) {
+                    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+                    // Binary files (NUL bytes) are not sources: record the file without text.
+                    if (in.good() || in.eof()) {
+                        if (text.find('\0') == std::string::npos) text_id = store_text(find, add, text);
+                    }
+                }
+            }
+            file.bind(1, run_).bind(2, name).bind(3, resolved).bind(4, text_id).run();
+        }
+    }
+
+    std::int64_t store_text(db::Statement& find, db::Statement& add, const std::string& text) {
+        const auto hash = static_cast<std::int64_t>(fnv1a(text));
+        find.bind(1, hash);
+        while (find.step()) {
+            if (find.text(1) == text) {
+                const std::int64_t id = find.int64(0);
+                find.reset();
+                return id;
+            }
+        }
+        find.reset();
+        add.bind(1, hash).bind(2, static_cast<std::int64_t>(text.size())).bind(3, text).run();
+        return sqlite3_last_insert_rowid(c_.get());
+    }
+
+    db::Connection& c_;
+    const Trace& trace_;
+    const AnalysisResult& result_;
+    const RunInfo& info_;
+    const DatabaseWriteOptions& options_;
+    std::int64_t run_ = 0;
+    std::size_t done_ = 0, total_ = 1;
+};
+
+}  // namespace
+
+int results_database_schema_version() { return db::kSchemaVersion; }
+
+std::int64_t write_run(const std::string& database, const Trace& trace, const AnalysisResult& result,
+                       const RunInfo& info, const DatabaseWriteOptions& options) {
+    std::error_code ec;
+    const bool existed = fs::exists(database, ec);
+    try {
+        db::Connection c(database, db::Connection::Mode::ReadWriteCreate);
+        c.exec("PRAGMA cache_size = -65536");
+        // The write lock first, so that the checks and the run see the same file; nothing is
+        // written before the checks pass, and a failure rolls back everything of this run.
+        c.exec("BEGIN IMMEDIATE");
+        try {
+            const int version = db::check_database(c);
+            if (version == 0) {
+                db::create_schema(c);
+            } else {
+                db::check_integrity(c);
+                if (version < db::kSchemaVersion) db::migrate(c, version);
+            }
+            const std::int64_t run = RunWriter(c, trace, result, info, options).write();
+            c.exec("COMMIT");
+            return run;
+        } catch (...) {
+            sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+            throw;
+        }
+    } catch (...) {
+        if (!existed) {
+            fs::remove(database, ec);
+            fs::remove(database + "-journal", ec);
+        }
+        throw;
+    }
+}
+
+}  // namespace firstrace

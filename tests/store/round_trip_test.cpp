@@ -1,0 +1,186 @@
+// What is written is what is read back: ReportModel equality (through its JSON), race sites,
+// views, stored source text.
+#include <sqlite3.h>
+
+#include <set>
+
+#include "firstrace/errors.hpp"
+#include "firstrace/results_database.hpp"
+#include "firstrace/triage_report.hpp"
+#include "store_test_support.hpp"
+
+namespace firstrace {
+namespace {
+
+using test::TempDir;
+
+std::int64_t count(const std::string& path, const std::string& sql) {
+    sqlite3* db = nullptr;
+    sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr);
+    sqlite3_stmt* s = nullptr;
+    sqlite3_prepare_v2(db, sql.c_str(), -1, &s, nullptr);
+    std::int64_t v = -1;
+    if (s && sqlite3_step(s) == SQLITE_ROW) v = sqlite3_column_int64(s, 0);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    return v;
+}
+
+std::vector<std::string> model_site_keys(const ReportModel& model) {
+    std::vector<std::string> keys;
+    for (const RaceSite& s : group_race_sites(model)) keys.push_back(s.key);
+    std::sort(keys.begin(), keys.end());
+    return keys;
+}
+
+TEST(RoundTrip, HandMadeRunReadsBackAsMakeReportModel) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    const test::HandMadeRun h = test::hand_made_run();
+    const std::int64_t id = write_run(path, h.trace, h.result);
+    const ReportModel expected = make_report_model(h.trace, h.result);
+    const ResultsDatabase db(path);
+    const ReportModel actual = db.read_report(id);
+    EXPECT_EQ(test::json_of(actual), test::json_of(expected));
+    // Fields the JSON does not show.
+    ASSERT_EQ(actual.races.size(), expected.races.size());
+    for (std::size_t i = 0; i < actual.races.size(); ++i) {
+        EXPECT_EQ(actual.races[i].sites_a, expected.races[i].sites_a);
+        EXPECT_EQ(actual.races[i].sites_b, expected.races[i].sites_b);
+    }
+    EXPECT_EQ(db.site_keys(id), model_site_keys(expected));
+    const RunSummary run = db.run(id);
+    EXPECT_TRUE(run.truncated);
+    EXPECT_EQ(run.tool_version, FIRSTRACE_VERSION);
+    EXPECT_EQ(run.counts.apparent, 3u);
+    EXPECT_EQ(run.analyzed_at.size(), std::string("2026-01-01T00:00:00Z").size());
+}
+
+TEST(RoundTrip, StoresTheTraceAndGraphTables) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    const test::HandMadeRun h = test::hand_made_run();
+    RunInfo info;
+    info.program = "/usr/bin/app";
+    info.arguments = {"app", "--threads", "4", "quote\"d"};
+    info.host = "builder";
+    info.started_at = "2026-11-22T10:00:00Z";
+    write_run(path, h.trace, h.result, info);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM events"), 4);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM events WHERE clock_start IS NOT NULL"), 4);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM events WHERE kind = 'sem-post' AND object = 1 AND counter = 3"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM access_sites WHERE process = 1 AND event_index = 0"), 3);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM access_sites WHERE kind = 'atomic-write' AND flags = 6"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM site_ranges"), 5);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM contexts WHERE parent = 0 AND location = 0"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM sync_objects WHERE kind = 'semaphore' AND initial_value = 2"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM graph_edges WHERE kind = 'shared-data' AND transitive = 1"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM graph_edges WHERE kind = 'event-control'"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM partition_edges WHERE partition_id = 0 AND after_id = 1"), 1);
+    EXPECT_EQ(count(path, "SELECT race_count FROM tangles WHERE id = 0"), 2);
+    EXPECT_EQ(count(path, "SELECT feasible_count FROM tangles WHERE id = 0"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM run_stages"), 2);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM runs WHERE arguments = '[\"app\",\"--threads\",\"4\",\"quote\\\"d\"]'"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM runs WHERE program = '/usr/bin/app' AND host = 'builder'"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM first_races"), 1);
+    // race_sites agrees with group_race_sites.
+    const ReportModel model = make_report_model(h.trace, h.result);
+    const auto sites = group_race_sites(model);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM race_sites"), static_cast<std::int64_t>(sites.size()));
+    for (const RaceSite& s : sites) {
+        const std::string where = " FROM race_sites WHERE site_key = '" + s.key + "'";
+        if (s.key.find('\'') != std::string::npos) continue;
+        EXPECT_EQ(count(path, "SELECT races" + where), static_cast<std::int64_t>(s.races.size())) << s.key;
+        EXPECT_EQ(count(path, "SELECT feasible" + where), s.feasible) << s.key;
+        EXPECT_EQ(count(path, "SELECT in_first_partition" + where), s.in_first_partition ? 1 : 0) << s.key;
+    }
+}
+
+TEST(RoundTrip, SampleInBothOrderings) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    const Trace trace = load_trace(test::sample_trace("figure-2-1.std"));
+    std::vector<std::string> expected;
+    for (Ordering o : {Ordering::Approximate, Ordering::Complete}) {
+        AnalysisOptions options;
+        options.ordering = o;
+        const AnalysisResult result = analyze(trace, options);
+        write_run(path, trace, result);
+        expected.push_back(test::json_of(make_report_model(trace, result)));
+    }
+    const ResultsDatabase db(path);
+    EXPECT_EQ(test::json_of(db.read_report(1)), expected[0]);
+    EXPECT_EQ(test::json_of(db.read_report(2)), expected[1]);
+    EXPECT_NE(expected[0], expected[1]);
+}
+
+TEST(RoundTrip, RandomTracesAppendedToOneDatabase) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    std::vector<std::string> expected;
+    std::vector<std::vector<std::string>> keys;
+    for (std::uint64_t seed = 1; seed <= 15; ++seed) {
+        test::write_random_std(dir.file("t.std"), seed, 200 + 40 * seed);
+        const Trace trace = load_trace(dir.file("t.std"));
+        const AnalysisResult result = analyze(trace);
+        EXPECT_EQ(write_run(path, trace, result), static_cast<std::int64_t>(seed));
+        const ReportModel model = make_report_model(trace, result);
+        expected.push_back(test::json_of(model));
+        keys.push_back(model_site_keys(model));
+    }
+    const ResultsDatabase db(path);
+    std::set<std::string> all;
+    for (std::int64_t id = 1; id <= 15; ++id) {
+        EXPECT_EQ(test::json_of(db.read_report(id)), expected[static_cast<std::size_t>(id - 1)]) << "run " << id;
+        EXPECT_EQ(db.site_keys(id), keys[static_cast<std::size_t>(id - 1)]) << "run " << id;
+        all.insert(keys[static_cast<std::size_t>(id - 1)].begin(), keys[static_cast<std::size_t>(id - 1)].end());
+    }
+    const auto any_run = db.site_keys();
+    EXPECT_EQ(std::set<std::string>(any_run.begin(), any_run.end()), all);
+}
+
+TEST(RoundTrip, SourceTextIsStoredAndOutlivesTheFile) {
+    TempDir dir;
+    const std::string source = dir.file("queue.c");
+    const std::string text = "int head;\nvoid push(void) {\n    head++;  /* <race> & \"more\" */\n}\n";
+    test::write_file(source, text);
+    test::HandMadeRun h = test::hand_made_run();
+    h.trace.locations[0].file = source;     // absolute
+    h.trace.locations[1].file = "queue.c";  // relative to the trace's directory
+    h.trace.path = dir.file("app.trace");
+    const std::string path = dir.file("r.db");
+    const std::int64_t first = write_run(path, h.trace, h.result);
+    const std::int64_t second = write_run(path, h.trace, h.result);
+    std::filesystem::remove(source);
+    const ResultsDatabase db(path);
+    EXPECT_EQ(db.source_text(first, source), text);
+    EXPECT_EQ(db.source_text(first, "queue.c"), text);
+    EXPECT_EQ(db.source_text(second, source), text);
+    EXPECT_EQ(db.source_text(first, "/src/app/main.c"), std::nullopt);  // did not exist
+    EXPECT_EQ(count(path, "SELECT count(*) FROM source_texts"), 1) << "texts are deduplicated";
+    EXPECT_EQ(count(path, "SELECT count(*) FROM source_files WHERE text_id IS NULL"), 4) << "2 missing files x 2 runs";
+}
+
+TEST(RoundTrip, EmptyResultRoundTrips) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    test::HandMadeRun h = test::hand_made_run();
+    h.result.races.clear();
+    h.result.partitions.clear();
+    h.result.counts.apparent = 0;
+    const std::int64_t id = write_run(path, h.trace, h.result);
+    EXPECT_EQ(test::json_of(ResultsDatabase(path).read_report(id)), test::json_of(make_report_model(h.trace, h.result)));
+}
+
+TEST(RoundTrip, UnknownRunIsAnError) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    const test::HandMadeRun h = test::hand_made_run();
+    write_run(path, h.trace, h.result);
+    const ResultsDatabase db(path);
+    EXPECT_THROW(db.read_report(7), InputError);
+    EXPECT_THROW(db.run(0), InputError);
+}
+
+}  // namespace
+}  // namespace firstrace
