@@ -63,7 +63,7 @@ int analyze_command(const Arguments& args) {
     TerminalProgress progress(!quiet);
     options.progress = progress.callback();
 
-    const Trace trace = load_trace(vm["trace"].as<std::string>());
+    const Trace trace = load_trace(vm["trace"].as<std::string>(), options.progress);
     if (options.ordering == Ordering::Complete && !trace.has_clock)
         throw UsageError(trace.path +
                          ": --ordering complete needs clock readings, which this trace lacks");
