@@ -81,7 +81,7 @@ int analyze_command(const Arguments& args) {
                   << " origins searched, " << result.transitive_fallbacks
                   << " fell back to the conservative superset\n";
     }
-    const ReportModel model = make_report_model(trace, result);
+    const ReportModel model = make_report_model(trace, result, format == "text");
     if (format == "json")
         write_json_report(std::cout, model);
     else
