@@ -32,7 +32,8 @@ std::vector<ReportSite> report_sites(const Trace& trace, const std::vector<std::
 
 } // namespace
 
-ReportModel make_report_model(const Trace& trace, const AnalysisResult& result) {
+ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
+                              bool first_partitions_only) {
     ReportModel model;
     model.trace_path = trace.path;
     model.ordering = result.ordering;
@@ -48,6 +49,10 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result) 
         r.tangle = race.tangle;
         r.actual = race.actual;
         r.partition = race.partition;
+        if (first_partitions_only && !result.partitions[race.partition].first) {
+            model.races.push_back(std::move(r));
+            continue;
+        }
         for (const Interval& c : race.conflicts) {
             if (!trace.variable_names.empty())
                 for (std::uint64_t v = c.lo; v < c.hi; ++v)

@@ -281,10 +281,13 @@ struct FileCloser {
 
 } // namespace
 
-Trace read_std_trace(const std::string& path) {
+Trace read_std_trace(const std::string& path, const ProgressCallback& progress) {
     std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "r"));
     if (!file) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
     StdTraceParser parser(path);
+    std::fseek(file.get(), 0, SEEK_END);
+    const double size = static_cast<double>(std::max(1L, std::ftell(file.get())));
+    std::rewind(file.get());
     char* buffer = nullptr;
     std::size_t capacity = 0;
     std::uint64_t number = 0;
@@ -292,6 +295,8 @@ Trace read_std_trace(const std::string& path) {
         ssize_t n;
         while ((n = ::getline(&buffer, &capacity, file.get())) >= 0) {
             ++number;
+            if (progress && (number & 0xffff) == 0)
+                progress("reading trace", static_cast<double>(std::ftell(file.get())) / size);
             if (std::memchr(buffer, '\0', static_cast<std::size_t>(n)) != nullptr)
                 throw InputError(path, number, "binary data in a text trace");
             parser.parse_line(std::string_view(buffer, static_cast<std::size_t>(n)), number);

@@ -10,16 +10,8 @@
 namespace firstrace {
 namespace {
 
-std::string side_locations(const std::vector<ReportSite>& sites) {
-    std::set<std::string> names;
-    for (const auto& s : sites)
-        names.insert(format_location(s));
-    if (names.empty()) return "<unknown>";
-    std::string out;
-    for (const auto& n : names)
-        out += (out.empty() ? "" : ", ") + n;
-    return out;
-}
+// Race sites listed per first partition before the rest is summarized in one line.
+constexpr std::size_t kMaxSitesShown = 25;
 
 struct SiteGroup {
     std::string left, right;
@@ -30,6 +22,7 @@ struct SiteGroup {
     unsigned actual = 0;
     std::set<std::uint32_t> tangles;
     std::uint32_t first_race = 0;
+    std::uint32_t last_race = 0;
 };
 
 std::string join(const std::set<std::string>& items, std::size_t limit) {
@@ -71,36 +64,49 @@ void write_text_report(std::ostream& out, const ReportModel& model) {
         }
         out << "\nFirst partition " << p.id << " (" << p.races.size()
             << (p.races.size() == 1 ? " race" : " races") << "):\n";
+        // A race site is an unordered pair of source locations, one per side, at least one
+        // of them writing; a race counts for every race site it touches.
         std::map<std::pair<std::string, std::string>, SiteGroup> groups;
         for (std::uint32_t id : p.races) {
             const ReportRace& r = model.races[id];
-            std::string left = side_locations(r.sites_a), right = side_locations(r.sites_b);
-            std::string left_thread = r.a.thread, right_thread = r.b.thread;
-            if (right < left) {
-                std::swap(left, right);
-                std::swap(left_thread, right_thread);
-            }
-            SiteGroup& g = groups[{left, right}];
-            if (g.count == 0) {
-                g.left = left;
-                g.right = right;
-                g.first_race = id;
-            }
-            ++g.count;
-            g.left_threads.insert(left_thread);
-            g.right_threads.insert(right_thread);
-            ++g.statuses[to_string(r.status)];
-            g.variables.insert(r.variables.begin(), r.variables.end());
-            if (r.actual.value_or(false)) ++g.actual;
-            if (r.tangle) g.tangles.insert(*r.tangle);
+            std::map<std::string, bool> left_sites, right_sites; // location -> writes
+            for (const auto& site : r.sites_a)
+                left_sites[format_location(site)] |= site.kind.find("write") != std::string::npos;
+            for (const auto& site : r.sites_b)
+                right_sites[format_location(site)] |= site.kind.find("write") != std::string::npos;
+            if (left_sites.empty()) left_sites["<unknown>"] = true;
+            if (right_sites.empty()) right_sites["<unknown>"] = true;
+            for (const auto& [la, wa] : left_sites)
+                for (const auto& [lb, wb] : right_sites) {
+                    if (!wa && !wb) continue;
+                    const bool swap = lb < la;
+                    SiteGroup& g = groups[swap ? std::pair{lb, la} : std::pair{la, lb}];
+                    if (g.count == 0) {
+                        g.left = swap ? lb : la;
+                        g.right = swap ? la : lb;
+                        g.first_race = id;
+                    }
+                    g.left_threads.insert(swap ? r.b.thread : r.a.thread);
+                    g.right_threads.insert(swap ? r.a.thread : r.b.thread);
+                    if (g.count > 0 && g.last_race == id) continue; // both orientations of one race
+                    g.last_race = id;
+                    ++g.count;
+                    ++g.statuses[to_string(r.status)];
+                    g.variables.insert(r.variables.begin(), r.variables.end());
+                    if (r.actual.value_or(false)) ++g.actual;
+                    if (r.tangle) g.tangles.insert(*r.tangle);
+                }
         }
         std::vector<const SiteGroup*> ordered;
         for (const auto& [key, g] : groups)
             ordered.push_back(&g);
         std::sort(ordered.begin(), ordered.end(), [](const SiteGroup* x, const SiteGroup* y) {
-            return x->first_race < y->first_race;
+            return x->first_race != y->first_race ? x->first_race < y->first_race
+                                                  : x->right < y->right;
         });
-        for (const SiteGroup* g : ordered) {
+        const std::size_t shown = std::min<std::size_t>(ordered.size(), kMaxSitesShown);
+        for (std::size_t k = 0; k < shown; ++k) {
+            const SiteGroup* g = ordered[k];
             out << "  " << g->left << " [" << join(g->left_threads, 4) << "]  <->  " << g->right
                 << " [" << join(g->right_threads, 4) << "]\n      ";
             bool first = true;
@@ -110,7 +116,7 @@ void write_text_report(std::ostream& out, const ReportModel& model) {
                 first = false;
             }
             if (g->count > 1)
-                out << "  (" << g->count << " instances, first race #" << g->first_race << ")";
+                out << "  (" << g->count << " races, first #" << g->first_race << ")";
             else
                 out << "  (race #" << g->first_race << ")";
             if (model.ordering == Ordering::Complete)
@@ -118,6 +124,9 @@ void write_text_report(std::ostream& out, const ReportModel& model) {
             if (!g->tangles.empty()) out << ", tangled";
             out << "\n      on " << join(g->variables, 6) << "\n";
         }
+        if (ordered.size() > shown)
+            out << "  … and " << ordered.size() - shown
+                << " more race sites (--format json lists every race)\n";
     }
     if (later_partitions > 0)
         out << "\n"

@@ -66,7 +66,7 @@ int analyze_command(const Arguments& args) {
     TerminalProgress progress(!quiet);
     options.progress = progress.callback();
 
-    const Trace trace = load_trace(vm["trace"].as<std::string>());
+    const Trace trace = load_trace(vm["trace"].as<std::string>(), options.progress);
     if (options.ordering == Ordering::Complete && !trace.has_clock)
         throw UsageError(trace.path +
                          ": --ordering complete needs clock readings, which this trace lacks");
@@ -92,7 +92,7 @@ int analyze_command(const Arguments& args) {
         if (vm.count("verbose"))
             std::cerr << "  stored as run " << run << " in " << vm["output"].as<std::string>() << "\n";
     }
-    const ReportModel model = make_report_model(trace, result);
+    const ReportModel model = make_report_model(trace, result, format == "text");
     if (format == "json")
         write_json_report(std::cout, model);
     else

@@ -58,7 +58,10 @@ struct ReportModel {
     std::vector<ReportPartition> partitions;
 };
 
-ReportModel make_report_model(const Trace& trace, const AnalysisResult& result);
+// With `first_partitions_only`, races outside first partitions get no variables and no sites:
+// enough for the text report, and much cheaper on traces with millions of races.
+ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
+                              bool first_partitions_only = false);
 
 // "file.c:12" (or "<unknown>"), used by every text-like format.
 std::string format_location(const ReportSite& site);

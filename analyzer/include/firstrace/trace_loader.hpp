@@ -3,17 +3,18 @@
 
 #include <string>
 
+#include "firstrace/analysis.hpp"
 #include "firstrace/model.hpp"
 
 namespace firstrace {
 
 // STD text format (`T1|w(V3)|file.c:12`). Throws InputError naming file and line.
-Trace read_std_trace(const std::string& path);
+Trace read_std_trace(const std::string& path, const ProgressCallback& progress = {});
 
 // The tracer's trace directory (see tracer/ and DESIGN "Inputs"). Throws InputError.
 Trace read_firstrace_trace(const std::string& directory);
 
 // Dispatches on what `path` is: a directory is a firstrace trace, a file is STD.
-Trace load_trace(const std::string& path);
+Trace load_trace(const std::string& path, const ProgressCallback& progress = {});
 
 } // namespace firstrace
