@@ -10,6 +10,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPathStroker>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -23,9 +24,10 @@ namespace firstrace::gui {
 
 namespace {
 
-constexpr qreal kLaneHeight = 86;
-constexpr qreal kColumnWidth = 150;
-constexpr qreal kBoxWidth = 124;
+constexpr qreal kLaneHeight = 80;
+constexpr qreal kColumnWidth = 136;      // a column holding a computation event
+constexpr qreal kSyncColumnWidth = 84;   // a column of synchronization events only
+constexpr qreal kBoxWidth = 118;
 constexpr qreal kBoxHeight = 40;
 constexpr qreal kSyncSize = 18;
 constexpr qreal kLabelWidth = 130;
@@ -101,6 +103,7 @@ void HistoryCanvas::zoomBy(qreal factor) {
 void HistoryCanvas::wheelEvent(QWheelEvent* event) {
     if (event->modifiers() & Qt::ControlModifier) {
         zoomBy(std::pow(1.0015, event->angleDelta().y()));
+        emit zoomed();
         event->accept();
         return;
     }
@@ -182,6 +185,10 @@ HistoryView::HistoryView(QWidget* parent)
     layout->addWidget(info_);
 
     connect(canvas_, &HistoryCanvas::itemClicked, this, &HistoryView::onItemClicked);
+    connect(canvas_, &HistoryCanvas::zoomed, this, [this] { userZoomed_ = true; });
+    connect(canvas_, &HistoryCanvas::resized, this, [this] {
+        if (!userZoomed_) fitOrCenter();
+    });
     clear();
 }
 
@@ -193,9 +200,31 @@ void HistoryView::clear() {
 
 void HistoryView::setHistory(const HistoryData& history) {
     history_ = history;
+    userZoomed_ = false;
     rebuild();
     info_->setText(tr("Click an event to see it; click a race edge to select that race."));
-    centerOnFocus();
+    fitOrCenter();
+}
+
+void HistoryView::fitOrCenter() {
+    // Small histories are shown whole; larger ones at full size around the race.
+    canvas_->resetTransform();
+    const QRectF bounds = scene_->itemsBoundingRect();
+    const QSize viewport = canvas_->viewport()->size();
+    if (bounds.isEmpty() || viewport.isEmpty()) return;
+    const qreal scale = std::min(viewport.width() / bounds.width(), viewport.height() / bounds.height());
+    if (scale >= 1.0) {
+        canvas_->centerOn(bounds.center());
+    } else if (scale >= 0.55) {
+        fitAll();
+    } else {
+        centerOnFocus();
+    }
+}
+
+void HistoryCanvas::resizeEvent(QResizeEvent* event) {
+    QGraphicsView::resizeEvent(event);
+    emit resized();
 }
 
 bool HistoryView::sharedDataVisible() const { return sharedData_->isChecked(); }
@@ -205,8 +234,15 @@ void HistoryView::setSharedDataVisible(bool on) { sharedData_->setChecked(on); }
 void HistoryView::setEventControlVisible(bool on) { eventControl_->setChecked(on); }
 void HistoryView::setTangleVisible(bool on) { tangle_->setChecked(on); }
 
-void HistoryView::zoomIn() { canvas_->zoomBy(1.25); }
-void HistoryView::zoomOut() { canvas_->zoomBy(0.8); }
+void HistoryView::zoomIn() {
+    userZoomed_ = true;
+    canvas_->zoomBy(1.25);
+}
+
+void HistoryView::zoomOut() {
+    userZoomed_ = true;
+    canvas_->zoomBy(0.8);
+}
 
 void HistoryView::fitAll() {
     if (scene_->items().isEmpty()) return;
@@ -269,7 +305,13 @@ void HistoryView::rebuild() {
         return;
     }
 
-    const qreal width = std::max(1, layout_.columns) * kColumnWidth;
+    // Column widths: computation boxes need more room than synchronization diamonds.
+    QList<qreal> columnWidth(std::max(1, layout_.columns), kSyncColumnWidth);
+    for (const HistoryEvent& event : history_.events)
+        if (event.computation) columnWidth[layout_.columnOf.value(event.key)] = kColumnWidth;
+    QList<qreal> columnLeft(columnWidth.size() + 1, 0);
+    for (int c = 0; c < columnWidth.size(); ++c) columnLeft[c + 1] = columnLeft[c] + columnWidth[c];
+    const qreal width = columnLeft.back();
     QFont laneFont = font();
     laneFont.setBold(true);
     QFont smallFont = font();
@@ -314,7 +356,7 @@ void HistoryView::rebuild() {
         const int lane = layout_.laneOf.value(event.key.process, -1);
         if (lane < 0) continue;
         const int column = layout_.columnOf.value(event.key);
-        const QPointF centre(column * kColumnWidth + kColumnWidth / 2, lane * kLaneHeight + kLaneHeight / 2);
+        const QPointF centre(columnLeft[column] + columnWidth[column] / 2, lane * kLaneHeight + kLaneHeight / 2);
         const bool inFocus = focus && (focus->a == event.key || focus->b == event.key);
         QGraphicsItem* item = nullptr;
         if (event.computation) {
@@ -350,7 +392,7 @@ void HistoryView::rebuild() {
             diamond->setBrush(QColor(0x54, 0x6e, 0x7a));
             scene_->addItem(diamond);
             auto* label = new QGraphicsSimpleTextItem(
-                smallMetrics.elidedText(event.label, Qt::ElideRight, kColumnWidth - 10), diamond);
+                smallMetrics.elidedText(event.label, Qt::ElideRight, columnWidth[column] - 6), diamond);
             label->setFont(smallFont);
             label->setPos(centre.x() - label->boundingRect().width() / 2, disc.bottom() + 3);
             auto* index = new QGraphicsSimpleTextItem(QStringLiteral("#%1").arg(event.key.index), diamond);
@@ -385,8 +427,7 @@ void HistoryView::rebuild() {
         if (lane.firstIndex <= 0) continue;
         auto* more = scene_->addSimpleText(tr("\u22ef %1 earlier").arg(lane.firstIndex), smallFont);
         more->setBrush(QColor(0x90, 0x90, 0x90));
-        more->setPos(-4 - more->boundingRect().width() + 2, i * kLaneHeight + 6);
-        more->setX(2);
+        more->setPos(4, i * kLaneHeight + 4);
     }
 
     // Edges: synchronization (solid), shared-data (dashed), event-control (dotted).

@@ -25,8 +25,11 @@ public:
 
 signals:
     void itemClicked(QGraphicsItem* item);
+    void zoomed();
+    void resized();
 
 protected:
+    void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
@@ -55,6 +58,8 @@ public:
     void zoomOut();
     void fitAll();
     void centerOnFocus();
+    // Shows a small history whole, a large one at full size around the selected race.
+    void fitOrCenter();
 
     HistoryCanvas* canvas() const { return canvas_; }
     // Scene position of an event's box centre / the midpoint of a race edge (for tests and
@@ -88,6 +93,7 @@ private:
     QList<QGraphicsItem*> sharedDataItems_;
     QList<QGraphicsItem*> eventControlItems_;
     QList<QGraphicsItem*> tangleItems_;
+    bool userZoomed_ = false;
 };
 
 }  // namespace firstrace::gui

@@ -72,7 +72,7 @@ MainWindow::MainWindow(QWidget* parent)
     mainSplitter_->setStretchFactor(0, 2);
     mainSplitter_->setStretchFactor(1, 3);
     mainSplitter_->setSizes({620, 900});
-    rightSplitter_->setSizes({520, 380});
+    rightSplitter_->setSizes({440, 460});
     setCentralWidget(mainSplitter_);
     resize(1500, 950);
 

@@ -576,19 +576,30 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
             .arg(QString::fromLatin1(kLocationText),
                  windowsSql(QStringLiteral("s.process"), QStringLiteral("s.event_index"))));
     sites.bind(":run", run);
-    QHash<EventKey, QStringList> labels;
+    // Label: "workq.c:20,21,23" (the lines of each file once, in site order).
+    QHash<EventKey, QList<std::pair<QString, QStringList>>> labels;
     QHash<EventKey, QStringList> details;
     while (sites.step()) {
         const EventKey key{sites.integer(0), sites.integer(1)};
         const QString location = baseName(sites.text(3));
-        QStringList& label = labels[key];
-        if (!label.contains(location)) label << location;
+        const int colon = location.lastIndexOf(QLatin1Char(':'));
+        const QString file = colon < 0 ? location : location.left(colon);
+        const QString line = colon < 0 ? QString() : location.mid(colon + 1);
+        auto& files = labels[key];
+        auto it = std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.first == file; });
+        if (it == files.end()) {
+            files.append({file, {}});
+            it = files.end() - 1;
+        }
+        if (!line.isEmpty() && !it->second.contains(line)) it->second << line;
         details[key] << location + QLatin1Char(' ') + sites.text(2);
     }
     for (HistoryEvent& event : history.events) {
         if (!event.computation) continue;
-        const QStringList lines = labels.value(event.key);
-        event.label = lines.isEmpty() ? QStringLiteral("(no accesses)") : lines.join(QStringLiteral(", "));
+        QStringList parts;
+        for (const auto& [file, lines] : labels.value(event.key))
+            parts << (lines.isEmpty() ? file : file + QLatin1Char(':') + lines.join(QLatin1Char(',')));
+        event.label = parts.isEmpty() ? QStringLiteral("(no accesses)") : parts.join(QStringLiteral(" "));
         event.detail = details.value(event.key).join(QStringLiteral("; "));
     }
 

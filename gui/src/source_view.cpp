@@ -2,6 +2,7 @@
 
 #include <QFontDatabase>
 #include <QLabel>
+#include <QPaintEvent>
 #include <QPainter>
 #include <QTextBlock>
 #include <QVBoxLayout>
@@ -117,6 +118,7 @@ SourceView::SourceView(QWidget* parent)
 
 void SourceView::clear() {
     file_.clear();
+    focusLine_ = 0;
     header_->setText(tr("No source"));
     editor_->setPlainText(QString());
     editor_->setHighlightedLines({}, Qt::transparent);
@@ -141,14 +143,21 @@ void SourceView::showSource(const QString& file, const QString& text, bool avail
     }
     editor_->setPlainText(text);
     editor_->setHighlightedLines(lines, color);
-    if (!lines.isEmpty()) {
-        const QTextBlock block = editor_->document()->findBlockByNumber(lines.front() - 1);
-        if (block.isValid()) {
-            QTextCursor cursor(block);
-            editor_->setTextCursor(cursor);
-            editor_->centerCursor();
-        }
-    }
+    focusLine_ = lines.isEmpty() ? 0 : lines.front();
+    centerFocusLine();
+}
+
+void SourceView::centerFocusLine() {
+    if (focusLine_ <= 0) return;
+    const QTextBlock block = editor_->document()->findBlockByNumber(focusLine_ - 1);
+    if (!block.isValid()) return;
+    editor_->setTextCursor(QTextCursor(block));
+    editor_->centerCursor();
+}
+
+void SourceView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    centerFocusLine();
 }
 
 }  // namespace firstrace::gui

@@ -42,10 +42,15 @@ public:
     const QList<int>& highlightedLines() const { return editor_->highlightedLines(); }
     QString displayedText() const { return editor_->toPlainText(); }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    void centerFocusLine();
     QLabel* header_;
     SourceTextEdit* editor_;
     QString file_;
+    int focusLine_ = 0;
 };
 
 }  // namespace firstrace::gui

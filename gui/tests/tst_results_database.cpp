@@ -260,7 +260,7 @@ private slots:
         for (const HistoryEvent& event : history.events) {
             if (event.key == EventKey{1, 3}) {
                 QVERIFY(event.computation);
-                QCOMPARE(event.label, QStringLiteral("workq.c:20, workq.c:21, workq.c:22, workq.c:23"));
+                QCOMPARE(event.label, QStringLiteral("workq.c:20,21,22,23"));
             }
             if (event.key == EventKey{0, 0}) {
                 QVERIFY(!event.computation);
