@@ -102,7 +102,11 @@ MainWindow::MainWindow(QWidget* parent)
     updateSummary();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The models hold the database; the views may still ask them for data while they close.
+    partitions_->setRun(nullptr, -1);
+    runs_->setDatabase(nullptr);
+}
 
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
