@@ -1,5 +1,7 @@
 #include "results_database_sqlite.hpp"
 
+#include <stdexcept>
+
 namespace firstrace::db {
 
 std::string describe_sqlite_error(int rc, const char* message) {
@@ -68,6 +70,66 @@ void Connection::fail(const std::string& what, int rc) {
         primary == SQLITE_LOCKED || primary == SQLITE_READONLY || primary == SQLITE_FULL)
         throw InputError(path_, 0, describe_sqlite_error(rc, message));
     throw InputError(path_, 0, what + ": " + describe_sqlite_error(rc, message));
+}
+
+}  // namespace firstrace::db
+
+namespace firstrace::db {
+
+namespace {
+std::string insert_sql(const std::string& table, int columns, int rows) {
+    std::string row = "(";
+    for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
+    row += ")";
+    std::string sql = "INSERT INTO " + table + " VALUES ";
+    for (int r = 0; r < rows; ++r) sql += (r ? "," : "") + row;
+    return sql;
+}
+}  // namespace
+
+BulkInsert::BulkInsert(Connection& connection, const std::string& table, int columns, int batch)
+    : connection_(connection), columns_(columns), batch_(batch),
+      many_(connection, insert_sql(table, columns, batch).c_str()), one_(connection, insert_sql(table, columns, 1).c_str()) {
+    values_.reserve(static_cast<std::size_t>(columns) * static_cast<std::size_t>(batch));
+}
+
+BulkInsert::~BulkInsert() {
+    // Rows not finished explicitly are dropped: the transaction is being abandoned anyway.
+}
+
+void BulkInsert::end_row() {
+    if (values_.size() % static_cast<std::size_t>(columns_) != 0)
+        throw std::logic_error("BulkInsert: a row with the wrong number of values");
+    if (values_.size() == static_cast<std::size_t>(columns_) * static_cast<std::size_t>(batch_)) {
+        flush(many_, static_cast<std::size_t>(batch_));
+    }
+}
+
+void BulkInsert::finish() {
+    const std::size_t rows = values_.size() / static_cast<std::size_t>(columns_);
+    for (std::size_t r = 0; r < rows; ++r) {
+        for (int c = 0; c < columns_; ++c) {
+            const Value& v = values_[r * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(c)];
+            if (v.kind == Value::Int) one_.bind(c + 1, v.i);
+            else if (v.kind == Value::Text) one_.bind(c + 1, std::string_view(v.text));
+            else one_.bind_null(c + 1);
+        }
+        one_.run();
+    }
+    values_.clear();
+}
+
+void BulkInsert::flush(Statement& statement, std::size_t rows) {
+    const std::size_t n = rows * static_cast<std::size_t>(columns_);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Value& v = values_[i];
+        const int index = static_cast<int>(i) + 1;
+        if (v.kind == Value::Int) statement.bind(index, v.i);
+        else if (v.kind == Value::Text) statement.bind_static(index, v.text);
+        else statement.bind_null(index);
+    }
+    statement.run();
+    values_.clear();
 }
 
 }  // namespace firstrace::db
