@@ -1,0 +1,145 @@
+// End to end: `firstrace analyze samples/traces/figure-2-1.std -o DB` writes a database that the
+// browser reads with exactly the facts of `analyze --format json` (races, statuses, partitions,
+// variables, access sites), and `firstrace-gui --screenshot` renders its first race.
+#include <QFileInfo>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "results_database.hpp"
+#include "screenshot.hpp"
+
+using namespace firstrace::gui;
+
+class AnalyzedSampleTest : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString firstrace_;
+    QString trace_;
+    QString db_;
+    QJsonObject json_;
+
+    QByteArray run(const QString& program, const QStringList& arguments, int* code) {
+        QProcess process;
+        process.setWorkingDirectory(dir_.path());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
+        process.setProcessEnvironment(env);
+        process.start(program, arguments);
+        *code = process.waitForFinished(120000) && process.exitStatus() == QProcess::NormalExit
+                    ? process.exitCode()
+                    : -1;
+        if (*code != 0) qWarning().noquote() << process.readAllStandardError();
+        return process.readAllStandardOutput();
+    }
+
+private slots:
+    void initTestCase() {
+        firstrace_ = qEnvironmentVariable("FIRSTRACE_BINARY", QStringLiteral(FIRSTRACE_BINARY));
+        if (firstrace_.isEmpty() || !QFileInfo(firstrace_).isExecutable())
+            QSKIP("the firstrace command line is not part of this build");
+        trace_ = QStringLiteral(FIRSTRACE_SAMPLES "/traces/figure-2-1.std");
+        QVERIFY(QFileInfo::exists(trace_));
+        db_ = dir_.filePath(QStringLiteral("figure.db"));
+        int code = 0;
+        run(firstrace_, {QStringLiteral("analyze"), trace_, QStringLiteral("-o"), db_, QStringLiteral("-q")}, &code);
+        QCOMPARE(code, 0);
+        const QByteArray json = run(firstrace_, {QStringLiteral("analyze"), trace_, QStringLiteral("--format"),
+                                                 QStringLiteral("json"), QStringLiteral("-q")}, &code);
+        QCOMPARE(code, 0);
+        json_ = QJsonDocument::fromJson(json).object();
+        QVERIFY(!json_.isEmpty());
+    }
+
+    void databaseHoldsTheFactsOfTheJsonReport() {
+        auto opened = ResultsDatabase::open(db_);
+        QVERIFY2(opened.database, qPrintable(opened.message));
+        ResultsDatabase& db = *opened.database;
+        const auto runs = db.runs();
+        QCOMPARE(runs.size(), 1);
+        const RunInfo& run = runs.front();
+        const QJsonObject counts = json_.value(QStringLiteral("counts")).toObject();
+        QCOMPARE(run.races, counts.value(QStringLiteral("apparent")).toInteger());
+        QCOMPARE(run.feasible, counts.value(QStringLiteral("feasible")).toInteger());
+        QCOMPARE(run.unvalidated, counts.value(QStringLiteral("unvalidated")).toInteger());
+        QCOMPARE(run.partitions, counts.value(QStringLiteral("partitions")).toInteger());
+        QCOMPARE(run.firstPartitions, counts.value(QStringLiteral("first_partitions")).toInteger());
+        QCOMPARE(run.ordering, json_.value(QStringLiteral("ordering")).toString());
+
+        // Partitions in the tree's order, with their races.
+        const QJsonArray partitions = json_.value(QStringLiteral("partitions")).toArray();
+        const auto listed = db.partitions(run.id, RaceFilter(), -1, 1000);
+        QCOMPARE(listed.size(), partitions.size());
+        bool seenLater = false;
+        for (int i = 0; i < listed.size(); ++i) {
+            const QJsonObject p = partitions[i].toObject();
+            QCOMPARE(listed[i].id, p.value(QStringLiteral("id")).toInteger());
+            QCOMPARE(listed[i].first, p.value(QStringLiteral("first")).toBool());
+            QVERIFY(!(listed[i].first && seenLater));  // first partitions on top
+            seenLater |= !listed[i].first;
+            QList<qint64> expected;
+            for (const QJsonValue& id : p.value(QStringLiteral("races")).toArray()) expected << id.toInteger();
+            QList<qint64> races;
+            for (const RaceSummary& race : db.races(run.id, listed[i].id, RaceFilter(), -1, 1000)) races << race.id;
+            QCOMPARE(races, expected);
+            QCOMPARE(listed[i].races, qint64(expected.size()));
+        }
+
+        // Every race, both sides.
+        for (const QJsonValue& value : json_.value(QStringLiteral("races")).toArray()) {
+            const QJsonObject r = value.toObject();
+            const auto details = db.raceDetails(run.id, r.value(QStringLiteral("id")).toInteger());
+            QVERIFY(details);
+            const RaceSummary& s = details->summary;
+            QCOMPARE(statusName(s.status), r.value(QStringLiteral("status")).toString());
+            QCOMPARE(s.partition, r.value(QStringLiteral("partition")).toInteger());
+            QCOMPARE(s.tangle.has_value(), !r.value(QStringLiteral("tangle")).isNull());
+            if (!r.value(QStringLiteral("actual")).isNull())
+                QCOMPARE(s.actual, std::optional<bool>(r.value(QStringLiteral("actual")).toBool()));
+            const QJsonObject a = r.value(QStringLiteral("a")).toObject();
+            const QJsonObject b = r.value(QStringLiteral("b")).toObject();
+            QCOMPARE(details->a.thread, a.value(QStringLiteral("thread")).toString());
+            QCOMPARE(details->a.index, a.value(QStringLiteral("index")).toInteger());
+            QCOMPARE(details->b.thread, b.value(QStringLiteral("thread")).toString());
+            QCOMPARE(details->b.index, b.value(QStringLiteral("index")).toInteger());
+            QStringList variables;
+            for (const QJsonValue& v : r.value(QStringLiteral("variables")).toArray()) variables << v.toString();
+            QCOMPARE(details->variables, variables);
+            const QJsonObject sites = r.value(QStringLiteral("sites")).toObject();
+            for (const auto& [side, list] : {std::pair{QStringLiteral("a"), details->sitesA},
+                                             std::pair{QStringLiteral("b"), details->sitesB}}) {
+                const QJsonArray expected = sites.value(side).toArray();
+                QCOMPARE(list.size(), expected.size());
+                for (int i = 0; i < list.size(); ++i) {
+                    const QJsonObject site = expected[i].toObject();
+                    QCOMPARE(list[i].file, site.value(QStringLiteral("file")).toString());
+                    QCOMPARE(list[i].line, site.value(QStringLiteral("line")).toInt());
+                    QCOMPARE(list[i].kind, site.value(QStringLiteral("kind")).toString());
+                }
+            }
+            // The history around it holds both events and the race edge.
+            const HistoryData history = db.history(run.id, s.id);
+            QVERIFY(std::any_of(history.races.begin(), history.races.end(),
+                                [&](const HistoryRace& h) { return h.id == s.id; }));
+            QVERIFY(!history.edges.isEmpty());
+        }
+    }
+
+    void screenshotOfTheFirstRace() {
+        const QString png = dir_.filePath(QStringLiteral("first-race.png"));
+        int code = 0;
+        run(QStringLiteral(FIRSTRACE_GUI_BINARY), {QStringLiteral("--screenshot"), png, db_}, &code);
+        QCOMPARE(code, 0);
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QVERIFY(hasContent(image));
+    }
+};
+
+QTEST_GUILESS_MAIN(AnalyzedSampleTest)
+#include "tst_analyzed_sample.moc"
