@@ -239,7 +239,6 @@ CREATE TABLE site_pairs (
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 CREATE UNIQUE INDEX site_pairs_by_key ON site_pairs (run_id, site_key);
-CREATE INDEX site_pairs_by_key_any_run ON site_pairs (site_key);
 
 -- Which races are instances of which site pair (a race with several sites on a side is an
 -- instance of several pairs).
@@ -249,7 +248,6 @@ CREATE TABLE race_site_pairs (
     race_id  INTEGER NOT NULL,       -- races.id
     PRIMARY KEY (run_id, pair_id, race_id)
 ) WITHOUT ROWID;
-CREATE INDEX race_site_pairs_by_race ON race_site_pairs (run_id, race_id);
 
 -- Source texts, deduplicated across runs by content.
 CREATE TABLE source_texts (

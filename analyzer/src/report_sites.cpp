@@ -1,6 +1,5 @@
 // Race sites: unordered pairs of source locations, the unit reports show and runs are compared by.
 #include <algorithm>
-#include <map>
 #include <tuple>
 #include <unordered_map>
 
@@ -13,11 +12,14 @@ SiteEnd end_of(const ReportSite& s) { return SiteEnd{s.file, s.line, s.column, s
 
 // The distinct (file, line) ends of one side of a race; an unknown end when it has no site.
 std::vector<SiteEnd> side_ends(const std::vector<ReportSite>& sites) {
-    std::map<std::string, SiteEnd> ends;
-    for (const ReportSite& s : sites) ends.try_emplace(location_key(s.file, s.line), end_of(s));
-    if (ends.empty()) ends.try_emplace(location_key("", 0), SiteEnd{});
     std::vector<SiteEnd> out;
-    for (auto& [key, e] : ends) out.push_back(std::move(e));
+    for (const ReportSite& s : sites) {
+        const bool known = std::any_of(out.begin(), out.end(), [&](const SiteEnd& e) {
+            return e.line == s.line && e.file == s.file;
+        });
+        if (!known) out.push_back(end_of(s));
+    }
+    if (out.empty()) out.push_back(SiteEnd{});
     return out;
 }
 
@@ -55,27 +57,32 @@ std::vector<std::string> race_site_keys(const ReportRace& race) {
 }
 
 std::vector<RaceSite> group_race_sites(const ReportModel& model) {
-    std::map<std::uint32_t, bool> first_partition;
+    std::unordered_map<std::uint32_t, bool> first_partition;
     for (const ReportPartition& p : model.partitions) first_partition[p.id] = p.first;
-    std::map<std::string, RaceSite> sites;
+    std::unordered_map<std::string, std::size_t> index;
+    std::vector<RaceSite> sites;
+    std::vector<std::size_t> seen;
     for (const ReportRace& r : model.races) {
         const auto ends_a = side_ends(r.sites_a);
         const auto ends_b = side_ends(r.sites_b);
-        std::vector<std::string> seen;
+        const auto f = first_partition.find(r.partition);
+        const bool first = f != first_partition.end() && f->second;
+        seen.clear();
         for (const SiteEnd& x : ends_a)
             for (const SiteEnd& y : ends_b) {
-                const std::string key = site_key(x, y);
-                if (std::find(seen.begin(), seen.end(), key) != seen.end()) continue;
-                seen.push_back(key);
-                auto [it, inserted] = sites.try_emplace(key);
-                RaceSite& s = it->second;
+                auto [it, inserted] = index.try_emplace(site_key(x, y), sites.size());
+                if (std::find(seen.begin(), seen.end(), it->second) != seen.end()) continue;
+                seen.push_back(it->second);
                 if (inserted) {
-                    s.key = key;
+                    RaceSite site;
+                    site.key = it->first;
                     const bool swap = site_end_less(y, x);
-                    s.first = swap ? y : x;
-                    s.second = swap ? x : y;
-                    s.first_partition = r.partition;
+                    site.first = swap ? y : x;
+                    site.second = swap ? x : y;
+                    site.first_partition = r.partition;
+                    sites.push_back(std::move(site));
                 }
+                RaceSite& s = sites[it->second];
                 s.races.push_back(r.id);
                 s.threads.insert(r.a.thread);
                 s.threads.insert(r.b.thread);
@@ -86,21 +93,15 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
                 case RaceStatus::Unvalidated: ++s.unvalidated; break;
                 }
                 if (r.actual.value_or(false)) ++s.actual;
-                auto f = first_partition.find(r.partition);
-                if (f != first_partition.end() && f->second) s.in_first_partition = true;
+                if (first) s.in_first_partition = true;
                 s.first_partition = std::min(s.first_partition, r.partition);
             }
     }
-    std::vector<RaceSite> out;
-    out.reserve(sites.size());
-    for (auto& [key, s] : sites) {
-        std::sort(s.races.begin(), s.races.end());
-        out.push_back(std::move(s));
-    }
-    std::sort(out.begin(), out.end(), [](const RaceSite& x, const RaceSite& y) {
-        return std::tie(x.first_partition, x.races.front()) < std::tie(y.first_partition, y.races.front());
+    for (RaceSite& s : sites) std::sort(s.races.begin(), s.races.end());
+    std::sort(sites.begin(), sites.end(), [](const RaceSite& x, const RaceSite& y) {
+        return std::tie(x.first_partition, x.races.front(), x.key) < std::tie(y.first_partition, y.races.front(), y.key);
     });
-    return out;
+    return sites;
 }
 
 std::map<std::uint32_t, std::vector<const RaceSite*>> sites_by_first_partition(const ReportModel& model,

@@ -1,6 +1,7 @@
 // Reading runs back from the results database (read-only; `firstrace report`).
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 
@@ -179,19 +180,34 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         while (s.step()) race_at(s.int64(0)).variables.push_back(s.text(1));
     }
     {
+        // The run's access sites in one sequential scan (location and kind), then the race
+        // accesses in race order: no per-access lookup.
+        std::vector<std::string> kinds;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> sites;  // id -> (location or kNone, kind)
+        {
+            db::Statement s = c.prepare("SELECT id, location, kind FROM access_sites WHERE run_id = ? ORDER BY id");
+            s.bind(1, run_id);
+            while (s.step()) {
+                const auto id = static_cast<std::size_t>(s.int64(0));
+                if (id >= sites.size()) sites.resize(id + 1, {kNone, kNone});
+                const std::string kind = s.text(2);
+                auto k = std::find(kinds.begin(), kinds.end(), kind);
+                if (k == kinds.end()) k = kinds.insert(kinds.end(), kind);
+                sites[id] = {s.is_null(1) ? kNone : s.uint32(1), static_cast<std::uint32_t>(k - kinds.begin())};
+            }
+        }
         db::Statement s = c.prepare(
-            "SELECT ra.race_id, ra.side, s.location, s.kind FROM race_accesses AS ra"
-            " JOIN access_sites AS s ON s.run_id = ra.run_id AND s.id = ra.site"
-            " WHERE ra.run_id = ? ORDER BY ra.race_id, ra.side, ra.ordinal");
+            "SELECT race_id, side, site FROM race_accesses WHERE run_id = ? ORDER BY race_id, side, ordinal");
         s.bind(1, run_id);
         while (s.step()) {
             ReportRace& r = race_at(s.int64(0));
+            const auto site_id = static_cast<std::size_t>(s.int64(2));
+            if (site_id >= sites.size() || sites[site_id].second == kNone)
+                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race " + std::to_string(r.id) +
+                                                  " names unknown access site " + std::to_string(site_id));
             ReportSite site;
-            if (!s.is_null(2)) {
-                const auto loc = static_cast<std::size_t>(s.int64(2));
-                if (loc < locations.size()) site = locations[loc];
-            }
-            site.kind = s.text(3);
+            if (sites[site_id].first < locations.size()) site = locations[sites[site_id].first];
+            site.kind = kinds[sites[site_id].second];
             (s.text(1) == "a" ? r.sites_a : r.sites_b).push_back(std::move(site));
         }
     }

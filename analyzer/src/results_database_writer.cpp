@@ -399,6 +399,8 @@ std::int64_t write_run(const std::string& database, const Trace& trace, const An
     try {
         db::Connection c(database, db::Connection::Mode::ReadWriteCreate);
         c.exec("PRAGMA cache_size = -65536");
+        // Rebuilding the indexes sorts in memory rather than through temporary files.
+        c.exec("PRAGMA temp_store = MEMORY");
         // The write lock first, so that the checks and the run see the same file; nothing is
         // written before the checks pass, and a failure rolls back everything of this run.
         c.exec("BEGIN IMMEDIATE");

@@ -149,46 +149,46 @@ int report_command(const Arguments& args) {
 
     bool failed = false;
     std::vector<TriageRun> runs;
-    std::vector<ReportModel> text_models;
     for (const std::int64_t id : run_ids) {
         const RunSummary summary = db.run(id);
         ReportModel model = db.read_report(id);
+        const std::size_t total = model.races.size();
         FilterStats stats;
-        std::size_t suppressed = 0;
+        const bool unfiltered = filter_is_empty(filter) && suppression_files.empty();
         ReportModel shown;
-        if (filter_is_empty(filter) && suppression_files.empty()) {
-            shown = model;
-            stats.kept = model.races.size();
+        if (unfiltered) {
+            shown = std::move(model);
+            stats.kept = total;
         } else {
             // Suppression files apply one after the other; each counts its own hits.
-            shown = model;
+            std::size_t suppressed = 0;
+            const ReportModel* input = &model;
             for (const Suppressions& s : suppression_files) {
                 RaceFilter only;
                 only.suppressions = &s;
                 FilterStats st;
-                shown = filter_report(shown, only, &st);
+                shown = filter_report(*input, only, &st);
+                input = &shown;
                 suppressed += st.suppressed;
             }
-            shown = filter_report(shown, filter, &stats);
+            shown = filter_report(*input, filter, &stats);
             stats.suppressed += suppressed;
         }
         failed = failed || fails(shown, fail_on);
-        if (verbose || (!quiet && shown.races.size() != model.races.size()))
-            std::cerr << "firstrace report: run " << id << ": " << shown.races.size() << " of " << model.races.size()
+        if (verbose || (!quiet && shown.races.size() != total))
+            std::cerr << "firstrace report: run " << id << ": " << shown.races.size() << " of " << total
                       << " races shown (" << stats.filtered << " filtered out, " << stats.suppressed << " suppressed, "
                       << stats.baselined << " in the baseline)\n";
-        if (format == "text") {
-            // The text writer looks races up by id: keep every race, show the kept partitions.
-            ReportModel text = shown;
-            text.races = model.races;
-            text_models.push_back(std::move(text));
-        }
         TriageRun run;
         run.id = id;
         run.title = summary.program.value_or(summary.trace_path);
         run.analyzed_at = summary.analyzed_at;
-        run.model = std::move(shown);
         run.source = [&db, id](const std::string& f) { return db.source_text(id, f); };
+        if (format == "text" && !unfiltered) {
+            // The text writer looks races up by id: keep every race, show the kept partitions.
+            shown.races = std::move(model.races);
+        }
+        run.model = std::move(shown);
         runs.push_back(std::move(run));
     }
     if (verbose)
@@ -211,11 +211,11 @@ int report_command(const Arguments& args) {
             out << "]}\n";
         }
     } else if (format == "text") {
-        for (std::size_t i = 0; i < text_models.size(); ++i) {
+        for (std::size_t i = 0; i < runs.size(); ++i) {
             if (runs.size() > 1)
                 out << (i > 0 ? "\n" : "") << "== Run " << runs[i].id << ": " << runs[i].title << " ("
                     << runs[i].analyzed_at << ") ==\n";
-            write_text_report(out, text_models[i]);
+            write_text_report(out, runs[i].model);
         }
     } else if (format == "sarif") {
         SarifOptions options;
