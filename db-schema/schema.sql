@@ -238,7 +238,8 @@ CREATE TABLE site_pairs (
     function_2  TEXT NOT NULL,
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
-CREATE UNIQUE INDEX site_pairs_by_key ON site_pairs (run_id, site_key);
+-- (run_id, site_key) is unique; the writer ensures it. No index on the key: matching runs
+-- (EXCEPT, --baseline) reads every key anyway, and an index of 10^6 keys costs seconds to write.
 
 -- Which races are instances of which site pair (a race with several sites on a side is an
 -- instance of several pairs).

@@ -166,7 +166,6 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, c
         w.key("name").value("firstrace");
         w.key("version").value(options.tool_version);
         w.key("semanticVersion").value(options.tool_version);
-        w.key("informationUri").value("https://github.com/firstrace/firstrace");
         w.key("rules").begin_array();
         for (const Rule& r : kRules) {
             w.begin_object();

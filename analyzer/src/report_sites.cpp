@@ -11,16 +11,40 @@ namespace {
 SiteEnd end_of(const ReportSite& s) { return SiteEnd{s.file, s.line, s.column, s.function}; }
 
 // The distinct (file, line) ends of one side of a race; an unknown end when it has no site.
-std::vector<SiteEnd> side_ends(const std::vector<ReportSite>& sites) {
-    std::vector<SiteEnd> out;
+struct End {
+    SiteEnd end;
+    bool writes = false;
+};
+
+// The distinct (file, line) ends of one side of a race, each with whether it writes; an unknown
+// (writing) end when the side has no site.
+std::vector<End> side_ends(const std::vector<ReportSite>& sites) {
+    std::vector<End> out;
     for (const ReportSite& s : sites) {
-        const bool known = std::any_of(out.begin(), out.end(), [&](const SiteEnd& e) {
-            return e.line == s.line && e.file == s.file;
+        const bool writes = s.kind.find("write") != std::string::npos;
+        auto it = std::find_if(out.begin(), out.end(), [&](const End& e) {
+            return location_key(e.end.file, e.end.line) == location_key(s.file, s.line);
         });
-        if (!known) out.push_back(end_of(s));
+        if (it == out.end()) out.push_back({end_of(s), writes});
+        else it->writes = it->writes || writes;
     }
-    if (out.empty()) out.push_back(SiteEnd{});
+    if (out.empty()) out.push_back({SiteEnd{}, true});
     return out;
+}
+
+// The race sites of one race: pairs of an a-end and a b-end, at least one of them writing (all
+// pairs, should no end write).
+template <class F>
+void for_each_site_pair(const ReportRace& race, F&& f) {
+    const auto a = side_ends(race.sites_a);
+    const auto b = side_ends(race.sites_b);
+    bool any = false;
+    for (const End& x : a)
+        for (const End& y : b)
+            any = any || x.writes || y.writes;
+    for (const End& x : a)
+        for (const End& y : b)
+            if (x.writes || y.writes || !any) f(x.end, y.end);
 }
 
 }  // namespace
@@ -49,8 +73,7 @@ RaceStatus RaceSite::strongest() const {
 
 std::vector<std::string> race_site_keys(const ReportRace& race) {
     std::vector<std::string> keys;
-    for (const SiteEnd& x : side_ends(race.sites_a))
-        for (const SiteEnd& y : side_ends(race.sites_b)) keys.push_back(site_key(x, y));
+    for_each_site_pair(race, [&](const SiteEnd& x, const SiteEnd& y) { keys.push_back(site_key(x, y)); });
     std::sort(keys.begin(), keys.end());
     keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
     return keys;
@@ -63,15 +86,12 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
     std::vector<RaceSite> sites;
     std::vector<std::size_t> seen;
     for (const ReportRace& r : model.races) {
-        const auto ends_a = side_ends(r.sites_a);
-        const auto ends_b = side_ends(r.sites_b);
         const auto f = first_partition.find(r.partition);
         const bool first = f != first_partition.end() && f->second;
         seen.clear();
-        for (const SiteEnd& x : ends_a)
-            for (const SiteEnd& y : ends_b) {
+        for_each_site_pair(r, [&](const SiteEnd& x, const SiteEnd& y) {
                 auto [it, inserted] = index.try_emplace(site_key(x, y), sites.size());
-                if (std::find(seen.begin(), seen.end(), it->second) != seen.end()) continue;
+                if (std::find(seen.begin(), seen.end(), it->second) != seen.end()) return;
                 seen.push_back(it->second);
                 if (inserted) {
                     RaceSite site;
@@ -95,7 +115,7 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
                 if (r.actual.value_or(false)) ++s.actual;
                 if (first) s.in_first_partition = true;
                 s.first_partition = std::min(s.first_partition, r.partition);
-            }
+            });
     }
     for (RaceSite& s : sites) std::sort(s.races.begin(), s.races.end());
     std::sort(sites.begin(), sites.end(), [](const RaceSite& x, const RaceSite& y) {

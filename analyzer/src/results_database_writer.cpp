@@ -270,26 +270,36 @@ private:
             const SourceLocation& sl = trace_.locations[l];
             end_of_location[l] = end_of(SiteEnd{sl.file, sl.line, sl.column, sl.function});
         }
-        auto side_ends = [&](const std::vector<std::uint32_t>& sites, std::vector<std::uint32_t>& out) {
+        // (end, writes) of one side, merged by end; an unknown writing end for a side without sites.
+        auto side_ends = [&](const std::vector<std::uint32_t>& sites, std::vector<std::pair<std::uint32_t, bool>>& out) {
             out.clear();
             for (std::uint32_t s : sites) {
-                const std::uint32_t loc = s < trace_.sites.size() ? trace_.sites[s].location : kNone;
-                out.push_back(loc < end_of_location.size() ? end_of_location[loc] : unknown);
+                const bool valid = s < trace_.sites.size();
+                const std::uint32_t loc = valid ? trace_.sites[s].location : kNone;
+                const bool writes = valid && (trace_.sites[s].flags & kAccessWrite) != 0;
+                const std::uint32_t end = loc < end_of_location.size() ? end_of_location[loc] : unknown;
+                auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == end; });
+                if (it == out.end()) out.emplace_back(end, writes);
+                else it->second = it->second || writes;
             }
-            if (out.empty()) out.push_back(unknown);
-            std::sort(out.begin(), out.end());
-            out.erase(std::unique(out.begin(), out.end()), out.end());
+            if (out.empty()) out.emplace_back(unknown, true);
         };
         std::unordered_map<std::uint64_t, std::uint32_t> pair_ids;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;        // id -> (end, end)
         std::vector<std::pair<std::uint32_t, std::uint32_t>> membership;   // (pair, race)
-        std::vector<std::uint32_t> ea, eb;
+        std::vector<std::pair<std::uint32_t, bool>> ea, eb;
         for (const Race& r : result_.races) {
             side_ends(r.sites_a, ea);
             side_ends(r.sites_b, eb);
             const std::size_t before = membership.size();
-            for (const std::uint32_t ax : ea)
-                for (const std::uint32_t by : eb) {
+            // Pairs with at least one writing end (all pairs, should no end write), as
+            // group_race_sites and the text report count them.
+            bool any = false;
+            for (const auto& x : ea)
+                for (const auto& y : eb) any = any || x.second || y.second;
+            for (const auto& [ax, wa] : ea)
+                for (const auto& [by, wb] : eb) {
+                    if (any && !wa && !wb) continue;
                     std::uint32_t x = ax, y = by;
                     if (site_end_less(ends[y], ends[x])) std::swap(x, y);
                     const std::uint64_t k = (std::uint64_t(x) << 32) | y;

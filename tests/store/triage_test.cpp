@@ -61,6 +61,30 @@ TEST(RaceSites, EveryLocationPairOfARaceIsASite) {
     EXPECT_EQ(sites.front().strongest(), RaceStatus::Feasible);
 }
 
+TEST(RaceSites, PairsOfTwoReadingLocationsAreNotSites) {
+    ReportRace r;
+    r.sites_a = {{"x.c", 1, 0, "", "read"}, {"x.c", 2, 0, "", "write"}};
+    r.sites_b = {{"x.c", 1, 0, "", "read"}, {"x.c", 3, 0, "", "read-write"}};
+    EXPECT_EQ(race_site_keys(r), (std::vector<std::string>{"x.c:1 <-> x.c:2", "x.c:1 <-> x.c:3", "x.c:2 <-> x.c:3"}));
+    // A location read by one site and written by another of the same side writes.
+    r.sites_a.push_back({"x.c", 1, 0, "", "write"});
+    EXPECT_EQ(race_site_keys(r).size(), 4u);
+    // A side without sites is an unknown, writing location.
+    r.sites_b.clear();
+    EXPECT_EQ(race_site_keys(r), (std::vector<std::string>{"<unknown> <-> x.c:1", "<unknown> <-> x.c:2"}));
+    // The store computes the same sites from the trace.
+    test::TempDir dir;
+    const std::string db = dir.file("r.db");
+    const Trace trace = load_trace(test::sample_trace("figure-2-1.std"));
+    const AnalysisResult result = analyze(trace);
+    write_run(db, trace, result);
+    std::vector<std::string> keys;
+    for (const RaceSite& s : group_race_sites(make_report_model(trace, result))) keys.push_back(s.key);
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(ResultsDatabase(db).site_keys(1), keys);
+    EXPECT_EQ(std::count(keys.begin(), keys.end(), "workq.c:20 <-> workq.c:20"), 0) << "both sides only read line 20";
+}
+
 TEST(Suppressions, PatternsMatchLikeThreadSanitizer) {
     EXPECT_TRUE(suppression_pattern_matches("queue", "/src/app/queue.c"));
     EXPECT_TRUE(suppression_pattern_matches("queue_*", "queue_push"));

@@ -47,8 +47,9 @@ struct RaceSite {
 };
 
 // The race sites of the races of `model`: a race is an instance of every (a-site, b-site)
-// location pair; a side without sites counts as one unknown location. Ordered by first
-// partition, then smallest race id.
+// location pair with at least one of the two writing (as in the text report); a side without
+// sites counts as one unknown, writing location. Ordered by first partition, then smallest
+// race id.
 std::vector<RaceSite> group_race_sites(const ReportModel& model);
 // The race sites of each first partition (a site is listed under every first partition holding
 // one of its instances), in the order of `sites`.
