@@ -46,6 +46,22 @@ std::string die_function_name(Dwarf_Die* die) {
     return name ? name : std::string();
 }
 
+// The compilation unit holding `addr` by walking all units: clang emits no .debug_aranges, and
+// then dwfl_module_addrdie finds nothing.
+Dwarf_Die* find_cu(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr& bias, Dwarf_Die& storage) {
+    Dwarf* dwarf = dwfl_module_getdwarf(mod, &bias);
+    if (dwarf == nullptr) return nullptr;
+    Dwarf_Off offset = 0, next = 0;
+    std::size_t header_size = 0;
+    while (dwarf_nextcu(dwarf, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+        if (dwarf_offdie(dwarf, offset + header_size, &storage) != nullptr &&
+            dwarf_haspc(&storage, addr - bias) == 1)
+            return &storage;
+        offset = next;
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 struct Symbolizer::Impl {
@@ -80,15 +96,19 @@ SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
     const Dwarf_Addr addr = return_address - 1;  // inside the call instruction
     Dwfl_Module* mod = impl_->dwfl ? dwfl_addrmodule(impl_->dwfl, addr) : nullptr;
     if (mod != nullptr) {
-        if (Dwfl_Line* line = dwfl_module_getsrc(mod, addr)) {
-            int lineno = 0, column = 0;
-            const char* file = dwfl_lineinfo(line, nullptr, &lineno, &column, nullptr, nullptr);
-            if (file != nullptr) loc.file = file;
-            loc.line = lineno > 0 ? static_cast<std::uint32_t>(lineno) : 0;
-            loc.column = column > 0 ? static_cast<std::uint32_t>(column) : 0;
-        }
         Dwarf_Addr bias = 0;
-        if (Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias)) {
+        Dwarf_Die cu_storage;
+        Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
+        if (cu == nullptr) cu = find_cu(mod, addr, bias, cu_storage);
+        if (cu != nullptr) {
+            if (Dwarf_Line* line = dwarf_getsrc_die(cu, addr - bias)) {
+                int lineno = 0, column = 0;
+                dwarf_lineno(line, &lineno);
+                dwarf_linecol(line, &column);
+                if (const char* file = dwarf_linesrc(line, nullptr, nullptr)) loc.file = file;
+                loc.line = lineno > 0 ? static_cast<std::uint32_t>(lineno) : 0;
+                loc.column = column > 0 ? static_cast<std::uint32_t>(column) : 0;
+            }
             Dwarf_Die* scopes = nullptr;
             const int n = dwarf_getscopes(cu, addr - bias, &scopes);
             for (int i = 0; i < n; ++i) {

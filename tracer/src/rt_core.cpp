@@ -508,7 +508,7 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     ThreadState* t = allocate_state();
     if (t == nullptr) return nullptr;
     t->guard = 1;
-    t->gen = 0;
+    // t->gen keeps counting across recycled uses: stale table slots must stay invalid
     t->depth = 0;
     t->pid = pid;
     t->parent = parent;

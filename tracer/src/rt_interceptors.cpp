@@ -6,7 +6,8 @@
 //
 // Counters follow the real order of operations on an object:
 //   mutex, spinlock  lock: Acquire, counter taken after the lock is held;
-//                    unlock: Release, counter taken before the lock is released.
+//                    unlock: Release, counter taken before the lock is released, recorded
+//                    only when the unlock succeeded (a counter value may go unused).
 //   rwlock           rdlock/wrlock: Acquire after; unlock: Acquire + Release (two counters
 //                    taken at once, before unlocking). Reader unlocks thus form a chain that a
 //                    later writer's Acquire reaches, so every reader section is ordered before
@@ -102,6 +103,9 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
     return r;
 }
 
+// Unlock-like operations: the counter is taken before the real release (while the object is
+// still held); the events are written only if the release succeeded (an error-checking mutex
+// unlocked by a thread that does not hold it is no synchronization).
 template <class Real, class... Args>
 int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... args) {
     ThreadState* t = enter();
@@ -110,10 +114,15 @@ int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... a
     close_computation(t, c0);
     ObjEntry* o = object(cls, obj);
     const u64 c = o->counter.fetch_add(chain ? 2 : 1);
-    if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc);
-    record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc);
     leave(t);
-    return real(args...);
+    const int r = real(args...);
+    if (r == 0) {
+        t->guard = 1;
+        if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc);
+        record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc);
+        leave(t);
+    }
+    return r;
 }
 
 DECLARE_REAL(pthread_create);

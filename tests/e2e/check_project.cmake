@@ -1,0 +1,44 @@
+# The wrappers as CC/CXX of a CMake project, and a direct multi-source compile-and-link
+# invocation; both programs are recorded and must show no apparent race.
+# Usage: cmake -DBIN=build/bin -DWORK=dir -DPROJECT_DIR=tests/e2e/cmake_project -DCOMPILER=gcc|clang -P check_project.cmake
+cmake_minimum_required(VERSION 3.25)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+if(COMPILER STREQUAL "clang")
+  set(ENV{FIRSTRACE_CC} clang)
+  set(ENV{FIRSTRACE_CXX} clang++)
+endif()
+set(ENV{CC} ${BIN}/firstrace-cc)
+set(ENV{CXX} ${BIN}/firstrace-c++)
+
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${ARGN} failed (${rc}):\n${out}\n${err}")
+  endif()
+endfunction()
+
+function(check_no_race program)
+  step(${BIN}/firstrace record -q -o ${program}.trace -- ${program})
+  execute_process(COMMAND ${BIN}/firstrace analyze ${program}.trace --format json -q
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "analyze failed: ${err}")
+  endif()
+  string(JSON races GET "${json}" counts apparent)
+  string(JSON events GET "${json}" counts events)
+  string(JSON processes GET "${json}" counts processes)
+  message(STATUS "${program}: ${events} events, ${processes} processes, ${races} apparent races")
+  if(NOT races EQUAL 0 OR events LESS 100 OR NOT processes EQUAL 2)
+    message(FATAL_ERROR "${program}: expected 2 processes, many events and no race")
+  endif()
+endfunction()
+
+step(${CMAKE_COMMAND} -S ${PROJECT_DIR} -B ${WORK}/build -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+step(${CMAKE_COMMAND} --build ${WORK}/build)
+check_no_race(${WORK}/build/pipeline)
+
+step(${BIN}/firstrace-cc -g -O1 -c ${PROJECT_DIR}/checksum.c -o ${WORK}/checksum.o)
+step(${BIN}/firstrace-c++ -g -O1 -std=c++20 -pthread -I ${PROJECT_DIR} ${PROJECT_DIR}/pipeline.cpp
+     ${PROJECT_DIR}/stages.cpp ${WORK}/checksum.o -o ${WORK}/pipeline-direct)
+check_no_race(${WORK}/pipeline-direct)
