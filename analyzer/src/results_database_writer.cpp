@@ -424,8 +424,15 @@ std::int64_t write_run(const std::string& database, const Trace& trace, const An
             }
             // Bulk load: secondary indexes are dropped and rebuilt by sorting once, instead of
             // being updated in random order row by row (several times faster for 10^6 races).
+            // Rebuilding sorts every run's rows, so it pays only when the new run is a good part
+            // of the database; a small run into a large database updates them in place.
+            const std::uint64_t new_rows = trace.event_count() + trace.sites.size() + trace.ranges.size() +
+                                           result.edges.size() + 4 * result.races.size();
+            const std::uint64_t database_bytes = static_cast<std::uint64_t>(
+                c.query_int("PRAGMA page_count") * c.query_int("PRAGMA page_size"));
+            const bool rebuild_indexes = new_rows >= 10000 && new_rows * 64 >= database_bytes / 4;
             std::vector<std::pair<std::string, std::string>> indexes;
-            {
+            if (rebuild_indexes) {
                 db::Statement s = c.prepare(
                     "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
                 while (s.step()) indexes.emplace_back(s.text(0), s.text(1));

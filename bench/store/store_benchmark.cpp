@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
 
     const ResultsDatabase results(db);
     Stopwatch read;
-    const ReportModel model = results.read_report(run2);
+    ReportModel model = results.read_report(run2);
     line("read run 2 back (ReportModel)", read.seconds(), races);
     Stopwatch keys;
     const auto site_keys = results.site_keys(run2);
@@ -206,16 +206,17 @@ int main(int argc, char** argv) {
         Stopwatch json;
         write_json_report(null, model);
         line("JSON report", json.seconds(), races);
+        if (model.races.size() != races) {
+            std::fprintf(stderr, "read back %zu races, wrote %llu\n", model.races.size(),
+                         static_cast<unsigned long long>(races));
+            return 1;
+        }
         Stopwatch sarif;
-        TriageRun run;
-        run.id = run2;
-        run.model = model;
-        write_sarif_report(null, {run});
+        std::vector<TriageRun> runs(1);
+        runs[0].id = run2;
+        runs[0].model = std::move(model);
+        write_sarif_report(null, runs);
         line("SARIF report (race sites)", sarif.seconds(), races);
-    }
-    if (model.races.size() != races) {
-        std::fprintf(stderr, "read back %zu races, wrote %llu\n", model.races.size(), static_cast<unsigned long long>(races));
-        return 1;
     }
     if (!keep) std::filesystem::remove(db);
     return 0;

@@ -139,6 +139,29 @@ TEST(RoundTrip, RandomTracesAppendedToOneDatabase) {
     EXPECT_EQ(std::set<std::string>(any_run.begin(), any_run.end()), all);
 }
 
+TEST(RoundTrip, LargeRunRebuildsTheIndexesSmallRunUpdatesThem) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    // A run large against the database: indexes dropped, rows inserted, indexes rebuilt.
+    test::write_random_std(dir.file("big.std"), 9, 30000);
+    const Trace big = load_trace(dir.file("big.std"));
+    const AnalysisResult big_result = analyze(big);
+    ASSERT_GE(big.event_count() + big.sites.size() + big.ranges.size() + 4 * big_result.races.size(), 10000u);
+    write_run(path, big, big_result);
+    // A small one: indexes updated in place.
+    const test::HandMadeRun h = test::hand_made_run();
+    write_run(path, h.trace, h.result);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"), 4);
+    const ResultsDatabase db(path);
+    EXPECT_EQ(test::json_of(db.read_report(1)), test::json_of(make_report_model(big, big_result)));
+    EXPECT_EQ(test::json_of(db.read_report(2)), test::json_of(make_report_model(h.trace, h.result)));
+    // The partition index answers per-partition queries of both runs.
+    for (const ReportPartition& p : db.read_report(1).partitions)
+        EXPECT_EQ(count(path, "SELECT count(*) FROM races INDEXED BY races_by_partition WHERE run_id = 1 AND partition = " +
+                                  std::to_string(p.id)),
+                  static_cast<std::int64_t>(p.races.size()));
+}
+
 TEST(RoundTrip, SourceTextIsStoredAndOutlivesTheFile) {
     TempDir dir;
     const std::string source = dir.file("queue.c");
