@@ -21,9 +21,9 @@
 
 namespace frt {
 
-thread_local ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
 // Set once a thread has finished: instrumented code running after that is not traced.
-static thread_local bool tls_done __attribute__((tls_model("initial-exec"))) = false;
+static __thread bool tls_done __attribute__((tls_model("initial-exec"))) = false;
 
 std::atomic<RtState> g_state{RtState::Uninit};
 std::atomic<u32> g_live_threads{0};
@@ -387,7 +387,7 @@ static Range* arena_ranges(ThreadState* t, u32 count) {
 }
 
 static Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
-    u32 i = static_cast<u32>((key * 0x9E3779B97F4A7C15ull) >> (64 - kTableBits));
+    u32 i = slot_index(key);
     for (;; i = (i + 1) & (kTableSize - 1)) {
         Slot& s = t->table[i];
         if (s.gen != t->gen) {

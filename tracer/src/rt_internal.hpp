@@ -106,7 +106,7 @@ struct ThreadState {
 };
 
 // The TLS pointer (initial-exec: one instruction on the hot path).
-extern thread_local ThreadState* tls_state __attribute__((tls_model("initial-exec")));
+extern __thread ThreadState* tls_state __attribute__((tls_model("initial-exec")));
 
 // Global state.
 enum class RtState : u32 { Uninit = 0, Initializing = 1, Ready = 2, Disabled = 3, Finished = 4 };
@@ -150,6 +150,10 @@ FRT_INLINE void add_range_fast(ThreadState* t, Site* s, u64 lo, u64 hi, u64 pc, 
     add_access_slow(t, pc, lo, hi - lo, flags);
 }
 
+FRT_INLINE u32 slot_index(u64 key) {
+    return static_cast<u32>((key * 0x9E3779B97F4A7C15ull) >> (64 - kTableBits));
+}
+
 FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
     ThreadState* t = tls_state;
     if (FRT_UNLIKELY(t == nullptr)) {
@@ -159,8 +163,13 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
     if (FRT_UNLIKELY(t->guard != 0)) return;
     t->guard = 1;
     const u64 key = (pc << 3) | flags;
-    if (FRT_LIKELY(t->last_key == key)) add_range_fast(t, t->last_site, addr, addr + size, pc, flags);
-    else add_access_slow(t, pc, addr, size, flags);
+    // Fast path: the site is in its home slot of the table (the common case: a handful of
+    // sites per loop) and the access extends or falls in the range it touched last.
+    const Slot& slot = t->table[slot_index(key)];
+    if (FRT_LIKELY(slot.gen == t->gen && slot.key == key))
+        add_range_fast(t, &t->sites[slot.site], addr, addr + size, pc, flags);
+    else
+        add_access_slow(t, pc, addr, size, flags);
     t->guard = 0;
 }
 
