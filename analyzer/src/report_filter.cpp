@@ -27,11 +27,12 @@ bool any_site_file_matches(const ReportRace& race, const std::vector<std::string
     return false;
 }
 
-}  // namespace
+} // namespace
 
 bool filter_is_empty(const RaceFilter& filter) {
     return !filter.first_only && filter.statuses.empty() && filter.file_patterns.empty() &&
-           (filter.suppressions == nullptr || filter.suppressions->rules().empty()) && filter.baseline == nullptr;
+           (filter.suppressions == nullptr || filter.suppressions->rules().empty()) &&
+           filter.baseline == nullptr;
 }
 
 ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, FilterStats* stats) {
@@ -39,7 +40,8 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
     FilterStats& st = stats ? *stats : local;
     st = {};
     std::map<std::uint32_t, bool> first;
-    for (const ReportPartition& p : model.partitions) first[p.id] = p.first;
+    for (const ReportPartition& p : model.partitions)
+        first[p.id] = p.first;
 
     ReportModel out;
     out.trace_path = model.trace_path;
@@ -54,8 +56,10 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
             keep = f != first.end() && f->second;
         }
         if (keep && !filter.statuses.empty())
-            keep = std::find(filter.statuses.begin(), filter.statuses.end(), r.status) != filter.statuses.end();
-        if (keep && !filter.file_patterns.empty()) keep = any_site_file_matches(r, filter.file_patterns);
+            keep = std::find(filter.statuses.begin(), filter.statuses.end(), r.status) !=
+                   filter.statuses.end();
+        if (keep && !filter.file_patterns.empty())
+            keep = any_site_file_matches(r, filter.file_patterns);
         if (!keep) {
             ++st.filtered;
             continue;
@@ -66,7 +70,8 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
         }
         if (filter.baseline) {
             bool new_site = false;
-            for (const std::string& key : race_site_keys(r)) new_site = new_site || !filter.baseline->count(key);
+            for (const std::string& key : race_site_keys(r))
+                new_site = new_site || !filter.baseline->count(key);
             if (!new_site) {
                 ++st.baselined;
                 continue;
@@ -88,8 +93,10 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
 
 bool fails(const ReportModel& model, FailOn policy) {
     switch (policy) {
-    case FailOn::None: return false;
-    case FailOn::Any: return !model.races.empty();
+    case FailOn::None:
+        return false;
+    case FailOn::Any:
+        return !model.races.empty();
     case FailOn::Feasible:
         return std::any_of(model.races.begin(), model.races.end(),
                            [](const ReportRace& r) { return r.status != RaceStatus::Unvalidated; });
@@ -104,4 +111,4 @@ bool fails(const ReportModel& model, FailOn policy) {
     return false;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -11,7 +11,7 @@
 namespace firstrace {
 namespace {
 
-constexpr std::uint32_t kContext = 3;        // lines shown around a race line
+constexpr std::uint32_t kContext = 3; // lines shown around a race line
 constexpr std::size_t kSitesPerSection = 500;
 
 std::string html(const std::string& text) {
@@ -19,12 +19,23 @@ std::string html(const std::string& text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-        case '&': out += "&amp;"; break;
-        case '<': out += "&lt;"; break;
-        case '>': out += "&gt;"; break;
-        case '"': out += "&quot;"; break;
-        case '\'': out += "&#39;"; break;
-        default: out += c;
+        case '&':
+            out += "&amp;";
+            break;
+        case '<':
+            out += "&lt;";
+            break;
+        case '>':
+            out += "&gt;";
+            break;
+        case '"':
+            out += "&quot;";
+            break;
+        case '\'':
+            out += "&#39;";
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -62,7 +73,7 @@ std::string join(const std::set<std::string>& items, std::size_t limit) {
 
 // Lines of the stored source files of one run, read once per file.
 class SourceCache {
-public:
+  public:
     explicit SourceCache(const TriageRun& run) : run_(run) {}
     const std::vector<std::string>* lines(const std::string& file) {
         auto it = files_.find(file);
@@ -87,7 +98,7 @@ public:
         return it->second.get();
     }
 
-private:
+  private:
     const TriageRun& run_;
     std::map<std::string, std::unique_ptr<std::vector<std::string>>> files_;
 };
@@ -99,14 +110,16 @@ void write_end(std::ostream& out, const SiteEnd& e, SourceCache& sources) {
     const std::vector<std::string>* lines = sources.lines(e.file);
     if (lines && e.line > 0 && e.line <= lines->size()) {
         const std::uint32_t from = e.line > kContext ? e.line - kContext : 1;
-        const std::uint32_t to = std::min<std::uint32_t>(static_cast<std::uint32_t>(lines->size()), e.line + kContext);
+        const std::uint32_t to =
+            std::min<std::uint32_t>(static_cast<std::uint32_t>(lines->size()), e.line + kContext);
         out << "<pre>";
         for (std::uint32_t l = from; l <= to; ++l)
-            out << "<span" << (l == e.line ? " class=\"hit\"" : "") << "><i>" << l << "</i>" << html((*lines)[l - 1])
-                << "</span>";
+            out << "<span" << (l == e.line ? " class=\"hit\"" : "") << "><i>" << l << "</i>"
+                << html((*lines)[l - 1]) << "</span>";
         out << "</pre>";
     } else {
-        out << "<p class=\"nosrc\">" << (e.file.empty() ? "location unknown" : "source text not stored") << "</p>";
+        out << "<p class=\"nosrc\">"
+            << (e.file.empty() ? "location unknown" : "source text not stored") << "</p>";
     }
     out << "</div>";
 }
@@ -124,21 +137,24 @@ void write_badges(std::ostream& out, const RaceSite& s) {
 }
 
 void write_site(std::ostream& out, const RaceSite& s, SourceCache& sources, const ReportModel& m) {
-    out << "<section class=\"site\"><header><span class=\"where\">" << html(location_key(s.first.file, s.first.line))
-        << " ↔ " << html(location_key(s.second.file, s.second.line)) << "</span>";
+    out << "<section class=\"site\"><header><span class=\"where\">"
+        << html(location_key(s.first.file, s.first.line)) << " ↔ "
+        << html(location_key(s.second.file, s.second.line)) << "</span>";
     write_badges(out, s);
     out << "</header><div class=\"ends\">";
     write_end(out, s.first, sources);
     write_end(out, s.second, sources);
-    out << "</div><div class=\"details\">" << s.races.size() << (s.races.size() == 1 ? " instance" : " instances")
-        << " (first race #" << s.races.front() << ")";
-    if (m.ordering == Ordering::Complete) out << (s.actual > 0 ? ", observed overlapping" : ", not observed overlapping");
+    out << "</div><div class=\"details\">" << s.races.size()
+        << (s.races.size() == 1 ? " instance" : " instances") << " (first race #" << s.races.front()
+        << ")";
+    if (m.ordering == Ordering::Complete)
+        out << (s.actual > 0 ? ", observed overlapping" : ", not observed overlapping");
     if (!s.threads.empty()) out << "; threads " << html(join(s.threads, 6));
     if (!s.variables.empty()) out << "; on <code>" << html(join(s.variables, 8)) << "</code>";
     out << "</div></section>\n";
 }
 
-}  // namespace
+} // namespace
 
 void write_html_report(std::ostream& out, const std::vector<TriageRun>& runs) {
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -148,17 +164,21 @@ void write_html_report(std::ostream& out, const std::vector<TriageRun>& runs) {
     for (const TriageRun& run : runs) {
         const ReportModel& m = run.model;
         const AnalysisCounts& c = m.counts;
-        out << "<h2>" << (run.id ? "Run " + std::to_string(run.id) + ": " : std::string()) << html(run.title) << "</h2>\n";
+        out << "<h2>" << (run.id ? "Run " + std::to_string(run.id) + ": " : std::string())
+            << html(run.title) << "</h2>\n";
         out << "<p class=\"meta\">trace <code>" << html(m.trace_path) << "</code>"
-            << (m.truncated ? " <strong>(truncated)</strong>" : "") << ", " << to_string(m.ordering) << " ordering";
+            << (m.truncated ? " <strong>(truncated)</strong>" : "") << ", " << to_string(m.ordering)
+            << " ordering";
         if (!run.analyzed_at.empty()) out << ", analyzed " << html(run.analyzed_at);
-        out << "</p>\n<div class=\"counts\"><span>" << c.events << " events</span><span>" << c.processes
-            << " processes</span><span>" << c.apparent << " apparent races</span>";
+        out << "</p>\n<div class=\"counts\"><span>" << c.events << " events</span><span>"
+            << c.processes << " processes</span><span>" << c.apparent << " apparent races</span>";
         if (m.ordering == Ordering::Complete) out << "<span>" << c.actual << " actual</span>";
-        out << "<span>" << c.feasible << " feasible</span><span>" << c.feasible_ec << " feasible-ec</span><span>"
-            << c.unvalidated << " unvalidated</span><span>" << c.tangles << " tangles</span><span>" << c.partitions
-            << " partitions, " << c.first_partitions << " first</span>";
-        if (m.races.size() != c.apparent) out << "<span>" << m.races.size() << " shown after filters</span>";
+        out << "<span>" << c.feasible << " feasible</span><span>" << c.feasible_ec
+            << " feasible-ec</span><span>" << c.unvalidated << " unvalidated</span><span>"
+            << c.tangles << " tangles</span><span>" << c.partitions << " partitions, "
+            << c.first_partitions << " first</span>";
+        if (m.races.size() != c.apparent)
+            out << "<span>" << m.races.size() << " shown after filters</span>";
         out << "</div>\n";
 
         const std::vector<RaceSite> sites = group_race_sites(m);
@@ -178,7 +198,8 @@ void write_html_report(std::ostream& out, const std::vector<TriageRun>& runs) {
             for (const RaceSite* s : it->second) {
                 if (n++ == kSitesPerSection) {
                     out << "<p>" << it->second.size() - kSitesPerSection
-                        << " more race sites in this partition (<code>--format json</code> lists every race).</p>\n";
+                        << " more race sites in this partition (<code>--format json</code> lists "
+                           "every race).</p>\n";
                     break;
                 }
                 write_site(out, *s, sources, m);
@@ -188,23 +209,26 @@ void write_html_report(std::ostream& out, const std::vector<TriageRun>& runs) {
         for (const RaceSite& s : sites)
             if (!s.in_first_partition) later.push_back(&s);
         if (!later.empty()) {
-            out << "<h3>Later partitions</h3>\n<p>These race sites occur only in partitions ordered after a first "
-                   "one; they may be artifacts of the first races.</p>\n<table><tr><th>Race site</th><th>Status</th>"
+            out << "<h3>Later partitions</h3>\n<p>These race sites occur only in partitions "
+                   "ordered after a first "
+                   "one; they may be artifacts of the first races.</p>\n<table><tr><th>Race "
+                   "site</th><th>Status</th>"
                    "<th>Instances</th><th>Variables</th></tr>\n";
             std::size_t n = 0;
             for (const RaceSite* s : later) {
                 if (n++ == kSitesPerSection) break;
                 out << "<tr><td><code>" << html(s->key) << "</code></td><td>";
                 write_badges(out, *s);
-                out << "</td><td>" << s->races.size() << "</td><td><code>" << html(join(s->variables, 6))
-                    << "</code></td></tr>\n";
+                out << "</td><td>" << s->races.size() << "</td><td><code>"
+                    << html(join(s->variables, 6)) << "</code></td></tr>\n";
             }
             out << "</table>\n";
             if (later.size() > kSitesPerSection)
-                out << "<p>" << later.size() - kSitesPerSection << " more race sites (<code>--format json</code>).</p>\n";
+                out << "<p>" << later.size() - kSitesPerSection
+                    << " more race sites (<code>--format json</code>).</p>\n";
         }
     }
     out << "</body></html>\n";
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -11,13 +11,27 @@ std::string md(const std::string& text) {
     std::string out;
     for (char c : text) {
         switch (c) {
-        case '\\': case '`': case '*': case '_': case '[': case ']': case '<': case '>': case '|': case '#':
-        case '~': case '&':
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '<':
+        case '>':
+        case '|':
+        case '#':
+        case '~':
+        case '&':
             out += '\\';
             out += c;
             break;
-        case '\n': case '\r': out += ' '; break;
-        default: out += c;
+        case '\n':
+        case '\r':
+            out += ' ';
+            break;
+        default:
+            out += c;
         }
     }
     return out;
@@ -46,7 +60,8 @@ std::string statuses(const RaceSite& s) {
     std::string out;
     auto part = [&](std::uint32_t n, const char* what) {
         if (n == 0) return;
-        out += (out.empty() ? "" : ", ") + std::string(what) + (s.races.size() > 1 ? " ×" + std::to_string(n) : "");
+        out += (out.empty() ? "" : ", ") + std::string(what) +
+               (s.races.size() > 1 ? " ×" + std::to_string(n) : "");
     };
     part(s.feasible, "feasible");
     part(s.feasible_ec, "feasible-ec");
@@ -59,31 +74,36 @@ void table(std::ostream& out, const std::vector<const RaceSite*>& sites, std::si
     std::size_t n = 0;
     for (const RaceSite* s : sites) {
         if (n++ == limit) break;
-        out << "| " << end_text(s->first) << " ↔ " << end_text(s->second) << " | " << statuses(*s) << " | "
-            << s->races.size() << " | " << md(join(s->threads, 4)) << " | " << md(join(s->variables, 4)) << " |\n";
+        out << "| " << end_text(s->first) << " ↔ " << end_text(s->second) << " | " << statuses(*s)
+            << " | " << s->races.size() << " | " << md(join(s->threads, 4)) << " | "
+            << md(join(s->variables, 4)) << " |\n";
     }
     if (sites.size() > limit)
-        out << "\n" << sites.size() - limit << " more race sites (`--format json` lists every race).\n";
+        out << "\n"
+            << sites.size() - limit << " more race sites (`--format json` lists every race).\n";
 }
 
-}  // namespace
+} // namespace
 
 void write_markdown_report(std::ostream& out, const std::vector<TriageRun>& runs) {
     out << "# firstrace report\n";
     for (const TriageRun& run : runs) {
         const ReportModel& m = run.model;
         const AnalysisCounts& c = m.counts;
-        out << "\n## " << (run.id ? "Run " + std::to_string(run.id) + ": " : std::string()) << md(run.title) << "\n\n";
-        out << "- trace: `" << m.trace_path << "`" << (m.truncated ? " (**truncated**)" : "") << "\n";
+        out << "\n## " << (run.id ? "Run " + std::to_string(run.id) + ": " : std::string())
+            << md(run.title) << "\n\n";
+        out << "- trace: `" << m.trace_path << "`" << (m.truncated ? " (**truncated**)" : "")
+            << "\n";
         if (!run.analyzed_at.empty()) out << "- analyzed: " << run.analyzed_at << "\n";
-        out << "- " << to_string(m.ordering) << " ordering; " << c.events << " events, " << c.processes
-            << " processes\n";
+        out << "- " << to_string(m.ordering) << " ordering; " << c.events << " events, "
+            << c.processes << " processes\n";
         out << "- " << c.apparent << " apparent races";
         if (m.ordering == Ordering::Complete) out << " (" << c.actual << " actual)";
-        out << ": " << c.feasible << " feasible, " << c.feasible_ec << " feasible-ec, " << c.unvalidated
-            << " unvalidated; " << c.tangles << " tangles; " << c.partitions << " partitions, " << c.first_partitions
-            << " first\n";
-        if (m.races.size() != c.apparent) out << "- shown after filters: " << m.races.size() << " races\n";
+        out << ": " << c.feasible << " feasible, " << c.feasible_ec << " feasible-ec, "
+            << c.unvalidated << " unvalidated; " << c.tangles << " tangles; " << c.partitions
+            << " partitions, " << c.first_partitions << " first\n";
+        if (m.races.size() != c.apparent)
+            out << "- shown after filters: " << m.races.size() << " races\n";
 
         const std::vector<RaceSite> sites = group_race_sites(m);
         if (sites.empty()) {
@@ -94,19 +114,20 @@ void write_markdown_report(std::ostream& out, const std::vector<TriageRun>& runs
         for (const ReportPartition& p : m.partitions) {
             auto it = by_partition.find(p.id);
             if (!p.first || it == by_partition.end()) continue;
-            out << "\n### First partition " << p.id << " (" << p.races.size() << (p.races.size() == 1 ? " race" : " races")
-                << ")\n\n";
+            out << "\n### First partition " << p.id << " (" << p.races.size()
+                << (p.races.size() == 1 ? " race" : " races") << ")\n\n";
             table(out, it->second, 200);
         }
         std::vector<const RaceSite*> later;
         for (const RaceSite& s : sites)
             if (!s.in_first_partition) later.push_back(&s);
         if (!later.empty()) {
-            out << "\n### Later partitions\n\nThese race sites occur only in partitions ordered after a first one: they "
+            out << "\n### Later partitions\n\nThese race sites occur only in partitions ordered "
+                   "after a first one: they "
                    "may be artifacts of the first races.\n\n";
             table(out, later, 200);
         }
     }
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -22,16 +22,21 @@ struct Rule {
 
 const Rule kRules[] = {
     {RaceStatus::Feasible, "race/feasible", "FeasibleDataRace", "Feasible data race",
-     "Two unsynchronized accesses to the same memory, at least one a write, whose events are unordered "
-     "even when the shared-data dependences of the execution are respected: the race can occur in an "
+     "Two unsynchronized accesses to the same memory, at least one a write, whose events are "
+     "unordered "
+     "even when the shared-data dependences of the execution are respected: the race can occur in "
+     "an "
      "execution that performs the same events (Netzer, Theorem 7.1).",
      "error"},
-    {RaceStatus::FeasibleEc, "race/feasible-ec", "FeasibleDataRaceEventControl", "Feasible data race (event control)",
-     "A data race ordered by shared-data dependences, but no event-control dependence orders its events: "
+    {RaceStatus::FeasibleEc, "race/feasible-ec", "FeasibleDataRaceEventControl",
+     "Feasible data race (event control)",
+     "A data race ordered by shared-data dependences, but no event-control dependence orders its "
+     "events: "
      "it is feasible (Netzer, Theorem 7.3).",
      "error"},
     {RaceStatus::Unvalidated, "race/unvalidated", "UnvalidatedDataRace", "Unvalidated data race",
-     "An apparent data race that could not be proven feasible: it may be an artifact of another race "
+     "An apparent data race that could not be proven feasible: it may be an artifact of another "
+     "race "
      "(its tangle holds at least one feasible race).",
      "warning"},
 };
@@ -42,15 +47,17 @@ std::size_t rule_index(RaceStatus s) {
     return 0;
 }
 
-bool is_absolute(const std::string& path) { return !path.empty() && path.front() == '/'; }
+bool is_absolute(const std::string& path) {
+    return !path.empty() && path.front() == '/';
+}
 
 // Percent-encodes what may not appear in a URI path.
 std::string uri_path(const std::string& path) {
     static const char* hex = "0123456789ABCDEF";
     std::string out;
     for (unsigned char c : path) {
-        if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~' || c == '+' || c == ',' ||
-            c == '=' || c == '@' || c == ':') {
+        if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~' ||
+            c == '+' || c == ',' || c == '=' || c == '@' || c == ':') {
             out += static_cast<char>(c);
         } else {
             out += '%';
@@ -76,14 +83,16 @@ void write_artifact(JsonWriter& w, const std::string& file, const SarifOptions& 
         w.key("uri").value("file://" + uri_path(file));
     } else {
         std::string rel = file;
-        while (rel.rfind("./", 0) == 0) rel.erase(0, 2);
+        while (rel.rfind("./", 0) == 0)
+            rel.erase(0, 2);
         w.key("uri").value(uri_path(rel));
         w.key("uriBaseId").value("%SRCROOT%");
     }
     w.end_object();
 }
 
-void write_location(JsonWriter& w, const SiteEnd& end, const SarifOptions& options, int id, const std::string& message) {
+void write_location(JsonWriter& w, const SiteEnd& end, const SarifOptions& options, int id,
+                    const std::string& message) {
     w.begin_object();
     if (id >= 0) w.key("id").value(static_cast<std::int64_t>(id));
     if (!end.file.empty()) {
@@ -131,8 +140,9 @@ std::string join(const std::set<std::string>& items, std::size_t limit) {
 }
 
 std::string result_message(const RaceSite& s) {
-    std::string text = "Data race between " + describe_end(s.first) + " and " + describe_end(s.second) + ": " +
-                       std::to_string(s.races.size()) + (s.races.size() == 1 ? " instance" : " instances") + " (";
+    std::string text = "Data race between " + describe_end(s.first) + " and " +
+                       describe_end(s.second) + ": " + std::to_string(s.races.size()) +
+                       (s.races.size() == 1 ? " instance" : " instances") + " (";
     bool first = true;
     auto part = [&](std::uint32_t n, const char* what) {
         if (n == 0) return;
@@ -143,19 +153,23 @@ std::string result_message(const RaceSite& s) {
     part(s.feasible_ec, "feasible-ec");
     part(s.unvalidated, "unvalidated");
     text += ")";
-    text += s.in_first_partition ? ", in a first partition" : ", only in later partitions (may be an artifact of an earlier race)";
+    text += s.in_first_partition
+                ? ", in a first partition"
+                : ", only in later partitions (may be an artifact of an earlier race)";
     if (s.actual > 0) text += ", observed overlapping";
     if (!s.variables.empty()) text += "; on " + join(s.variables, 6);
     if (!s.threads.empty()) text += "; threads " + join(s.threads, 6);
     return text + ".";
 }
 
-}  // namespace
+} // namespace
 
-void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, const SarifOptions& options) {
+void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs,
+                        const SarifOptions& options) {
     JsonWriter w(out);
     w.begin_object();
-    w.key("$schema").value("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json");
+    w.key("$schema").value("https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/"
+                           "sarif-schema-2.1.0.json");
     w.key("version").value("2.1.0");
     w.key("runs").begin_array();
     for (const TriageRun& run : runs) {
@@ -184,13 +198,17 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, c
         w.end_object();
         if (!options.source_root.empty()) {
             w.key("originalUriBaseIds").begin_object();
-            w.key("%SRCROOT%").begin_object().key("uri").value("file://" + uri_path(with_trailing_slash(options.source_root)));
+            w.key("%SRCROOT%")
+                .begin_object()
+                .key("uri")
+                .value("file://" + uri_path(with_trailing_slash(options.source_root)));
             w.end_object();
             w.end_object();
         }
         const std::vector<RaceSite> sites = group_race_sites(run.model);
         std::uint64_t unlocated = 0;
-        for (const RaceSite& s : sites) unlocated += s.first.file.empty() && s.second.file.empty();
+        for (const RaceSite& s : sites)
+            unlocated += s.first.file.empty() && s.second.file.empty();
         w.key("properties").begin_object();
         w.key("runId").value(run.id);
         // Race sites whose two locations are unknown: code scanning needs a location to show a
@@ -207,7 +225,8 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, c
             const std::size_t rule = rule_index(status);
             // Later partitions may be artifacts of earlier races: one level lower.
             const char* level = kRules[rule].level;
-            if (!s.in_first_partition) level = status == RaceStatus::Unvalidated ? "note" : "warning";
+            if (!s.in_first_partition)
+                level = status == RaceStatus::Unvalidated ? "note" : "warning";
             // The primary location is a known one, if any.
             const bool swap = s.first.file.empty() && !s.second.file.empty();
             const SiteEnd& primary = swap ? s.second : s.first;
@@ -222,9 +241,14 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, c
             write_location(w, primary, options, -1, "");
             w.end_array();
             w.key("relatedLocations").begin_array();
-            write_location(w, other, options, 1, "the other access of the race: " + describe_end(other));
+            write_location(w, other, options, 1,
+                           "the other access of the race: " + describe_end(other));
             w.end_array();
-            w.key("partialFingerprints").begin_object().key("firstraceSiteKey/v1").value(s.key).end_object();
+            w.key("partialFingerprints")
+                .begin_object()
+                .key("firstraceSiteKey/v1")
+                .value(s.key)
+                .end_object();
             w.key("properties").begin_object();
             w.key("siteKey").value(s.key);
             w.key("instances").value(static_cast<std::uint64_t>(s.races.size()));
@@ -233,7 +257,8 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, c
             w.key("unvalidated").value(s.unvalidated);
             w.key("firstPartition").value(s.in_first_partition);
             w.key("raceIds").begin_array();
-            for (std::size_t i = 0; i < s.races.size() && i < 20; ++i) w.value(s.races[i]);
+            for (std::size_t i = 0; i < s.races.size() && i < 20; ++i)
+                w.value(s.races[i]);
             w.end_array();
             w.end_object();
             w.end_object();
@@ -246,4 +271,4 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, c
     out << "\n";
 }
 
-}  // namespace firstrace
+} // namespace firstrace

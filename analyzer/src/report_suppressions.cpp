@@ -33,13 +33,14 @@ bool glob_all(const char* p, const char* pe, const char* t, const char* te) {
             return false;
         }
     }
-    while (p < pe && *p == '*') ++p;
+    while (p < pe && *p == '*')
+        ++p;
     return p == pe;
 }
 
 const char* const kOtherTsanTypes[] = {"thread", "mutex", "signal", "deadlock", "called_from_lib"};
 
-}  // namespace
+} // namespace
 
 bool suppression_pattern_matches(const std::string& pattern, const std::string& text) {
     std::string p = pattern;
@@ -70,15 +71,18 @@ Suppressions Suppressions::parse(std::istream& in, const std::string& file) {
         if (text.empty() || text.front() == '#') continue;
         const auto colon = text.find(':');
         if (colon == std::string::npos)
-            throw InputError(file, line, "expected TYPE:PATTERN (e.g. race:my_function), got '" + text + "'");
+            throw InputError(file, line,
+                             "expected TYPE:PATTERN (e.g. race:my_function), got '" + text + "'");
         const std::string type = trim(text.substr(0, colon));
         const std::string pattern = trim(text.substr(colon + 1));
         bool known = type == "race" || type == "race_top";
-        for (const char* other : kOtherTsanTypes) known = known || type == other;
+        for (const char* other : kOtherTsanTypes)
+            known = known || type == other;
         if (!known)
             throw InputError(file, line,
                              "unknown suppression type '" + type +
-                                 "' (race, race_top, or ThreadSanitizer's thread, mutex, signal, deadlock, called_from_lib)");
+                                 "' (race, race_top, or ThreadSanitizer's thread, mutex, signal, "
+                                 "deadlock, called_from_lib)");
         if (pattern.empty() || pattern == "^" || pattern == "$" || pattern == "^$")
             throw InputError(file, line, "empty pattern after '" + type + ":'");
         s.rules_.push_back(Rule{type, pattern, line, 0});
@@ -93,7 +97,8 @@ bool Suppressions::suppresses(const ReportRace& race) const {
         // Our "stack" of an access is its one location: race and race_top match alike.
         for (const auto* sites : {&race.sites_a, &race.sites_b})
             for (const ReportSite& site : *sites) {
-                if ((!site.function.empty() && suppression_pattern_matches(rule.pattern, site.function)) ||
+                if ((!site.function.empty() &&
+                     suppression_pattern_matches(rule.pattern, site.function)) ||
                     (!site.file.empty() && suppression_pattern_matches(rule.pattern, site.file))) {
                     ++rule.hits;
                     return true;
@@ -103,4 +108,4 @@ bool Suppressions::suppresses(const ReportRace& race) const {
     return false;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -25,10 +25,11 @@ Ordering parse_ordering(const std::string& s, const std::string& path) {
     throw InputError(path, 0, "invalid ordering '" + s + "'");
 }
 
-const char* kRunColumns =
-    "SELECT id, program, host, started_at, analyzed_at, trace_path, tool_version, ordering, truncated,"
-    " events, computation_events, accesses, processes, apparent, actual, feasible, feasible_ec, unvalidated,"
-    " tangles, partitions, first_partitions FROM runs";
+const char* kRunColumns = "SELECT id, program, host, started_at, analyzed_at, trace_path, "
+                          "tool_version, ordering, truncated,"
+                          " events, computation_events, accesses, processes, apparent, actual, "
+                          "feasible, feasible_ec, unvalidated,"
+                          " tangles, partitions, first_partitions FROM runs";
 
 RunSummary read_run_row(const db::Statement& s, const std::string& path) {
     RunSummary r;
@@ -57,12 +58,14 @@ RunSummary read_run_row(const db::Statement& s, const std::string& path) {
     return r;
 }
 
-}  // namespace
+} // namespace
 
 ResultsDatabase::ResultsDatabase(const std::string& path) {
     // SQLite would report a missing file only as "unable to open"; say it plainly.
-    if (FILE* f = std::fopen(path.c_str(), "rb")) std::fclose(f);
-    else throw InputError(path, 0, "cannot open the database (no such file or not readable)");
+    if (FILE* f = std::fopen(path.c_str(), "rb"))
+        std::fclose(f);
+    else
+        throw InputError(path, 0, "cannot open the database (no such file or not readable)");
     // A writer that was killed mid-transaction leaves a hot journal; a read-only connection
     // cannot roll it back (SQLITE_READONLY_ROLLBACK). Restore the last committed state first, as
     // any writer would on its next open: that drops the half-written run.
@@ -78,8 +81,10 @@ ResultsDatabase::ResultsDatabase(const std::string& path) {
     if (version == 0) throw InputError(path, 0, "not a firstrace results database (an empty file)");
     if (version < db::kSchemaVersion) {
         // Bring an older database forward in memory: the file stays as it is.
-        auto memory = std::make_unique<db::Connection>(":memory:", db::Connection::Mode::ReadWriteCreate);
-        sqlite3_backup* backup = sqlite3_backup_init(memory->get(), "main", connection_->get(), "main");
+        auto memory =
+            std::make_unique<db::Connection>(":memory:", db::Connection::Mode::ReadWriteCreate);
+        sqlite3_backup* backup =
+            sqlite3_backup_init(memory->get(), "main", connection_->get(), "main");
         if (!backup) connection_->fail("cannot read the database", sqlite3_errcode(memory->get()));
         const int rc = sqlite3_backup_step(backup, -1);
         sqlite3_backup_finish(backup);
@@ -94,12 +99,15 @@ ResultsDatabase::~ResultsDatabase() = default;
 ResultsDatabase::ResultsDatabase(ResultsDatabase&&) noexcept = default;
 ResultsDatabase& ResultsDatabase::operator=(ResultsDatabase&&) noexcept = default;
 
-const std::string& ResultsDatabase::path() const { return db_path_; }
+const std::string& ResultsDatabase::path() const {
+    return db_path_;
+}
 
 std::vector<RunSummary> ResultsDatabase::runs() const {
     db::Statement s = connection_->prepare((std::string(kRunColumns) + " ORDER BY id").c_str());
     std::vector<RunSummary> out;
-    while (s.step()) out.push_back(read_run_row(s, db_path_));
+    while (s.step())
+        out.push_back(read_run_row(s, db_path_));
     return out;
 }
 
@@ -112,7 +120,8 @@ std::int64_t ResultsDatabase::latest_run() const {
 RunSummary ResultsDatabase::run(std::int64_t id) const {
     db::Statement s = connection_->prepare((std::string(kRunColumns) + " WHERE id = ?").c_str());
     s.bind(1, id);
-    if (!s.step()) throw InputError(db_path_, 0, "no run " + std::to_string(id) + " in the database");
+    if (!s.step())
+        throw InputError(db_path_, 0, "no run " + std::to_string(id) + " in the database");
     return read_run_row(s, db_path_);
 }
 
@@ -131,23 +140,28 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         s.bind(1, run_id);
         while (s.step()) {
             if (s.int64(0) != static_cast<std::int64_t>(process_names.size()))
-                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": process ids are not dense");
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) + ": process ids are not dense");
             process_names.push_back(s.text(1));
         }
     }
     auto process_name = [&](std::int64_t p) -> const std::string& {
         if (p < 0 || static_cast<std::size_t>(p) >= process_names.size())
-            throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race names unknown process " + std::to_string(p));
+            throw InputError(db_path_, 0,
+                             "run " + std::to_string(run_id) + ": race names unknown process " +
+                                 std::to_string(p));
         return process_names[static_cast<std::size_t>(p)];
     };
     std::vector<ReportSite> locations;
     {
-        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function FROM locations WHERE run_id = ? ORDER BY id");
+        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function FROM locations "
+                                    "WHERE run_id = ? ORDER BY id");
         s.bind(1, run_id);
         while (s.step()) {
             const auto id = static_cast<std::size_t>(s.int64(0));
             if (id >= locations.size()) locations.resize(id + 1);
-            locations[id] = ReportSite{s.text(1), s.uint32(2), s.uint32(3), s.text(4), std::string()};
+            locations[id] =
+                ReportSite{s.text(1), s.uint32(2), s.uint32(3), s.text(4), std::string()};
         }
     }
     {
@@ -159,7 +173,8 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
             ReportRace r;
             r.id = s.uint32(0);
             if (r.id != model.races.size())
-                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race ids are not dense");
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) + ": race ids are not dense");
             r.a = {process_name(s.int64(1)), s.uint32(2)};
             r.b = {process_name(s.int64(3)), s.uint32(4)};
             r.status = parse_status(s.text(5), db_path_);
@@ -171,21 +186,27 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
     }
     auto race_at = [&](std::int64_t id) -> ReportRace& {
         if (id < 0 || static_cast<std::size_t>(id) >= model.races.size())
-            throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": reference to unknown race " + std::to_string(id));
+            throw InputError(db_path_, 0,
+                             "run " + std::to_string(run_id) + ": reference to unknown race " +
+                                 std::to_string(id));
         return model.races[static_cast<std::size_t>(id)];
     };
     {
-        db::Statement s = c.prepare("SELECT race_id, name FROM race_variables WHERE run_id = ? ORDER BY race_id, ordinal");
+        db::Statement s = c.prepare(
+            "SELECT race_id, name FROM race_variables WHERE run_id = ? ORDER BY race_id, ordinal");
         s.bind(1, run_id);
-        while (s.step()) race_at(s.int64(0)).variables.push_back(s.text(1));
+        while (s.step())
+            race_at(s.int64(0)).variables.push_back(s.text(1));
     }
     {
         // The run's access sites in one sequential scan (location and kind), then the race
         // accesses in race order: no per-access lookup.
         std::vector<std::string> kinds;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> sites;  // id -> (location or kNone, kind)
+        std::vector<std::pair<std::uint32_t, std::uint32_t>>
+            sites; // id -> (location or kNone, kind)
         {
-            db::Statement s = c.prepare("SELECT id, location, kind FROM access_sites WHERE run_id = ? ORDER BY id");
+            db::Statement s = c.prepare(
+                "SELECT id, location, kind FROM access_sites WHERE run_id = ? ORDER BY id");
             s.bind(1, run_id);
             while (s.step()) {
                 const auto id = static_cast<std::size_t>(s.int64(0));
@@ -193,18 +214,21 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
                 const std::string kind = s.text(2);
                 auto k = std::find(kinds.begin(), kinds.end(), kind);
                 if (k == kinds.end()) k = kinds.insert(kinds.end(), kind);
-                sites[id] = {s.is_null(1) ? kNone : s.uint32(1), static_cast<std::uint32_t>(k - kinds.begin())};
+                sites[id] = {s.is_null(1) ? kNone : s.uint32(1),
+                             static_cast<std::uint32_t>(k - kinds.begin())};
             }
         }
-        db::Statement s = c.prepare(
-            "SELECT race_id, side, site FROM race_accesses WHERE run_id = ? ORDER BY race_id, side, ordinal");
+        db::Statement s = c.prepare("SELECT race_id, side, site FROM race_accesses WHERE run_id = "
+                                    "? ORDER BY race_id, side, ordinal");
         s.bind(1, run_id);
         while (s.step()) {
             ReportRace& r = race_at(s.int64(0));
             const auto site_id = static_cast<std::size_t>(s.int64(2));
             if (site_id >= sites.size() || sites[site_id].second == kNone)
-                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race " + std::to_string(r.id) +
-                                                  " names unknown access site " + std::to_string(site_id));
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) + ": race " +
+                                     std::to_string(r.id) + " names unknown access site " +
+                                     std::to_string(site_id));
             ReportSite site;
             if (sites[site_id].first < locations.size()) site = locations[sites[site_id].first];
             site.kind = kinds[sites[site_id].second];
@@ -212,29 +236,36 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         }
     }
     {
-        db::Statement s = c.prepare("SELECT id, first FROM partitions WHERE run_id = ? ORDER BY id");
+        db::Statement s =
+            c.prepare("SELECT id, first FROM partitions WHERE run_id = ? ORDER BY id");
         s.bind(1, run_id);
         while (s.step()) {
             ReportPartition p;
             p.id = s.uint32(0);
             if (p.id != model.partitions.size())
-                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": partition ids are not dense");
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) + ": partition ids are not dense");
             p.first = s.int64(1) != 0;
             model.partitions.push_back(std::move(p));
         }
         for (const ReportRace& r : model.races) {
             if (r.partition >= model.partitions.size())
-                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": race " + std::to_string(r.id) +
-                                                  " names unknown partition " + std::to_string(r.partition));
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) + ": race " +
+                                     std::to_string(r.id) + " names unknown partition " +
+                                     std::to_string(r.partition));
             model.partitions[r.partition].races.push_back(r.id);
         }
-        db::Statement e = c.prepare("SELECT partition_id, after_id FROM partition_edges WHERE run_id = ?"
-                                    " ORDER BY partition_id, ordinal");
+        db::Statement e =
+            c.prepare("SELECT partition_id, after_id FROM partition_edges WHERE run_id = ?"
+                      " ORDER BY partition_id, ordinal");
         e.bind(1, run_id);
         while (e.step()) {
             const auto p = static_cast<std::size_t>(e.int64(0));
             if (p >= model.partitions.size())
-                throw InputError(db_path_, 0, "run " + std::to_string(run_id) + ": partition edge from unknown partition");
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) +
+                                     ": partition edge from unknown partition");
             model.partitions[p].after.push_back(e.uint32(1));
         }
     }
@@ -242,15 +273,18 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
 }
 
 std::vector<std::string> ResultsDatabase::site_keys(std::optional<std::int64_t> run) const {
-    db::Statement s = connection_->prepare(run ? "SELECT site_key FROM site_pairs WHERE run_id = ? ORDER BY site_key"
-                                               : "SELECT DISTINCT site_key FROM site_pairs ORDER BY site_key");
+    db::Statement s = connection_->prepare(
+        run ? "SELECT site_key FROM site_pairs WHERE run_id = ? ORDER BY site_key"
+            : "SELECT DISTINCT site_key FROM site_pairs ORDER BY site_key");
     if (run) s.bind(1, *run);
     std::vector<std::string> out;
-    while (s.step()) out.push_back(s.text(0));
+    while (s.step())
+        out.push_back(s.text(0));
     return out;
 }
 
-std::optional<std::string> ResultsDatabase::source_text(std::int64_t run, const std::string& file) const {
+std::optional<std::string> ResultsDatabase::source_text(std::int64_t run,
+                                                        const std::string& file) const {
     db::Statement s = connection_->prepare(
         "SELECT t.text FROM source_files AS f JOIN source_texts AS t ON t.id = f.text_id"
         " WHERE f.run_id = ? AND f.path = ?");
@@ -259,4 +293,4 @@ std::optional<std::string> ResultsDatabase::source_text(std::int64_t run, const 
     return s.text(0);
 }
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -13,18 +13,23 @@ int check_database(Connection& connection) {
     if (application_id == 0 && version == 0 && objects == 0) return 0;
     if (application_id != kApplicationId) {
         char id[32];
-        std::snprintf(id, sizeof id, "0x%08llx", static_cast<unsigned long long>(application_id & 0xffffffff));
-        throw InputError(connection.path(), 0,
-                         application_id == 0
-                             ? std::string("not a firstrace results database (an SQLite database of another program)")
-                             : "not a firstrace results database (application_id " + std::string(id) + ")");
+        std::snprintf(id, sizeof id, "0x%08llx",
+                      static_cast<unsigned long long>(application_id & 0xffffffff));
+        throw InputError(
+            connection.path(), 0,
+            application_id == 0
+                ? std::string(
+                      "not a firstrace results database (an SQLite database of another program)")
+                : "not a firstrace results database (application_id " + std::string(id) + ")");
     }
     if (version > kSchemaVersion)
         throw InputError(connection.path(), 0,
-                         "schema version " + std::to_string(version) + " is newer than this firstrace supports (" +
+                         "schema version " + std::to_string(version) +
+                             " is newer than this firstrace supports (" +
                              std::to_string(kSchemaVersion) + "); use a newer firstrace");
     if (version < 1)
-        throw InputError(connection.path(), 0, "invalid firstrace schema version " + std::to_string(version));
+        throw InputError(connection.path(), 0,
+                         "invalid firstrace schema version " + std::to_string(version));
     return static_cast<int>(version);
 }
 
@@ -32,7 +37,8 @@ void check_integrity(Connection& connection) {
     Statement check = connection.prepare("PRAGMA quick_check(1)");
     if (!check.step()) return;
     const std::string verdict = check.text(0);
-    if (verdict != "ok") throw InputError(connection.path(), 0, "the database is corrupt (" + verdict + ")");
+    if (verdict != "ok")
+        throw InputError(connection.path(), 0, "the database is corrupt (" + verdict + ")");
 }
 
 void create_schema(Connection& connection) {
@@ -47,7 +53,8 @@ void migrate(Connection& connection, int version) {
     for (const Migration& m : migrations()) {
         if (m.version <= version) continue;
         if (m.version != version + 1)
-            throw std::logic_error("db-schema/migrations: no migration to version " + std::to_string(version + 1));
+            throw std::logic_error("db-schema/migrations: no migration to version " +
+                                   std::to_string(version + 1));
         connection.exec(m.sql);
         connection.exec("PRAGMA user_version = " + std::to_string(m.version));
         version = m.version;
@@ -58,4 +65,4 @@ void migrate(Connection& connection, int version) {
                              std::to_string(kSchemaVersion));
 }
 
-}  // namespace firstrace::db
+} // namespace firstrace::db

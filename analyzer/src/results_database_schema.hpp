@@ -13,8 +13,8 @@ inline constexpr int kApplicationId = 0x46525354;
 inline constexpr int kSchemaVersion = 1;
 
 struct Migration {
-    int version;       // the version this migration produces (from version - 1)
-    const char* name;  // file name in db-schema/migrations/
+    int version;      // the version this migration produces (from version - 1)
+    const char* name; // file name in db-schema/migrations/
     const char* sql;
 };
 
@@ -30,7 +30,7 @@ inline std::vector<Migration> migrations() {
     return out;
 }
 
-}  // namespace firstrace::db
+} // namespace firstrace::db
 
 namespace firstrace::db {
 
@@ -47,4 +47,4 @@ void create_schema(Connection& connection);
 // Applies the migrations from `version` to kSchemaVersion (inside the caller's transaction).
 void migrate(Connection& connection, int version);
 
-}  // namespace firstrace::db
+} // namespace firstrace::db

@@ -6,16 +6,25 @@ namespace firstrace::db {
 
 std::string describe_sqlite_error(int rc, const char* message) {
     switch (rc & 0xff) {
-    case SQLITE_NOTADB: return "not an SQLite database (file is not a database)";
-    case SQLITE_CORRUPT: return "the database is corrupt (" + std::string(message ? message : "malformed") + ")";
+    case SQLITE_NOTADB:
+        return "not an SQLite database (file is not a database)";
+    case SQLITE_CORRUPT:
+        return "the database is corrupt (" + std::string(message ? message : "malformed") + ")";
     case SQLITE_BUSY:
-    case SQLITE_LOCKED: return "the database is locked by another process";
-    case SQLITE_READONLY: return "the database is read-only";
-    case SQLITE_CANTOPEN: return "cannot open the file";
-    case SQLITE_FULL: return "the disk is full";
-    case SQLITE_IOERR: return "I/O error (" + std::string(message ? message : "") + ")";
-    case SQLITE_INTERRUPT: return "interrupted";
-    default: return message ? message : sqlite3_errstr(rc);
+    case SQLITE_LOCKED:
+        return "the database is locked by another process";
+    case SQLITE_READONLY:
+        return "the database is read-only";
+    case SQLITE_CANTOPEN:
+        return "cannot open the file";
+    case SQLITE_FULL:
+        return "the disk is full";
+    case SQLITE_IOERR:
+        return "I/O error (" + std::string(message ? message : "") + ")";
+    case SQLITE_INTERRUPT:
+        return "interrupted";
+    default:
+        return message ? message : sqlite3_errstr(rc);
     }
 }
 
@@ -52,7 +61,8 @@ void Connection::exec(const char* sql) {
     if (rc != SQLITE_OK) {
         const std::string text = message ? message : "";
         sqlite3_free(message);
-        throw InputError(path_, 0, describe_sqlite_error(rc, text.empty() ? nullptr : text.c_str()));
+        throw InputError(path_, 0,
+                         describe_sqlite_error(rc, text.empty() ? nullptr : text.c_str()));
     }
 }
 
@@ -72,24 +82,27 @@ void Connection::fail(const std::string& what, int rc) {
     throw InputError(path_, 0, what + ": " + describe_sqlite_error(rc, message));
 }
 
-}  // namespace firstrace::db
+} // namespace firstrace::db
 
 namespace firstrace::db {
 
 namespace {
 std::string insert_sql(const std::string& table, int columns, int rows) {
     std::string row = "(";
-    for (int c = 0; c < columns; ++c) row += c ? ",?" : "?";
+    for (int c = 0; c < columns; ++c)
+        row += c ? ",?" : "?";
     row += ")";
     std::string sql = "INSERT INTO " + table + " VALUES ";
-    for (int r = 0; r < rows; ++r) sql += (r ? "," : "") + row;
+    for (int r = 0; r < rows; ++r)
+        sql += (r ? "," : "") + row;
     return sql;
 }
-}  // namespace
+} // namespace
 
 BulkInsert::BulkInsert(Connection& connection, const std::string& table, int columns, int batch)
     : connection_(connection), columns_(columns), batch_(batch),
-      many_(connection, insert_sql(table, columns, batch).c_str()), one_(connection, insert_sql(table, columns, 1).c_str()) {
+      many_(connection, insert_sql(table, columns, batch).c_str()),
+      one_(connection, insert_sql(table, columns, 1).c_str()) {
     values_.reserve(static_cast<std::size_t>(columns) * static_cast<std::size_t>(batch));
 }
 
@@ -109,10 +122,14 @@ void BulkInsert::finish() {
     const std::size_t rows = values_.size() / static_cast<std::size_t>(columns_);
     for (std::size_t r = 0; r < rows; ++r) {
         for (int c = 0; c < columns_; ++c) {
-            const Value& v = values_[r * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(c)];
-            if (v.kind == Value::Int) one_.bind(c + 1, v.i);
-            else if (v.kind == Value::Text) one_.bind(c + 1, std::string_view(v.text));
-            else one_.bind_null(c + 1);
+            const Value& v =
+                values_[r * static_cast<std::size_t>(columns_) + static_cast<std::size_t>(c)];
+            if (v.kind == Value::Int)
+                one_.bind(c + 1, v.i);
+            else if (v.kind == Value::Text)
+                one_.bind(c + 1, std::string_view(v.text));
+            else
+                one_.bind_null(c + 1);
         }
         one_.run();
     }
@@ -124,12 +141,15 @@ void BulkInsert::flush(Statement& statement, std::size_t rows) {
     for (std::size_t i = 0; i < n; ++i) {
         const Value& v = values_[i];
         const int index = static_cast<int>(i) + 1;
-        if (v.kind == Value::Int) statement.bind(index, v.i);
-        else if (v.kind == Value::Text) statement.bind_static(index, v.text);
-        else statement.bind_null(index);
+        if (v.kind == Value::Int)
+            statement.bind(index, v.i);
+        else if (v.kind == Value::Text)
+            statement.bind_static(index, v.text);
+        else
+            statement.bind_null(index);
     }
     statement.run();
     values_.clear();
 }
 
-}  // namespace firstrace::db
+} // namespace firstrace::db

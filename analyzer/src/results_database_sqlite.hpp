@@ -18,11 +18,12 @@ namespace firstrace::db {
 class Connection;
 
 class Statement {
-public:
+  public:
     Statement() = default;
     Statement(Connection& connection, const char* sql);
     ~Statement() { sqlite3_finalize(stmt_); }
-    Statement(Statement&& o) noexcept : connection_(o.connection_), stmt_(std::exchange(o.stmt_, nullptr)) {}
+    Statement(Statement&& o) noexcept
+        : connection_(o.connection_), stmt_(std::exchange(o.stmt_, nullptr)) {}
     Statement& operator=(Statement&& o) noexcept {
         std::swap(connection_, o.connection_);
         std::swap(stmt_, o.stmt_);
@@ -35,23 +36,33 @@ public:
         check(sqlite3_bind_int64(stmt_, index, value));
         return *this;
     }
-    Statement& bind(int index, std::uint64_t value) { return bind(index, static_cast<std::int64_t>(value)); }
-    Statement& bind(int index, std::uint32_t value) { return bind(index, static_cast<std::int64_t>(value)); }
+    Statement& bind(int index, std::uint64_t value) {
+        return bind(index, static_cast<std::int64_t>(value));
+    }
+    Statement& bind(int index, std::uint32_t value) {
+        return bind(index, static_cast<std::int64_t>(value));
+    }
     Statement& bind(int index, int value) { return bind(index, static_cast<std::int64_t>(value)); }
-    Statement& bind(int index, bool value) { return bind(index, static_cast<std::int64_t>(value ? 1 : 0)); }
+    Statement& bind(int index, bool value) {
+        return bind(index, static_cast<std::int64_t>(value ? 1 : 0));
+    }
     Statement& bind(int index, double value) {
         check(sqlite3_bind_double(stmt_, index, value));
         return *this;
     }
     // SQLite copies the text, so temporaries are fine.
     Statement& bind(int index, std::string_view text) {
-        check(sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT));
+        check(sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                                SQLITE_TRANSIENT));
         return *this;
     }
-    Statement& bind(int index, const std::string& text) { return bind(index, std::string_view(text)); }
+    Statement& bind(int index, const std::string& text) {
+        return bind(index, std::string_view(text));
+    }
     // No copy: the text must stay unchanged until the statement has run.
     Statement& bind_static(int index, std::string_view text) {
-        check(sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_STATIC));
+        check(sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                                SQLITE_STATIC));
         return *this;
     }
     Statement& bind(int index, const char* text) { return bind(index, std::string_view(text)); }
@@ -59,8 +70,7 @@ public:
         check(sqlite3_bind_null(stmt_, index));
         return *this;
     }
-    template <class T>
-    Statement& bind(int index, const std::optional<T>& value) {
+    template <class T> Statement& bind(int index, const std::optional<T>& value) {
         return value ? bind(index, *value) : bind_null(index);
     }
 
@@ -79,11 +89,14 @@ public:
 
     bool is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
     std::int64_t int64(int column) const { return sqlite3_column_int64(stmt_, column); }
-    std::uint32_t uint32(int column) const { return static_cast<std::uint32_t>(sqlite3_column_int64(stmt_, column)); }
+    std::uint32_t uint32(int column) const {
+        return static_cast<std::uint32_t>(sqlite3_column_int64(stmt_, column));
+    }
     double real(int column) const { return sqlite3_column_double(stmt_, column); }
     std::string text(int column) const {
         const auto* p = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
-        return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column))) : std::string();
+        return p ? std::string(p, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)))
+                 : std::string();
     }
     std::optional<std::string> optional_text(int column) const {
         if (is_null(column)) return std::nullopt;
@@ -94,14 +107,14 @@ public:
         return int64(column);
     }
 
-private:
+  private:
     void check(int rc);
     Connection* connection_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
 };
 
 class Connection {
-public:
+  public:
     enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate };
     Connection(const std::string& path, Mode mode);
     ~Connection() { sqlite3_close_v2(db_); }
@@ -119,7 +132,7 @@ public:
     // common failures (not a database, corrupt, locked, read-only).
     [[noreturn]] void fail(const std::string& what, int rc);
 
-private:
+  private:
     std::string path_;
     sqlite3* db_ = nullptr;
 };
@@ -127,7 +140,7 @@ private:
 // Translates SQLite result codes into the words a user can act on.
 std::string describe_sqlite_error(int rc, const char* message);
 
-}  // namespace firstrace::db
+} // namespace firstrace::db
 
 namespace firstrace::db {
 
@@ -135,7 +148,7 @@ namespace firstrace::db {
 // multi-row INSERT, which costs a fraction of a statement execution per row. finish() (or the
 // destructor, which may not throw) writes the rest.
 class BulkInsert {
-public:
+  public:
     BulkInsert(Connection& connection, const std::string& table, int columns, int batch = 64);
     ~BulkInsert();
     BulkInsert(const BulkInsert&) = delete;
@@ -159,15 +172,14 @@ public:
         values_.push_back({Value::Null, 0, {}});
         return *this;
     }
-    template <class T>
-    BulkInsert& add(const std::optional<T>& v) {
+    template <class T> BulkInsert& add(const std::optional<T>& v) {
         return v ? add(*v) : add_null();
     }
     // Ends the current row (which must have exactly `columns` values).
     void end_row();
     void finish();
 
-private:
+  private:
     struct Value {
         enum Kind { Null, Int, Text } kind;
         std::int64_t i;
@@ -183,4 +195,4 @@ private:
     std::vector<Value> values_;
 };
 
-}  // namespace firstrace::db
+} // namespace firstrace::db

@@ -30,14 +30,22 @@ std::string now_iso8601() {
 
 const char* to_string(SyncObjectKind kind) {
     switch (kind) {
-    case SyncObjectKind::Lock: return "lock";
-    case SyncObjectKind::RwLock: return "rwlock";
-    case SyncObjectKind::SpinLock: return "spinlock";
-    case SyncObjectKind::Semaphore: return "semaphore";
-    case SyncObjectKind::Barrier: return "barrier";
-    case SyncObjectKind::Condition: return "condition";
-    case SyncObjectKind::Atomic: return "atomic";
-    case SyncObjectKind::Other: return "other";
+    case SyncObjectKind::Lock:
+        return "lock";
+    case SyncObjectKind::RwLock:
+        return "rwlock";
+    case SyncObjectKind::SpinLock:
+        return "spinlock";
+    case SyncObjectKind::Semaphore:
+        return "semaphore";
+    case SyncObjectKind::Barrier:
+        return "barrier";
+    case SyncObjectKind::Condition:
+        return "condition";
+    case SyncObjectKind::Atomic:
+        return "atomic";
+    case SyncObjectKind::Other:
+        return "other";
     }
     return "other";
 }
@@ -65,12 +73,13 @@ std::optional<std::int64_t> id_or_null(std::uint32_t id) {
 }
 
 class RunWriter {
-public:
-    RunWriter(db::Connection& c, const Trace& trace, const AnalysisResult& result, const RunInfo& info,
-              const DatabaseWriteOptions& options)
+  public:
+    RunWriter(db::Connection& c, const Trace& trace, const AnalysisResult& result,
+              const RunInfo& info, const DatabaseWriteOptions& options)
         : c_(c), trace_(trace), result_(result), info_(info), options_(options) {
-        total_ = trace.event_count() + trace.sites.size() + trace.ranges.size() + result.edges.size() +
-                 3 * result.races.size() + result.partitions.size() + trace.locations.size() + 1;
+        total_ = trace.event_count() + trace.sites.size() + trace.ranges.size() +
+                 result.edges.size() + 3 * result.races.size() + result.partitions.size() +
+                 trace.locations.size() + 1;
     }
 
     std::int64_t write() {
@@ -91,10 +100,11 @@ public:
         if (options_.progress) options_.progress(phase_, double(done_) / double(total_));
     }
 
-private:
+  private:
     void tick(std::size_t n = 1) {
         done_ += n;
-        if (options_.progress && (done_ & 0xffff) < n) options_.progress(phase_, double(done_) / double(total_));
+        if (options_.progress && (done_ & 0xffff) < n)
+            options_.progress(phase_, double(done_) / double(total_));
     }
 
     void write_run_row() {
@@ -103,24 +113,35 @@ private:
             std::ostringstream json;
             JsonWriter w(json);
             w.begin_array();
-            for (const auto& a : info_.arguments) w.value(a);
+            for (const auto& a : info_.arguments)
+                w.value(a);
             w.end_array();
             arguments = json.str();
         }
-        const std::string analyzed_at = info_.analyzed_at.empty() ? now_iso8601() : info_.analyzed_at;
+        const std::string analyzed_at =
+            info_.analyzed_at.empty() ? now_iso8601() : info_.analyzed_at;
         const AnalysisCounts& n = result_.counts;
-        db::Statement s = c_.prepare(
-            "INSERT INTO runs (program, arguments, host, started_at, analyzed_at, trace_path, trace_format,"
-            " tool_version, ordering, truncated, truncation_reason, transitive_budget_exceeded, events,"
-            " computation_events, accesses, processes, apparent, actual, feasible, feasible_ec, unvalidated,"
-            " tangles, partitions, first_partitions)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+        db::Statement s = c_.prepare("INSERT INTO runs (program, arguments, host, started_at, "
+                                     "analyzed_at, trace_path, trace_format,"
+                                     " tool_version, ordering, truncated, truncation_reason, "
+                                     "transitive_budget_exceeded, events,"
+                                     " computation_events, accesses, processes, apparent, actual, "
+                                     "feasible, feasible_ec, unvalidated,"
+                                     " tangles, partitions, first_partitions)"
+                                     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
         s.bind(1, info_.program).bind(2, arguments).bind(3, info_.host).bind(4, info_.started_at);
-        s.bind(5, analyzed_at).bind(6, trace_.path).bind(7, trace_.format.empty() ? "std" : trace_.format);
-        s.bind(8, info_.tool_version).bind(9, to_string(result_.ordering)).bind(10, trace_.truncated);
+        s.bind(5, analyzed_at)
+            .bind(6, trace_.path)
+            .bind(7, trace_.format.empty() ? "std" : trace_.format);
+        s.bind(8, info_.tool_version)
+            .bind(9, to_string(result_.ordering))
+            .bind(10, trace_.truncated);
         if (trace_.truncated) s.bind(11, trace_.truncation_reason);
         s.bind(12, result_.transitive_budget_exceeded);
-        s.bind(13, n.events).bind(14, n.computation_events).bind(15, n.accesses).bind(16, n.processes);
+        s.bind(13, n.events)
+            .bind(14, n.computation_events)
+            .bind(15, n.accesses)
+            .bind(16, n.processes);
         s.bind(17, n.apparent);
         if (result_.ordering == Ordering::Complete) s.bind(18, n.actual);
         s.bind(19, n.feasible).bind(20, n.feasible_ec).bind(21, n.unvalidated).bind(22, n.tangles);
@@ -131,7 +152,10 @@ private:
         db::Statement stage = c_.prepare("INSERT INTO run_stages VALUES (?,?,?,?,?)");
         for (std::size_t i = 0; i < result_.stages.size(); ++i) {
             const StageStats& st = result_.stages[i];
-            stage.bind(1, run_).bind(2, static_cast<std::int64_t>(i)).bind(3, st.name).bind(4, st.seconds);
+            stage.bind(1, run_)
+                .bind(2, static_cast<std::int64_t>(i))
+                .bind(3, st.name)
+                .bind(4, st.seconds);
             stage.bind(5, st.peak_rss_bytes).run();
         }
     }
@@ -140,22 +164,34 @@ private:
         db::Statement proc = c_.prepare("INSERT INTO processes VALUES (?,?,?,?,?)");
         for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
             const Process& pr = trace_.processes[p];
-            proc.bind(1, run_).bind(2, static_cast<std::int64_t>(p)).bind(3, pr.name).bind(4, id_or_null(pr.parent));
+            proc.bind(1, run_)
+                .bind(2, static_cast<std::int64_t>(p))
+                .bind(3, pr.name)
+                .bind(4, id_or_null(pr.parent));
             proc.bind(5, static_cast<std::int64_t>(pr.events.size())).run();
         }
         db::Statement var = c_.prepare("INSERT INTO variables VALUES (?,?,?)");
         for (std::size_t v = 0; v < trace_.variable_names.size(); ++v)
-            var.bind(1, run_).bind(2, static_cast<std::int64_t>(v)).bind(3, trace_.variable_names[v]).run();
+            var.bind(1, run_)
+                .bind(2, static_cast<std::int64_t>(v))
+                .bind(3, trace_.variable_names[v])
+                .run();
         db::Statement obj = c_.prepare("INSERT INTO sync_objects VALUES (?,?,?,?,?,?)");
         for (std::size_t o = 0; o < trace_.objects.size(); ++o) {
             const SyncObject& so = trace_.objects[o];
-            obj.bind(1, run_).bind(2, static_cast<std::int64_t>(o)).bind(3, to_string(so.kind)).bind(4, so.name);
+            obj.bind(1, run_)
+                .bind(2, static_cast<std::int64_t>(o))
+                .bind(3, to_string(so.kind))
+                .bind(4, so.name);
             obj.bind(5, so.address).bind(6, static_cast<std::int64_t>(so.initial_value)).run();
         }
         db::Statement loc = c_.prepare("INSERT INTO locations VALUES (?,?,?,?,?,?,?)");
         for (std::size_t l = 0; l < trace_.locations.size(); ++l) {
             const SourceLocation& sl = trace_.locations[l];
-            loc.bind(1, run_).bind(2, static_cast<std::int64_t>(l)).bind(3, sl.file).bind(4, sl.line);
+            loc.bind(1, run_)
+                .bind(2, static_cast<std::int64_t>(l))
+                .bind(3, sl.file)
+                .bind(4, sl.line);
             loc.bind(5, sl.column).bind(6, sl.function).bind(7, sl.pc).run();
             tick();
         }
@@ -167,17 +203,29 @@ private:
         }
 
         // Events in (process, idx) order; remember which event holds each site.
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> site_owner(trace_.sites.size(), {kNone, kNone});
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> site_owner(trace_.sites.size(),
+                                                                        {kNone, kNone});
         db::BulkInsert ev(c_, "events", 11);
         for (std::uint32_t p = 0; p < trace_.processes.size(); ++p) {
             const auto& events = trace_.processes[p].events;
             for (std::uint32_t i = 0; i < events.size(); ++i) {
                 const Event& e = events[i];
-                ev.add(run_).add(p).add(i).add(to_string(e.kind)).add(id_or_null(e.object)).add(e.counter);
-                if (trace_.has_clock) ev.add(e.clock_start).add(e.clock_finish);
-                else ev.add_null().add_null();
-                ev.add(id_or_null(e.context)).add(id_or_null(e.location)).add(e.site_count).end_row();
-                for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count && s < site_owner.size(); ++s)
+                ev.add(run_)
+                    .add(p)
+                    .add(i)
+                    .add(to_string(e.kind))
+                    .add(id_or_null(e.object))
+                    .add(e.counter);
+                if (trace_.has_clock)
+                    ev.add(e.clock_start).add(e.clock_finish);
+                else
+                    ev.add_null().add_null();
+                ev.add(id_or_null(e.context))
+                    .add(id_or_null(e.location))
+                    .add(e.site_count)
+                    .end_row();
+                for (std::uint32_t s = e.first_site;
+                     s < e.first_site + e.site_count && s < site_owner.size(); ++s)
                     site_owner[s] = {p, i};
                 tick();
             }
@@ -187,8 +235,14 @@ private:
         db::BulkInsert range(c_, "site_ranges", 4);
         for (std::uint32_t s = 0; s < trace_.sites.size(); ++s) {
             const AccessSite& as = trace_.sites[s];
-            site.add(run_).add(s).add(id_or_null(site_owner[s].first)).add(id_or_null(site_owner[s].second));
-            site.add(id_or_null(as.location)).add(site_kind(as.flags)).add(static_cast<std::int64_t>(as.flags)).end_row();
+            site.add(run_)
+                .add(s)
+                .add(id_or_null(site_owner[s].first))
+                .add(id_or_null(site_owner[s].second));
+            site.add(id_or_null(as.location))
+                .add(site_kind(as.flags))
+                .add(static_cast<std::int64_t>(as.flags))
+                .end_row();
             for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
                 range.add(run_).add(s).add(trace_.ranges[r].lo).add(trace_.ranges[r].hi).end_row();
                 tick();
@@ -210,18 +264,32 @@ private:
         db::Statement part = c_.prepare("INSERT INTO partitions VALUES (?,?,?,?)");
         db::Statement after = c_.prepare("INSERT INTO partition_edges VALUES (?,?,?,?)");
         for (const Partition& p : result_.partitions) {
-            part.bind(1, run_).bind(2, p.id).bind(3, p.first).bind(4, static_cast<std::int64_t>(p.races.size())).run();
+            part.bind(1, run_)
+                .bind(2, p.id)
+                .bind(3, p.first)
+                .bind(4, static_cast<std::int64_t>(p.races.size()))
+                .run();
             for (std::size_t i = 0; i < p.after.size(); ++i)
-                after.bind(1, run_).bind(2, p.id).bind(3, static_cast<std::int64_t>(i)).bind(4, p.after[i]).run();
+                after.bind(1, run_)
+                    .bind(2, p.id)
+                    .bind(3, static_cast<std::int64_t>(i))
+                    .bind(4, p.after[i])
+                    .run();
             tick();
         }
-        std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>> tangles;  // id -> races, feasible
+        std::map<std::uint32_t, std::pair<std::uint32_t, std::uint32_t>>
+            tangles; // id -> races, feasible
         db::BulkInsert race(c_, "races", 10);
         db::BulkInsert var(c_, "race_variables", 6);
         db::BulkInsert acc(c_, "race_accesses", 5);
         const bool named = !trace_.variable_names.empty();
         for (const Race& r : result_.races) {
-            race.add(run_).add(r.id).add(r.a.process).add(r.a.index).add(r.b.process).add(r.b.index);
+            race.add(run_)
+                .add(r.id)
+                .add(r.a.process)
+                .add(r.a.index)
+                .add(r.b.process)
+                .add(r.b.index);
             race.add(to_string(r.status)).add(r.tangle).add(r.actual).add(r.partition).end_row();
             if (r.tangle) {
                 auto& t = tangles[*r.tangle];
@@ -234,7 +302,13 @@ private:
                 if (named) {
                     for (std::uint64_t v = c.lo; v < c.hi; ++v) {
                         const std::string name = trace_.describe({v, v + 1});
-                        var.add(run_).add(r.id).add(ordinal++).add(name).add(v).add(v + 1).end_row();
+                        var.add(run_)
+                            .add(r.id)
+                            .add(ordinal++)
+                            .add(name)
+                            .add(v)
+                            .add(v + 1)
+                            .end_row();
                     }
                 } else {
                     const std::string name = trace_.describe(c);
@@ -242,16 +316,27 @@ private:
                 }
             }
             for (std::size_t i = 0; i < r.sites_a.size(); ++i)
-                acc.add(run_).add(r.id).add("a").add(static_cast<std::int64_t>(i)).add(r.sites_a[i]).end_row();
+                acc.add(run_)
+                    .add(r.id)
+                    .add("a")
+                    .add(static_cast<std::int64_t>(i))
+                    .add(r.sites_a[i])
+                    .end_row();
             for (std::size_t i = 0; i < r.sites_b.size(); ++i)
-                acc.add(run_).add(r.id).add("b").add(static_cast<std::int64_t>(i)).add(r.sites_b[i]).end_row();
+                acc.add(run_)
+                    .add(r.id)
+                    .add("b")
+                    .add(static_cast<std::int64_t>(i))
+                    .add(r.sites_b[i])
+                    .end_row();
             tick(2);
         }
         race.finish();
         var.finish();
         acc.finish();
         db::Statement tangle = c_.prepare("INSERT INTO tangles VALUES (?,?,?,?)");
-        for (const auto& [id, t] : tangles) tangle.bind(1, run_).bind(2, id).bind(3, t.first).bind(4, t.second).run();
+        for (const auto& [id, t] : tangles)
+            tangle.bind(1, run_).bind(2, id).bind(3, t.first).bind(4, t.second).run();
     }
 
     // The race sites: every (a-site location, b-site location) pair of every race, keyed by the
@@ -260,7 +345,8 @@ private:
         std::vector<SiteEnd> ends;
         std::unordered_map<std::string, std::uint32_t> end_by_key;
         auto end_of = [&](const SiteEnd& e) {
-            auto [it, inserted] = end_by_key.try_emplace(location_key(e.file, e.line), static_cast<std::uint32_t>(ends.size()));
+            auto [it, inserted] = end_by_key.try_emplace(location_key(e.file, e.line),
+                                                         static_cast<std::uint32_t>(ends.size()));
             if (inserted) ends.push_back(e);
             return it->second;
         };
@@ -270,23 +356,29 @@ private:
             const SourceLocation& sl = trace_.locations[l];
             end_of_location[l] = end_of(SiteEnd{sl.file, sl.line, sl.column, sl.function});
         }
-        // (end, writes) of one side, merged by end; an unknown writing end for a side without sites.
-        auto side_ends = [&](const std::vector<std::uint32_t>& sites, std::vector<std::pair<std::uint32_t, bool>>& out) {
+        // (end, writes) of one side, merged by end; an unknown writing end for a side without
+        // sites.
+        auto side_ends = [&](const std::vector<std::uint32_t>& sites,
+                             std::vector<std::pair<std::uint32_t, bool>>& out) {
             out.clear();
             for (std::uint32_t s : sites) {
                 const bool valid = s < trace_.sites.size();
                 const std::uint32_t loc = valid ? trace_.sites[s].location : kNone;
                 const bool writes = valid && (trace_.sites[s].flags & kAccessWrite) != 0;
-                const std::uint32_t end = loc < end_of_location.size() ? end_of_location[loc] : unknown;
-                auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == end; });
-                if (it == out.end()) out.emplace_back(end, writes);
-                else it->second = it->second || writes;
+                const std::uint32_t end =
+                    loc < end_of_location.size() ? end_of_location[loc] : unknown;
+                auto it = std::find_if(out.begin(), out.end(),
+                                       [&](const auto& e) { return e.first == end; });
+                if (it == out.end())
+                    out.emplace_back(end, writes);
+                else
+                    it->second = it->second || writes;
             }
             if (out.empty()) out.emplace_back(unknown, true);
         };
         std::unordered_map<std::uint64_t, std::uint32_t> pair_ids;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;        // id -> (end, end)
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> membership;   // (pair, race)
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;      // id -> (end, end)
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> membership; // (pair, race)
         std::vector<std::pair<std::uint32_t, bool>> ea, eb;
         for (const Race& r : result_.races) {
             side_ends(r.sites_a, ea);
@@ -296,20 +388,23 @@ private:
             // group_race_sites and the text report count them.
             bool any = false;
             for (const auto& x : ea)
-                for (const auto& y : eb) any = any || x.second || y.second;
+                for (const auto& y : eb)
+                    any = any || x.second || y.second;
             for (const auto& [ax, wa] : ea)
                 for (const auto& [by, wb] : eb) {
                     if (any && !wa && !wb) continue;
                     std::uint32_t x = ax, y = by;
                     if (site_end_less(ends[y], ends[x])) std::swap(x, y);
                     const std::uint64_t k = (std::uint64_t(x) << 32) | y;
-                    auto [it, inserted] = pair_ids.try_emplace(k, static_cast<std::uint32_t>(pairs.size()));
+                    auto [it, inserted] =
+                        pair_ids.try_emplace(k, static_cast<std::uint32_t>(pairs.size()));
                     if (inserted) pairs.emplace_back(x, y);
                     membership.emplace_back(it->second, r.id);
                 }
             // Two location pairs of one race can share a key only if locations repeat; keep one.
             std::sort(membership.begin() + static_cast<std::ptrdiff_t>(before), membership.end());
-            membership.erase(std::unique(membership.begin() + static_cast<std::ptrdiff_t>(before), membership.end()),
+            membership.erase(std::unique(membership.begin() + static_cast<std::ptrdiff_t>(before),
+                                         membership.end()),
                              membership.end());
             tick();
         }
@@ -323,7 +418,8 @@ private:
         pair.finish();
         std::sort(membership.begin(), membership.end());
         db::BulkInsert member(c_, "race_site_pairs", 3);
-        for (const auto& [p, r] : membership) member.add(run_).add(p).add(r).end_row();
+        for (const auto& [p, r] : membership)
+            member.add(run_).add(p).add(r).end_row();
         member.finish();
     }
 
@@ -335,7 +431,8 @@ private:
         } else {
             candidates.push_back(f);
             candidates.push_back(fs::path(trace_.path).parent_path() / f);
-            for (const auto& d : options_.source_directories) candidates.push_back(fs::path(d) / f);
+            for (const auto& d : options_.source_directories)
+                candidates.push_back(fs::path(d) / f);
         }
         for (const auto& c : candidates) {
             std::error_code ec;
@@ -351,7 +448,8 @@ private:
         std::sort(files.begin(), files.end());
         files.erase(std::unique(files.begin(), files.end()), files.end());
         db::Statement find = c_.prepare("SELECT id, text FROM source_texts WHERE hash = ?");
-        db::Statement add = c_.prepare("INSERT INTO source_texts (hash, size, text) VALUES (?,?,?)");
+        db::Statement add =
+            c_.prepare("INSERT INTO source_texts (hash, size, text) VALUES (?,?,?)");
         db::Statement file = c_.prepare("INSERT INTO source_files VALUES (?,?,?,?)");
         for (const std::string& name : files) {
             std::optional<std::int64_t> text_id;
@@ -362,10 +460,12 @@ private:
                 const auto size = fs::file_size(*path, ec);
                 std::ifstream in(*path, std::ios::binary);
                 if (!ec && size <= options_.max_source_bytes && in) {
-                    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+                    std::string text((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
                     // Binary files (NUL bytes) are not sources: record the file without text.
                     if (in.good() || in.eof()) {
-                        if (text.find('\0') == std::string::npos) text_id = store_text(find, add, text);
+                        if (text.find('\0') == std::string::npos)
+                            text_id = store_text(find, add, text);
                     }
                 }
             }
@@ -398,12 +498,15 @@ private:
     std::string phase_ = "writing database";
 };
 
-}  // namespace
+} // namespace
 
-int results_database_schema_version() { return db::kSchemaVersion; }
+int results_database_schema_version() {
+    return db::kSchemaVersion;
+}
 
-std::int64_t write_run(const std::string& database, const Trace& trace, const AnalysisResult& result,
-                       const RunInfo& info, const DatabaseWriteOptions& options) {
+std::int64_t write_run(const std::string& database, const Trace& trace,
+                       const AnalysisResult& result, const RunInfo& info,
+                       const DatabaseWriteOptions& options) {
     std::error_code ec;
     const bool existed = fs::exists(database, ec);
     try {
@@ -426,22 +529,26 @@ std::int64_t write_run(const std::string& database, const Trace& trace, const An
             // being updated in random order row by row (several times faster for 10^6 races).
             // Rebuilding sorts every run's rows, so it pays only when the new run is a good part
             // of the database; a small run into a large database updates them in place.
-            const std::uint64_t new_rows = trace.event_count() + trace.sites.size() + trace.ranges.size() +
-                                           result.edges.size() + 4 * result.races.size();
+            const std::uint64_t new_rows = trace.event_count() + trace.sites.size() +
+                                           trace.ranges.size() + result.edges.size() +
+                                           4 * result.races.size();
             const std::uint64_t database_bytes = static_cast<std::uint64_t>(
                 c.query_int("PRAGMA page_count") * c.query_int("PRAGMA page_size"));
             const bool rebuild_indexes = new_rows >= 10000 && new_rows * 64 >= database_bytes / 4;
             std::vector<std::pair<std::string, std::string>> indexes;
             if (rebuild_indexes) {
-                db::Statement s = c.prepare(
-                    "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
-                while (s.step()) indexes.emplace_back(s.text(0), s.text(1));
+                db::Statement s = c.prepare("SELECT name, sql FROM sqlite_master WHERE type = "
+                                            "'index' AND sql IS NOT NULL ORDER BY name");
+                while (s.step())
+                    indexes.emplace_back(s.text(0), s.text(1));
             }
-            for (const auto& [name, sql] : indexes) c.exec("DROP INDEX \"" + name + "\"");
+            for (const auto& [name, sql] : indexes)
+                c.exec("DROP INDEX \"" + name + "\"");
             RunWriter writer(c, trace, result, info, options);
             const std::int64_t run = writer.write();
             writer.phase("writing database: indexes");
-            for (const auto& [name, sql] : indexes) c.exec(sql);
+            for (const auto& [name, sql] : indexes)
+                c.exec(sql);
             writer.phase("writing database: commit");
             c.exec("COMMIT");
             return run;
@@ -458,4 +565,4 @@ std::int64_t write_run(const std::string& database, const Trace& trace, const An
     }
 }
 
-}  // namespace firstrace
+} // namespace firstrace

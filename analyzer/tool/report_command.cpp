@@ -46,39 +46,48 @@ FailOn parse_fail_on(const std::string& s) {
 
 void list_runs(std::ostream& out, const ResultsDatabase& db) {
     for (const RunSummary& r : db.runs()) {
-        out << r.id << "\t" << r.analyzed_at << "\t" << r.program.value_or(r.trace_path) << "\t" << to_string(r.ordering)
-            << "\t" << r.counts.apparent << " races, " << r.counts.feasible + r.counts.feasible_ec << " feasible, "
-            << r.counts.first_partitions << " first partitions" << (r.truncated ? "\ttruncated" : "") << "\n";
+        out << r.id << "\t" << r.analyzed_at << "\t" << r.program.value_or(r.trace_path) << "\t"
+            << to_string(r.ordering) << "\t" << r.counts.apparent << " races, "
+            << r.counts.feasible + r.counts.feasible_ec << " feasible, "
+            << r.counts.first_partitions << " first partitions"
+            << (r.truncated ? "\ttruncated" : "") << "\n";
     }
 }
 
-}  // namespace
+} // namespace
 
 int report_command(const Arguments& args) {
     po::options_description visible(
         "usage: firstrace report DB [options]\n\n"
-        "Prints a run of a results database written by `firstrace analyze TRACE -o DB` (the latest\n"
-        "run unless --run or --all-runs). Filters select races; --fail-on sets the exit code for CI:\n"
+        "Prints a run of a results database written by `firstrace analyze TRACE -o DB` (the "
+        "latest\n"
+        "run unless --run or --all-runs). Filters select races; --fail-on sets the exit code for "
+        "CI:\n"
         "1 when races matching the policy remain after the filters, 0 otherwise, 2 on errors.\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
-        "format", po::value<std::string>()->default_value("text"), "text, json, sarif, markdown or html")(
-        "output,o", po::value<std::string>(), "write the report to this file instead of stdout")(
-        "run", po::value<std::int64_t>(), "the run to report (see --list-runs)")(
-        "all-runs", "report every run of the database")("list-runs", "list the runs of the database and exit")(
-        "first-only", "only races of first partitions")(
+        "format", po::value<std::string>()->default_value("text"),
+        "text, json, sarif, markdown or html")("output,o", po::value<std::string>(),
+                                               "write the report to this file instead of stdout")(
+        "run", po::value<std::int64_t>(),
+        "the run to report (see --list-runs)")("all-runs", "report every run of the database")(
+        "list-runs", "list the runs of the database and exit")("first-only",
+                                                               "only races of first partitions")(
         "status", po::value<std::vector<std::string>>()->composing(),
-        "only races with this status: feasible, feasible-ec, unvalidated (repeat or comma-separate)")(
-        "file", po::value<std::vector<std::string>>()->composing(),
-        "only races with an access in a file matching this glob (full path or trailing part; repeatable)")(
+        "only races with this status: feasible, feasible-ec, unvalidated (repeat or "
+        "comma-separate)")("file", po::value<std::vector<std::string>>()->composing(),
+                           "only races with an access in a file matching this glob (full path or "
+                           "trailing part; repeatable)")(
         "suppressions", po::value<std::vector<std::string>>()->composing(),
-        "ThreadSanitizer-style suppressions file: lines race:PATTERN (function or file), # comments")(
-        "baseline", po::value<std::string>(),
-        "results database of a baseline (e.g. the main branch): only races with a race site it lacks")(
-        "fail-on", po::value<std::string>()->default_value("none"),
-        "exit code 1 when a race remains that is: first (in a first partition), feasible (feasible or\n"
-        "feasible-ec), any; none: always 0")(
-        "source-root", po::value<std::string>(), "SARIF: write paths under this directory relative to it (%SRCROOT%)")(
+        "ThreadSanitizer-style suppressions file: lines race:PATTERN (function or file), # "
+        "comments")("baseline", po::value<std::string>(),
+                    "results database of a baseline (e.g. the main branch): only races with a race "
+                    "site it lacks")("fail-on", po::value<std::string>()->default_value("none"),
+                                     "exit code 1 when a race remains that is: first (in a first "
+                                     "partition), feasible (feasible or\n"
+                                     "feasible-ec), any; none: always 0")(
+        "source-root", po::value<std::string>(),
+        "SARIF: write paths under this directory relative to it (%SRCROOT%)")(
         "quiet,q", "nothing on stderr")("verbose,v", "filter and suppression statistics on stderr");
     po::options_description hidden;
     hidden.add_options()("database", po::value<std::string>());
@@ -99,9 +108,11 @@ int report_command(const Arguments& args) {
     }
     if (!vm.count("database")) throw UsageError("no DB given (see firstrace report --help)");
     const std::string format = vm["format"].as<std::string>();
-    if (format != "text" && format != "json" && format != "sarif" && format != "markdown" && format != "html")
+    if (format != "text" && format != "json" && format != "sarif" && format != "markdown" &&
+        format != "html")
         throw UsageError("unknown --format '" + format + "' (text, json, sarif, markdown or html)");
-    if (vm.count("run") && vm.count("all-runs")) throw UsageError("--run and --all-runs exclude each other");
+    if (vm.count("run") && vm.count("all-runs"))
+        throw UsageError("--run and --all-runs exclude each other");
     const bool quiet = vm.count("quiet") > 0;
     const bool verbose = vm.count("verbose") > 0 && !quiet;
     const FailOn fail_on = parse_fail_on(vm["fail-on"].as<std::string>());
@@ -121,7 +132,8 @@ int report_command(const Arguments& args) {
     std::set<std::string> baseline;
     if (vm.count("baseline")) {
         const ResultsDatabase old(vm["baseline"].as<std::string>());
-        for (auto& key : old.site_keys()) baseline.insert(std::move(key));
+        for (auto& key : old.site_keys())
+            baseline.insert(std::move(key));
         filter.baseline = &baseline;
     }
 
@@ -139,7 +151,8 @@ int report_command(const Arguments& args) {
 
     std::vector<std::int64_t> run_ids;
     if (vm.count("all-runs")) {
-        for (const RunSummary& r : db.runs()) run_ids.push_back(r.id);
+        for (const RunSummary& r : db.runs())
+            run_ids.push_back(r.id);
         if (run_ids.empty()) throw InputError(db.path(), 0, "the database holds no run");
     } else if (vm.count("run")) {
         run_ids.push_back(db.run(vm["run"].as<std::int64_t>()).id);
@@ -176,9 +189,10 @@ int report_command(const Arguments& args) {
         }
         failed = failed || fails(shown, fail_on);
         if (verbose || (!quiet && shown.races.size() != total))
-            std::cerr << "firstrace report: run " << id << ": " << shown.races.size() << " of " << total
-                      << " races shown (" << stats.filtered << " filtered out, " << stats.suppressed << " suppressed, "
-                      << stats.baselined << " in the baseline)\n";
+            std::cerr << "firstrace report: run " << id << ": " << shown.races.size() << " of "
+                      << total << " races shown (" << stats.filtered << " filtered out, "
+                      << stats.suppressed << " suppressed, " << stats.baselined
+                      << " in the baseline)\n";
         TriageRun run;
         run.id = id;
         run.title = summary.program.value_or(summary.trace_path);
@@ -194,8 +208,9 @@ int report_command(const Arguments& args) {
     if (verbose)
         for (const Suppressions& s : suppression_files)
             for (const auto& rule : s.rules())
-                std::cerr << "  " << s.file() << ":" << rule.line << ": " << rule.type << ":" << rule.pattern << " — "
-                          << rule.hits << (rule.hits == 1 ? " race" : " races") << " suppressed\n";
+                std::cerr << "  " << s.file() << ":" << rule.line << ": " << rule.type << ":"
+                          << rule.pattern << " — " << rule.hits
+                          << (rule.hits == 1 ? " race" : " races") << " suppressed\n";
 
     if (format == "json") {
         if (runs.size() == 1) {
@@ -213,8 +228,8 @@ int report_command(const Arguments& args) {
     } else if (format == "text") {
         for (std::size_t i = 0; i < runs.size(); ++i) {
             if (runs.size() > 1)
-                out << (i > 0 ? "\n" : "") << "== Run " << runs[i].id << ": " << runs[i].title << " ("
-                    << runs[i].analyzed_at << ") ==\n";
+                out << (i > 0 ? "\n" : "") << "== Run " << runs[i].id << ": " << runs[i].title
+                    << " (" << runs[i].analyzed_at << ") ==\n";
             write_text_report(out, runs[i].model);
         }
     } else if (format == "sarif") {
@@ -227,10 +242,13 @@ int report_command(const Arguments& args) {
         write_html_report(out, runs);
     }
     out.flush();
-    if (!out) throw InputError(vm.count("output") ? vm["output"].as<std::string>() : "stdout", 0, "write failed");
+    if (!out)
+        throw InputError(vm.count("output") ? vm["output"].as<std::string>() : "stdout", 0,
+                         "write failed");
     if (failed && !quiet)
-        std::cerr << "firstrace report: races matching --fail-on " << vm["fail-on"].as<std::string>() << " remain\n";
+        std::cerr << "firstrace report: races matching --fail-on "
+                  << vm["fail-on"].as<std::string>() << " remain\n";
     return failed ? 1 : 0;
 }
 
-}  // namespace firstrace::cli
+} // namespace firstrace::cli

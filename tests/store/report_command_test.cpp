@@ -26,9 +26,11 @@ TEST(ReportCommand, ReportJsonEqualsAnalyzeJson) {
     TempDir dir;
     const std::string db = dir.file("r.db");
     for (const char* ordering : {"approximate", "complete"}) {
-        const auto direct = run_firstrace(std::string("analyze --ordering ") + ordering + " --format json " + kFigure);
+        const auto direct = run_firstrace(std::string("analyze --ordering ") + ordering +
+                                          " --format json " + kFigure);
         ASSERT_EQ(direct.status, 0) << direct.err;
-        const auto stored = run_firstrace(std::string("analyze -q --ordering ") + ordering + " --format json -o " + db + " " + kFigure);
+        const auto stored = run_firstrace(std::string("analyze -q --ordering ") + ordering +
+                                          " --format json -o " + db + " " + kFigure);
         ASSERT_EQ(stored.status, 0) << stored.err;
         EXPECT_EQ(stored.out, direct.out) << "-o changes nothing on stdout";
         const auto report = run_firstrace("report --format json " + db);
@@ -69,7 +71,8 @@ TEST(ReportCommand, RandomTracesRoundTripThroughTheBinary) {
 TEST(ReportCommand, FailOnSetsTheExitCode) {
     TempDir dir;
     const std::string db = dir.file("r.db");
-    ASSERT_EQ(run_firstrace("analyze -q --ordering approximate -o " + db + " " + kFigure).status, 0);
+    ASSERT_EQ(run_firstrace("analyze -q --ordering approximate -o " + db + " " + kFigure).status,
+              0);
     // Figure 2.1: 1 feasible, 1 feasible-ec, 1 unvalidated race; one first partition.
     EXPECT_EQ(run_firstrace("report " + db).status, 0);
     EXPECT_EQ(run_firstrace("report --fail-on none " + db).status, 0);
@@ -85,7 +88,9 @@ TEST(ReportCommand, FailOnSetsTheExitCode) {
 
     // A race-free run passes every policy.
     const std::string clean = dir.file("clean.std");
-    test::write_file(clean, "T0|w(x)|a.c:1\nT0|fork(T1)|a.c:2\nT1|r(x)|a.c:3\nT0|join(T1)|a.c:4\nT0|w(x)|a.c:5\n");
+    test::write_file(
+        clean,
+        "T0|w(x)|a.c:1\nT0|fork(T1)|a.c:2\nT1|r(x)|a.c:3\nT0|join(T1)|a.c:4\nT0|w(x)|a.c:5\n");
     const std::string clean_db = dir.file("clean.db");
     ASSERT_EQ(run_firstrace("analyze -q -o " + clean_db + " " + clean).status, 0);
     EXPECT_EQ(run_firstrace("report --fail-on any " + clean_db).status, 0);
@@ -104,7 +109,8 @@ TEST(ReportCommand, BaselineAndSuppressions) {
     test::write_file(clean, "T0|w(x)|a.c:1\n");
     const std::string old_db = dir.file("old.db");
     ASSERT_EQ(run_firstrace("analyze -q -o " + old_db + " " + clean).status, 0);
-    EXPECT_EQ(run_firstrace("report -q --baseline " + old_db + " --fail-on feasible " + db).status, 1);
+    EXPECT_EQ(run_firstrace("report -q --baseline " + old_db + " --fail-on feasible " + db).status,
+              1);
 
     const std::string supp = dir.file("supp.txt");
     test::write_file(supp, "# known races of the work queue\nrace:workq.c\n");
@@ -145,7 +151,8 @@ TEST(ReportCommand, ForeignNewerAndCorruptDatabasesAreOneLineErrorsAndUnchanged)
     {
         sqlite3* db = nullptr;
         sqlite3_open(foreign.c_str(), &db);
-        sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1);", nullptr, nullptr, nullptr);
+        sqlite3_exec(db, "CREATE TABLE t (x); INSERT INTO t VALUES (1);", nullptr, nullptr,
+                     nullptr);
         sqlite3_close(db);
     }
     const std::string newer = dir.file("newer.db");
@@ -158,18 +165,22 @@ TEST(ReportCommand, ForeignNewerAndCorruptDatabasesAreOneLineErrorsAndUnchanged)
     }
     const std::string text = dir.file("text.db");
     test::write_file(text, std::string(5000, 'x'));
-    for (const auto& [path, words] : {std::pair{foreign, "not a firstrace results database"},
-                                      std::pair{newer, "schema version 99 is newer than this firstrace supports"},
-                                      std::pair{text, "not an SQLite database"}}) {
+    for (const auto& [path, words] :
+         {std::pair{foreign, "not a firstrace results database"},
+          std::pair{newer, "schema version 99 is newer than this firstrace supports"},
+          std::pair{text, "not an SQLite database"}}) {
         const auto before = test::FileSnapshot::of(path);
         expect_one_line_error(run_firstrace("report " + path), path + ": " + words);
-        expect_one_line_error(run_firstrace("analyze -q -o " + path + " " + kFigure), path + ": " + words);
-        expect_one_line_error(run_firstrace("report --baseline " + path + " " + newer), path + ": " + words);
+        expect_one_line_error(run_firstrace("analyze -q -o " + path + " " + kFigure),
+                              path + ": " + words);
+        expect_one_line_error(run_firstrace("report --baseline " + path + " " + newer),
+                              path + ": " + words);
         EXPECT_TRUE(test::FileSnapshot::of(path) == before) << path;
     }
-    expect_one_line_error(run_firstrace("report " + dir.file("missing.db")), "missing.db: cannot open");
+    expect_one_line_error(run_firstrace("report " + dir.file("missing.db")),
+                          "missing.db: cannot open");
     EXPECT_FALSE(std::filesystem::exists(dir.file("missing.db")));
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

@@ -28,7 +28,8 @@ std::int64_t count(const std::string& path, const std::string& sql) {
 
 std::vector<std::string> model_site_keys(const ReportModel& model) {
     std::vector<std::string> keys;
-    for (const RaceSite& s : group_race_sites(model)) keys.push_back(s.key);
+    for (const RaceSite& s : group_race_sites(model))
+        keys.push_back(s.key);
     std::sort(keys.begin(), keys.end());
     return keys;
 }
@@ -68,31 +69,53 @@ TEST(RoundTrip, StoresTheTraceAndGraphTables) {
     write_run(path, h.trace, h.result, info);
     EXPECT_EQ(count(path, "SELECT count(*) FROM events"), 4);
     EXPECT_EQ(count(path, "SELECT count(*) FROM events WHERE clock_start IS NOT NULL"), 4);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM events WHERE kind = 'sem-post' AND object = 1 AND counter = 3"), 1);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM access_sites WHERE process = 1 AND event_index = 0"), 3);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM access_sites WHERE kind = 'atomic-write' AND flags = 6"), 1);
+    EXPECT_EQ(
+        count(path,
+              "SELECT count(*) FROM events WHERE kind = 'sem-post' AND object = 1 AND counter = 3"),
+        1);
+    EXPECT_EQ(
+        count(path, "SELECT count(*) FROM access_sites WHERE process = 1 AND event_index = 0"), 3);
+    EXPECT_EQ(
+        count(path, "SELECT count(*) FROM access_sites WHERE kind = 'atomic-write' AND flags = 6"),
+        1);
     EXPECT_EQ(count(path, "SELECT count(*) FROM site_ranges"), 5);
     EXPECT_EQ(count(path, "SELECT count(*) FROM contexts WHERE parent = 0 AND location = 0"), 1);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM sync_objects WHERE kind = 'semaphore' AND initial_value = 2"), 1);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM graph_edges WHERE kind = 'shared-data' AND transitive = 1"), 1);
+    EXPECT_EQ(
+        count(path,
+              "SELECT count(*) FROM sync_objects WHERE kind = 'semaphore' AND initial_value = 2"),
+        1);
+    EXPECT_EQ(
+        count(path,
+              "SELECT count(*) FROM graph_edges WHERE kind = 'shared-data' AND transitive = 1"),
+        1);
     EXPECT_EQ(count(path, "SELECT count(*) FROM graph_edges WHERE kind = 'event-control'"), 1);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM partition_edges WHERE partition_id = 0 AND after_id = 1"), 1);
+    EXPECT_EQ(
+        count(path, "SELECT count(*) FROM partition_edges WHERE partition_id = 0 AND after_id = 1"),
+        1);
     EXPECT_EQ(count(path, "SELECT race_count FROM tangles WHERE id = 0"), 2);
     EXPECT_EQ(count(path, "SELECT feasible_count FROM tangles WHERE id = 0"), 1);
     EXPECT_EQ(count(path, "SELECT count(*) FROM run_stages"), 2);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM runs WHERE arguments = '[\"app\",\"--threads\",\"4\",\"quote\\\"d\"]'"), 1);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM runs WHERE program = '/usr/bin/app' AND host = 'builder'"), 1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM runs WHERE arguments = "
+                          "'[\"app\",\"--threads\",\"4\",\"quote\\\"d\"]'"),
+              1);
+    EXPECT_EQ(
+        count(path,
+              "SELECT count(*) FROM runs WHERE program = '/usr/bin/app' AND host = 'builder'"),
+        1);
     EXPECT_EQ(count(path, "SELECT count(*) FROM first_races"), 1);
     // race_sites agrees with group_race_sites.
     const ReportModel model = make_report_model(h.trace, h.result);
     const auto sites = group_race_sites(model);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM race_sites"), static_cast<std::int64_t>(sites.size()));
+    EXPECT_EQ(count(path, "SELECT count(*) FROM race_sites"),
+              static_cast<std::int64_t>(sites.size()));
     for (const RaceSite& s : sites) {
         const std::string where = " FROM race_sites WHERE site_key = '" + s.key + "'";
         if (s.key.find('\'') != std::string::npos) continue;
-        EXPECT_EQ(count(path, "SELECT races" + where), static_cast<std::int64_t>(s.races.size())) << s.key;
+        EXPECT_EQ(count(path, "SELECT races" + where), static_cast<std::int64_t>(s.races.size()))
+            << s.key;
         EXPECT_EQ(count(path, "SELECT feasible" + where), s.feasible) << s.key;
-        EXPECT_EQ(count(path, "SELECT in_first_partition" + where), s.in_first_partition ? 1 : 0) << s.key;
+        EXPECT_EQ(count(path, "SELECT in_first_partition" + where), s.in_first_partition ? 1 : 0)
+            << s.key;
     }
 }
 
@@ -131,9 +154,11 @@ TEST(RoundTrip, RandomTracesAppendedToOneDatabase) {
     const ResultsDatabase db(path);
     std::set<std::string> all;
     for (std::int64_t id = 1; id <= 15; ++id) {
-        EXPECT_EQ(test::json_of(db.read_report(id)), expected[static_cast<std::size_t>(id - 1)]) << "run " << id;
+        EXPECT_EQ(test::json_of(db.read_report(id)), expected[static_cast<std::size_t>(id - 1)])
+            << "run " << id;
         EXPECT_EQ(db.site_keys(id), keys[static_cast<std::size_t>(id - 1)]) << "run " << id;
-        all.insert(keys[static_cast<std::size_t>(id - 1)].begin(), keys[static_cast<std::size_t>(id - 1)].end());
+        all.insert(keys[static_cast<std::size_t>(id - 1)].begin(),
+                   keys[static_cast<std::size_t>(id - 1)].end());
     }
     const auto any_run = db.site_keys();
     EXPECT_EQ(std::set<std::string>(any_run.begin(), any_run.end()), all);
@@ -146,18 +171,24 @@ TEST(RoundTrip, LargeRunRebuildsTheIndexesSmallRunUpdatesThem) {
     test::write_random_std(dir.file("big.std"), 9, 30000);
     const Trace big = load_trace(dir.file("big.std"));
     const AnalysisResult big_result = analyze(big);
-    ASSERT_GE(big.event_count() + big.sites.size() + big.ranges.size() + 4 * big_result.races.size(), 10000u);
+    ASSERT_GE(big.event_count() + big.sites.size() + big.ranges.size() +
+                  4 * big_result.races.size(),
+              10000u);
     write_run(path, big, big_result);
     // A small one: indexes updated in place.
     const test::HandMadeRun h = test::hand_made_run();
     write_run(path, h.trace, h.result);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"), 4);
+    EXPECT_EQ(
+        count(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"),
+        4);
     const ResultsDatabase db(path);
     EXPECT_EQ(test::json_of(db.read_report(1)), test::json_of(make_report_model(big, big_result)));
-    EXPECT_EQ(test::json_of(db.read_report(2)), test::json_of(make_report_model(h.trace, h.result)));
+    EXPECT_EQ(test::json_of(db.read_report(2)),
+              test::json_of(make_report_model(h.trace, h.result)));
     // The partition index answers per-partition queries of both runs.
     for (const ReportPartition& p : db.read_report(1).partitions)
-        EXPECT_EQ(count(path, "SELECT count(*) FROM races INDEXED BY races_by_partition WHERE run_id = 1 AND partition = " +
+        EXPECT_EQ(count(path, "SELECT count(*) FROM races INDEXED BY races_by_partition WHERE "
+                              "run_id = 1 AND partition = " +
                                   std::to_string(p.id)),
                   static_cast<std::int64_t>(p.races.size()));
 }
@@ -165,11 +196,12 @@ TEST(RoundTrip, LargeRunRebuildsTheIndexesSmallRunUpdatesThem) {
 TEST(RoundTrip, SourceTextIsStoredAndOutlivesTheFile) {
     TempDir dir;
     const std::string source = dir.file("queue.c");
-    const std::string text = "int head;\nvoid push(void) {\n    head++;  /* <race> & \"more\" */\n}\n";
+    const std::string text =
+        "int head;\nvoid push(void) {\n    head++;  /* <race> & \"more\" */\n}\n";
     test::write_file(source, text);
     test::HandMadeRun h = test::hand_made_run();
-    h.trace.locations[0].file = source;     // absolute
-    h.trace.locations[1].file = "queue.c";  // relative to the trace's directory
+    h.trace.locations[0].file = source;    // absolute
+    h.trace.locations[1].file = "queue.c"; // relative to the trace's directory
     h.trace.path = dir.file("app.trace");
     const std::string path = dir.file("r.db");
     const std::int64_t first = write_run(path, h.trace, h.result);
@@ -179,9 +211,10 @@ TEST(RoundTrip, SourceTextIsStoredAndOutlivesTheFile) {
     EXPECT_EQ(db.source_text(first, source), text);
     EXPECT_EQ(db.source_text(first, "queue.c"), text);
     EXPECT_EQ(db.source_text(second, source), text);
-    EXPECT_EQ(db.source_text(first, "/src/app/main.c"), std::nullopt);  // did not exist
+    EXPECT_EQ(db.source_text(first, "/src/app/main.c"), std::nullopt); // did not exist
     EXPECT_EQ(count(path, "SELECT count(*) FROM source_texts"), 1) << "texts are deduplicated";
-    EXPECT_EQ(count(path, "SELECT count(*) FROM source_files WHERE text_id IS NULL"), 4) << "2 missing files x 2 runs";
+    EXPECT_EQ(count(path, "SELECT count(*) FROM source_files WHERE text_id IS NULL"), 4)
+        << "2 missing files x 2 runs";
 }
 
 TEST(RoundTrip, EmptyResultRoundTrips) {
@@ -192,7 +225,8 @@ TEST(RoundTrip, EmptyResultRoundTrips) {
     h.result.partitions.clear();
     h.result.counts.apparent = 0;
     const std::int64_t id = write_run(path, h.trace, h.result);
-    EXPECT_EQ(test::json_of(ResultsDatabase(path).read_report(id)), test::json_of(make_report_model(h.trace, h.result)));
+    EXPECT_EQ(test::json_of(ResultsDatabase(path).read_report(id)),
+              test::json_of(make_report_model(h.trace, h.result)));
 }
 
 TEST(RoundTrip, UnknownRunIsAnError) {
@@ -205,5 +239,5 @@ TEST(RoundTrip, UnknownRunIsAnError) {
     EXPECT_THROW(db.run(0), InputError);
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

@@ -20,12 +20,13 @@ using test::TempDir;
 
 // Direct SQLite access, as another program (or a script) would have.
 class RawDb {
-public:
+  public:
     explicit RawDb(const std::string& path) { sqlite3_open(path.c_str(), &db_); }
     ~RawDb() { sqlite3_close(db_); }
     void exec(const std::string& sql) {
         char* message = nullptr;
-        ASSERT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK) << (message ? message : "");
+        ASSERT_EQ(sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message), SQLITE_OK)
+            << (message ? message : "");
     }
     std::int64_t integer(const std::string& sql) {
         sqlite3_stmt* s = nullptr;
@@ -45,7 +46,7 @@ public:
         return out;
     }
 
-private:
+  private:
     sqlite3* db_ = nullptr;
 };
 
@@ -71,10 +72,11 @@ void expect_input_error(F&& f, const std::string& path, const std::string& words
 }
 
 const std::vector<std::string> kTables = {
-    "runs",       "run_stages",     "processes",  "locations",       "contexts",    "sync_objects",
-    "variables",  "events",         "access_sites", "site_ranges",   "graph_edges", "partitions",
-    "partition_edges", "tangles",   "races",      "race_variables",  "race_accesses", "site_pairs",
-    "race_site_pairs", "source_texts", "source_files"};
+    "runs",           "run_stages",    "processes",       "locations",       "contexts",
+    "sync_objects",   "variables",     "events",          "access_sites",    "site_ranges",
+    "graph_edges",    "partitions",    "partition_edges", "tangles",         "races",
+    "race_variables", "race_accesses", "site_pairs",      "race_site_pairs", "source_texts",
+    "source_files"};
 
 TEST(Schema, NewDatabaseHasTheApplicationIdVersionTablesAndViews) {
     TempDir dir;
@@ -83,9 +85,12 @@ TEST(Schema, NewDatabaseHasTheApplicationIdVersionTablesAndViews) {
     EXPECT_EQ(db.integer("PRAGMA application_id"), db::kApplicationId);
     EXPECT_EQ(db.integer("PRAGMA user_version"), db::kSchemaVersion);
     EXPECT_EQ(results_database_schema_version(), db::kSchemaVersion);
-    const auto tables = db.strings("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
-    EXPECT_EQ(std::set<std::string>(tables.begin(), tables.end()), std::set<std::string>(kTables.begin(), kTables.end()));
-    const auto views = db.strings("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name");
+    const auto tables =
+        db.strings("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    EXPECT_EQ(std::set<std::string>(tables.begin(), tables.end()),
+              std::set<std::string>(kTables.begin(), kTables.end()));
+    const auto views =
+        db.strings("SELECT name FROM sqlite_master WHERE type = 'view' ORDER BY name");
     EXPECT_EQ(views, (std::vector<std::string>{"first_races", "race_sites"}));
     EXPECT_EQ(db.integer("PRAGMA foreign_key_check"), -1) << "no dangling references";
 }
@@ -96,16 +101,21 @@ TEST(Schema, SchemaDocumentDescribesEveryTableColumnAndView) {
     const std::string doc = test::read_file(std::string(FIRSTRACE_SCHEMA_DIR) + "/SCHEMA.md");
     ASSERT_FALSE(doc.empty());
     RawDb db(path);
-    for (const std::string& name : db.strings("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")) {
+    for (const std::string& name :
+         db.strings("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")) {
         const std::string heading = "### `" + name + "`";
         const auto start = doc.find(heading);
         ASSERT_NE(start, std::string::npos) << name << " is not documented";
         const auto end = doc.find("\n### ", start + heading.size());
-        const std::string section = doc.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        for (const std::string& column : db.strings("SELECT name FROM pragma_table_info('" + name + "')"))
-            EXPECT_NE(section.find("`" + column + "`"), std::string::npos) << name << "." << column << " is not documented";
+        const std::string section =
+            doc.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        for (const std::string& column :
+             db.strings("SELECT name FROM pragma_table_info('" + name + "')"))
+            EXPECT_NE(section.find("`" + column + "`"), std::string::npos)
+                << name << "." << column << " is not documented";
     }
-    EXPECT_NE(doc.find("`user_version` | `" + std::to_string(db::kSchemaVersion) + "`"), std::string::npos);
+    EXPECT_NE(doc.find("`user_version` | `" + std::to_string(db::kSchemaVersion) + "`"),
+              std::string::npos);
 }
 
 TEST(Schema, MigrationsFormAChainUpToTheCurrentVersion) {
@@ -145,22 +155,27 @@ TEST(Schema, NewerSchemaIsRefusedAndLeftUnchanged) {
     RawDb(path).exec("PRAGMA user_version = " + std::to_string(db::kSchemaVersion + 1));
     const FileSnapshot before = FileSnapshot::of(path);
     const test::HandMadeRun h = test::hand_made_run();
-    expect_input_error([&] { write_run(path, h.trace, h.result); }, path, "newer than this firstrace supports");
-    expect_input_error([&] { ResultsDatabase db(path); }, path, "newer than this firstrace supports");
+    expect_input_error([&] { write_run(path, h.trace, h.result); }, path,
+                       "newer than this firstrace supports");
+    expect_input_error([&] { ResultsDatabase db(path); }, path,
+                       "newer than this firstrace supports");
     EXPECT_TRUE(FileSnapshot::of(path) == before);
 }
 
 TEST(Schema, ForeignDatabasesAreRefusedAndLeftUnchanged) {
     TempDir dir;
     const std::string other = dir.file("other.db");
-    RawDb(other).exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers VALUES (1, 'x')");
+    RawDb(other).exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO "
+                      "customers VALUES (1, 'x')");
     const std::string tagged = dir.file("tagged.db");
     RawDb(tagged).exec("PRAGMA application_id = 1234; CREATE TABLE runs (id INTEGER)");
     const test::HandMadeRun h = test::hand_made_run();
     for (const std::string& path : {other, tagged}) {
         const FileSnapshot before = FileSnapshot::of(path);
-        expect_input_error([&] { write_run(path, h.trace, h.result); }, path, "not a firstrace results database");
-        expect_input_error([&] { ResultsDatabase db(path); }, path, "not a firstrace results database");
+        expect_input_error([&] { write_run(path, h.trace, h.result); }, path,
+                           "not a firstrace results database");
+        expect_input_error([&] { ResultsDatabase db(path); }, path,
+                           "not a firstrace results database");
         EXPECT_TRUE(FileSnapshot::of(path) == before) << path;
     }
 }
@@ -169,7 +184,8 @@ TEST(Schema, NonSqliteFilesAreRefusedAndLeftUnchanged) {
     TempDir dir;
     const std::string path = dir.file("notes.db");
     std::string text = "These are my notes, not a database.\n";
-    for (int i = 0; i < 200; ++i) text += "line " + std::to_string(i) + "\n";
+    for (int i = 0; i < 200; ++i)
+        text += "line " + std::to_string(i) + "\n";
     test::write_file(path, text);
     const FileSnapshot before = FileSnapshot::of(path);
     const test::HandMadeRun h = test::hand_made_run();
@@ -202,7 +218,8 @@ TEST(Schema, FailedCreationLeavesNoFileBehind) {
 void corrupt_pages(const std::string& path) {
     std::string bytes = test::read_file(path);
     ASSERT_GT(bytes.size(), 8192u);
-    for (std::size_t i = 4096; i < bytes.size(); i += 97) bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
+    for (std::size_t i = 4096; i < bytes.size(); i += 97)
+        bytes[i] = static_cast<char>(bytes[i] ^ 0x5a);
     test::write_file(path, bytes);
 }
 
@@ -223,7 +240,8 @@ TEST(Schema, CorruptDatabaseIsRefusedForWritingAndLeftUnchanged) {
     // Reading reports the damage as an input error (or reads what is intact): never a crash.
     try {
         const ResultsDatabase db(path);
-        for (const RunSummary& r : db.runs()) (void)db.read_report(r.id);
+        for (const RunSummary& r : db.runs())
+            (void)db.read_report(r.id);
     } catch (const InputError& e) {
         EXPECT_EQ(std::string(e.what()).rfind(path, 0), 0u) << e.what();
     }
@@ -279,20 +297,22 @@ TEST(Schema, KilledWriterLeavesEarlierRunsAndNoHalfRun) {
     if (child == 0) {
         DatabaseWriteOptions options;
         options.progress = [](const std::string&, double f) {
-            if (f > 0.5) raise(SIGKILL);  // dies in the middle of the transaction
+            if (f > 0.5) raise(SIGKILL); // dies in the middle of the transaction
         };
         write_run(path, trace, result, {}, options);
         _exit(0);
     }
     int status = 0;
     waitpid(child, &status, 0);
-    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "the writer was not killed mid-write";
-    ASSERT_TRUE(std::filesystem::exists(path + "-journal")) << "no hot journal: the kill came too late to test";
-    const ResultsDatabase db(path);  // rolls the hot journal back
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
+        << "the writer was not killed mid-write";
+    ASSERT_TRUE(std::filesystem::exists(path + "-journal"))
+        << "no hot journal: the kill came too late to test";
+    const ResultsDatabase db(path); // rolls the hot journal back
     ASSERT_EQ(db.runs().size(), 1u);
     EXPECT_EQ(test::json_of(db.read_report(1)), before);
     EXPECT_EQ(write_run(path, trace, result), 2);
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

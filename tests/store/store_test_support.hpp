@@ -23,7 +23,7 @@
 namespace firstrace::test {
 
 class TempDir {
-public:
+  public:
     TempDir() {
         char name[] = "/tmp/firstrace-store-XXXXXX";
         if (!mkdtemp(name)) throw std::runtime_error("mkdtemp failed");
@@ -36,7 +36,7 @@ public:
     std::string file(const std::string& name) const { return path_ + "/" + name; }
     const std::string& path() const { return path_; }
 
-private:
+  private:
     std::string path_;
 };
 
@@ -77,7 +77,8 @@ inline std::string sample_trace(const std::string& name) {
 }
 
 // A random STD trace written to `path`.
-inline void write_random_std(const std::string& path, std::uint64_t seed, std::uint64_t operations = 300) {
+inline void write_random_std(const std::string& path, std::uint64_t seed,
+                             std::uint64_t operations = 300) {
     bench::GeneratorParams p;
     p.seed = seed;
     p.operations = operations;
@@ -88,15 +89,16 @@ inline void write_random_std(const std::string& path, std::uint64_t seed, std::u
 
 struct CommandRun {
     int status = -1;
-    std::string out;  // stdout
-    std::string err;  // stderr
+    std::string out; // stdout
+    std::string err; // stderr
 };
 
 // Runs `firstrace ARGS` with stdout and stderr captured separately.
 inline CommandRun run_firstrace(const std::string& args) {
     TempDir dir;
     const std::string out = dir.file("out"), err = dir.file("err");
-    const std::string command = std::string(FIRSTRACE_BINARY) + " " + args + " >" + out + " 2>" + err;
+    const std::string command =
+        std::string(FIRSTRACE_BINARY) + " " + args + " >" + out + " 2>" + err;
     const int status = std::system(command.c_str());
     CommandRun r;
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -123,18 +125,18 @@ inline HandMadeRun hand_made_run() {
     t.locations = {
         {"/src/app/queue.c", 42, 7, "queue_push", 0x401000},
         {"/src/app/queue.c", 57, 3, "queue_pop", 0x401100},
-        {"", 0, 0, "", 0x402000},  // unknown location
+        {"", 0, 0, "", 0x402000}, // unknown location
         {"/src/app/main.c", 10, 1, "main", 0x400500},
         {"/src/app/weird <name> & \"quotes\".c", 5, 0, "f|g", 0x400600},
     };
     t.contexts = {{kNone, 3}, {0, 0}};
-    t.objects = {{SyncObjectKind::Lock, "mutex@0x1000", 0x1000, 0}, {SyncObjectKind::Semaphore, "sem@0x2000", 0x2000, 2}};
-    t.ranges = {{0x7000, 0x7008}, {0x7000, 0x7004}, {0x7010, 0x7018}, {0x7000, 0x7008}, {0x9000, 0x9001}};
+    t.objects = {{SyncObjectKind::Lock, "mutex@0x1000", 0x1000, 0},
+                 {SyncObjectKind::Semaphore, "sem@0x2000", 0x2000, 2}};
+    t.ranges = {
+        {0x7000, 0x7008}, {0x7000, 0x7004}, {0x7010, 0x7018}, {0x7000, 0x7008}, {0x9000, 0x9001}};
     t.sites = {
-        {0, kAccessWrite, 0, 1},
-        {2, kAccessRead | kAccessWrite, 1, 1},
-        {1, kAccessRead, 2, 1},
-        {4, kAccessWrite | kAccessAtomic, 3, 1},
+        {0, kAccessWrite, 0, 1},     {2, kAccessRead | kAccessWrite, 1, 1},
+        {1, kAccessRead, 2, 1},      {4, kAccessWrite | kAccessAtomic, 3, 1},
         {kNone, kAccessWrite, 4, 1},
     };
     Process main;
@@ -220,4 +222,4 @@ inline HandMadeRun hand_made_run() {
     return h;
 }
 
-}  // namespace firstrace::test
+} // namespace firstrace::test

@@ -20,7 +20,8 @@ ReportModel hand_made_model() {
 
 std::vector<std::uint32_t> race_ids(const ReportModel& m) {
     std::vector<std::uint32_t> ids;
-    for (const ReportRace& r : m.races) ids.push_back(r.id);
+    for (const ReportRace& r : m.races)
+        ids.push_back(r.id);
     return ids;
 }
 
@@ -36,7 +37,8 @@ TEST(RaceSites, KeysAreUnorderedPairsOfFileAndLine) {
     EXPECT_EQ(site_key(c, a), site_key(a, b)) << "column and function take no part";
     EXPECT_EQ(site_key(SiteEnd{}, a), "<unknown> <-> b.c:10");
     EXPECT_EQ(site_key(SiteEnd{"x.c", 0, 0, ""}, SiteEnd{"x.c", 2, 0, ""}), "x.c <-> x.c:2");
-    EXPECT_EQ(location_key("a.c", 9) < location_key("a.c", 10), false) << "keys are text; order is (file, line)";
+    EXPECT_EQ(location_key("a.c", 9) < location_key("a.c", 10), false)
+        << "keys are text; order is (file, line)";
     EXPECT_TRUE(site_end_less(SiteEnd{"a.c", 9, 0, ""}, SiteEnd{"a.c", 10, 0, ""}));
 }
 
@@ -54,7 +56,8 @@ TEST(RaceSites, EveryLocationPairOfARaceIsASite) {
     }
     EXPECT_EQ(keys.size(), sites.size());
     std::size_t expected = 0;
-    for (const ReportRace& r : m.races) expected += race_site_keys(r).size();
+    for (const ReportRace& r : m.races)
+        expected += race_site_keys(r).size();
     EXPECT_EQ(instances, expected);
     // First partitions first.
     EXPECT_TRUE(sites.front().in_first_partition);
@@ -65,13 +68,15 @@ TEST(RaceSites, PairsOfTwoReadingLocationsAreNotSites) {
     ReportRace r;
     r.sites_a = {{"x.c", 1, 0, "", "read"}, {"x.c", 2, 0, "", "write"}};
     r.sites_b = {{"x.c", 1, 0, "", "read"}, {"x.c", 3, 0, "", "read-write"}};
-    EXPECT_EQ(race_site_keys(r), (std::vector<std::string>{"x.c:1 <-> x.c:2", "x.c:1 <-> x.c:3", "x.c:2 <-> x.c:3"}));
+    EXPECT_EQ(race_site_keys(r),
+              (std::vector<std::string>{"x.c:1 <-> x.c:2", "x.c:1 <-> x.c:3", "x.c:2 <-> x.c:3"}));
     // A location read by one site and written by another of the same side writes.
     r.sites_a.push_back({"x.c", 1, 0, "", "write"});
     EXPECT_EQ(race_site_keys(r).size(), 4u);
     // A side without sites is an unknown, writing location.
     r.sites_b.clear();
-    EXPECT_EQ(race_site_keys(r), (std::vector<std::string>{"<unknown> <-> x.c:1", "<unknown> <-> x.c:2"}));
+    EXPECT_EQ(race_site_keys(r),
+              (std::vector<std::string>{"<unknown> <-> x.c:1", "<unknown> <-> x.c:2"}));
     // The store computes the same sites from the trace.
     test::TempDir dir;
     const std::string db = dir.file("r.db");
@@ -79,10 +84,12 @@ TEST(RaceSites, PairsOfTwoReadingLocationsAreNotSites) {
     const AnalysisResult result = analyze(trace);
     write_run(db, trace, result);
     std::vector<std::string> keys;
-    for (const RaceSite& s : group_race_sites(make_report_model(trace, result))) keys.push_back(s.key);
+    for (const RaceSite& s : group_race_sites(make_report_model(trace, result)))
+        keys.push_back(s.key);
     std::sort(keys.begin(), keys.end());
     EXPECT_EQ(ResultsDatabase(db).site_keys(1), keys);
-    EXPECT_EQ(std::count(keys.begin(), keys.end(), "workq.c:20 <-> workq.c:20"), 0) << "both sides only read line 20";
+    EXPECT_EQ(std::count(keys.begin(), keys.end(), "workq.c:20 <-> workq.c:20"), 0)
+        << "both sides only read line 20";
 }
 
 TEST(Suppressions, PatternsMatchLikeThreadSanitizer) {
@@ -98,7 +105,8 @@ TEST(Suppressions, PatternsMatchLikeThreadSanitizer) {
 }
 
 TEST(Suppressions, FileSyntax) {
-    const Suppressions s = parse("# comment\n\nrace:queue_push\n  race_top:^main$  \ndeadlock:whatever\nthread:x\n");
+    const Suppressions s =
+        parse("# comment\n\nrace:queue_push\n  race_top:^main$  \ndeadlock:whatever\nthread:x\n");
     ASSERT_EQ(s.rules().size(), 4u);
     EXPECT_EQ(s.rules()[0].line, 3u);
     EXPECT_EQ(s.rules()[1].pattern, "^main$");
@@ -128,7 +136,8 @@ TEST(Suppressions, SuppressRacesByFunctionOrFileOfEitherSide) {
     const Suppressions by_file = parse("race:weird*.c\n");
     f.suppressions = &by_file;
     const ReportModel kept = filter_report(m, f, &st);
-    EXPECT_EQ(race_ids(kept), (std::vector<std::uint32_t>{1, 2})) << "race 0's b site is in the weird file";
+    EXPECT_EQ(race_ids(kept), (std::vector<std::uint32_t>{1, 2}))
+        << "race 0's b site is in the weird file";
     EXPECT_EQ(st.suppressed, 1u);
     EXPECT_EQ(by_file.rules()[0].hits, 1u);
     const Suppressions other_type = parse("deadlock:queue_push\n");
@@ -266,13 +275,15 @@ TEST(Sarif, HasTheRequiredPropertiesOf210AndOneResultPerRaceSite) {
         const std::string level = rule.get<std::string>("defaultConfiguration.level");
         EXPECT_TRUE(level == "error" || level == "warning" || level == "note") << level;
     }
-    EXPECT_EQ(rule_ids, (std::set<std::string>{"race/feasible", "race/feasible-ec", "race/unvalidated"}));
+    EXPECT_EQ(rule_ids,
+              (std::set<std::string>{"race/feasible", "race/feasible-ec", "race/unvalidated"}));
     EXPECT_EQ(r.get<std::string>("originalUriBaseIds.%SRCROOT%.uri"), "file:///src/app/");
 
     const auto results = array(r, "results");
     auto sites = group_race_sites(run.model);
     // A site with no known location at all cannot be shown by code scanning: counted, not listed.
-    std::erase_if(sites, [](const RaceSite& s) { return s.first.file.empty() && s.second.file.empty(); });
+    std::erase_if(sites,
+                  [](const RaceSite& s) { return s.first.file.empty() && s.second.file.empty(); });
     ASSERT_EQ(sites.size(), 4u);
     ASSERT_EQ(results.size(), sites.size());
     EXPECT_EQ(r.get<int>("properties.raceSitesWithoutLocation"), 1);
@@ -299,9 +310,11 @@ TEST(Sarif, HasTheRequiredPropertiesOf210AndOneResultPerRaceSite) {
     EXPECT_EQ(fingerprints.size(), results.size());
     // Paths under the source root are relative to %SRCROOT%, with special characters encoded.
     const std::string text = out.str();
-    EXPECT_NE(text.find("\"uri\":\"queue.c\",\"uriBaseId\":\"%SRCROOT%\""), std::string::npos) << text;
+    EXPECT_NE(text.find("\"uri\":\"queue.c\",\"uriBaseId\":\"%SRCROOT%\""), std::string::npos)
+        << text;
     EXPECT_NE(text.find("weird%20%3Cname%3E%20%26%20%22quotes%22.c"), std::string::npos) << text;
-    EXPECT_NE(text.find("\"ruleId\":\"race/feasible\",\"ruleIndex\":0,\"level\":\"error\""), std::string::npos);
+    EXPECT_NE(text.find("\"ruleId\":\"race/feasible\",\"ruleIndex\":0,\"level\":\"error\""),
+              std::string::npos);
 }
 
 TEST(Sarif, EveryRunOfTheDatabaseIsASarifRun) {
@@ -342,7 +355,8 @@ TEST(Html, SelfContainedWithEscapedSourceExcerpts) {
     run.model = hand_made_model();
     std::string source;
     for (int line = 1; line <= 60; ++line)
-        source += line == 42 ? "    q->items[q->tail++] = x; // <b>&amp;</b>\n" : "line " + std::to_string(line) + "\n";
+        source += line == 42 ? "    q->items[q->tail++] = x; // <b>&amp;</b>\n"
+                             : "line " + std::to_string(line) + "\n";
     run.source = [&](const std::string& file) -> std::optional<std::string> {
         if (file == "/src/app/queue.c") return source;
         return std::nullopt;
@@ -356,7 +370,8 @@ TEST(Html, SelfContainedWithEscapedSourceExcerpts) {
     EXPECT_EQ(html.find("<link"), std::string::npos);
     EXPECT_EQ(html.find("src="), std::string::npos);
     EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt;"), std::string::npos);
-    EXPECT_NE(html.find("<span class=\"hit\"><i>42</i>    q-&gt;items[q-&gt;tail++] = x; // &lt;b&gt;&amp;amp;&lt;/b&gt;</span>"),
+    EXPECT_NE(html.find("<span class=\"hit\"><i>42</i>    q-&gt;items[q-&gt;tail++] = x; // "
+                        "&lt;b&gt;&amp;amp;&lt;/b&gt;</span>"),
               std::string::npos)
         << html;
     EXPECT_NE(html.find("<i>39</i>line 39"), std::string::npos);
@@ -368,5 +383,5 @@ TEST(Html, SelfContainedWithEscapedSourceExcerpts) {
     EXPECT_NE(html.rfind("</html>"), std::string::npos);
 }
 
-}  // namespace
-}  // namespace firstrace
+} // namespace
+} // namespace firstrace

@@ -22,11 +22,12 @@ class Connection;
 
 // What is known about the analysed execution besides the trace itself.
 struct RunInfo {
-    std::optional<std::string> program;     // traced executable
-    std::vector<std::string> arguments;     // its command line (stored as a JSON array; empty = unknown)
+    std::optional<std::string> program; // traced executable
+    std::vector<std::string>
+        arguments; // its command line (stored as a JSON array; empty = unknown)
     std::optional<std::string> host;
-    std::optional<std::string> started_at;  // ISO 8601 UTC
-    std::string analyzed_at;                // ISO 8601 UTC; empty: now
+    std::optional<std::string> started_at; // ISO 8601 UTC
+    std::string analyzed_at;               // ISO 8601 UTC; empty: now
     std::string tool_version = FIRSTRACE_VERSION;
 };
 
@@ -45,8 +46,9 @@ struct DatabaseWriteOptions {
 // Appends one run of `trace` and `result` to `database` (created when missing) in a single
 // transaction and returns the run id. Throws InputError naming the file when it is not a
 // firstrace database, has a newer schema, or is unreadable; such a file is left unchanged.
-std::int64_t write_run(const std::string& database, const Trace& trace, const AnalysisResult& result,
-                       const RunInfo& info = {}, const DatabaseWriteOptions& options = {});
+std::int64_t write_run(const std::string& database, const Trace& trace,
+                       const AnalysisResult& result, const RunInfo& info = {},
+                       const DatabaseWriteOptions& options = {});
 
 struct RunSummary {
     std::int64_t id = 0;
@@ -65,14 +67,14 @@ struct RunSummary {
 // throws InputError naming the file for a foreign, newer, older (not yet migrated) or corrupt
 // database; the file is never written.
 class ResultsDatabase {
-public:
+  public:
     explicit ResultsDatabase(const std::string& path);
     ~ResultsDatabase();
     ResultsDatabase(ResultsDatabase&&) noexcept;
     ResultsDatabase& operator=(ResultsDatabase&&) noexcept;
 
     const std::string& path() const;
-    std::vector<RunSummary> runs() const;  // ascending id
+    std::vector<RunSummary> runs() const; // ascending id
     // The run with the largest id; throws InputError when the database holds no run.
     std::int64_t latest_run() const;
     // Throws InputError when there is no such run.
@@ -84,7 +86,7 @@ public:
     // The stored text of a source file named by the run's locations, if it was readable.
     std::optional<std::string> source_text(std::int64_t run, const std::string& file) const;
 
-private:
+  private:
     std::string db_path_;
     std::unique_ptr<db::Connection> connection_;
 };
@@ -92,4 +94,4 @@ private:
 // Schema version this build reads and writes (PRAGMA user_version).
 int results_database_schema_version();
 
-}  // namespace firstrace
+} // namespace firstrace

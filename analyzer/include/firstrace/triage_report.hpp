@@ -19,7 +19,7 @@ namespace firstrace {
 // One end of a race site: a source location (file, line); column and function are shown but
 // take no part in matching.
 struct SiteEnd {
-    std::string file;  // empty when unknown
+    std::string file; // empty when unknown
     std::uint32_t line = 0;
     std::uint32_t column = 0;
     std::string function;
@@ -35,13 +35,13 @@ std::string site_key(const SiteEnd& x, const SiteEnd& y);
 
 struct RaceSite {
     std::string key;
-    SiteEnd first, second;  // site_end_less(first, second) or equal
-    std::vector<std::uint32_t> races;  // race instances, ascending id
+    SiteEnd first, second;            // site_end_less(first, second) or equal
+    std::vector<std::uint32_t> races; // race instances, ascending id
     std::set<std::string> threads;
     std::set<std::string> variables;
     std::uint32_t feasible = 0, feasible_ec = 0, unvalidated = 0, actual = 0;
     bool in_first_partition = false;
-    std::uint32_t first_partition = 0;  // smallest partition id among the instances
+    std::uint32_t first_partition = 0; // smallest partition id among the instances
     // feasible > feasible-ec > unvalidated: the strongest status among the instances.
     RaceStatus strongest() const;
 };
@@ -53,8 +53,8 @@ struct RaceSite {
 std::vector<RaceSite> group_race_sites(const ReportModel& model);
 // The race sites of each first partition (a site is listed under every first partition holding
 // one of its instances), in the order of `sites`.
-std::map<std::uint32_t, std::vector<const RaceSite*>> sites_by_first_partition(const ReportModel& model,
-                                                                               const std::vector<RaceSite>& sites);
+std::map<std::uint32_t, std::vector<const RaceSite*>>
+sites_by_first_partition(const ReportModel& model, const std::vector<RaceSite>& sites);
 // The site keys of one race.
 std::vector<std::string> race_site_keys(const ReportRace& race);
 
@@ -64,12 +64,12 @@ std::vector<std::string> race_site_keys(const ReportRace& race);
 // anchoring it at the start / end. The other ThreadSanitizer types (thread, mutex, signal,
 // deadlock, called_from_lib) are accepted and do not apply to recorded races.
 class Suppressions {
-public:
+  public:
     struct Rule {
         std::string type;
         std::string pattern;
         std::uint64_t line = 0;
-        mutable std::uint64_t hits = 0;  // races suppressed by this rule
+        mutable std::uint64_t hits = 0; // races suppressed by this rule
     };
     // Throws InputError(file, line, ...) for a malformed line, InputError(file, 0, ...) when the
     // file cannot be read.
@@ -80,7 +80,7 @@ public:
     const std::vector<Rule>& rules() const { return rules_; }
     const std::string& file() const { return file_; }
 
-private:
+  private:
     std::string file_;
     std::vector<Rule> rules_;
 };
@@ -89,9 +89,10 @@ private:
 bool suppression_pattern_matches(const std::string& pattern, const std::string& text);
 
 struct RaceFilter {
-    bool first_only = false;                  // races of first partitions only
-    std::vector<RaceStatus> statuses;         // empty: every status
-    std::vector<std::string> file_patterns;   // glob on a site's file (or its trailing path); empty: all
+    bool first_only = false;          // races of first partitions only
+    std::vector<RaceStatus> statuses; // empty: every status
+    std::vector<std::string>
+        file_patterns; // glob on a site's file (or its trailing path); empty: all
     const Suppressions* suppressions = nullptr;
     // Race-site keys known before: a race is kept when one of its sites is not among them.
     const std::set<std::string>* baseline = nullptr;
@@ -99,14 +100,15 @@ struct RaceFilter {
 
 struct FilterStats {
     std::size_t kept = 0;
-    std::size_t suppressed = 0;   // by suppressions
-    std::size_t baselined = 0;    // every site in the baseline
-    std::size_t filtered = 0;     // by --first-only / --status / --file
+    std::size_t suppressed = 0; // by suppressions
+    std::size_t baselined = 0;  // every site in the baseline
+    std::size_t filtered = 0;   // by --first-only / --status / --file
 };
 
 // `model` with only the races that pass `filter`: races[] holds the kept races (ids unchanged),
 // partitions keep only kept races and partitions left empty are dropped. Counts stay the run's.
-ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, FilterStats* stats = nullptr);
+ReportModel filter_report(const ReportModel& model, const RaceFilter& filter,
+                          FilterStats* stats = nullptr);
 // True when `filter` keeps every race (a filtered model then equals the original).
 bool filter_is_empty(const RaceFilter& filter);
 
@@ -118,8 +120,8 @@ bool fails(const ReportModel& model, FailOn policy);
 
 // One run as the triage writers see it.
 struct TriageRun {
-    std::int64_t id = 0;        // database run id (0 when not from a database)
-    std::string title;          // program or trace
+    std::int64_t id = 0; // database run id (0 when not from a database)
+    std::string title;   // program or trace
     std::string analyzed_at;
     ReportModel model;
     // Stored text of a source file named by the locations (empty optional: not available).
@@ -136,10 +138,11 @@ struct SarifOptions {
 // SARIF 2.1.0: one result per race site, both locations (locations + relatedLocations), rule
 // ids per status, partialFingerprints carrying the site key. Sites with no known location at
 // all are counted in the run's properties (raceSitesWithoutLocation) instead.
-void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs, const SarifOptions& options = {});
+void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs,
+                        const SarifOptions& options = {});
 void write_markdown_report(std::ostream& out, const std::vector<TriageRun>& runs);
 // One self-contained HTML file (inline CSS, no scripts): first partitions, race sites with
 // source excerpts from the stored source text.
 void write_html_report(std::ostream& out, const std::vector<TriageRun>& runs);
 
-}  // namespace firstrace
+} // namespace firstrace
