@@ -290,3 +290,14 @@ FRT_EXPORT void __tsan_acquire(void* addr) {
 FRT_EXPORT void __tsan_release(void* addr) {
     atomic_op(FRT_PC(), addr, 1, kRelease, kRelease, OpKind::Store, [] { return 0; }, kAlways);
 }
+
+// Called by the memcpy/memmove/memset interceptors (rt_memory.c). Only threads that already
+// have a state are traced here: these functions run during thread creation too.
+extern "C" void frt_record_memory(void* pc, const void* addr, unsigned long size, int write) {
+    ThreadState* t = tls_state;
+    if (t == nullptr || t->guard != 0) return;
+    t->guard = 1;
+    add_access_slow(t, reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
+                    write ? firstrace::format::kWrite : firstrace::format::kRead);
+    t->guard = 0;
+}

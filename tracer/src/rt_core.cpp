@@ -458,6 +458,12 @@ static bool insert_range(ThreadState* t, Site* s, u64 lo, u64 hi) {
     return true;
 }
 
+void periodic(ThreadState* t) {
+    t->budget = kBudget;
+    const u64 c = now();
+    if (c - t->event_start > kSplitAfterNs) close_computation(t, c);
+}
+
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     if (size == 0) return;
     const u64 key = (pc << 3) | flags;
@@ -524,6 +530,7 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     t->acq_obj = nullptr;
     t->acq_stamp = 0;
     t->ctx_depth = 0;
+    t->budget = kBudget;
     reset_event(t, now());
     if (!open_stream(t)) {
         release_state(t);

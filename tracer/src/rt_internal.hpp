@@ -66,6 +66,7 @@ struct ThreadState {
     Site* last_site;
     u32 nsites;
     u32 depth;        // shadow stack depth (may exceed kMaxStack)
+    u32 budget;       // accesses until the next look at the clock (periodic event split)
     Slot* table;
     Site* sites;
     char* arena;
@@ -134,6 +135,11 @@ u64 now();
 
 // Access recording (slow path of the hot path lives in rt_core.cpp).
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags);
+// Every kBudget accesses: split a computation event older than kSplitAfterNs, so that a thread
+// that never synchronizes still leaves complete records behind (for a crash flush).
+inline constexpr u32 kBudget = 1u << 20;
+inline constexpr u64 kSplitAfterNs = 100'000'000;
+void periodic(ThreadState* t);
 
 FRT_INLINE void add_range_fast(ThreadState* t, Site* s, u64 lo, u64 hi, u64 pc, u8 flags) {
     if (FRT_LIKELY(s->n != 0)) {
@@ -162,6 +168,7 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
     }
     if (FRT_UNLIKELY(t->guard != 0)) return;
     t->guard = 1;
+    if (FRT_UNLIKELY(--t->budget == 0)) periodic(t);
     const u64 key = (pc << 3) | flags;
     // Fast path: the site is in its home slot of the table (the common case: a handful of
     // sites per loop) and the access extends or falls in the range it touched last.
