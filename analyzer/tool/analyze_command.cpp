@@ -87,7 +87,7 @@ int analyze_command(const Arguments& args) {
     if (vm.count("output")) {
         DatabaseWriteOptions store;
         store.progress = progress.callback();
-        const std::int64_t run = write_run(vm["output"].as<std::string>(), trace, result, RunInfo{}, store);
+        const std::int64_t run = write_run(vm["output"].as<std::string>(), trace, result, run_info_for(trace), store);
         progress.finish();
         if (vm.count("verbose"))
             std::cerr << "  stored as run " << run << " in " << vm["output"].as<std::string>() << "\n";

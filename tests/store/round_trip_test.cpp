@@ -217,6 +217,36 @@ TEST(RoundTrip, SourceTextIsStoredAndOutlivesTheFile) {
         << "2 missing files x 2 runs";
 }
 
+TEST(RoundTrip, RunInfoComesFromTheTraceMetadata) {
+    TempDir dir;
+    std::filesystem::create_directory(dir.file("app.trace"));
+    test::write_file(dir.file("app.trace/metadata"),
+                     "firstrace-trace 1\ntool-version 0.1.0\nprogram /opt/my%20app/bin/app\n"
+                     "arg ./app\narg --threads%3D4\narg 100%25\npid 42\n"
+                     "start-time 1763809400.123456789\nhost builder-7\n");
+    test::HandMadeRun h = test::hand_made_run();
+    h.trace.path = dir.file("app.trace");
+    const RunInfo info = run_info_for(h.trace);
+    EXPECT_EQ(info.program, "/opt/my app/bin/app");
+    EXPECT_EQ(info.arguments, (std::vector<std::string>{"./app", "--threads=4", "100%"}));
+    EXPECT_EQ(info.started_at, "2025-11-22T11:03:20Z");
+    EXPECT_EQ(info.host, "builder-7");
+    const std::string path = dir.file("r.db");
+    write_run(path, h.trace, h.result, info);
+    const RunSummary run = ResultsDatabase(path).run(1);
+    EXPECT_EQ(run.program, "/opt/my app/bin/app");
+    EXPECT_EQ(run.started_at, "2025-11-22T11:03:20Z");
+    EXPECT_EQ(
+        count(path,
+              "SELECT count(*) FROM runs WHERE arguments = '[\"./app\",\"--threads=4\",\"100%\"]'"),
+        1);
+    // STD traces (files) carry none of it.
+    h.trace.path = test::sample_trace("figure-2-1.std");
+    const RunInfo none = run_info_for(h.trace);
+    EXPECT_FALSE(none.program || none.host || none.started_at);
+    EXPECT_TRUE(none.arguments.empty());
+}
+
 TEST(RoundTrip, EmptyResultRoundTrips) {
     TempDir dir;
     const std::string path = dir.file("r.db");

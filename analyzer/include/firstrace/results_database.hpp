@@ -31,6 +31,10 @@ struct RunInfo {
     std::string tool_version = FIRSTRACE_VERSION;
 };
 
+// The run information a trace carries: for a trace directory of `firstrace record`, the
+// program, its arguments, start time and host from its metadata file; empty for STD traces.
+RunInfo run_info_for(const Trace& trace);
+
 struct DatabaseWriteOptions {
     // Read the source files the locations name and store their text.
     bool store_sources = true;
