@@ -9,7 +9,8 @@ static atomic_int ready;
 
 static void* writer(void* arg) {
     (void)arg;
-    for (int i = 0; i < 8; ++i) data[i] = i * i; // RACE
+    for (int i = 0; i < 8; ++i)
+        data[i] = i * i; // RACE
     atomic_store_explicit(&ready, 1, memory_order_relaxed);
     return NULL;
 }
@@ -18,7 +19,8 @@ static void* reader(void* arg) {
     long* sum = arg;
     while (!atomic_load_explicit(&ready, memory_order_relaxed)) {
     }
-    for (int i = 0; i < 8; ++i) *sum += data[i]; // RACE
+    for (int i = 0; i < 8; ++i)
+        *sum += data[i]; // RACE
     return NULL;
 }
 

@@ -10,7 +10,8 @@ static atomic_int ready;
 
 static void* writer(void* arg) {
     (void)arg;
-    for (int i = 0; i < 8; ++i) data[i] = i * i;
+    for (int i = 0; i < 8; ++i)
+        data[i] = i * i;
     atomic_store_explicit(&ready, 1, memory_order_release);
     return NULL;
 }
@@ -19,7 +20,8 @@ static void* reader(void* arg) {
     long* sum = arg;
     while (!atomic_load_explicit(&ready, memory_order_acquire)) {
     }
-    for (int i = 0; i < 8; ++i) *sum += data[i];
+    for (int i = 0; i < 8; ++i)
+        *sum += data[i];
     return NULL;
 }
 

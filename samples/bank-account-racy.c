@@ -9,16 +9,18 @@ static double balance = 100.0;
 static double interest = 0.0;
 static const double rate = 0.01;
 
-static double read_amount(int i) { return 10.0 + (i % 7); }
+static double read_amount(int i) {
+    return 10.0 + (i % 7);
+}
 
 static void* deposit(void* arg) {
     (void)arg;
     for (int i = 0; i < 20; ++i) {
         double amount = read_amount(i);
-        sem_wait(&mutex); /* P(mutex) */
-        balance += amount; // RACE
+        sem_wait(&mutex);           /* P(mutex) */
+        balance += amount;          // RACE
         interest += rate * balance; // RACE
-        sem_post(&mutex); /* V(mutex) */
+        sem_post(&mutex);           /* V(mutex) */
     }
     return NULL;
 }
@@ -31,7 +33,7 @@ static void* withdraw(void* arg) {
         if (balance < amount) // RACE
             printf("NSF\n");
         else {
-            balance -= amount; // RACE
+            balance -= amount;          // RACE
             interest += rate * balance; // RACE
         }
         /* V(mutex) forgotten */

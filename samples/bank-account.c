@@ -9,7 +9,9 @@ static double balance = 100.0;
 static double interest = 0.0;
 static const double rate = 0.01;
 
-static double read_amount(int i) { return 10.0 + (i % 7); }
+static double read_amount(int i) {
+    return 10.0 + (i % 7);
+}
 
 static void* deposit(void* arg) {
     (void)arg;

@@ -24,7 +24,8 @@ static void* worker(void* arg) {
 int main(void) {
     pthread_barrier_init(&barrier, NULL, WORKERS);
     pthread_t t[WORKERS];
-    for (long w = 0; w < WORKERS; ++w) pthread_create(&t[w], NULL, worker, (void*)w);
+    for (long w = 0; w < WORKERS; ++w)
+        pthread_create(&t[w], NULL, worker, (void*)w);
     long total = 0;
     for (int w = 0; w < WORKERS; ++w) {
         pthread_join(t[w], NULL);

@@ -26,7 +26,8 @@ static void* consumer(void* arg) {
     long* sum = arg;
     for (int taken = 0; taken < COUNT; ++taken) {
         pthread_mutex_lock(&mutex);
-        while (produced <= taken) pthread_cond_wait(&nonempty, &mutex);
+        while (produced <= taken)
+            pthread_cond_wait(&nonempty, &mutex);
         *sum += queue[taken];
         pthread_mutex_unlock(&mutex);
     }

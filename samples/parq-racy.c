@@ -1,8 +1,9 @@
 // parq-like (thesis ch. 9) with one lock operation removed: the second child's copy of the
 // queue transfer lost its lock call but still unlocks (an error-checking mutex, so the stray
 // unlock fails at run time and synchronizes nothing). That child's queue operations never get
-// an incoming synchronization edge (thesis Figure 9.5) and race with the first child's. The children take turns through a relaxed atomic
-// (which orders nothing) so that the run interleaves them the same way every time.
+// an incoming synchronization edge (thesis Figure 9.5) and race with the first child's. The
+// children take turns through a relaxed atomic (which orders nothing) so that the run interleaves
+// them the same way every time.
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,14 +20,14 @@ static atomic_int turn; // staging only: relaxed, no ordering
 static int transfer(int v) {
     int out = -1;
     pthread_mutex_lock(&lock);
-    if (count < CAP) { // RACE
+    if (count < CAP) {                    // RACE
         items[(first + count) % CAP] = v; // RACE
-        count++; // RACE
+        count++;                          // RACE
     }
-    if (count > 0) { // RACE
-        out = items[first]; // RACE?
+    if (count > 0) {               // RACE
+        out = items[first];        // RACE?
         first = (first + 1) % CAP; // RACE
-        count--; // RACE
+        count--;                   // RACE
     }
     pthread_mutex_unlock(&lock);
     return out;
@@ -35,14 +36,14 @@ static int transfer(int v) {
 static int transfer_fast(int v) {
     int out = -1;
     /* pthread_mutex_lock(&lock);  -- removed */
-    if (count < CAP) { // RACE
+    if (count < CAP) {                    // RACE
         items[(first + count) % CAP] = v; // RACE
-        count++; // RACE
+        count++;                          // RACE
     }
-    if (count > 0) { // RACE
-        out = items[first]; // RACE?
+    if (count > 0) {               // RACE
+        out = items[first];        // RACE?
         first = (first + 1) % CAP; // RACE
-        count--; // RACE
+        count--;                   // RACE
     }
     pthread_mutex_unlock(&lock);
     return out;
@@ -69,8 +70,10 @@ int main(void) {
     pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_ERRORCHECK);
     pthread_mutex_init(&lock, &attr);
     pthread_t t[2];
-    for (long c = 0; c < 2; ++c) pthread_create(&t[c], NULL, child, (void*)c);
-    for (int c = 0; c < 2; ++c) pthread_join(t[c], NULL);
+    for (long c = 0; c < 2; ++c)
+        pthread_create(&t[c], NULL, child, (void*)c);
+    for (int c = 0; c < 2; ++c)
+        pthread_join(t[c], NULL);
     printf("total %ld, %d left\n", total, count);
     return 0;
 }

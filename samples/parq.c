@@ -31,7 +31,8 @@ static int transfer(int v) {
 static void* child(void* arg) {
     const int me = (int)(long)arg;
     long sum = 0;
-    for (int i = 0; i < ROUNDS; ++i) sum += transfer(me * 1000 + i);
+    for (int i = 0; i < ROUNDS; ++i)
+        sum += transfer(me * 1000 + i);
     pthread_mutex_lock(&lock);
     total += sum;
     pthread_mutex_unlock(&lock);
@@ -40,8 +41,10 @@ static void* child(void* arg) {
 
 int main(void) {
     pthread_t t[CHILDREN];
-    for (long c = 0; c < CHILDREN; ++c) pthread_create(&t[c], NULL, child, (void*)c);
-    for (int c = 0; c < CHILDREN; ++c) pthread_join(t[c], NULL);
+    for (long c = 0; c < CHILDREN; ++c)
+        pthread_create(&t[c], NULL, child, (void*)c);
+    for (int c = 0; c < CHILDREN; ++c)
+        pthread_join(t[c], NULL);
     printf("total %ld, %d left\n", total, count);
     return 0;
 }

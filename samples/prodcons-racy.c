@@ -24,7 +24,7 @@ static void* consumer(void* arg) {
     long* sum = arg;
     for (int i = 0; i < COUNT; ++i) {
         sem_wait(&items);
-        sem_post(&slots); /* too early: the slot is still to be read */
+        sem_post(&slots);         /* too early: the slot is still to be read */
         *sum += buffer[i % SIZE]; // RACE
     }
     return NULL;

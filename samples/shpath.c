@@ -31,12 +31,16 @@ static void* child(void* arg) {
 
 int main(void) {
     for (int u = 0; u < NODES; ++u)
-        for (int v = 0; v < NODES; ++v) cost[u][v] = u == v ? 0 : 1 + (u * 7 + v * 13) % 17;
-    for (int v = 0; v < NODES; ++v) dist[0][v] = v == 0 ? 0 : INF;
+        for (int v = 0; v < NODES; ++v)
+            cost[u][v] = u == v ? 0 : 1 + (u * 7 + v * 13) % 17;
+    for (int v = 0; v < NODES; ++v)
+        dist[0][v] = v == 0 ? 0 : INF;
     pthread_barrier_init(&barrier, NULL, CHILDREN);
     pthread_t t[CHILDREN];
-    for (long c = 0; c < CHILDREN; ++c) pthread_create(&t[c], NULL, child, (void*)c);
-    for (int c = 0; c < CHILDREN; ++c) pthread_join(t[c], NULL);
+    for (long c = 0; c < CHILDREN; ++c)
+        pthread_create(&t[c], NULL, child, (void*)c);
+    for (int c = 0; c < CHILDREN; ++c)
+        pthread_join(t[c], NULL);
     printf("dist to last node: %d\n", dist[ROUNDS % 2][NODES - 1]);
     return 0;
 }

@@ -17,9 +17,10 @@ static void* simulate(void* arg) {
     const int me = (int)(long)arg;
     for (int i = me * (REFS / CHILDREN); i < (me + 1) * (REFS / CHILDREN); ++i) {
         const unsigned line = (trace[i] / 16) % LINES, tag = trace[i] / (16 * LINES);
-        if (tags[line] == tag + 1) hits++; // RACE
+        if (tags[line] == tag + 1) // RACE
+            hits++;                // RACE? (only when two children hit)
         else {
-            misses++; // RACE
+            misses++;             // RACE
             tags[line] = tag + 1; // RACE
         }
     }
@@ -27,10 +28,13 @@ static void* simulate(void* arg) {
 }
 
 int main(void) {
-    for (int i = 0; i < REFS; ++i) trace[i] = (unsigned)(i * 2654435761u) % 65536;
+    for (int i = 0; i < REFS; ++i)
+        trace[i] = (unsigned)(i * 2654435761u) % 65536;
     pthread_t t[CHILDREN];
-    for (long c = 0; c < CHILDREN; ++c) pthread_create(&t[c], NULL, simulate, (void*)c);
-    for (int c = 0; c < CHILDREN; ++c) pthread_join(t[c], NULL);
+    for (long c = 0; c < CHILDREN; ++c)
+        pthread_create(&t[c], NULL, simulate, (void*)c);
+    for (int c = 0; c < CHILDREN; ++c)
+        pthread_join(t[c], NULL);
     printf("hits %ld misses %ld\n", hits, misses);
     return 0;
 }

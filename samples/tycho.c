@@ -16,7 +16,8 @@ static void* simulate(void* arg) {
     const int me = (int)(long)arg;
     for (int i = me * (REFS / CHILDREN); i < (me + 1) * (REFS / CHILDREN); ++i) {
         const unsigned line = (trace[i] / 16) % LINES, tag = trace[i] / (16 * LINES);
-        if (tags[me][line] == tag + 1) hits[me]++;
+        if (tags[me][line] == tag + 1)
+            hits[me]++;
         else {
             misses[me]++;
             tags[me][line] = tag + 1;
@@ -26,9 +27,11 @@ static void* simulate(void* arg) {
 }
 
 int main(void) {
-    for (int i = 0; i < REFS; ++i) trace[i] = (unsigned)(i * 2654435761u) % 65536;
+    for (int i = 0; i < REFS; ++i)
+        trace[i] = (unsigned)(i * 2654435761u) % 65536;
     pthread_t t[CHILDREN];
-    for (long c = 0; c < CHILDREN; ++c) pthread_create(&t[c], NULL, simulate, (void*)c);
+    for (long c = 0; c < CHILDREN; ++c)
+        pthread_create(&t[c], NULL, simulate, (void*)c);
     long h = 0, m = 0;
     for (int c = 0; c < CHILDREN; ++c) {
         pthread_join(t[c], NULL);

@@ -25,7 +25,8 @@ static void wait_stage(int s) {
 }
 
 static void work(int lo, int hi) {
-    for (int i = lo; i <= hi; ++i) array[i] = array[i] * 2 + 1; // ARTIFACT
+    for (int i = lo; i <= hi; ++i)
+        array[i] = array[i] * 2 + 1; // ARTIFACT
 }
 
 static int remove_region(int child, int* lo, int* hi) {
@@ -45,8 +46,10 @@ static int remove_region(int child, int* lo, int* hi) {
 
 static void* child(void* arg) {
     const int me = (int)(long)arg;
-    if (me == 0) work(11, 19); /* initial work on disjoint internal regions */
-    else work(20, 29);
+    if (me == 0)
+        work(11, 19); /* initial work on disjoint internal regions */
+    else
+        work(20, 29);
     int lo, hi;
     pthread_mutex_lock(&locks[me]); /* the bug: each child takes its own lock */
     const int got = remove_region(me, &lo, &hi);
@@ -62,7 +65,8 @@ int main(void) {
     pthread_join(left, NULL);
     pthread_join(right, NULL);
     long sum = 0;
-    for (int i = 0; i < N; ++i) sum += array[i];
+    for (int i = 0; i < N; ++i)
+        sum += array[i];
     printf("sum %ld\n", sum);
     return 0;
 }

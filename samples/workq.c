@@ -11,7 +11,8 @@ static const int queue_size = 2;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void work(int lo, int hi) {
-    for (int i = lo; i <= hi; ++i) array[i] = array[i] * 2 + 1;
+    for (int i = lo; i <= hi; ++i)
+        array[i] = array[i] * 2 + 1;
 }
 
 static int remove_region(int* lo, int* hi) {
@@ -25,8 +26,10 @@ static int remove_region(int* lo, int* hi) {
 
 static void* child(void* arg) {
     const int me = (int)(long)arg;
-    if (me == 0) work(11, 19); /* initial work on disjoint internal regions */
-    else work(20, 29);
+    if (me == 0)
+        work(11, 19); /* initial work on disjoint internal regions */
+    else
+        work(20, 29);
     for (;;) {
         int lo, hi;
         pthread_mutex_lock(&lock);
@@ -45,7 +48,8 @@ int main(void) {
     pthread_join(left, NULL);
     pthread_join(right, NULL);
     long sum = 0;
-    for (int i = 0; i < N; ++i) sum += array[i];
+    for (int i = 0; i < N; ++i)
+        sum += array[i];
     printf("sum %ld\n", sum);
     return 0;
 }

@@ -39,7 +39,8 @@ std::string unescape(const std::string& s) {
     std::string out;
     out.reserve(s.size());
     for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 && hex_digit(s[i + 2]) >= 0) {
+        if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
+            hex_digit(s[i + 2]) >= 0) {
             out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
             i += 2;
         } else {
@@ -69,7 +70,7 @@ struct Metadata {
     std::string end_how;
     long end_value = 0;
     long end_running = 0;
-    std::string status_how;  // from `firstrace record`
+    std::string status_how; // from `firstrace record`
     long status_value = 0;
     std::vector<LoadedModule> modules;
 };
@@ -90,7 +91,8 @@ Metadata read_metadata(const fs::path& dir) {
         fields >> key;
         if (number == 1) {
             if (key != "firstrace-trace" || !(fields >> m.version))
-                throw InputError(path.string(), 1, "not a firstrace trace (expected 'firstrace-trace VERSION')");
+                throw InputError(path.string(), 1,
+                                 "not a firstrace trace (expected 'firstrace-trace VERSION')");
             if (m.version != fmt::kFormatVersion)
                 throw InputError(path.string(), 1,
                                  "trace format version " + std::to_string(m.version) +
@@ -115,9 +117,10 @@ Metadata read_metadata(const fs::path& dir) {
             if (!(fields >> std::hex >> mod.bias >> mod.lo >> mod.hi >> path_field))
                 throw InputError(path.string(), number, "malformed module line");
             mod.path = unescape(path_field);
-            const bool seen = std::any_of(m.modules.begin(), m.modules.end(), [&](const LoadedModule& o) {
-                return o.bias == mod.bias && o.path == mod.path;
-            });
+            const bool seen =
+                std::any_of(m.modules.begin(), m.modules.end(), [&](const LoadedModule& o) {
+                    return o.bias == mod.bias && o.path == mod.path;
+                });
             if (!seen) m.modules.push_back(mod);
         } else if (key == "end") {
             m.ended = true;
@@ -131,7 +134,7 @@ Metadata read_metadata(const fs::path& dir) {
 }
 
 class ByteReader {
-public:
+  public:
     ByteReader(const std::vector<unsigned char>& data, const std::string& file)
         : data_(data), file_(file) {}
     bool at_end() const { return pos_ >= data_.size(); }
@@ -154,13 +157,13 @@ public:
         return true;
     }
 
-private:
+  private:
     const std::vector<unsigned char>& data_;
     const std::string& file_;
     std::size_t pos_ = 0;
 };
 
-struct Truncated {};  // a record ran past the end of the data
+struct Truncated {}; // a record ran past the end of the data
 
 struct RawProcess {
     bool declared = false;
@@ -170,7 +173,7 @@ struct RawProcess {
 };
 
 class TraceBuilder {
-public:
+  public:
     TraceBuilder(Trace& trace, Symbolizer& symbolizer) : trace_(trace), symbolizer_(symbolizer) {}
 
     // Reads one stream file: chunks, then records. Returns false when it was cut short.
@@ -178,7 +181,8 @@ public:
         const std::string file = path.string();
         std::ifstream in(path, std::ios::binary);
         if (!in) throw InputError(file, 0, "cannot open");
-        std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
+                                         std::istreambuf_iterator<char>());
         std::vector<unsigned char> raw;
         bool complete = true;
         std::size_t offset = 0;
@@ -191,31 +195,39 @@ public:
             }
             std::memcpy(&h, bytes.data() + offset, sizeof h);
             if (std::memcmp(h.magic, fmt::kChunkMagic, 4) != 0)
-                throw InputError(file, 0, "no chunk header at offset " + std::to_string(offset) + " (corrupt stream)");
+                throw InputError(file, 0,
+                                 "no chunk header at offset " + std::to_string(offset) +
+                                     " (corrupt stream)");
             if (h.format_version != fmt::kFormatVersion)
-                throw InputError(file, 0, "chunk at offset " + std::to_string(offset) + " has format version " +
-                                              std::to_string(h.format_version) + ", expected " +
-                                              std::to_string(fmt::kFormatVersion));
+                throw InputError(file, 0,
+                                 "chunk at offset " + std::to_string(offset) +
+                                     " has format version " + std::to_string(h.format_version) +
+                                     ", expected " + std::to_string(fmt::kFormatVersion));
             if (h.header_size != sizeof h || h.raw_size > fmt::kMaxChunkRaw)
-                throw InputError(file, 0, "malformed chunk header at offset " + std::to_string(offset));
+                throw InputError(file, 0,
+                                 "malformed chunk header at offset " + std::to_string(offset));
             if (bytes.size() - offset - sizeof h < h.compressed_size) {
-                complete = false;  // the program died while writing this chunk
+                complete = false; // the program died while writing this chunk
                 break;
             }
             const unsigned char* payload = bytes.data() + offset + sizeof h;
             if (fmt::chunk_checksum(h, payload, h.compressed_size) != h.checksum)
-                throw InputError(file, 0, "checksum mismatch in chunk " + std::to_string(h.sequence) +
-                                              " at offset " + std::to_string(offset) + " (corrupt trace)");
+                throw InputError(file, 0,
+                                 "checksum mismatch in chunk " + std::to_string(h.sequence) +
+                                     " at offset " + std::to_string(offset) + " (corrupt trace)");
             if (h.sequence != expected_seq)
-                throw InputError(file, 0, "chunk " + std::to_string(h.sequence) + " at offset " +
-                                              std::to_string(offset) + " out of sequence (expected " +
-                                              std::to_string(expected_seq) + ")");
+                throw InputError(file, 0,
+                                 "chunk " + std::to_string(h.sequence) + " at offset " +
+                                     std::to_string(offset) + " out of sequence (expected " +
+                                     std::to_string(expected_seq) + ")");
             ++expected_seq;
             const std::size_t base = raw.size();
             raw.resize(base + h.raw_size);
-            const std::size_t got = ZSTD_decompress(raw.data() + base, h.raw_size, payload, h.compressed_size);
+            const std::size_t got =
+                ZSTD_decompress(raw.data() + base, h.raw_size, payload, h.compressed_size);
             if (ZSTD_isError(got) || got != h.raw_size)
-                throw InputError(file, 0, "chunk at offset " + std::to_string(offset) + " does not decompress");
+                throw InputError(
+                    file, 0, "chunk at offset " + std::to_string(offset) + " does not decompress");
             offset += sizeof h + h.compressed_size;
         }
         ByteReader r(raw, file);
@@ -253,17 +265,19 @@ public:
         return out;
     }
 
-private:
+  private:
     static constexpr std::uint32_t kMaxProcesses = 1u << 22;
 
     RawProcess& process(std::uint32_t pid, const std::string& file) {
-        if (pid >= kMaxProcesses) throw InputError(file, 0, "process id " + std::to_string(pid) + " out of range");
+        if (pid >= kMaxProcesses)
+            throw InputError(file, 0, "process id " + std::to_string(pid) + " out of range");
         if (pid >= processes_.size()) processes_.resize(pid + 1);
         return processes_[pid];
     }
 
     std::uint32_t location(std::uint64_t pc) {
-        auto [it, inserted] = locations_.try_emplace(pc, static_cast<std::uint32_t>(trace_.locations.size()));
+        auto [it, inserted] =
+            locations_.try_emplace(pc, static_cast<std::uint32_t>(trace_.locations.size()));
         if (inserted) {
             SourceLocation loc;
             loc.pc = pc;
@@ -275,22 +289,52 @@ private:
     std::uint32_t object(std::uint8_t cls, std::uint64_t address, std::uint64_t incarnation,
                          std::int64_t extra, const std::string& file) {
         const std::tuple<std::uint8_t, std::uint64_t, std::uint64_t> key{cls, address, incarnation};
-        auto [it, inserted] = objects_.try_emplace(key, static_cast<std::uint32_t>(trace_.objects.size()));
+        auto [it, inserted] =
+            objects_.try_emplace(key, static_cast<std::uint32_t>(trace_.objects.size()));
         if (inserted) {
             SyncObject o;
             o.address = address;
             const char* prefix = "object";
             switch (cls) {
-            case fmt::kObjMutex: o.kind = SyncObjectKind::Lock; prefix = "mutex"; break;
-            case fmt::kObjRwLock: o.kind = SyncObjectKind::RwLock; prefix = "rwlock"; break;
-            case fmt::kObjSpinLock: o.kind = SyncObjectKind::SpinLock; prefix = "spinlock"; break;
-            case fmt::kObjSemaphore: o.kind = SyncObjectKind::Semaphore; prefix = "semaphore"; break;
-            case fmt::kObjBarrier: o.kind = SyncObjectKind::Barrier; prefix = "barrier"; break;
-            case fmt::kObjCondition: o.kind = SyncObjectKind::Condition; prefix = "cond"; break;
-            case fmt::kObjAtomic: o.kind = SyncObjectKind::Atomic; prefix = "atomic"; break;
-            case fmt::kObjHeapBlock: o.kind = SyncObjectKind::Other; prefix = "heap-block"; break;
-            case fmt::kObjAnnotation: o.kind = SyncObjectKind::Other; prefix = "annotation"; break;
-            default: throw InputError(file, 0, "unknown synchronization object class " + std::to_string(cls));
+            case fmt::kObjMutex:
+                o.kind = SyncObjectKind::Lock;
+                prefix = "mutex";
+                break;
+            case fmt::kObjRwLock:
+                o.kind = SyncObjectKind::RwLock;
+                prefix = "rwlock";
+                break;
+            case fmt::kObjSpinLock:
+                o.kind = SyncObjectKind::SpinLock;
+                prefix = "spinlock";
+                break;
+            case fmt::kObjSemaphore:
+                o.kind = SyncObjectKind::Semaphore;
+                prefix = "semaphore";
+                break;
+            case fmt::kObjBarrier:
+                o.kind = SyncObjectKind::Barrier;
+                prefix = "barrier";
+                break;
+            case fmt::kObjCondition:
+                o.kind = SyncObjectKind::Condition;
+                prefix = "cond";
+                break;
+            case fmt::kObjAtomic:
+                o.kind = SyncObjectKind::Atomic;
+                prefix = "atomic";
+                break;
+            case fmt::kObjHeapBlock:
+                o.kind = SyncObjectKind::Other;
+                prefix = "heap-block";
+                break;
+            case fmt::kObjAnnotation:
+                o.kind = SyncObjectKind::Other;
+                prefix = "annotation";
+                break;
+            default:
+                throw InputError(file, 0,
+                                 "unknown synchronization object class " + std::to_string(cls));
             }
             o.name = std::string(prefix) + "@" + hex(address);
             if (incarnation > 1) o.name += "#" + std::to_string(incarnation);
@@ -309,7 +353,8 @@ private:
             std::uint64_t pc;
             if (!r.varint(pc)) throw Truncated{};
             const std::uint32_t loc = location(pc);
-            auto [it, inserted] = contexts_.try_emplace({node, loc}, static_cast<std::uint32_t>(trace_.contexts.size()));
+            auto [it, inserted] = contexts_.try_emplace(
+                {node, loc}, static_cast<std::uint32_t>(trace_.contexts.size()));
             if (inserted) trace_.contexts.push_back(ContextFrame{node, loc});
             node = it->second;
         }
@@ -329,7 +374,9 @@ private:
 
     RawProcess& current(const std::string& file, std::size_t at) {
         if (current_ == kNone)
-            throw InputError(file, 0, "event record before any process record (offset " + std::to_string(at) + ")");
+            throw InputError(file, 0,
+                             "event record before any process record (offset " +
+                                 std::to_string(at) + ")");
         return processes_[current_];
     }
 
@@ -341,8 +388,8 @@ private:
         case fmt::kRecProcess: {
             const std::uint64_t pid = need(r);
             const std::uint64_t parent = need(r);
-            need_byte(r);  // kind
-            need(r);       // os tid
+            need_byte(r); // kind
+            need(r);      // os tid
             RawProcess& p = process(static_cast<std::uint32_t>(pid), file);
             p.declared = true;
             p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
@@ -372,7 +419,8 @@ private:
                     s.location = location(need(r));
                     s.flags = need_byte(r);
                     if (s.flags == 0 || s.flags > 7)
-                        throw InputError(file, 0, "bad access flags at record offset " + std::to_string(at));
+                        throw InputError(file, 0,
+                                         "bad access flags at record offset " + std::to_string(at));
                     const std::uint64_t n = need(r);
                     s.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
                     s.range_count = static_cast<std::uint32_t>(n);
@@ -381,7 +429,8 @@ private:
                         const std::uint64_t lo = prev + need(r);
                         const std::uint64_t len = need(r);
                         if (len == 0 || (j > 0 && lo < prev) || lo + len < lo)
-                            throw InputError(file, 0, "malformed ranges at record offset " + std::to_string(at));
+                            throw InputError(
+                                file, 0, "malformed ranges at record offset " + std::to_string(at));
                         trace_.ranges.push_back({lo, lo + len});
                         prev = lo + len;
                     }
@@ -411,23 +460,49 @@ private:
             const std::int64_t extra = fmt::unzigzag(need(r));
             e.location = location(pc);
             switch (op) {
-            case fmt::kOpFork: e.kind = EventKind::Fork; break;
-            case fmt::kOpJoin: e.kind = EventKind::Join; break;
-            case fmt::kOpAcquire: e.kind = EventKind::Acquire; break;
-            case fmt::kOpRelease: e.kind = EventKind::Release; break;
-            case fmt::kOpSemPost: e.kind = EventKind::SemPost; break;
-            case fmt::kOpSemWait: e.kind = EventKind::SemWait; break;
-            case fmt::kOpBarrierArrive: e.kind = EventKind::BarrierArrive; break;
-            case fmt::kOpBarrierDepart: e.kind = EventKind::BarrierDepart; break;
-            case fmt::kOpCondSignal: e.kind = EventKind::CondSignal; break;
-            case fmt::kOpCondWait: e.kind = EventKind::CondWait; break;
-            case fmt::kOpOther: e.kind = EventKind::Other; break;
-            default: throw InputError(file, 0, "unknown synchronization operation " + std::to_string(op) +
-                                                   " at record offset " + std::to_string(at));
+            case fmt::kOpFork:
+                e.kind = EventKind::Fork;
+                break;
+            case fmt::kOpJoin:
+                e.kind = EventKind::Join;
+                break;
+            case fmt::kOpAcquire:
+                e.kind = EventKind::Acquire;
+                break;
+            case fmt::kOpRelease:
+                e.kind = EventKind::Release;
+                break;
+            case fmt::kOpSemPost:
+                e.kind = EventKind::SemPost;
+                break;
+            case fmt::kOpSemWait:
+                e.kind = EventKind::SemWait;
+                break;
+            case fmt::kOpBarrierArrive:
+                e.kind = EventKind::BarrierArrive;
+                break;
+            case fmt::kOpBarrierDepart:
+                e.kind = EventKind::BarrierDepart;
+                break;
+            case fmt::kOpCondSignal:
+                e.kind = EventKind::CondSignal;
+                break;
+            case fmt::kOpCondWait:
+                e.kind = EventKind::CondWait;
+                break;
+            case fmt::kOpOther:
+                e.kind = EventKind::Other;
+                break;
+            default:
+                throw InputError(file, 0,
+                                 "unknown synchronization operation " + std::to_string(op) +
+                                     " at record offset " + std::to_string(at));
             }
             if (e.kind == EventKind::Fork || e.kind == EventKind::Join) {
-                if (cls != fmt::kObjThread) throw InputError(file, 0, "fork/join on a non-thread object");
-                process(static_cast<std::uint32_t>(obj), file);  // the child exists even if it wrote nothing
+                if (cls != fmt::kObjThread)
+                    throw InputError(file, 0, "fork/join on a non-thread object");
+                process(static_cast<std::uint32_t>(obj),
+                        file); // the child exists even if it wrote nothing
                 e.object = static_cast<std::uint32_t>(obj);
                 if (e.kind == EventKind::Fork && processes_[e.object].parent == kNone)
                     processes_[e.object].parent = current_;
@@ -444,8 +519,9 @@ private:
             return true;
         }
         default:
-            throw InputError(file, 0, "unknown record type " + std::to_string(type) + " at record offset " +
-                                          std::to_string(at));
+            throw InputError(file, 0,
+                             "unknown record type " + std::to_string(type) + " at record offset " +
+                                 std::to_string(at));
         }
     }
 
@@ -460,12 +536,13 @@ private:
 
 std::string list_pids(const std::vector<std::uint32_t>& pids) {
     std::string out;
-    for (std::size_t i = 0; i < pids.size() && i < 8; ++i) out += (i ? ", " : "") + std::to_string(pids[i]);
+    for (std::size_t i = 0; i < pids.size() && i < 8; ++i)
+        out += (i ? ", " : "") + std::to_string(pids[i]);
     if (pids.size() > 8) out += ", ...";
     return out;
 }
 
-}  // namespace
+} // namespace
 
 Trace read_firstrace_trace(const std::string& directory) {
     const fs::path dir(directory);
@@ -475,19 +552,22 @@ Trace read_firstrace_trace(const std::string& directory) {
     for (const auto& entry : fs::directory_iterator(dir)) {
         const std::string name = entry.path().filename().string();
         const std::string prefix = fmt::kStreamPrefix, suffix = fmt::kStreamSuffix;
-        if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        if (name.size() <= prefix.size() + suffix.size() ||
+            name.compare(0, prefix.size(), prefix) != 0 ||
             name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
             continue;
-        const std::string number = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+        const std::string number =
+            name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
         if (number.find_first_not_of("0123456789") != std::string::npos) continue;
         streams.emplace_back(std::stoull(number), entry.path());
     }
     std::sort(streams.begin(), streams.end());
     if (streams.empty())
         throw InputError(directory, 0,
-                         meta.instrumented ? "the trace has no event streams (the program wrote nothing)"
-                                           : "the trace has no event streams: the program showed no "
-                                             "instrumentation (build it with firstrace-cc / firstrace-c++)");
+                         meta.instrumented
+                             ? "the trace has no event streams (the program wrote nothing)"
+                             : "the trace has no event streams: the program showed no "
+                               "instrumentation (build it with firstrace-cc / firstrace-c++)");
 
     Trace trace;
     trace.path = directory;
@@ -504,9 +584,12 @@ Trace read_firstrace_trace(const std::string& directory) {
     std::string reason;
     if (!meta.ended) {
         reason = "the program did not finish writing the trace";
-        if (meta.status_how == "signal") reason += ": killed by " + signal_name(meta.status_value);
-        else if (meta.status_how == "exit") reason += " (exit status " + std::to_string(meta.status_value) + ")";
-        else reason += " (killed, or still running)";
+        if (meta.status_how == "signal")
+            reason += ": killed by " + signal_name(meta.status_value);
+        else if (meta.status_how == "exit")
+            reason += " (exit status " + std::to_string(meta.status_value) + ")";
+        else
+            reason += " (killed, or still running)";
     } else if (meta.end_how == "signal") {
         reason = "the program was killed by " + signal_name(meta.end_value);
     }
@@ -514,9 +597,11 @@ Trace read_firstrace_trace(const std::string& directory) {
     if (reason.empty() && !unfinished.empty()) {
         reason = std::to_string(unfinished.size()) + " thread(s) (" + list_pids(unfinished) +
                  ") were still running when the program ended";
-        if (meta.end_how == "_exit") reason += " with _exit(" + std::to_string(meta.end_value) + ")";
+        if (meta.end_how == "_exit")
+            reason += " with _exit(" + std::to_string(meta.end_value) + ")";
     }
-    if (reason.empty() && !cut.empty()) reason = "stream " + cut.front() + " ends inside a chunk or record";
+    if (reason.empty() && !cut.empty())
+        reason = "stream " + cut.front() + " ends inside a chunk or record";
     if (!reason.empty()) {
         trace.truncated = true;
         trace.truncation_reason = reason;
@@ -524,4 +609,4 @@ Trace read_firstrace_trace(const std::string& directory) {
     return trace;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

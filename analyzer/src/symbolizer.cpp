@@ -62,7 +62,7 @@ Dwarf_Die* find_cu(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr& bias, Dwarf_Di
     return nullptr;
 }
 
-}  // namespace
+} // namespace
 
 struct Symbolizer::Impl {
     Dwfl_Callbacks callbacks{};
@@ -93,7 +93,7 @@ SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
     if (cached != impl_->cache.end()) return cached->second;
     SourceLocation loc;
     loc.pc = return_address;
-    const Dwarf_Addr addr = return_address - 1;  // inside the call instruction
+    const Dwarf_Addr addr = return_address - 1; // inside the call instruction
     Dwfl_Module* mod = impl_->dwfl ? dwfl_addrmodule(impl_->dwfl, addr) : nullptr;
     if (mod != nullptr) {
         Dwarf_Addr bias = 0;
@@ -144,4 +144,4 @@ SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
     return loc;
 }
 
-}  // namespace firstrace
+} // namespace firstrace

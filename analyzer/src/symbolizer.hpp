@@ -13,14 +13,14 @@
 namespace firstrace {
 
 struct LoadedModule {
-    std::uint64_t bias = 0;  // load bias: file address = pc - bias
-    std::uint64_t lo = 0;    // mapped range [lo, hi)
+    std::uint64_t bias = 0; // load bias: file address = pc - bias
+    std::uint64_t lo = 0;   // mapped range [lo, hi)
     std::uint64_t hi = 0;
     std::string path;
 };
 
 class Symbolizer {
-public:
+  public:
     explicit Symbolizer(const std::vector<LoadedModule>& modules);
     ~Symbolizer();
     Symbolizer(const Symbolizer&) = delete;
@@ -30,9 +30,9 @@ public:
     // before it is what is looked up. Fills file/line/column/function; pc is kept.
     SourceLocation resolve(std::uint64_t return_address);
 
-private:
+  private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace firstrace
+} // namespace firstrace

@@ -85,7 +85,7 @@ enum SyncOp : std::uint8_t {
 
 // Object classes on the wire.
 enum ObjectClass : std::uint8_t {
-    kObjThread = 0,  // fork/join: object = process id
+    kObjThread = 0, // fork/join: object = process id
     kObjMutex = 1,
     kObjRwLock = 2,
     kObjSpinLock = 3,
@@ -119,8 +119,7 @@ inline std::uint64_t checksum_update(std::uint64_t h, const void* data, std::siz
     return h;
 }
 
-inline std::uint64_t chunk_checksum(const ChunkHeader& header, const void* payload,
-                                    std::size_t n) {
+inline std::uint64_t chunk_checksum(const ChunkHeader& header, const void* payload, std::size_t n) {
     ChunkHeader copy = header;
     copy.checksum = 0;
     std::uint64_t h = checksum_update(0x46495253545241ull, &copy, sizeof copy);
@@ -144,6 +143,8 @@ inline std::int64_t unzigzag(std::uint64_t v) {
 }
 
 // Percent-escaping of metadata values (space, %, control characters, bytes >= 0x7f).
-inline bool needs_escape(unsigned char c) { return c <= ' ' || c == '%' || c >= 0x7f; }
+inline bool needs_escape(unsigned char c) {
+    return c <= ' ' || c == '%' || c >= 0x7f;
+}
 
-}  // namespace firstrace::format
+} // namespace firstrace::format

@@ -32,12 +32,14 @@ void prepare_output(const fs::path& dir) {
     const auto status = fs::status(dir, ec);
     if (fs::exists(status)) {
         if (!fs::is_directory(status))
-            throw UsageError("cannot write the trace to " + dir.string() + ": it exists and is not a directory");
+            throw UsageError("cannot write the trace to " + dir.string() +
+                             ": it exists and is not a directory");
         bool is_trace = fs::exists(dir / format::kMetadataFile);
         bool empty = fs::is_empty(dir, ec);
         if (!is_trace && !empty)
-            throw UsageError("cannot write the trace to " + dir.string() +
-                             ": the directory is not empty and holds no firstrace trace (choose another -o)");
+            throw UsageError(
+                "cannot write the trace to " + dir.string() +
+                ": the directory is not empty and holds no firstrace trace (choose another -o)");
         if (is_trace) {
             for (const auto& entry : fs::directory_iterator(dir)) {
                 const std::string name = entry.path().filename().string();
@@ -47,13 +49,16 @@ void prepare_output(const fs::path& dir) {
         }
     } else {
         fs::create_directories(dir, ec);
-        if (ec) throw UsageError("cannot create the trace directory " + dir.string() + ": " + ec.message());
+        if (ec)
+            throw UsageError("cannot create the trace directory " + dir.string() + ": " +
+                             ec.message());
     }
     // Probe that we (and so the traced program) can write there.
     const fs::path probe = dir / ".firstrace-write-test";
     const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0)
-        throw UsageError("cannot write to the trace directory " + dir.string() + ": " + std::strerror(errno));
+        throw UsageError("cannot write to the trace directory " + dir.string() + ": " +
+                         std::strerror(errno));
     ::close(fd);
     fs::remove(probe, ec);
 }
@@ -65,14 +70,17 @@ struct Exited {
 
 Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     int pipefd[2];
-    if (pipe2(pipefd, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+    if (pipe2(pipefd, O_CLOEXEC) != 0)
+        throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
     std::vector<char*> argv;
-    for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : command)
+        argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
     const std::string out = dir.string();
 
     // While the program runs, a Ctrl-C is for the program (same process group), not for us.
-    struct sigaction ignore {}, old_int{}, old_quit{};
+    struct sigaction ignore {
+    }, old_int{}, old_quit{};
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ignore, &old_int);
     sigaction(SIGQUIT, &ignore, &old_quit);
@@ -109,7 +117,7 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     return e;
 }
 
-}  // namespace
+} // namespace
 
 int record_command(const Arguments& args) {
     po::options_description visible(
@@ -119,7 +127,8 @@ int record_command(const Arguments& args) {
         "(128 + N when PROG was killed by signal N). Analyze it with `firstrace analyze DIR`.\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
-        "output,o", po::value<std::string>(), "trace directory (default: ./PROG.trace); an earlier trace there is replaced")(
+        "output,o", po::value<std::string>(),
+        "trace directory (default: ./PROG.trace); an earlier trace there is replaced")(
         "quiet,q", "do not print the trace path");
 
     // Options end at `--` or at the first argument that is not an option (the program).
@@ -135,7 +144,8 @@ int record_command(const Arguments& args) {
             break;
         }
         options.push_back(args[i]);
-        if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size()) options.push_back(args[++i]);
+        if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size())
+            options.push_back(args[++i]);
     }
     po::variables_map vm;
     try {
@@ -148,10 +158,12 @@ int record_command(const Arguments& args) {
         std::cout << visible << "\n";
         return 0;
     }
-    if (command.empty()) throw UsageError("no program given (usage: firstrace record [-o DIR] -- PROG ARGS...)");
+    if (command.empty())
+        throw UsageError("no program given (usage: firstrace record [-o DIR] -- PROG ARGS...)");
 
-    fs::path dir = vm.count("output") ? fs::path(vm["output"].as<std::string>())
-                                      : fs::path(fs::path(command[0]).filename().string() + ".trace");
+    fs::path dir = vm.count("output")
+                       ? fs::path(vm["output"].as<std::string>())
+                       : fs::path(fs::path(command[0]).filename().string() + ".trace");
     std::error_code ec;
     dir = fs::absolute(dir, ec).lexically_normal();
     prepare_output(dir);
@@ -159,7 +171,8 @@ int record_command(const Arguments& args) {
     const Exited exited = run(command, dir);
     const fs::path metadata = dir / format::kMetadataFile;
     if (!fs::exists(metadata)) {
-        throw UsageError(command[0] + " showed no instrumentation: it wrote no trace. Build it with "
+        throw UsageError(command[0] +
+                         " showed no instrumentation: it wrote no trace. Build it with "
                          "firstrace-cc / firstrace-c++ (or CC=firstrace-cc CXX=firstrace-c++)");
     }
     bool instrumented = false;
@@ -174,7 +187,8 @@ int record_command(const Arguments& args) {
         out << "status " << (exited.signaled ? "signal " : "exit ") << exited.value << "\n";
     }
     if (!instrumented)
-        throw UsageError(command[0] + " is linked with the firstrace runtime but none of its code was "
+        throw UsageError(command[0] +
+                         " is linked with the firstrace runtime but none of its code was "
                          "instrumented: compile its sources with firstrace-cc / firstrace-c++ too");
     if (!vm.count("quiet")) std::cout << dir.string() << std::endl;
     if (exited.signaled) {
@@ -185,4 +199,4 @@ int record_command(const Arguments& args) {
     return exited.value;
 }
 
-}  // namespace firstrace::cli
+} // namespace firstrace::cli

@@ -18,7 +18,8 @@ static void* sweep(void* arg) {
             const int blk = (k * 7 + me * (blocks / threads) + r) % blocks;
             pthread_mutex_t* m = &locks[blk % nlocks];
             pthread_mutex_lock(m);
-            for (int i = blk * block; i < (blk + 1) * block; ++i) a[i] = a[i] * 0.5 + b[i];
+            for (int i = blk * block; i < (blk + 1) * block; ++i)
+                a[i] = a[i] * 0.5 + b[i];
             pthread_mutex_unlock(m);
         }
     }
@@ -34,13 +35,18 @@ int main(int argc, char** argv) {
     a = calloc((size_t)n, sizeof *a);
     b = malloc((size_t)n * sizeof *b);
     locks = malloc((size_t)nlocks * sizeof *locks);
-    for (int i = 0; i < n; ++i) b[i] = i % 17;
-    for (int i = 0; i < nlocks; ++i) pthread_mutex_init(&locks[i], NULL);
+    for (int i = 0; i < n; ++i)
+        b[i] = i % 17;
+    for (int i = 0; i < nlocks; ++i)
+        pthread_mutex_init(&locks[i], NULL);
     pthread_t* t = malloc((size_t)threads * sizeof *t);
-    for (long i = 0; i < threads; ++i) pthread_create(&t[i], NULL, sweep, (void*)i);
-    for (int i = 0; i < threads; ++i) pthread_join(t[i], NULL);
+    for (long i = 0; i < threads; ++i)
+        pthread_create(&t[i], NULL, sweep, (void*)i);
+    for (int i = 0; i < threads; ++i)
+        pthread_join(t[i], NULL);
     double sum = 0;
-    for (int i = 0; i < n; ++i) sum += a[i];
+    for (int i = 0; i < n; ++i)
+        sum += a[i];
     printf("sum %.1f\n", sum);
     free(t);
     free(locks);

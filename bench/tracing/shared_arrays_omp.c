@@ -13,8 +13,10 @@ int main(int argc, char** argv) {
     double* a = calloc((size_t)n, sizeof *a);
     double* b = malloc((size_t)n * sizeof *b);
     omp_lock_t* locks = malloc((size_t)nlocks * sizeof *locks);
-    for (int i = 0; i < n; ++i) b[i] = i % 17;
-    for (int i = 0; i < nlocks; ++i) omp_init_lock(&locks[i]);
+    for (int i = 0; i < n; ++i)
+        b[i] = i % 17;
+    for (int i = 0; i < nlocks; ++i)
+        omp_init_lock(&locks[i]);
     const int blocks = n / block;
 #pragma omp parallel num_threads(threads)
     {
@@ -23,15 +25,18 @@ int main(int argc, char** argv) {
             for (int k = 0; k < blocks; ++k) {
                 const int blk = (k * 7 + me * (blocks / threads) + r) % blocks;
                 omp_set_lock(&locks[blk % nlocks]);
-                for (int i = blk * block; i < (blk + 1) * block; ++i) a[i] = a[i] * 0.5 + b[i];
+                for (int i = blk * block; i < (blk + 1) * block; ++i)
+                    a[i] = a[i] * 0.5 + b[i];
                 omp_unset_lock(&locks[blk % nlocks]);
             }
         }
     }
     double sum = 0;
-    for (int i = 0; i < n; ++i) sum += a[i];
+    for (int i = 0; i < n; ++i)
+        sum += a[i];
     printf("sum %.1f\n", sum);
-    for (int i = 0; i < nlocks; ++i) omp_destroy_lock(&locks[i]);
+    for (int i = 0; i < nlocks; ++i)
+        omp_destroy_lock(&locks[i]);
     free(locks);
     free(a);
     free(b);

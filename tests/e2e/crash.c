@@ -10,7 +10,8 @@ static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static void* worker(void* arg) {
     (void)arg;
     pthread_mutex_lock(&m);
-    for (int i = 0; i < 16; ++i) shared[i] += i;
+    for (int i = 0; i < 16; ++i)
+        shared[i] += i;
     pthread_mutex_unlock(&m);
     return NULL;
 }
@@ -19,7 +20,8 @@ int main(int argc, char** argv) {
     pthread_t t;
     pthread_create(&t, NULL, worker, NULL);
     pthread_join(t, NULL);
-    for (int i = 0; i < 16; ++i) shared[i] *= 2;
+    for (int i = 0; i < 16; ++i)
+        shared[i] *= 2;
     if (argc > 1 && strcmp(argv[1], "kill") == 0) raise(SIGKILL);
     volatile int* null = NULL;
     return *null;

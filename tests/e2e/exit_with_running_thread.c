@@ -8,7 +8,8 @@ static volatile int shared[64];
 static void* spinner(void* arg) {
     (void)arg;
     for (;;) {
-        for (int i = 0; i < 64; ++i) shared[i] += 1;
+        for (int i = 0; i < 64; ++i)
+            shared[i] += 1;
         usleep(1000);
     }
     return NULL;
@@ -17,7 +18,8 @@ static void* spinner(void* arg) {
 int main(void) {
     pthread_t t;
     pthread_create(&t, NULL, spinner, NULL);
-    for (int i = 0; i < 64; ++i) shared[i] = i;
+    for (int i = 0; i < 64; ++i)
+        shared[i] = i;
     usleep(20000);
     _exit(3);
 }

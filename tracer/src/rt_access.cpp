@@ -18,21 +18,21 @@ FRT_EXPORT void __tsan_init() {
 
 // --- plain accesses -------------------------------------------------------------------------
 
-#define FRT_ACCESS(name, size, flags)                                                       \
-    FRT_EXPORT void name(void* addr) {                                                      \
-        on_access(FRT_PC(), reinterpret_cast<u64>(addr), size, flags);                      \
+#define FRT_ACCESS(name, size, flags)                                                              \
+    FRT_EXPORT void name(void* addr) {                                                             \
+        on_access(FRT_PC(), reinterpret_cast<u64>(addr), size, flags);                             \
     }
 
-#define FRT_ACCESS_ALL(prefix)                                                              \
-    FRT_ACCESS(__tsan_##prefix##read1, 1, firstrace::format::kRead)                         \
-    FRT_ACCESS(__tsan_##prefix##read2, 2, firstrace::format::kRead)                         \
-    FRT_ACCESS(__tsan_##prefix##read4, 4, firstrace::format::kRead)                         \
-    FRT_ACCESS(__tsan_##prefix##read8, 8, firstrace::format::kRead)                         \
-    FRT_ACCESS(__tsan_##prefix##read16, 16, firstrace::format::kRead)                       \
-    FRT_ACCESS(__tsan_##prefix##write1, 1, firstrace::format::kWrite)                       \
-    FRT_ACCESS(__tsan_##prefix##write2, 2, firstrace::format::kWrite)                       \
-    FRT_ACCESS(__tsan_##prefix##write4, 4, firstrace::format::kWrite)                       \
-    FRT_ACCESS(__tsan_##prefix##write8, 8, firstrace::format::kWrite)                       \
+#define FRT_ACCESS_ALL(prefix)                                                                     \
+    FRT_ACCESS(__tsan_##prefix##read1, 1, firstrace::format::kRead)                                \
+    FRT_ACCESS(__tsan_##prefix##read2, 2, firstrace::format::kRead)                                \
+    FRT_ACCESS(__tsan_##prefix##read4, 4, firstrace::format::kRead)                                \
+    FRT_ACCESS(__tsan_##prefix##read8, 8, firstrace::format::kRead)                                \
+    FRT_ACCESS(__tsan_##prefix##read16, 16, firstrace::format::kRead)                              \
+    FRT_ACCESS(__tsan_##prefix##write1, 1, firstrace::format::kWrite)                              \
+    FRT_ACCESS(__tsan_##prefix##write2, 2, firstrace::format::kWrite)                              \
+    FRT_ACCESS(__tsan_##prefix##write4, 4, firstrace::format::kWrite)                              \
+    FRT_ACCESS(__tsan_##prefix##write8, 8, firstrace::format::kWrite)                              \
     FRT_ACCESS(__tsan_##prefix##write16, 16, firstrace::format::kWrite)
 
 FRT_ACCESS_ALL()
@@ -40,9 +40,9 @@ FRT_ACCESS_ALL(unaligned_)
 FRT_ACCESS_ALL(volatile_)
 
 // The _pc variants pass the program counter explicitly.
-#define FRT_ACCESS_PC(name, size, flags)                                                    \
-    FRT_EXPORT void name(void* addr, void* pc) {                                            \
-        on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size, flags);     \
+#define FRT_ACCESS_PC(name, size, flags)                                                           \
+    FRT_EXPORT void name(void* addr, void* pc) {                                                   \
+        on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size, flags);            \
     }
 FRT_ACCESS_PC(__tsan_read1_pc, 1, firstrace::format::kRead)
 FRT_ACCESS_PC(__tsan_read2_pc, 2, firstrace::format::kRead)
@@ -62,10 +62,12 @@ FRT_EXPORT void __tsan_write_range(void* addr, unsigned long size) {
     on_access(FRT_PC(), reinterpret_cast<u64>(addr), size, firstrace::format::kWrite);
 }
 FRT_EXPORT void __tsan_read_range_pc(void* addr, unsigned long size, void* pc) {
-    on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size, firstrace::format::kRead);
+    on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
+              firstrace::format::kRead);
 }
 FRT_EXPORT void __tsan_write_range_pc(void* addr, unsigned long size, void* pc) {
-    on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size, firstrace::format::kWrite);
+    on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
+              firstrace::format::kWrite);
 }
 
 // vptr: a read of the object's vtable pointer; an update is a write only when it changes it
@@ -75,7 +77,8 @@ FRT_EXPORT void __tsan_vptr_read(void** vptr_p) {
 }
 FRT_EXPORT void __tsan_vptr_update(void** vptr_p, void* new_val) {
     if (*vptr_p != new_val)
-        on_access(FRT_PC(), reinterpret_cast<u64>(vptr_p), sizeof(void*), firstrace::format::kWrite);
+        on_access(FRT_PC(), reinterpret_cast<u64>(vptr_p), sizeof(void*),
+                  firstrace::format::kWrite);
 }
 
 // --- shadow stack -----------------------------------------------------------------------------
@@ -113,11 +116,15 @@ namespace {
 enum Mo { kRelaxed = 0, kConsume = 1, kAcquire = 2, kRelease = 3, kAcqRel = 4, kSeqCst = 5 };
 
 FRT_INLINE int order(int mo) {
-    mo &= 0xffff;  // gcc may add HLE bits
+    mo &= 0xffff; // gcc may add HLE bits
     return mo > kSeqCst ? kSeqCst : mo;
 }
-FRT_INLINE bool acquires(int mo) { return mo != kRelaxed && mo != kRelease; }
-FRT_INLINE bool releases(int mo) { return mo == kRelease || mo == kAcqRel || mo == kSeqCst; }
+FRT_INLINE bool acquires(int mo) {
+    return mo != kRelaxed && mo != kRelease;
+}
+FRT_INLINE bool releases(int mo) {
+    return mo == kRelease || mo == kAcqRel || mo == kSeqCst;
+}
 
 enum class OpKind { Load, Store, Rmw };
 
@@ -150,14 +157,15 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
     bool acq = kind != OpKind::Store && acquires(w || kind == OpKind::Load ? mo : fail_mo);
     if (acq && !rel && t->acq_obj == o &&
         o->last_release.load(std::memory_order_relaxed) == t->acq_stamp)
-        acq = false;  // no release since this thread's last acquire of o: no new edge
+        acq = false; // no release since this thread's last acquire of o: no new edge
     if (!acq && !rel) {
         spin_unlock(o->spin);
         add_access_slow(t, pc, a, size, flags);
         leave(t);
         return result;
     }
-    const u64 counter = o->counter.fetch_add((acq ? 1 : 0) + (rel ? 1 : 0), std::memory_order_relaxed);
+    const u64 counter =
+        o->counter.fetch_add((acq ? 1 : 0) + (rel ? 1 : 0), std::memory_order_relaxed);
     if (rel) o->last_release.store(counter + (acq ? 2 : 1), std::memory_order_relaxed);
     const u64 stamp = o->last_release.load(std::memory_order_relaxed);
     spin_unlock(o->spin);
@@ -189,88 +197,89 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
 
 constexpr auto kAlways = [](auto) { return true; };
 
-}  // namespace
+} // namespace
 
-#define FRT_ATOMIC_FAMILY(bits, T)                                                                       \
-    FRT_EXPORT T __tsan_atomic##bits##_load(const volatile T* a, int mo) {                               \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Load,                                                \
-            [&] { return __atomic_load_n(a, __ATOMIC_SEQ_CST); }, kAlways);                              \
-    }                                                                                                    \
-    FRT_EXPORT void __tsan_atomic##bits##_store(volatile T* a, T v, int mo) {                            \
-        atomic_op(                                                                                       \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Store,                                               \
-            [&] {                                                                                        \
-                __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                                \
-                return 0;                                                                                \
-            },                                                                                           \
-            kAlways);                                                                                    \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_exchange(volatile T* a, T v, int mo) {                            \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                                 \
-            [&] { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); }, kAlways);                       \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_fetch_add(volatile T* a, T v, int mo) {                           \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                                 \
-            [&] { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }, kAlways);                        \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_fetch_sub(volatile T* a, T v, int mo) {                           \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                                 \
-            [&] { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }, kAlways);                        \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_fetch_and(volatile T* a, T v, int mo) {                           \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                                 \
-            [&] { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }, kAlways);                        \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_fetch_or(volatile T* a, T v, int mo) {                            \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                                 \
-            [&] { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }, kAlways);                         \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_fetch_xor(volatile T* a, T v, int mo) {                           \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                                 \
-            [&] { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }, kAlways);                        \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_fetch_nand(volatile T* a, T v, int mo) {                          \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                                 \
-            [&] { return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); }, kAlways);                       \
-    }                                                                                                    \
-    FRT_EXPORT int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int mo,       \
-                                                         int fmo) {                                      \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, fmo, OpKind::Rmw,                                                \
-            [&] {                                                                                        \
-                return static_cast<int>(__atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,    \
-                                                                    __ATOMIC_SEQ_CST));                  \
-            },                                                                                           \
-            [](int ok) { return ok != 0; });                                                             \
-    }                                                                                                    \
-    FRT_EXPORT int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int mo,         \
-                                                         int fmo) {                                      \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, fmo, OpKind::Rmw,                                                \
-            [&] {                                                                                        \
-                return static_cast<int>(__atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST,    \
-                                                                    __ATOMIC_SEQ_CST));                  \
-            },                                                                                           \
-            [](int ok) { return ok != 0; });                                                             \
-    }                                                                                                    \
-    FRT_EXPORT T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int mo, int fmo) {  \
-        const T expected = c;                                                                            \
-        return atomic_op(                                                                                \
-            FRT_PC(), a, sizeof(T), mo, fmo, OpKind::Rmw,                                                \
-            [&] {                                                                                        \
-                __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);        \
-                return c;                                                                                \
-            },                                                                                           \
-            [&](T old) { return old == expected; });                                                     \
-    }                                                                                                    \
+#define FRT_ATOMIC_FAMILY(bits, T)                                                                 \
+    FRT_EXPORT T __tsan_atomic##bits##_load(const volatile T* a, int mo) {                         \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Load,                                          \
+            [&] { return __atomic_load_n(a, __ATOMIC_SEQ_CST); }, kAlways);                        \
+    }                                                                                              \
+    FRT_EXPORT void __tsan_atomic##bits##_store(volatile T* a, T v, int mo) {                      \
+        atomic_op(                                                                                 \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Store,                                         \
+            [&] {                                                                                  \
+                __atomic_store_n(a, v, __ATOMIC_SEQ_CST);                                          \
+                return 0;                                                                          \
+            },                                                                                     \
+            kAlways);                                                                              \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_exchange(volatile T* a, T v, int mo) {                      \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                           \
+            [&] { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); }, kAlways);                 \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_fetch_add(volatile T* a, T v, int mo) {                     \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                           \
+            [&] { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); }, kAlways);                  \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_fetch_sub(volatile T* a, T v, int mo) {                     \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                           \
+            [&] { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); }, kAlways);                  \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_fetch_and(volatile T* a, T v, int mo) {                     \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                           \
+            [&] { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); }, kAlways);                  \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_fetch_or(volatile T* a, T v, int mo) {                      \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                           \
+            [&] { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); }, kAlways);                   \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_fetch_xor(volatile T* a, T v, int mo) {                     \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                           \
+            [&] { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); }, kAlways);                  \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_fetch_nand(volatile T* a, T v, int mo) {                    \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, mo, OpKind::Rmw,                                           \
+            [&] { return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); }, kAlways);                 \
+    }                                                                                              \
+    FRT_EXPORT int __tsan_atomic##bits##_compare_exchange_strong(volatile T* a, T* c, T v, int mo, \
+                                                                 int fmo) {                        \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, fmo, OpKind::Rmw,                                          \
+            [&] {                                                                                  \
+                return static_cast<int>(__atomic_compare_exchange_n(                               \
+                    a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));                          \
+            },                                                                                     \
+            [](int ok) { return ok != 0; });                                                       \
+    }                                                                                              \
+    FRT_EXPORT int __tsan_atomic##bits##_compare_exchange_weak(volatile T* a, T* c, T v, int mo,   \
+                                                               int fmo) {                          \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, fmo, OpKind::Rmw,                                          \
+            [&] {                                                                                  \
+                return static_cast<int>(__atomic_compare_exchange_n(                               \
+                    a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));                          \
+            },                                                                                     \
+            [](int ok) { return ok != 0; });                                                       \
+    }                                                                                              \
+    FRT_EXPORT T __tsan_atomic##bits##_compare_exchange_val(volatile T* a, T c, T v, int mo,       \
+                                                            int fmo) {                             \
+        const T expected = c;                                                                      \
+        return atomic_op(                                                                          \
+            FRT_PC(), a, sizeof(T), mo, fmo, OpKind::Rmw,                                          \
+            [&] {                                                                                  \
+                __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  \
+                return c;                                                                          \
+            },                                                                                     \
+            [&](T old) { return old == expected; });                                               \
+    }
 
 FRT_ATOMIC_FAMILY(8, char)
 FRT_ATOMIC_FAMILY(16, short)
@@ -280,15 +289,21 @@ FRT_ATOMIC_FAMILY(64, long)
 // Fences: a fence paired with relaxed accesses orders in C++, but the pairing is not visible
 // here; fences are not recorded (documented limitation: fence-based synchronization shows as
 // races).
-FRT_EXPORT void __tsan_atomic_thread_fence(int mo) { __atomic_thread_fence(order(mo)); }
-FRT_EXPORT void __tsan_atomic_signal_fence(int mo) { __atomic_signal_fence(order(mo)); }
+FRT_EXPORT void __tsan_atomic_thread_fence(int mo) {
+    __atomic_thread_fence(order(mo));
+}
+FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
+    __atomic_signal_fence(order(mo));
+}
 
 // Annotations some code uses to describe custom synchronization.
 FRT_EXPORT void __tsan_acquire(void* addr) {
-    atomic_op(FRT_PC(), addr, 1, kAcquire, kAcquire, OpKind::Load, [] { return 0; }, kAlways);
+    atomic_op(
+        FRT_PC(), addr, 1, kAcquire, kAcquire, OpKind::Load, [] { return 0; }, kAlways);
 }
 FRT_EXPORT void __tsan_release(void* addr) {
-    atomic_op(FRT_PC(), addr, 1, kRelease, kRelease, OpKind::Store, [] { return 0; }, kAlways);
+    atomic_op(
+        FRT_PC(), addr, 1, kRelease, kRelease, OpKind::Store, [] { return 0; }, kAlways);
 }
 
 // Called by the memcpy/memmove/memset interceptors (rt_memory.c). Only threads that already

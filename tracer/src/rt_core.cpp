@@ -32,14 +32,14 @@ static std::atomic<bool> g_instrumented{false};
 static std::atomic<bool> g_finalized{false};
 static char g_dir[4096];
 static int g_meta_fd = -1;
-static bool g_announce = false;  // print the trace path at exit (not under `firstrace record`)
+static bool g_announce = false; // print the trace path at exit (not under `firstrace record`)
 
 // ---------------------------------------------------------------------------------------------
 // Small freestanding helpers (no stdio, no malloc).
 
 static void* map(std::size_t size) {
-    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
+    void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     return p == MAP_FAILED ? nullptr : p;
 }
 
@@ -63,7 +63,8 @@ struct Line {
     char buf[4600];
     std::size_t n = 0;
     Line& s(const char* str) {
-        while (*str && n + 1 < sizeof buf) buf[n++] = *str++;
+        while (*str && n + 1 < sizeof buf)
+            buf[n++] = *str++;
         return *this;
     }
     Line& esc(const char* str, std::size_t len) {
@@ -88,7 +89,8 @@ struct Line {
             tmp[k++] = static_cast<char>('0' + v % 10);
             v /= 10;
         } while (v);
-        while (k && n + 1 < sizeof buf) buf[n++] = tmp[--k];
+        while (k && n + 1 < sizeof buf)
+            buf[n++] = tmp[--k];
         return *this;
     }
     Line& i(i64 v) {
@@ -106,7 +108,8 @@ struct Line {
             tmp[k++] = hex[v & 15];
             v >>= 4;
         } while (v);
-        while (k && n + 1 < sizeof buf) buf[n++] = tmp[--k];
+        while (k && n + 1 < sizeof buf)
+            buf[n++] = tmp[--k];
         return *this;
     }
     const char* c_str() {
@@ -114,7 +117,7 @@ struct Line {
         return buf;
     }
 };
-}  // namespace
+} // namespace
 
 static void meta_line(Line& l) {
     if (g_meta_fd < 0) return;
@@ -139,7 +142,7 @@ u64 now() {
 
 static constexpr u64 kObjTableSize = 1ull << 20;
 static ObjEntry* g_objects = nullptr;
-static ObjEntry g_overflow[16];  // when the table is full: one (over-ordering) object per class
+static ObjEntry g_overflow[16]; // when the table is full: one (over-ordering) object per class
 
 static u64 hash64(u64 k) {
     k ^= k >> 33;
@@ -189,7 +192,7 @@ static ThreadMapEntry* g_thread_map = nullptr;
 
 void map_thread(u64 pthread_id, u32 pid) {
     if (g_thread_map == nullptr) return;
-    const u64 key = pthread_id | 1ull << 63;  // never 0
+    const u64 key = pthread_id | 1ull << 63; // never 0
     u64 i = hash64(key) & (kThreadMapSize - 1);
     for (u32 probe = 0; probe < kThreadMapSize; ++probe, i = (i + 1) & (kThreadMapSize - 1)) {
         ThreadMapEntry& e = g_thread_map[i];
@@ -216,7 +219,9 @@ u32 lookup_thread(u64 pthread_id) {
     return kNoPid;
 }
 
-u32 new_pid() { return g_next_pid.fetch_add(1, std::memory_order_relaxed); }
+u32 new_pid() {
+    return g_next_pid.fetch_add(1, std::memory_order_relaxed);
+}
 
 // ---------------------------------------------------------------------------------------------
 // Thread states: mmap'd once, recycled through a free list, registered for the exit flush.
@@ -233,7 +238,8 @@ static ThreadState* allocate_state() {
     if (t) g_free_states = t->next_free;
     spin_unlock(g_state_lock);
     if (t) return t;
-    const std::size_t zcap = ZSTD_compressBound(kBufferSize) + sizeof(firstrace::format::ChunkHeader);
+    const std::size_t zcap =
+        ZSTD_compressBound(kBufferSize) + sizeof(firstrace::format::ChunkHeader);
     const std::size_t total = sizeof(ThreadState) + kTableSize * sizeof(Slot) +
                               kMaxSites * sizeof(Site) + kArenaSize + kBufferSize + zcap +
                               g_cctx_size + 4096 * 6;
@@ -283,7 +289,8 @@ static FRT_INLINE void put_byte(ThreadState* t, u8 b) {
 
 static bool begin_record(ThreadState* t) {
     if (t->fd < 0) return false;
-    while (t->io_lock.exchange(1, std::memory_order_acquire) != 0) __builtin_ia32_pause();
+    while (t->io_lock.exchange(1, std::memory_order_acquire) != 0)
+        __builtin_ia32_pause();
     if (t->abandoned.load(std::memory_order_relaxed)) {
         t->io_lock.store(0, std::memory_order_release);
         return false;
@@ -336,7 +343,7 @@ static void reset_event(ThreadState* t, u64 clock) {
     t->arena_used = 0;
     t->last_key = 0;
     t->last_site = nullptr;
-    if (++t->gen == 0) {  // wrapped: clear the table once every 2^32 events
+    if (++t->gen == 0) { // wrapped: clear the table once every 2^32 events
         std::memset(t->table, 0, kTableSize * sizeof(Slot));
         t->gen = 1;
     }
@@ -345,7 +352,8 @@ static void reset_event(ThreadState* t, u64 clock) {
 
 static void put_context(ThreadState* t, const u64* frames, u32 depth) {
     put(t, depth);
-    for (u32 i = 0; i < depth; ++i) put(t, frames[i]);
+    for (u32 i = 0; i < depth; ++i)
+        put(t, frames[i]);
 }
 
 static void put_current_context(ThreadState* t) {
@@ -394,7 +402,7 @@ static Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
             if (t->nsites >= kMaxSites) return nullptr;
             Range* r = arena_ranges(t, 4);
             if (r == nullptr) return nullptr;
-            if (t->nsites == 0) {  // first access of the event: snapshot its calling context
+            if (t->nsites == 0) { // first access of the event: snapshot its calling context
                 const u32 d = t->depth < kMaxStack ? t->depth : kMaxStack;
                 const u32 k = d < kMaxContext ? d : kMaxContext;
                 std::memcpy(t->ctx, t->stack + (d - k), k * sizeof(u64));
@@ -426,10 +434,12 @@ static bool insert_range(ThreadState* t, Site* s, u64 lo, u64 hi) {
     if (n != 0 && r[s->last].hi < lo) a = s->last + 1;
     while (a < b) {
         const u32 m = (a + b) / 2;
-        if (r[m].hi < lo) a = m + 1;
-        else b = m;
+        if (r[m].hi < lo)
+            a = m + 1;
+        else
+            b = m;
     }
-    if (a < n && r[a].lo <= hi) {  // overlaps or touches r[a]: merge forward
+    if (a < n && r[a].lo <= hi) { // overlaps or touches r[a]: merge forward
         if (lo < r[a].lo) r[a].lo = lo;
         if (hi > r[a].hi) r[a].hi = hi;
         u32 e = a + 1;
@@ -468,7 +478,8 @@ void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     if (size == 0) return;
     const u64 key = (pc << 3) | flags;
     for (int attempt = 0; attempt < 2; ++attempt) {
-        Site* s = (t->last_key == key && t->last_site) ? t->last_site : find_site(t, key, pc, flags);
+        Site* s =
+            (t->last_key == key && t->last_site) ? t->last_site : find_site(t, key, pc, flags);
         if (s != nullptr && insert_range(t, s, addr, addr + size)) {
             t->last_key = key;
             t->last_site = s;
@@ -505,7 +516,11 @@ void emit_sync(ThreadState* t, const SyncRecord& r) {
 
 static bool open_stream(ThreadState* t) {
     Line l;
-    l.s(g_dir).s("/").s(firstrace::format::kStreamPrefix).u(t->pid).s(firstrace::format::kStreamSuffix);
+    l.s(g_dir)
+        .s("/")
+        .s(firstrace::format::kStreamPrefix)
+        .u(t->pid)
+        .s(firstrace::format::kStreamSuffix);
     t->fd = ::open(l.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     return t->fd >= 0;
 }
@@ -566,7 +581,7 @@ ThreadState* attach_thread() {
     }
     if (s != RtState::Ready) return nullptr;
     // A thread we did not see created (created before initialization or from inside libc).
-    tls_done = true;  // no recursion while creating
+    tls_done = true; // no recursion while creating
     ThreadState* t = create_state(new_pid(), kNoPid);
     tls_state = t;
     tls_done = t == nullptr;
@@ -602,7 +617,8 @@ void thread_finish(ThreadState* t) {
     flush_all_own(t);
     t->ended = true;
     // Leave the registry under io_lock so that an exit flush does not see a half-released state.
-    while (t->io_lock.exchange(1, std::memory_order_acquire) != 0) __builtin_ia32_pause();
+    while (t->io_lock.exchange(1, std::memory_order_acquire) != 0)
+        __builtin_ia32_pause();
     if (t->registry_slot < kRegistrySize) g_registry[t->registry_slot].store(nullptr);
     if (t->fd >= 0) ::close(t->fd);
     t->fd = -1;
@@ -659,7 +675,8 @@ static void write_header() {
     if (fd >= 0) {
         char args[16384];
         ssize_t got = 0, r;
-        while (got < static_cast<ssize_t>(sizeof args) && (r = ::read(fd, args + got, sizeof args - got)) > 0)
+        while (got < static_cast<ssize_t>(sizeof args) &&
+               (r = ::read(fd, args + got, sizeof args - got)) > 0)
             got += r;
         ::close(fd);
         for (ssize_t i = 0; i < got;) {
@@ -690,7 +707,9 @@ static void on_fatal_signal(int sig, siginfo_t*, void*) {
     raise(sig);
 }
 
-static void atexit_handler() { finalize("exit", 0, false); }
+static void atexit_handler() {
+    finalize("exit", 0, false);
+}
 
 static void child_after_fork() {
     // The child of fork() shares our files: it must not write into them.
@@ -723,7 +742,11 @@ void ensure_init() {
     std::memcpy(g_dir, dir.c_str(), dir.n + 1);
     if (mkdir(g_dir, 0777) != 0 && errno != EEXIST) {
         Line l;
-        l.s("cannot create trace directory ").s(g_dir).s(": ").s(strerror(errno)).s("; not tracing");
+        l.s("cannot create trace directory ")
+            .s(g_dir)
+            .s(": ")
+            .s(strerror(errno))
+            .s("; not tracing");
         message(l.c_str());
         g_state.store(RtState::Disabled);
         return;
@@ -733,8 +756,12 @@ void ensure_init() {
     g_meta_fd = ::open(meta.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
     if (g_meta_fd < 0) {
         Line l;
-        l.s("cannot create ").s(meta.c_str()).s(": ").s(strerror(errno)).s(
-            errno == EEXIST ? " (another traced process writes there); not tracing" : "; not tracing");
+        l.s("cannot create ")
+            .s(meta.c_str())
+            .s(": ")
+            .s(strerror(errno))
+            .s(errno == EEXIST ? " (another traced process writes there); not tracing"
+                               : "; not tracing");
         message(l.c_str());
         g_state.store(RtState::Disabled);
         return;
@@ -749,7 +776,8 @@ void ensure_init() {
     sa.sa_sigaction = on_fatal_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
     sigemptyset(&sa.sa_mask);
-    const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+    const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+                         SIGTERM, SIGINT, SIGHUP, SIGQUIT};
     for (int sig : fatal) {
         struct sigaction old;
         if (sigaction(sig, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
@@ -823,9 +851,13 @@ void finalize(const char* how, long value, bool in_signal) {
     g_state.store(RtState::Finished, std::memory_order_release);
 }
 
-}  // namespace frt
+} // namespace frt
 
 // The runtime initializes itself as soon as it is loaded; instrumented modules also call
 // __tsan_init from their constructors.
-__attribute__((constructor)) static void frt_constructor() { frt::ensure_init(); }
-__attribute__((destructor)) static void frt_destructor() { frt::finalize("exit", 0, false); }
+__attribute__((constructor)) static void frt_constructor() {
+    frt::ensure_init();
+}
+__attribute__((destructor)) static void frt_destructor() {
+    frt::finalize("exit", 0, false);
+}

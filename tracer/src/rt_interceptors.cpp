@@ -53,8 +53,7 @@ void* __libc_memalign(size_t, size_t);
 
 namespace {
 
-template <class F>
-F resolve(F& slot, const char* name, const char* version = nullptr) {
+template <class F> F resolve(F& slot, const char* name, const char* version = nullptr) {
     if (slot == nullptr) {
         void* p = version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
         if (p == nullptr && version) p = dlsym(RTLD_NEXT, name);
@@ -207,7 +206,9 @@ void* thread_start(void* p) {
     return result;
 }
 
-bool heap_tracking() { return g_live_threads.load(std::memory_order_relaxed) > 1; }
+bool heap_tracking() {
+    return g_live_threads.load(std::memory_order_relaxed) > 1;
+}
 
 void heap_release(void* p, u64 pc) {
     if (p == nullptr || !heap_tracking()) return;
@@ -225,7 +226,7 @@ void heap_acquire(void* p, u64 pc) {
     ThreadState* t = enter();
     if (t == nullptr) return;
     ObjEntry* o = find_object(fmt::kObjHeapBlock, p);
-    if (o != nullptr) {  // the block was freed before: its reuse is ordered after that
+    if (o != nullptr) { // the block was freed before: its reuse is ordered after that
         const u64 c0 = now();
         close_computation(t, c0);
         record(t, fmt::kOpAcquire, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
@@ -233,7 +234,7 @@ void heap_acquire(void* p, u64 pc) {
     leave(t);
 }
 
-}  // namespace
+} // namespace
 
 // --- threads ------------------------------------------------------------------------------------
 
@@ -292,7 +293,7 @@ int join_common(int r, pthread_t thread, ThreadState* t, u64 c0, u64 pc) {
     }
     return r;
 }
-}  // namespace
+} // namespace
 
 FRT_EXPORT int pthread_join(pthread_t thread, void** ret) {
     auto real = REAL(pthread_join);
@@ -353,7 +354,8 @@ FRT_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* l) {
     return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_tryrdlock), l);
 }
 FRT_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t* l, const struct timespec* abstime) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedrdlock), l, abstime);
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedrdlock), l,
+                      abstime);
 }
 FRT_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
     return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_wrlock), l);
@@ -362,7 +364,8 @@ FRT_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) {
     return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_trywrlock), l);
 }
 FRT_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const struct timespec* abstime) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedwrlock), l, abstime);
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedwrlock), l,
+                      abstime);
 }
 FRT_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
     return release_op(fmt::kObjRwLock, l, FRT_CALLER(), true, REAL(pthread_rwlock_unlock), l);
@@ -393,7 +396,7 @@ int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, A
     ObjEntry* mo = object(fmt::kObjMutex, m);
     record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc);
     leave(t);
-    const int r = real(c, m, args...);  // returns with m locked, also on timeout
+    const int r = real(c, m, args...); // returns with m locked, also on timeout
     t->guard = 1;
     const u64 c1 = now();
     ObjEntry* co = object(fmt::kObjCondition, c);
@@ -403,8 +406,7 @@ int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, A
     return r;
 }
 
-template <class Real>
-int cond_signal_common(pthread_cond_t* c, u64 pc, Real real) {
+template <class Real> int cond_signal_common(pthread_cond_t* c, u64 pc, Real real) {
     ThreadState* t = enter();
     if (t == nullptr) return real(c);
     const u64 c0 = now();
@@ -414,7 +416,7 @@ int cond_signal_common(pthread_cond_t* c, u64 pc, Real real) {
     leave(t);
     return real(c);
 }
-}  // namespace
+} // namespace
 
 FRT_EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
     return cond_wait_common(c, m, FRT_CALLER(), REALV(pthread_cond_wait, "GLIBC_2.3.2"));
@@ -489,7 +491,7 @@ FRT_EXPORT int sem_post(sem_t* s) {
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(fmt::kObjSemaphore, s);
-    spin_lock(o->spin);  // the post counter follows the real order of posts
+    spin_lock(o->spin); // the post counter follows the real order of posts
     const u64 c = o->counter.fetch_add(1);
     const int r = real(s);
     spin_unlock(o->spin);
@@ -517,10 +519,14 @@ int sem_wait_common(sem_t* s, u64 pc, Real real, Args... args) {
     }
     return r;
 }
-}  // namespace
+} // namespace
 
-FRT_EXPORT int sem_wait(sem_t* s) { return sem_wait_common(s, FRT_CALLER(), REAL(sem_wait)); }
-FRT_EXPORT int sem_trywait(sem_t* s) { return sem_wait_common(s, FRT_CALLER(), REAL(sem_trywait)); }
+FRT_EXPORT int sem_wait(sem_t* s) {
+    return sem_wait_common(s, FRT_CALLER(), REAL(sem_wait));
+}
+FRT_EXPORT int sem_trywait(sem_t* s) {
+    return sem_wait_common(s, FRT_CALLER(), REAL(sem_trywait));
+}
 FRT_EXPORT int sem_timedwait(sem_t* s, const struct timespec* abstime) {
     return sem_wait_common(s, FRT_CALLER(), REAL(sem_timedwait), abstime);
 }
@@ -548,9 +554,9 @@ FRT_EXPORT void free(void* p) {
     __libc_free(p);
 }
 FRT_EXPORT int posix_memalign(void** out, size_t alignment, size_t n) {
-    if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return 22;  // EINVAL
+    if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return 22; // EINVAL
     void* p = __libc_memalign(alignment, n);
-    if (p == nullptr) return 12;  // ENOMEM
+    if (p == nullptr) return 12; // ENOMEM
     heap_acquire(p, FRT_CALLER());
     *out = p;
     return 0;
@@ -566,7 +572,8 @@ FRT_EXPORT void* memalign(size_t alignment, size_t n) {
     return p;
 }
 
-// --- process exit ---------------------------------------------------------------------------------
+// --- process exit
+// ---------------------------------------------------------------------------------
 
 FRT_EXPORT void _exit(int status) {
     auto real = REAL(_exit);

@@ -30,13 +30,13 @@ using i64 = std::int64_t;
 inline constexpr u32 kNoPid = 0xffffffffu;
 
 // Sizes of the per-thread areas.
-inline constexpr u32 kTableBits = 12;                 // site hash table: 4096 slots
+inline constexpr u32 kTableBits = 12; // site hash table: 4096 slots
 inline constexpr u32 kTableSize = 1u << kTableBits;
-inline constexpr u32 kMaxSites = kTableSize / 2;      // split the event beyond this
-inline constexpr std::size_t kArenaSize = 8u << 20;   // range arrays of the open event
-inline constexpr std::size_t kBufferSize = 512u << 10;  // raw record buffer (one chunk)
-inline constexpr u32 kMaxStack = 256;                 // shadow stack depth kept
-inline constexpr u32 kMaxContext = 64;                // innermost frames written per event
+inline constexpr u32 kMaxSites = kTableSize / 2;       // split the event beyond this
+inline constexpr std::size_t kArenaSize = 8u << 20;    // range arrays of the open event
+inline constexpr std::size_t kBufferSize = 512u << 10; // raw record buffer (one chunk)
+inline constexpr u32 kMaxStack = 256;                  // shadow stack depth kept
+inline constexpr u32 kMaxContext = 64;                 // innermost frames written per event
 
 struct Range {
     u64 lo;
@@ -46,27 +46,27 @@ struct Range {
 struct Site {
     u64 pc;
     u8 flags;
-    u32 n;       // ranges used
-    u32 cap;     // ranges allocated
-    u32 last;    // index of the range touched last (fast path)
+    u32 n;    // ranges used
+    u32 cap;  // ranges allocated
+    u32 last; // index of the range touched last (fast path)
     Range* r;
 };
 
 struct Slot {
-    u64 key;  // (pc << 3) | flags
+    u64 key; // (pc << 3) | flags
     u32 site;
     u32 gen;
 };
 
 struct ThreadState {
     // --- hot fields ---
-    u32 guard;        // nonzero while inside the runtime
-    u32 gen;          // generation of the site table (bumped per event)
-    u64 last_key;     // one-entry cache of the site table
+    u32 guard;    // nonzero while inside the runtime
+    u32 gen;      // generation of the site table (bumped per event)
+    u64 last_key; // one-entry cache of the site table
     Site* last_site;
     u32 nsites;
-    u32 depth;        // shadow stack depth (may exceed kMaxStack)
-    u32 budget;       // accesses until the next look at the clock (periodic event split)
+    u32 depth;  // shadow stack depth (may exceed kMaxStack)
+    u32 budget; // accesses until the next look at the clock (periodic event split)
     Slot* table;
     Site* sites;
     char* arena;
@@ -74,8 +74,8 @@ struct ThreadState {
     u64 stack[kMaxStack];
 
     // --- event state ---
-    u64 event_start;  // clock at the start of the open computation event
-    u32 ctx_depth;    // context snapshot taken at the first access of the event
+    u64 event_start; // clock at the start of the open computation event
+    u32 ctx_depth;   // context snapshot taken at the first access of the event
     u64 ctx[kMaxContext];
 
     // --- identity ---
@@ -86,12 +86,12 @@ struct ThreadState {
 
     // --- output ---
     std::atomic<u32> io_lock;    // held by whoever appends to or flushes buffer
-    std::atomic<bool> abandoned;  // another thread flushed this one at exit: write no more
-    bool appending;               // the owner holds io_lock (signal handler check)
+    std::atomic<bool> abandoned; // another thread flushed this one at exit: write no more
+    bool appending;              // the owner holds io_lock (signal handler check)
     bool in_flush;
     unsigned char* buf;
     std::size_t len;
-    std::atomic<std::size_t> committed;  // end of the last complete record in buf
+    std::atomic<std::size_t> committed; // end of the last complete record in buf
     unsigned char* zbuf;
     std::size_t zcap;
     void* cctx;
@@ -129,7 +129,9 @@ FRT_INLINE ThreadState* enter() {
     t->guard = 1;
     return t;
 }
-FRT_INLINE void leave(ThreadState* t) { t->guard = 0; }
+FRT_INLINE void leave(ThreadState* t) {
+    t->guard = 0;
+}
 
 u64 now();
 
@@ -181,7 +183,7 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
 }
 
 // Events. All of these expect the guard to be held.
-void close_computation(ThreadState* t, u64 clock);  // writes the open event (if any)
+void close_computation(ThreadState* t, u64 clock); // writes the open event (if any)
 struct SyncRecord {
     u8 op;
     u8 cls;
@@ -193,34 +195,37 @@ struct SyncRecord {
     u64 pc;
     i64 extra;
 };
-void emit_sync(ThreadState* t, const SyncRecord& r);  // event_start = clock_finish after
-void thread_finish(ThreadState* t);                   // End record, flush, release state
+void emit_sync(ThreadState* t, const SyncRecord& r); // event_start = clock_finish after
+void thread_finish(ThreadState* t);                  // End record, flush, release state
 
 // Global object table (lock-free, keyed by class + address).
 struct ObjEntry {
     std::atomic<u64> key;
-    std::atomic<u64> counter;       // the object's order of operations
-    std::atomic<u64> counter2;      // semaphores: completed waits
-    std::atomic<u64> last_release;  // atomics: counter+1 of the latest release
+    std::atomic<u64> counter;      // the object's order of operations
+    std::atomic<u64> counter2;     // semaphores: completed waits
+    std::atomic<u64> last_release; // atomics: counter+1 of the latest release
     std::atomic<u32> spin;
-    std::atomic<u32> incarnation;   // bumped by sem_init: a fresh object at the same address
-    std::atomic<i64> extra;         // semaphore initial value, barrier count
+    std::atomic<u32> incarnation; // bumped by sem_init: a fresh object at the same address
+    std::atomic<i64> extra;       // semaphore initial value, barrier count
 };
-ObjEntry* object(u8 cls, const void* addr);                 // find or insert
-ObjEntry* find_object(u8 cls, const void* addr);            // null when absent
+ObjEntry* object(u8 cls, const void* addr);      // find or insert
+ObjEntry* find_object(u8 cls, const void* addr); // null when absent
 
 FRT_INLINE void spin_lock(std::atomic<u32>& s) {
     while (s.exchange(1, std::memory_order_acquire) != 0) {
-        while (s.load(std::memory_order_relaxed) != 0) __builtin_ia32_pause();
+        while (s.load(std::memory_order_relaxed) != 0)
+            __builtin_ia32_pause();
     }
 }
-FRT_INLINE void spin_unlock(std::atomic<u32>& s) { s.store(0, std::memory_order_release); }
+FRT_INLINE void spin_unlock(std::atomic<u32>& s) {
+    s.store(0, std::memory_order_release);
+}
 
 // Processes (one per OS thread today).
 u32 new_pid();
-void thread_started(u32 pid, u32 parent);  // called first thing in a created thread
+void thread_started(u32 pid, u32 parent); // called first thing in a created thread
 void map_thread(u64 pthread_id, u32 pid);
-u32 lookup_thread(u64 pthread_id);  // kNoPid when unknown
+u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
 extern std::atomic<u32> g_live_threads;
 
 // Termination.
@@ -228,4 +233,4 @@ void finalize(const char* how, long value, bool in_signal);
 
 void ensure_init();
 
-}  // namespace frt
+} // namespace frt

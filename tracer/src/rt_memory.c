@@ -19,7 +19,7 @@ typedef union {
     void* object;
     copy_fn copy;
     set_fn set;
-} symbol;  /* object pointer -> function pointer without a cast ISO C forbids */
+} symbol; /* object pointer -> function pointer without a cast ISO C forbids */
 
 static symbol resolve(const char* name) {
     symbol s;
@@ -39,7 +39,8 @@ __attribute__((visibility("default"))) void* memcpy(void* restrict dst, const vo
     if (real_memcpy) return real_memcpy(dst, src, n);
     unsigned char* d = dst;
     const unsigned char* s = src;
-    for (size_t i = 0; i < n; ++i) d[i] = s[i];
+    for (size_t i = 0; i < n; ++i)
+        d[i] = s[i];
     return dst;
 }
 
@@ -53,9 +54,11 @@ __attribute__((visibility("default"))) void* memmove(void* dst, const void* src,
     unsigned char* d = dst;
     const unsigned char* s = src;
     if (d < s)
-        for (size_t i = 0; i < n; ++i) d[i] = s[i];
+        for (size_t i = 0; i < n; ++i)
+            d[i] = s[i];
     else
-        for (size_t i = n; i > 0; --i) d[i - 1] = s[i - 1];
+        for (size_t i = n; i > 0; --i)
+            d[i - 1] = s[i - 1];
     return dst;
 }
 
@@ -64,6 +67,7 @@ __attribute__((visibility("default"))) void* memset(void* dst, int c, size_t n) 
     if (!real_memset && !resolving) real_memset = resolve("memset").set;
     if (real_memset) return real_memset(dst, c, n);
     unsigned char* d = dst;
-    for (size_t i = 0; i < n; ++i) d[i] = (unsigned char)c;
+    for (size_t i = 0; i < n; ++i)
+        d[i] = (unsigned char)c;
     return dst;
 }

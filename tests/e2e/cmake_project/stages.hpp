@@ -9,12 +9,12 @@ struct Block {
 };
 
 class Channel {
-public:
+  public:
     void push(std::unique_ptr<Block> b);
-    std::unique_ptr<Block> pop();  // null once closed and empty
+    std::unique_ptr<Block> pop(); // null once closed and empty
     void close();
 
-private:
+  private:
     std::mutex mutex_;
     std::deque<std::unique_ptr<Block>> queue_;
     bool closed_ = false;
