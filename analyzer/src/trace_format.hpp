@@ -5,7 +5,7 @@
 // A trace is a directory:
 //   metadata          text, one `key value...` line each (values percent-escaped):
 //                       firstrace-trace <format version>      (first line)
-//                       tool-version, program, arg (one per argument), pid, start-time
+//                       tool-version, program, arg (one per argument), pid, host, start-time
 //                       (unix seconds.nanoseconds), clock (monotonic ns at start),
 //                       instrumented (an instrumented module called __tsan_init),
 //                       module <bias> <lo> <hi> <path>  (hex; PC p of [lo,hi) maps to

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -690,6 +691,12 @@ static void write_header() {
     l.n = 0;
     l.s("pid ").u(static_cast<u64>(getpid()));
     meta_line(l);
+    struct utsname host;
+    if (uname(&host) == 0) {
+        l.n = 0;
+        l.s("host ").esc(host.nodename);
+        meta_line(l);
+    }
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     l.n = 0;
