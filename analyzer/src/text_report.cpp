@@ -1,29 +1,17 @@
 // What a person reads first: one line of counts, then every first partition with its races
 // grouped by race site (unordered pair of source locations), many instances shown once.
 #include <algorithm>
-#include <map>
 #include <ostream>
 #include <set>
 
 #include "firstrace/report_model.hpp"
+#include "firstrace/triage_report.hpp"
 
 namespace firstrace {
 namespace {
 
 // Race sites listed per first partition before the rest is summarized in one line.
 constexpr std::size_t kMaxSitesShown = 25;
-
-struct SiteGroup {
-    std::string left, right;
-    std::set<std::string> left_threads, right_threads;
-    std::map<std::string, unsigned> statuses;
-    std::set<std::string> variables;
-    unsigned count = 0;
-    unsigned actual = 0;
-    std::set<std::uint32_t> tangles;
-    std::uint32_t first_race = 0;
-    std::uint32_t last_race = 0;
-};
 
 std::string join(const std::set<std::string>& items, std::size_t limit) {
     std::string out;
@@ -36,6 +24,33 @@ std::string join(const std::set<std::string>& items, std::size_t limit) {
         out += (out.empty() ? "" : ", ") + item;
     }
     return out;
+}
+
+void write_site(std::ostream& out, const ReportModel& model, const RaceSite& site) {
+    out << "  " << location_key(site.first.file, site.first.line) << "  <->  "
+        << location_key(site.second.file, site.second.line) << "  [" << join(site.threads, 4)
+        << "]\n      ";
+    const std::size_t n = site.races.size();
+    bool first = true;
+    for (auto [status, count] : {std::pair{RaceStatus::Feasible, site.feasible},
+                                 {RaceStatus::FeasibleEc, site.feasible_ec},
+                                 {RaceStatus::Unvalidated, site.unvalidated}}) {
+        if (count == 0) continue;
+        out << (first ? "" : ", ") << to_string(status);
+        if (n > 1) out << " ×" << count;
+        first = false;
+    }
+    if (n > 1)
+        out << "  (" << n << " races, first #" << site.races.front() << ")";
+    else
+        out << "  (race #" << site.races.front() << ")";
+    if (model.ordering == Ordering::Complete)
+        out << (site.actual > 0 ? ", actual" : ", not actual");
+    const bool tangled = std::any_of(site.races.begin(), site.races.end(), [&](std::uint32_t id) {
+        return model.races[id].tangle.has_value();
+    });
+    if (tangled) out << ", tangled";
+    out << "\n      on " << join(site.variables, 6) << "\n";
 }
 
 } // namespace
@@ -64,68 +79,18 @@ void write_text_report(std::ostream& out, const ReportModel& model) {
         }
         out << "\nFirst partition " << p.id << " (" << p.races.size()
             << (p.races.size() == 1 ? " race" : " races") << "):\n";
-        // A race site is an unordered pair of source locations, one per side, at least one
-        // of them writing; a race counts for every race site it touches.
-        std::map<std::pair<std::string, std::string>, SiteGroup> groups;
-        for (std::uint32_t id : p.races) {
-            const ReportRace& r = model.races[id];
-            std::map<std::string, bool> left_sites, right_sites; // location -> writes
-            for (const auto& site : r.sites_a)
-                left_sites[format_location(site)] |= site.kind.find("write") != std::string::npos;
-            for (const auto& site : r.sites_b)
-                right_sites[format_location(site)] |= site.kind.find("write") != std::string::npos;
-            if (left_sites.empty()) left_sites["<unknown>"] = true;
-            if (right_sites.empty()) right_sites["<unknown>"] = true;
-            for (const auto& [la, wa] : left_sites)
-                for (const auto& [lb, wb] : right_sites) {
-                    if (!wa && !wb) continue;
-                    const bool swap = lb < la;
-                    SiteGroup& g = groups[swap ? std::pair{lb, la} : std::pair{la, lb}];
-                    if (g.count == 0) {
-                        g.left = swap ? lb : la;
-                        g.right = swap ? la : lb;
-                        g.first_race = id;
-                    }
-                    g.left_threads.insert(swap ? r.b.thread : r.a.thread);
-                    g.right_threads.insert(swap ? r.a.thread : r.b.thread);
-                    if (g.count > 0 && g.last_race == id) continue; // both orientations of one race
-                    g.last_race = id;
-                    ++g.count;
-                    ++g.statuses[to_string(r.status)];
-                    g.variables.insert(r.variables.begin(), r.variables.end());
-                    if (r.actual.value_or(false)) ++g.actual;
-                    if (r.tangle) g.tangles.insert(*r.tangle);
-                }
-        }
-        std::vector<const SiteGroup*> ordered;
-        for (const auto& [key, g] : groups)
-            ordered.push_back(&g);
-        std::sort(ordered.begin(), ordered.end(), [](const SiteGroup* x, const SiteGroup* y) {
-            return x->first_race != y->first_race ? x->first_race < y->first_race
-                                                  : x->right < y->right;
-        });
-        const std::size_t shown = std::min<std::size_t>(ordered.size(), kMaxSitesShown);
-        for (std::size_t k = 0; k < shown; ++k) {
-            const SiteGroup* g = ordered[k];
-            out << "  " << g->left << " [" << join(g->left_threads, 4) << "]  <->  " << g->right
-                << " [" << join(g->right_threads, 4) << "]\n      ";
-            bool first = true;
-            for (const auto& [status, n] : g->statuses) {
-                out << (first ? "" : ", ") << status;
-                if (g->count > 1) out << " ×" << n;
-                first = false;
-            }
-            if (g->count > 1)
-                out << "  (" << g->count << " races, first #" << g->first_race << ")";
-            else
-                out << "  (race #" << g->first_race << ")";
-            if (model.ordering == Ordering::Complete)
-                out << (g->actual > 0 ? ", actual" : ", not actual");
-            if (!g->tangles.empty()) out << ", tangled";
-            out << "\n      on " << join(g->variables, 6) << "\n";
-        }
-        if (ordered.size() > shown)
-            out << "  … and " << ordered.size() - shown
+        // The race sites of this partition alone (race ids stay those of the whole model).
+        ReportModel partition;
+        partition.ordering = model.ordering;
+        partition.partitions = {p};
+        for (std::uint32_t id : p.races)
+            partition.races.push_back(model.races[id]);
+        const std::vector<RaceSite> sites = group_race_sites(partition);
+        const std::size_t shown = std::min(sites.size(), kMaxSitesShown);
+        for (std::size_t k = 0; k < shown; ++k)
+            write_site(out, model, sites[k]);
+        if (sites.size() > shown)
+            out << "  … and " << sites.size() - shown
                 << " more race sites (--format json lists every race)\n";
     }
     if (later_partitions > 0)
