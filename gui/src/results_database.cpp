@@ -32,38 +32,15 @@ QString filterSql(const RaceFilter& filter) {
             "JOIN access_sites AS fs ON fs.run_id = fx.run_id AND fs.id = fx.site "
             "JOIN locations AS fl ON fl.run_id = fs.run_id AND fl.id = fs.location "
             "WHERE fx.run_id = r.run_id AND fx.race_id = r.id AND fl.file = :file)");
+    // The races matching the search text are collected once per search (searchHits()).
     if (!filter.search.trimmed().isEmpty())
-        parts << QStringLiteral(
-            "(r.id = :search_id "
-            "OR EXISTS (SELECT 1 FROM race_variables AS sv WHERE sv.run_id = r.run_id "
-            "AND sv.race_id = r.id AND sv.name LIKE :search ESCAPE '\\') "
-            "OR EXISTS (SELECT 1 FROM processes AS sp WHERE sp.run_id = r.run_id "
-            "AND sp.id IN (r.a_process, r.b_process) AND sp.name LIKE :search ESCAPE '\\') "
-            "OR EXISTS (SELECT 1 FROM race_accesses AS sx "
-            "JOIN access_sites AS ss ON ss.run_id = sx.run_id AND ss.id = sx.site "
-            "JOIN locations AS sl ON sl.run_id = ss.run_id AND sl.id = ss.location "
-            "WHERE sx.run_id = r.run_id AND sx.race_id = r.id AND (sl.file LIKE :search ESCAPE '\\' "
-            "OR sl.function LIKE :search ESCAPE '\\' "
-            "OR sl.file || ':' || sl.line LIKE :search ESCAPE '\\')))");
+        parts << QStringLiteral("r.id IN (SELECT race_id FROM temp.search_hits)");
     return parts.isEmpty() ? QStringLiteral("1") : parts.join(QStringLiteral(" AND "));
 }
 
 void bindFilter(SqliteStatement& stmt, const RaceFilter& filter) {
     stmt.bind(":thread", filter.thread);
     stmt.bind(":file", filter.file);
-    const QString search = filter.search.trimmed();
-    if (!search.isEmpty()) {
-        QString escaped = search;
-        escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
-            .replace(QLatin1Char('%'), QStringLiteral("\\%"))
-            .replace(QLatin1Char('_'), QStringLiteral("\\_"));
-        stmt.bind(":search", QLatin1Char('%') + escaped + QLatin1Char('%'));
-        bool ok = false;
-        QString digits = search;
-        if (digits.startsWith(QLatin1Char('#'))) digits.remove(0, 1);
-        const qint64 id = digits.toLongLong(&ok);
-        stmt.bind(":search_id", ok ? id : -1);
-    }
 }
 
 // "file.c:12", "<unknown>" for a location without file.
@@ -71,7 +48,7 @@ const char* kLocationText =
     "CASE WHEN l.file IS NULL OR l.file = '' THEN '<unknown>' "
     "WHEN l.line > 0 THEN l.file || ':' || l.line ELSE l.file END";
 
-QString raceSummarySql(const QString& where) {
+QString raceSummarySql(const QString& where, const QString& races = QStringLiteral("races AS r")) {
     const QString location = QString::fromLatin1(kLocationText);
     return QStringLiteral(
                "SELECT r.id, r.partition, r.status, r.tangle, r.actual, pa.name, r.a_index, "
@@ -89,11 +66,11 @@ QString raceSummarySql(const QString& where) {
                "(SELECT group_concat(name, ', ') FROM (SELECT v.name FROM race_variables AS v "
                " WHERE v.run_id = r.run_id AND v.race_id = r.id ORDER BY v.ordinal LIMIT 4)), "
                "(SELECT count(*) FROM race_variables AS v WHERE v.run_id = r.run_id AND v.race_id = r.id) "
-               "FROM races AS r "
+               "FROM %3 "
                "LEFT JOIN processes AS pa ON pa.run_id = r.run_id AND pa.id = r.a_process "
                "LEFT JOIN processes AS pb ON pb.run_id = r.run_id AND pb.id = r.b_process "
                "WHERE %2")
-        .arg(location, where);
+        .arg(location, where, races);
 }
 
 RaceSummary readRaceSummary(const SqliteStatement& stmt) {
@@ -124,6 +101,64 @@ QString baseName(const QString& file) {
 
 ResultsDatabase::ResultsDatabase(const QString& path)
     : connection_(path, SqliteConnection::Mode::ReadOnly) {}
+
+QString ResultsDatabase::filterCondition(qint64 run, const RaceFilter& filter) const {
+    const QString search = filter.search.trimmed();
+    if (!search.isEmpty() && (searchRun_ != run || searchText_ != search)) {
+        collectSearchHits(run, search);
+        searchRun_ = run;
+        searchText_ = search;
+    }
+    return filterSql(filter);
+}
+
+void ResultsDatabase::collectSearchHits(qint64 run, const QString& search) const {
+    // One pass over each table instead of per-race subqueries: LIKE '%text%' cannot use an
+    // index, and evaluating it race by race while paging partitions scans 10^6 races per page.
+    QString escaped = search;
+    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
+        .replace(QLatin1Char('%'), QStringLiteral("\\%"))
+        .replace(QLatin1Char('_'), QStringLiteral("\\_"));
+    const QString like = QLatin1Char('%') + escaped + QLatin1Char('%');
+    bool isId = false;
+    QString digits = search;
+    if (digits.startsWith(QLatin1Char('#'))) digits.remove(0, 1);
+    const qint64 id = digits.toLongLong(&isId);
+
+    connection_.execute(QStringLiteral(
+        "CREATE TEMP TABLE IF NOT EXISTS search_hits (race_id INTEGER PRIMARY KEY);"
+        "CREATE TEMP TABLE IF NOT EXISTS search_sites (site INTEGER PRIMARY KEY);"
+        "DELETE FROM temp.search_hits; DELETE FROM temp.search_sites;"));
+    auto exec = [&](const QString& sql) {
+        auto stmt = connection_.prepare(sql);
+        stmt.bind(":run", run).bind(":like", like).bind(":id", isId ? id : -1);
+        stmt.step();
+    };
+    if (isId) exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races "
+                                  "WHERE run_id = :run AND id = :id"));
+    exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT race_id FROM race_variables "
+                        "WHERE run_id = :run AND name LIKE :like ESCAPE '\\'"));
+    exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races WHERE run_id = :run "
+                        "AND (a_process IN (SELECT id FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE '\\') "
+                        "OR b_process IN (SELECT id FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE '\\')) "
+                        "AND EXISTS (SELECT 1 FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE '\\')"));
+    exec(QStringLiteral("INSERT INTO temp.search_sites SELECT s.id FROM access_sites AS s "
+                        "JOIN locations AS l ON l.run_id = s.run_id AND l.id = s.location "
+                        "WHERE s.run_id = :run AND l.id IN (SELECT id FROM locations WHERE run_id = :run AND "
+                        "(file LIKE :like ESCAPE '\\' OR function LIKE :like ESCAPE '\\' "
+                        "OR file || ':' || line LIKE :like ESCAPE '\\'))"));
+    exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT race_id FROM race_accesses "
+                        "WHERE run_id = :run AND site IN (SELECT site FROM temp.search_sites) "
+                        "AND EXISTS (SELECT 1 FROM temp.search_sites)"));
+}
+
+QString ResultsDatabase::racesByPartition() const {
+    // Without ANALYZE statistics SQLite prefers the (run_id, id) primary key over the partition
+    // index as soon as a filter names a column the index does not cover, and then scans every
+    // race of the run for each partition. The index is part of schema version 1.
+    return partitionIndex_ ? QStringLiteral("races AS r INDEXED BY races_by_partition")
+                           : QStringLiteral("races AS r");
+}
 
 ResultsDatabase::OpenResult ResultsDatabase::open(const QString& path) {
     OpenResult result;
@@ -176,6 +211,9 @@ ResultsDatabase::OpenResult ResultsDatabase::open(const QString& path) {
         // Touch the run table so that a damaged file fails here rather than while browsing.
         auto stmt = db->connection_.prepare(QStringLiteral("SELECT count(*) FROM runs"));
         stmt.step();
+        auto index = db->connection_.prepare(QStringLiteral(
+            "SELECT 1 FROM pragma_index_info('races_by_partition') WHERE seqno = 1 AND name = 'partition'"));
+        db->partitionIndex_ = index.step();
         result.database = std::move(db);
     } catch (const DatabaseError& e) {
         const bool corrupt = e.code() == SQLITE_NOTADB || e.code() == SQLITE_CORRUPT;
@@ -244,9 +282,9 @@ QList<PartitionSummary> ResultsDatabase::partitions(qint64 run, const RaceFilter
     QString sql = QStringLiteral("SELECT p.id, p.first, p.race_count FROM partitions AS p "
                                  "WHERE p.run_id = :run AND p.id > :after ");
     if (!filter.isEmpty())
-        sql += QStringLiteral("AND EXISTS (SELECT 1 FROM races AS r WHERE r.run_id = p.run_id "
-                              "AND r.partition = p.id AND %1) ")
-                   .arg(filterSql(filter));
+        sql += QStringLiteral("AND EXISTS (SELECT 1 FROM %1 WHERE r.run_id = p.run_id "
+                              "AND r.partition = p.id AND %2) ")
+                   .arg(racesByPartition(), filterCondition(run, filter));
     sql += QStringLiteral("ORDER BY p.id LIMIT :limit");
     auto stmt = connection_.prepare(sql);
     stmt.bind(":run", run).bind(":after", afterId).bind(":limit", limit);
@@ -266,10 +304,10 @@ QList<PartitionSummary> ResultsDatabase::partitions(qint64 run, const RaceFilter
     auto counts = connection_.prepare(
         QStringLiteral("SELECT r.partition, count(*), sum(r.status = 'feasible'), "
                        "sum(r.status = 'feasible-ec'), sum(r.status = 'unvalidated'), "
-                       "sum(coalesce(r.actual, 0)) FROM races AS r "
-                       "WHERE r.run_id = :run AND r.partition BETWEEN :lo AND :hi AND %1 "
+                       "sum(coalesce(r.actual, 0)) FROM %1 "
+                       "WHERE r.run_id = :run AND r.partition BETWEEN :lo AND :hi AND %2 "
                        "GROUP BY r.partition")
-            .arg(filterSql(filter)));
+            .arg(racesByPartition(), filterCondition(run, filter)));
     counts.bind(":run", run).bind(":lo", result.front().id).bind(":hi", result.back().id);
     bindFilter(counts, filter);
     while (counts.step()) {
@@ -297,7 +335,8 @@ QList<RaceSummary> ResultsDatabase::races(qint64 run, qint64 partition, const Ra
     auto stmt = connection_.prepare(
         raceSummarySql(QStringLiteral("r.run_id = :run AND r.partition = :partition AND r.id > :after "
                                       "AND %1 ORDER BY r.id LIMIT :limit")
-                           .arg(filterSql(filter))));
+                           .arg(filterCondition(run, filter)),
+                       racesByPartition()));
     stmt.bind(":run", run).bind(":partition", partition).bind(":after", afterId).bind(":limit", limit);
     bindFilter(stmt, filter);
     QList<RaceSummary> result;
@@ -315,7 +354,7 @@ std::optional<RaceSummary> ResultsDatabase::race(qint64 run, qint64 id) const {
 bool ResultsDatabase::raceMatches(qint64 run, qint64 id, const RaceFilter& filter) const {
     auto stmt = connection_.prepare(
         QStringLiteral("SELECT 1 FROM races AS r WHERE r.run_id = :run AND r.id = :id AND %1")
-            .arg(filterSql(filter)));
+            .arg(filterCondition(run, filter)));
     stmt.bind(":run", run).bind(":id", id);
     bindFilter(stmt, filter);
     return stmt.step();
@@ -325,9 +364,9 @@ qint64 ResultsDatabase::partitionRow(qint64 run, qint64 partition, const RaceFil
     QString sql = QStringLiteral(
         "SELECT count(*) FROM partitions AS p WHERE p.run_id = :run AND p.id < :partition");
     if (!filter.isEmpty())
-        sql += QStringLiteral(" AND EXISTS (SELECT 1 FROM races AS r WHERE r.run_id = p.run_id "
-                              "AND r.partition = p.id AND %1)")
-                   .arg(filterSql(filter));
+        sql += QStringLiteral(" AND EXISTS (SELECT 1 FROM %1 WHERE r.run_id = p.run_id "
+                              "AND r.partition = p.id AND %2)")
+                   .arg(racesByPartition(), filterCondition(run, filter));
     auto stmt = connection_.prepare(sql);
     stmt.bind(":run", run).bind(":partition", partition);
     bindFilter(stmt, filter);
@@ -338,9 +377,9 @@ qint64 ResultsDatabase::partitionRow(qint64 run, qint64 partition, const RaceFil
 qint64 ResultsDatabase::raceRow(qint64 run, qint64 partition, qint64 id,
                                 const RaceFilter& filter) const {
     auto stmt = connection_.prepare(
-        QStringLiteral("SELECT count(*) FROM races AS r WHERE r.run_id = :run AND "
-                       "r.partition = :partition AND r.id < :id AND %1")
-            .arg(filterSql(filter)));
+        QStringLiteral("SELECT count(*) FROM %1 WHERE r.run_id = :run AND "
+                       "r.partition = :partition AND r.id < :id AND %2")
+            .arg(racesByPartition(), filterCondition(run, filter)));
     stmt.bind(":run", run).bind(":partition", partition).bind(":id", id);
     bindFilter(stmt, filter);
     stmt.step();
@@ -474,6 +513,7 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
     }
 
     constexpr qint64 kWholeRunLimit = 160;  // show the whole run when it is this small
+    constexpr qint64 kScanAllRacesLimit = 100000;
     constexpr qint64 kMaxLaneSpan = 14;     // events per lane of another process
     auto window = [&](const EventKey& key) {
         HistoryLane lane = all.value(key.process);
@@ -621,13 +661,22 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
         if (eventRow.contains(edge.from) && eventRow.contains(edge.to)) history.edges.append(edge);
     }
 
-    // Races with both events shown (the selected one always).
+    // Races with both events shown (the selected one always). Schema version 1 has no index on
+    // a race's events, so in a large run only the races of the selected one's partition are
+    // looked at (through the partition index) instead of scanning every race per click.
+    auto sizeStmt = connection_.prepare(QStringLiteral("SELECT apparent FROM runs WHERE id = :run"));
+    sizeStmt.bind(":run", run);
+    const bool large = sizeStmt.step() && sizeStmt.integer(0) > kScanAllRacesLimit;
+    const QString scope = large ? QStringLiteral("r.partition = (SELECT partition FROM races WHERE "
+                                                 "run_id = :run AND id = :id) AND ")
+                                : QString();
     auto races = connection_.prepare(
-        QStringLiteral("SELECT id, a_process, a_index, b_process, b_index, status, tangle FROM races "
-                       "WHERE run_id = :run AND (id = :id OR (%1 AND %2)) ORDER BY id = :id DESC, id "
-                       "LIMIT 400")
-            .arg(windowsSql(QStringLiteral("a_process"), QStringLiteral("a_index")),
-                 windowsSql(QStringLiteral("b_process"), QStringLiteral("b_index"))));
+        QStringLiteral("SELECT r.id, r.a_process, r.a_index, r.b_process, r.b_index, r.status, r.tangle "
+                       "FROM %1 WHERE r.run_id = :run AND %2(r.id = :id OR (%3 AND %4)) "
+                       "ORDER BY r.id = :id DESC, r.id LIMIT 400")
+            .arg(large ? racesByPartition() : QStringLiteral("races AS r"), scope,
+                 windowsSql(QStringLiteral("r.a_process"), QStringLiteral("r.a_index")),
+                 windowsSql(QStringLiteral("r.b_process"), QStringLiteral("r.b_index"))));
     races.bind(":run", run).bind(":id", id);
     while (races.step()) {
         HistoryRace race;

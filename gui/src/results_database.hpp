@@ -67,8 +67,15 @@ private:
     explicit ResultsDatabase(const QString& path);
     EventDetails eventDetails(qint64 run, qint64 process, qint64 index) const;
     QList<SourceSite> raceSites(qint64 run, qint64 race, const QString& side) const;
+    QString racesByPartition() const;  // "races AS r", forced onto the partition index
+    // The SQL condition of `filter` on races AS r (collects the search hits when needed).
+    QString filterCondition(qint64 run, const RaceFilter& filter) const;
+    void collectSearchHits(qint64 run, const QString& search) const;
 
     SqliteConnection connection_;
+    bool partitionIndex_ = false;
+    mutable qint64 searchRun_ = -1;  // what temp.search_hits holds
+    mutable QString searchText_;
 };
 
 }  // namespace firstrace::gui
