@@ -1,0 +1,321 @@
+// The binary trace reader on hand-made trace directories (trace_format.hpp): the model it
+// builds, chunk and record boundaries, truncation and corruption.
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "firstrace/errors.hpp"
+#include "firstrace/trace_loader.hpp"
+#include "trace_format.hpp"
+
+namespace fs = std::filesystem;
+namespace fmt = firstrace::format;
+using firstrace::EventKind;
+
+namespace {
+
+// Builds the raw record bytes of one stream.
+struct Records {
+    std::vector<unsigned char> bytes;
+    Records& v(std::uint64_t x) {
+        unsigned char buf[10];
+        bytes.insert(bytes.end(), buf, fmt::put_varint(buf, x));
+        return *this;
+    }
+    Records& b(std::uint8_t x) {
+        bytes.push_back(x);
+        return *this;
+    }
+    Records& process(std::uint32_t pid, std::uint32_t parent_plus_one) {
+        return b(fmt::kRecProcess).v(pid).v(parent_plus_one).b(0).v(100 + pid);
+    }
+    // one site with the given ranges, no context
+    Records& compute(std::uint64_t start, std::uint64_t pc, std::uint8_t flags,
+                     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges) {
+        b(fmt::kRecCompute).v(start).v(5).v(0).v(1).v(pc).b(flags).v(ranges.size());
+        std::uint64_t prev = 0;
+        for (auto [lo, hi] : ranges) {
+            v(lo - prev).v(hi - lo);
+            prev = hi;
+        }
+        return *this;
+    }
+    Records& sync(std::uint8_t op, std::uint8_t cls, std::uint64_t object, std::uint64_t counter,
+                  std::uint64_t clock, std::int64_t extra = 0, std::uint64_t incarnation = 0) {
+        return b(fmt::kRecSync)
+            .b(op)
+            .b(cls)
+            .v(object)
+            .v(incarnation)
+            .v(counter)
+            .v(clock)
+            .v(1)
+            .v(0x4000 + op)
+            .v(0)
+            .v(fmt::zigzag(extra));
+    }
+    Records& end(std::uint64_t clock) { return b(fmt::kRecEnd).v(clock); }
+};
+
+class TraceDir {
+  public:
+    TraceDir() {
+        path_ = fs::temp_directory_path() / ("firstrace-reader-test-" + std::to_string(getpid()) +
+                                             "-" + std::to_string(counter_++));
+        fs::remove_all(path_);
+        fs::create_directories(path_);
+    }
+    ~TraceDir() { fs::remove_all(path_); }
+    std::string path() const { return path_.string(); }
+
+    void metadata(const std::string& text) { std::ofstream(path_ / "metadata") << text; }
+    void complete_metadata() {
+        metadata(
+            "firstrace-trace 1\ntool-version 0.1.0\nprogram /bin/app\narg app\ninstrumented 1\n"
+            "end exit 0 0\n");
+    }
+
+    // Writes `records` as stream N, cut into chunks at the given raw offsets.
+    void stream(std::uint32_t n, const Records& records, std::vector<std::size_t> cuts = {}) {
+        std::ofstream out(path_ / ("stream-" + std::to_string(n) + ".frc"), std::ios::binary);
+        cuts.push_back(records.bytes.size());
+        std::size_t from = 0;
+        std::uint32_t seq = 0;
+        for (std::size_t to : cuts) {
+            out << chunk(records.bytes.data() + from, to - from, seq++);
+            from = to;
+        }
+    }
+    void append_raw(std::uint32_t n, const std::string& bytes) {
+        std::ofstream(path_ / ("stream-" + std::to_string(n) + ".frc"),
+                      std::ios::binary | std::ios::app)
+            << bytes;
+    }
+
+    static std::string chunk(const unsigned char* data, std::size_t n, std::uint32_t seq) {
+        std::string z(ZSTD_compressBound(n), '\0');
+        const std::size_t zn = ZSTD_compress(z.data(), z.size(), data, n, 1);
+        z.resize(zn);
+        fmt::ChunkHeader h{};
+        std::memcpy(h.magic, fmt::kChunkMagic, 4);
+        h.format_version = fmt::kFormatVersion;
+        h.header_size = sizeof h;
+        h.sequence = seq;
+        h.compressed_size = static_cast<std::uint32_t>(zn);
+        h.raw_size = static_cast<std::uint32_t>(n);
+        h.checksum = fmt::chunk_checksum(h, z.data(), zn);
+        return std::string(reinterpret_cast<const char*>(&h), sizeof h) + z;
+    }
+
+  private:
+    static inline int counter_ = 0;
+    fs::path path_;
+};
+
+Records main_stream() {
+    Records r;
+    r.process(0, 0)
+        .compute(10, 0x1000, fmt::kWrite, {{0x10, 0x18}, {0x20, 0x28}})
+        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 20)
+        .sync(fmt::kOpJoin, fmt::kObjThread, 1, 0, 90)
+        .end(95);
+    return r;
+}
+
+Records child_stream() {
+    Records r;
+    r.process(1, 1)
+        .compute(30, 0x2000, fmt::kRead, {{0x10, 0x14}})
+        .sync(fmt::kOpAcquire, fmt::kObjMutex, 0x500, 0, 40)
+        .sync(fmt::kOpRelease, fmt::kObjMutex, 0x500, 1, 50)
+        .sync(fmt::kOpSemPost, fmt::kObjSemaphore, 0x600, 0, 55, 2, 1)
+        .end(60);
+    return r;
+}
+
+std::string error_of(const std::string& dir) {
+    try {
+        firstrace::read_firstrace_trace(dir);
+    } catch (const firstrace::InputError& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+} // namespace
+
+TEST(FirstraceTraceReader, BuildsTheModel) {
+    TraceDir dir;
+    dir.complete_metadata();
+    dir.stream(0, main_stream());
+    dir.stream(1, child_stream());
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_EQ(trace.format, "firstrace");
+    EXPECT_TRUE(trace.has_clock);
+    EXPECT_FALSE(trace.truncated) << trace.truncation_reason;
+    ASSERT_EQ(trace.processes.size(), 2u);
+    EXPECT_EQ(trace.processes[0].name, "main");
+    EXPECT_EQ(trace.processes[1].name, "thread 1");
+    EXPECT_EQ(trace.processes[1].parent, 0u);
+
+    const auto& m = trace.processes[0].events;
+    ASSERT_EQ(m.size(), 3u);
+    EXPECT_EQ(m[0].kind, EventKind::Computation);
+    EXPECT_EQ(m[0].clock_start, 10u);
+    EXPECT_EQ(m[0].clock_finish, 15u);
+    ASSERT_EQ(m[0].site_count, 1u);
+    const auto& site = trace.sites[m[0].first_site];
+    EXPECT_EQ(site.flags, firstrace::kAccessWrite);
+    ASSERT_EQ(site.range_count, 2u);
+    EXPECT_EQ(trace.ranges[site.first_range], (firstrace::Interval{0x10, 0x18}));
+    EXPECT_EQ(trace.ranges[site.first_range + 1], (firstrace::Interval{0x20, 0x28}));
+    EXPECT_EQ(trace.locations[site.location].pc, 0x1000u);
+    EXPECT_EQ(m[1].kind, EventKind::Fork);
+    EXPECT_EQ(m[1].object, 1u);
+    EXPECT_EQ(m[2].kind, EventKind::Join);
+
+    const auto& c = trace.processes[1].events;
+    ASSERT_EQ(c.size(), 4u);
+    EXPECT_EQ(c[1].kind, EventKind::Acquire);
+    EXPECT_EQ(c[2].kind, EventKind::Release);
+    EXPECT_EQ(c[1].object, c[2].object);
+    EXPECT_EQ(c[2].counter, 1u);
+    const auto& mutex = trace.objects[c[1].object];
+    EXPECT_EQ(mutex.kind, firstrace::SyncObjectKind::Lock);
+    EXPECT_EQ(mutex.name, "mutex@0x500");
+    EXPECT_EQ(c[3].kind, EventKind::SemPost);
+    const auto& sem = trace.objects[c[3].object];
+    EXPECT_EQ(sem.kind, firstrace::SyncObjectKind::Semaphore);
+    EXPECT_EQ(sem.initial_value, 2);
+    EXPECT_EQ(trace.locations[c[1].location].pc, 0x4000u + fmt::kOpAcquire);
+}
+
+TEST(FirstraceTraceReader, RecordsMaySpanChunks) {
+    TraceDir dir;
+    dir.complete_metadata();
+    const Records r = main_stream();
+    dir.stream(0, r, {3, 7, 8, r.bytes.size() - 1});
+    dir.stream(1, child_stream());
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_FALSE(trace.truncated) << trace.truncation_reason;
+    EXPECT_EQ(trace.processes[0].events.size(), 3u);
+    EXPECT_EQ(trace.ranges.size(), 3u);
+}
+
+TEST(FirstraceTraceReader, PartialChunkIsATruncation) {
+    TraceDir dir;
+    dir.complete_metadata();
+    const Records r = main_stream();
+    dir.stream(0, r, {r.bytes.size() - 2}); // last chunk holds the End record
+    dir.stream(1, child_stream());
+    // chop the last chunk in half
+    const fs::path s0 = fs::path(dir.path()) / "stream-0.frc";
+    fs::resize_file(s0, fs::file_size(s0) - 4);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated);
+    EXPECT_NE(trace.truncation_reason.find("still running"), std::string::npos)
+        << trace.truncation_reason;
+    EXPECT_EQ(trace.processes[0].events.size(), 3u); // everything before the cut is kept
+}
+
+TEST(FirstraceTraceReader, PartialRecordIsDropped) {
+    TraceDir dir;
+    dir.complete_metadata();
+    Records r = main_stream();
+    r.bytes.resize(r.bytes.size() - 3); // the Join record and End lose their tail
+    dir.stream(0, r);
+    dir.stream(1, child_stream());
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated);
+    EXPECT_EQ(trace.processes[0].events.size(), 2u);
+}
+
+TEST(FirstraceTraceReader, SignalEndAndMissingEnd) {
+    TraceDir dir;
+    dir.metadata("firstrace-trace 1\ninstrumented 1\nend signal 11 1\n");
+    dir.stream(0, main_stream());
+    auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated);
+    EXPECT_NE(trace.truncation_reason.find("SIGSEGV"), std::string::npos)
+        << trace.truncation_reason;
+
+    dir.metadata("firstrace-trace 1\ninstrumented 1\nstatus signal 9\n");
+    trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated);
+    EXPECT_NE(trace.truncation_reason.find("SIGKILL"), std::string::npos)
+        << trace.truncation_reason;
+}
+
+TEST(FirstraceTraceReader, CorruptionIsAnError) {
+    TraceDir dir;
+    dir.complete_metadata();
+    const Records r = main_stream();
+    dir.stream(0, r, {6});
+    dir.stream(1, child_stream());
+    // flip a payload byte of the first of two chunks
+    const fs::path s0 = fs::path(dir.path()) / "stream-0.frc";
+    std::fstream f(s0, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(sizeof(fmt::ChunkHeader) + 2);
+    char c = 0;
+    f.read(&c, 1);
+    c ^= 0x40;
+    f.seekp(sizeof(fmt::ChunkHeader) + 2);
+    f.write(&c, 1);
+    f.close();
+    EXPECT_NE(error_of(dir.path()).find("stream-0.frc: checksum mismatch in chunk 0"),
+              std::string::npos)
+        << error_of(dir.path());
+}
+
+TEST(FirstraceTraceReader, BadInputsAreErrors) {
+    {
+        TraceDir dir;
+        EXPECT_NE(error_of(dir.path()).find("not a firstrace trace directory"), std::string::npos);
+    }
+    {
+        TraceDir dir;
+        dir.metadata("firstrace-trace 7\n");
+        EXPECT_NE(error_of(dir.path()).find("metadata:1: trace format version 7"),
+                  std::string::npos)
+            << error_of(dir.path());
+    }
+    {
+        TraceDir dir;
+        dir.metadata("firstrace-trace 1\nend exit 0 0\n");
+        EXPECT_NE(error_of(dir.path()).find("showed no instrumentation"), std::string::npos)
+            << error_of(dir.path());
+    }
+    {
+        TraceDir dir;
+        dir.complete_metadata();
+        Records r;
+        r.process(0, 0).b(42);
+        dir.stream(0, r);
+        EXPECT_NE(error_of(dir.path()).find("unknown record type 42"), std::string::npos)
+            << error_of(dir.path());
+    }
+    {
+        TraceDir dir;
+        dir.complete_metadata();
+        const Records r = main_stream();
+        dir.stream(0, r);
+        const std::string again = TraceDir::chunk(r.bytes.data(), r.bytes.size(), 5);
+        dir.append_raw(0, again);
+        EXPECT_NE(error_of(dir.path()).find("out of sequence"), std::string::npos)
+            << error_of(dir.path());
+    }
+    {
+        TraceDir dir;
+        dir.complete_metadata();
+        dir.stream(0, main_stream());
+        dir.append_raw(0, std::string(40, 'x'));
+        EXPECT_NE(error_of(dir.path()).find("no chunk header at offset"), std::string::npos)
+            << error_of(dir.path());
+    }
+}
