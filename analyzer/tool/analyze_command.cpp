@@ -87,10 +87,10 @@ int analyze_command(const Arguments& args) {
     if (vm.count("output")) {
         DatabaseWriteOptions store;
         store.progress = progress.callback();
-        const std::int64_t run = write_run(vm["output"].as<std::string>(), trace, result, run_info_for(trace), store);
+        const std::string database = vm["output"].as<std::string>();
+        const std::int64_t run = write_run(database, trace, result, run_info_for(trace), store);
         progress.finish();
-        if (vm.count("verbose"))
-            std::cerr << "  stored as run " << run << " in " << vm["output"].as<std::string>() << "\n";
+        if (vm.count("verbose")) std::cerr << "  stored as run " << run << " in " << database << "\n";
     }
     const ReportModel model = make_report_model(trace, result, format == "text");
     if (format == "json")
