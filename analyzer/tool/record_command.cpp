@@ -26,9 +26,10 @@ namespace firstrace::cli {
 namespace {
 
 // Makes `dir` an empty, writable trace directory. An existing trace there is replaced; any
-// other non-empty directory is left alone.
-void prepare_output(const fs::path& dir) {
+// other non-empty directory is left alone. Returns true when it created the directory.
+bool prepare_output(const fs::path& dir) {
     std::error_code ec;
+    bool created = false;
     const auto status = fs::status(dir, ec);
     if (fs::exists(status)) {
         if (!fs::is_directory(status))
@@ -48,6 +49,7 @@ void prepare_output(const fs::path& dir) {
             }
         }
     } else {
+        created = true;
         fs::create_directories(dir, ec);
         if (ec)
             throw UsageError("cannot create the trace directory " + dir.string() + ": " +
@@ -61,6 +63,7 @@ void prepare_output(const fs::path& dir) {
                          std::strerror(errno));
     ::close(fd);
     fs::remove(probe, ec);
+    return created;
 }
 
 struct Exited {
@@ -166,11 +169,23 @@ int record_command(const Arguments& args) {
                        : fs::path(fs::path(command[0]).filename().string() + ".trace");
     std::error_code ec;
     dir = fs::absolute(dir, ec).lexically_normal();
-    prepare_output(dir);
+    const bool created = prepare_output(dir);
+    // A directory we created and nothing was written to goes away again on failure.
+    auto discard = [&] {
+        std::error_code ignored;
+        if (created && fs::is_empty(dir, ignored)) fs::remove(dir, ignored);
+    };
 
-    const Exited exited = run(command, dir);
+    Exited exited;
+    try {
+        exited = run(command, dir);
+    } catch (...) {
+        discard();
+        throw;
+    }
     const fs::path metadata = dir / format::kMetadataFile;
     if (!fs::exists(metadata)) {
+        discard();
         throw UsageError(command[0] +
                          " showed no instrumentation: it wrote no trace. Build it with "
                          "firstrace-cc / firstrace-c++ (or CC=firstrace-cc CXX=firstrace-c++)");

@@ -4,8 +4,8 @@
 # -fsanitize=thread and with clang -fsanitize=thread; the OpenMP form of shared_arrays also
 # plain and under clang + Archer (Archer only handles OpenMP programs: for a pthread program it
 # adds nothing to clang's ThreadSanitizer, so the pthread rows compare with TSan of both
-# compilers). Prints a Markdown table: median wall time of RUNS runs, slowdown vs plain, trace
-# size, peak RSS (when /usr/bin/time exists).
+# compilers). Prints a Markdown table: median CPU time (user + sys) of RUNS runs and the
+# slowdown against the plain build, firstrace's median wall time and trace size, peak RSS.
 #
 #   bench/tracing/run.sh [BUILD_DIR]        (default: build; needs firstrace, firstrace-cc built)
 #   RUNS=5 SHARED_ARRAYS_ARGS="4 1048576 4096 20 64" bench/tracing/run.sh
@@ -14,42 +14,42 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 bin=$build/bin
 runs=${RUNS:-3}
-sa_args=${SHARED_ARRAYS_ARGS:-4 1048576 4096 20 64}
+sa_args=${SHARED_ARRAYS_ARGS:-4 1048576 4096 40 64}
 work=$(mktemp -d "${TMPDIR:-/tmp}/firstrace-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 archer=/usr/lib/llvm-14/lib/libarcher.so
 export TSAN_OPTIONS="exitcode=0 report_bugs=0 ignore_noninstrumented_modules=1"
-have_time=0
-[ -x /usr/bin/time ] && have_time=1
+if [ ! -x /usr/bin/time ]; then
+  echo "run.sh: needs /usr/bin/time (Debian package 'time')" >&2
+  exit 2
+fi
 
-# median wall time (seconds) and peak RSS (MiB) of `$@` over $runs runs
+# "wall cpu rss": median wall time and median CPU time (user + sys, seconds; the machine may
+# be shared, CPU time is the steadier figure) over $runs runs, and peak RSS (MiB)
 measure() {
-  local times=() rss=0
+  local walls=() cpus=() rss=0
   for _ in $(seq "$runs"); do
     local start end
-    if [ $have_time = 1 ]; then
-      start=$(date +%s%N)
-      /usr/bin/time -f "%M" -o "$work/rss" "$@" >/dev/null 2>&1 || true
-      end=$(date +%s%N)
-      local r
-      r=$(tail -1 "$work/rss")
-      [ "$r" -gt "$rss" ] && rss=$r
-    else
-      start=$(date +%s%N)
-      "$@" >/dev/null 2>&1 || true
-      end=$(date +%s%N)
-    fi
-    times+=($(( (end - start) / 1000 )))
+    start=$(date +%s%N)
+    /usr/bin/time -f "%U %S %M" -o "$work/usage" "$@" >/dev/null 2>&1 || true
+    end=$(date +%s%N)
+    local u s m
+    read -r u s m < <(tail -1 "$work/usage")
+    walls+=($(( (end - start) / 1000 )))
+    cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%d", (u + s) * 1000 }')")
+    [ "$m" -gt "$rss" ] && rss=$m
   done
-  local median
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (runs + 1) / 2 ))p")
-  awk -v us="$median" -v kb="$rss" 'BEGIN { printf "%.3f %d\n", us / 1e6, kb / 1024 }'
+  local mid=$(( (runs + 1) / 2 ))
+  local wall cpu
+  wall=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "${mid}p")
+  cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "${mid}p")
+  awk -v w="$wall" -v c="$cpu" -v kb="$rss" 'BEGIN { printf "%.3f %.3f %d\n", w / 1e6, c / 1e3, kb / 1024 }'
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
 
-printf '| program | plain s | firstrace s | slowdown | trace KiB | RSS MiB | gcc TSan s | slowdown | RSS MiB | clang TSan s | slowdown | RSS MiB |\n'
-printf '|---|---|---|---|---|---|---|---|---|---|---|---|\n'
+printf '| program | plain CPU s | firstrace CPU s | slowdown | wall s | trace KiB | RSS MiB | gcc TSan CPU s | slowdown | RSS MiB | clang TSan CPU s | slowdown | RSS MiB |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 programs=("$root"/samples/*.c "$root/bench/tracing/shared_arrays.c")
 for src in "${programs[@]}"; do
   name=$(basename "$src" .c)
@@ -59,14 +59,14 @@ for src in "${programs[@]}"; do
   "$bin/firstrace-cc" -O2 -g -pthread "$src" -o "$work/$name.fr"
   gcc -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-gcc"
   clang -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-clang"
-  read -r plain _ <<<"$(measure "$work/$name.plain" "${args[@]}")"
-  read -r fr fr_rss <<<"$(measure "$bin/firstrace" record -q -o "$work/$name.trace" -- "$work/$name.fr" "${args[@]}")"
+  read -r _ plain _ <<<"$(measure "$work/$name.plain" "${args[@]}")"
+  read -r fr_wall fr fr_rss <<<"$(measure "$bin/firstrace" record -q -o "$work/$name.trace" -- "$work/$name.fr" "${args[@]}")"
   trace_kib=$(( $(du -sb "$work/$name.trace" | cut -f1) / 1024 ))
-  read -r tg tg_rss <<<"$(measure "$work/$name.tsan-gcc" "${args[@]}")"
-  read -r tc tc_rss <<<"$(measure "$work/$name.tsan-clang" "${args[@]}")"
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$plain" \
-    "$fr" "$(ratio "$fr" "$plain")" "$trace_kib" "$fr_rss" "$tg" "$(ratio "$tg" "$plain")" "$tg_rss" \
-    "$tc" "$(ratio "$tc" "$plain")" "$tc_rss"
+  read -r _ tg tg_rss <<<"$(measure "$work/$name.tsan-gcc" "${args[@]}")"
+  read -r _ tc tc_rss <<<"$(measure "$work/$name.tsan-clang" "${args[@]}")"
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$plain" \
+    "$fr" "$(ratio "$fr" "$plain")" "$fr_wall" "$trace_kib" "$fr_rss" "$tg" "$(ratio "$tg" "$plain")" \
+    "$tg_rss" "$tc" "$(ratio "$tc" "$plain")" "$tc_rss"
 done
 
 if [ -f "$archer" ]; then
@@ -74,10 +74,10 @@ if [ -f "$archer" ]; then
   read -r -a args <<<"$sa_args"
   clang -O2 -g -fopenmp "$src" -o "$work/omp.plain"
   clang -O2 -g -fopenmp -fsanitize=thread "$src" -o "$work/omp.tsan"
-  read -r plain _ <<<"$(measure "$work/omp.plain" "${args[@]}")"
+  read -r _ plain _ <<<"$(measure "$work/omp.plain" "${args[@]}")"
   export OMP_TOOL_LIBRARIES=$archer
-  read -r ar ar_rss <<<"$(measure "$work/omp.tsan" "${args[@]}")"
+  read -r _ ar ar_rss <<<"$(measure "$work/omp.tsan" "${args[@]}")"
   unset OMP_TOOL_LIBRARIES
-  printf '\nOpenMP form of shared_arrays (%s): plain %s s; clang + Archer %s s (%s), RSS %s MiB\n' \
+  printf '\nOpenMP form of shared_arrays (%s): plain %s s CPU; clang + Archer %s s CPU (%s), RSS %s MiB\n' \
     "$sa_args" "$plain" "$ar" "$(ratio "$ar" "$plain")" "$ar_rss"
 fi
