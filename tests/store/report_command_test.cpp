@@ -68,6 +68,33 @@ TEST(ReportCommand, RandomTracesRoundTripThroughTheBinary) {
     EXPECT_EQ(tree.get_child("runs").size(), 4u);
 }
 
+TEST(ReportCommand, AllRunsInEveryFormat) {
+    TempDir dir;
+    const std::string db = dir.file("r.db");
+    ASSERT_EQ(run_firstrace("analyze -q --ordering approximate -o " + db + " " + kFigure).status,
+              0);
+    ASSERT_EQ(run_firstrace("analyze -q --ordering complete -o " + db + " " + kFigure).status, 0);
+    const auto text = run_firstrace("report --all-runs " + db);
+    ASSERT_EQ(text.status, 0) << text.err;
+    EXPECT_NE(text.out.find("== Run 1: "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("== Run 2: "), std::string::npos) << text.out;
+    EXPECT_NE(text.out.find("(approximate ordering"), std::string::npos);
+    EXPECT_NE(text.out.find("(complete ordering"), std::string::npos);
+    const auto sarif = run_firstrace("report --all-runs --format sarif " + db);
+    ASSERT_EQ(sarif.status, 0) << sarif.err;
+    std::istringstream in(sarif.out);
+    boost::property_tree::ptree tree;
+    boost::property_tree::read_json(in, tree);
+    EXPECT_EQ(tree.get_child("runs").size(), 2u);
+    const auto md = run_firstrace("report --all-runs --format markdown " + db);
+    EXPECT_NE(md.out.find("## Run 1: "), std::string::npos);
+    EXPECT_NE(md.out.find("## Run 2: "), std::string::npos);
+    const auto html = run_firstrace("report --all-runs --format html " + db);
+    EXPECT_NE(html.out.find("<h2>Run 1: "), std::string::npos);
+    EXPECT_NE(html.out.find("<h2>Run 2: "), std::string::npos);
+    expect_one_line_error(run_firstrace("report --all-runs --run 1 " + db), "exclude each other");
+}
+
 TEST(ReportCommand, FailOnSetsTheExitCode) {
     TempDir dir;
     const std::string db = dir.file("r.db");
