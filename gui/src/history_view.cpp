@@ -92,6 +92,7 @@ HistoryCanvas::HistoryCanvas(QWidget* parent) : QGraphicsView(parent) {
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setViewportUpdateMode(QGraphicsView::BoundingRectViewportUpdate);
     setBackgroundBrush(Qt::white);
+    setAlignment(Qt::AlignHCenter | Qt::AlignTop);
 }
 
 void HistoryCanvas::zoomBy(qreal factor) {
@@ -373,8 +374,24 @@ void HistoryView::rebuild() {
             bold.setBold(true);
             index->setFont(bold);
             index->setPos(box.left() + 6, box.top() + 3);
+            // "file.c:20,21,23" that does not fit: the file beside the index, the lines below.
+            QString top;
+            QString bottom = event.label;
+            const int colon = event.label.lastIndexOf(QLatin1Char(':'));
+            if (smallMetrics.horizontalAdvance(event.label) > kBoxWidth - 12 && colon > 0 &&
+                !event.label.left(colon).contains(QLatin1Char(' '))) {
+                top = event.label.left(colon);
+                bottom = tr("lines %1").arg(event.label.mid(colon + 1));
+            }
+            const qreal indexWidth = QFontMetricsF(bold).horizontalAdvance(index->text()) + 6;
+            if (!top.isEmpty()) {
+                auto* file = new QGraphicsSimpleTextItem(
+                    smallMetrics.elidedText(top, Qt::ElideRight, kBoxWidth - 12 - indexWidth), rect);
+                file->setFont(smallFont);
+                file->setPos(box.left() + 6 + indexWidth, box.top() + 3);
+            }
             auto* label = new QGraphicsSimpleTextItem(
-                smallMetrics.elidedText(event.label, Qt::ElideMiddle, kBoxWidth - 12), rect);
+                smallMetrics.elidedText(bottom, Qt::ElideRight, kBoxWidth - 12), rect);
             label->setFont(smallFont);
             label->setPos(box.left() + 6, box.top() + 3 + smallMetrics.height());
             boxes_.insert(event.key, box);

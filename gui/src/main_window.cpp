@@ -71,7 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     mainSplitter_->addWidget(rightSplitter_);
     mainSplitter_->setStretchFactor(0, 2);
     mainSplitter_->setStretchFactor(1, 3);
-    mainSplitter_->setSizes({620, 900});
+    mainSplitter_->setSizes({660, 900});
     rightSplitter_->setSizes({440, 460});
     setCentralWidget(mainSplitter_);
     resize(1500, 950);
@@ -223,10 +223,10 @@ QWidget* MainWindow::buildLeftPanel() {
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->setAllColumnsShowFocus(true);
     tree_->header()->setStretchLastSection(true);
-    tree_->header()->resizeSection(PartitionTreeModel::NameColumn, 190);
-    tree_->header()->resizeSection(PartitionTreeModel::StatusColumn, 210);
-    tree_->header()->resizeSection(PartitionTreeModel::ThreadsColumn, 130);
-    tree_->header()->resizeSection(PartitionTreeModel::SitesColumn, 170);
+    tree_->header()->resizeSection(PartitionTreeModel::NameColumn, 185);
+    tree_->header()->resizeSection(PartitionTreeModel::StatusColumn, 215);
+    tree_->header()->resizeSection(PartitionTreeModel::ThreadsColumn, 165);
+    tree_->header()->resizeSection(PartitionTreeModel::SitesColumn, 180);
     layout->addWidget(tree_, 1);
     refillFilterChoices();
     return panel;

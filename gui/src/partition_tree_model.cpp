@@ -285,10 +285,11 @@ QVariant PartitionTreeModel::data(const QModelIndex& index, int role) const {
                 .arg(race->indexA)
                 .arg(race->threadB)
                 .arg(race->indexB);
-        case SitesColumn:
-            return race->locationA == race->locationB
-                       ? race->locationA
-                       : race->locationA + QStringLiteral(" \u2194 ") + race->locationB;
+        case SitesColumn: {
+            const QString a = withoutDirectories(race->locationA);
+            const QString b = withoutDirectories(race->locationB);
+            return a == b ? a : a + QStringLiteral(" \u2194 ") + b;
+        }
         case VariablesColumn:
             return race->variables;
         default:

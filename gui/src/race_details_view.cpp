@@ -121,7 +121,8 @@ void RaceDetailsView::showSide(int side, const EventDetails& event, const QList<
     }
     QStringList siteTexts;
     for (const SourceSite& site : sites) {
-        QString text = QStringLiteral("<code>%1</code> %2").arg(esc(site.location()), esc(site.kind));
+        QString text = QStringLiteral("<code title='%1'>%2</code> %3")
+                           .arg(esc(site.location()), esc(site.shortLocation()), esc(site.kind));
         if (!site.function.isEmpty()) text += QStringLiteral(" in %1").arg(esc(site.function));
         siteTexts << text;
     }

@@ -59,7 +59,12 @@ struct SourceSite {
     QString kind;  // "read", "write", "read-write", "atomic"...
     // "file.c:12" or "<unknown>".
     QString location() const;
+    // The same without the directories: "file.c:12".
+    QString shortLocation() const;
 };
+
+// "/src/app/file.c:12" -> "file.c:12" (any text: the part after the last '/').
+QString withoutDirectories(const QString& location);
 
 // One row of a partition in the tree.
 struct RaceSummary {
