@@ -275,10 +275,11 @@ FROM races AS r
 JOIN partitions AS p ON p.run_id = r.run_id AND p.id = r.partition
 WHERE p.first = 1;
 
--- Race sites of each run: one row per site pair with its instances summarized.
+-- Race sites of each run: one row per site pair with its instances summarized. Grouped in the
+-- order of race_site_pairs' key, so rows stream without a sort.
 CREATE VIEW race_sites AS
-SELECT sp.run_id                                               AS run_id,
-       sp.id                                                   AS pair_id,
+SELECT rs.run_id                                               AS run_id,
+       rs.pair_id                                              AS pair_id,
        sp.site_key                                             AS site_key,
        sp.file_1 AS file_1, sp.line_1 AS line_1, sp.function_1 AS function_1,
        sp.file_2 AS file_2, sp.line_2 AS line_2, sp.function_2 AS function_2,
@@ -290,8 +291,8 @@ SELECT sp.run_id                                               AS run_id,
        max(p.first)                                            AS in_first_partition,
        min(r.id)                                               AS first_race_id,
        min(r.partition)                                        AS first_partition_id
-FROM site_pairs AS sp
-JOIN race_site_pairs AS rs ON rs.run_id = sp.run_id AND rs.pair_id = sp.id
+FROM race_site_pairs AS rs
+JOIN site_pairs AS sp ON sp.run_id = rs.run_id AND sp.id = rs.pair_id
 JOIN races AS r ON r.run_id = rs.run_id AND r.id = rs.race_id
 JOIN partitions AS p ON p.run_id = r.run_id AND p.id = r.partition
-GROUP BY sp.run_id, sp.id;
+GROUP BY rs.run_id, rs.pair_id;
