@@ -4,8 +4,9 @@
 # -fsanitize=thread and with clang -fsanitize=thread; the OpenMP form of shared_arrays also
 # plain and under clang + Archer (Archer only handles OpenMP programs: for a pthread program it
 # adds nothing to clang's ThreadSanitizer, so the pthread rows compare with TSan of both
-# compilers). Prints a Markdown table: median CPU time (user + sys) of RUNS runs and the
-# slowdown against the plain build, firstrace's median wall time and trace size, peak RSS.
+# compilers). Prints a Markdown table: median wall and CPU (user + sys) time of RUNS runs, the
+# slowdown against the plain build (by CPU time, or by wall time for programs too short to
+# measure CPU time), firstrace's trace size, peak RSS.
 #
 #   bench/tracing/run.sh [BUILD_DIR]        (default: build; needs firstrace, firstrace-cc built)
 #   RUNS=5 SHARED_ARRAYS_ARGS="4 1048576 4096 20 64" bench/tracing/run.sh
@@ -46,10 +47,15 @@ measure() {
   awk -v w="$wall" -v c="$cpu" -v kb="$rss" 'BEGIN { printf "%.3f %.3f %d\n", w / 1e6, c / 1e3, kb / 1024 }'
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "-" }'; }
+# slowdown of "wall cpu" $1 against "wall cpu" $2: by CPU time when the plain run used at least
+# 50 ms of it, else by wall time (tiny programs: start-up dominates)
+ratio() {
+  awk -v aw="${1% *}" -v ac="${1#* }" -v bw="${2% *}" -v bc="${2#* }" 'BEGIN {
+    if (bc >= 0.05) printf "%.1fx", ac / bc; else if (bw > 0) printf "%.1fx", aw / bw; else print "-" }'
+}
 
-printf '| program | plain CPU s | firstrace CPU s | slowdown | wall s | trace KiB | RSS MiB | gcc TSan CPU s | slowdown | RSS MiB | clang TSan CPU s | slowdown | RSS MiB |\n'
-printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+printf '| program | plain wall / CPU s | firstrace wall / CPU s | slowdown | trace KiB | RSS MiB | gcc TSan wall / CPU s | slowdown | RSS MiB | clang TSan wall / CPU s | slowdown | RSS MiB |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 programs=("$root"/samples/*.c "$root/bench/tracing/shared_arrays.c")
 for src in "${programs[@]}"; do
   name=$(basename "$src" .c)
@@ -59,14 +65,14 @@ for src in "${programs[@]}"; do
   "$bin/firstrace-cc" -O2 -g -pthread "$src" -o "$work/$name.fr"
   gcc -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-gcc"
   clang -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-clang"
-  read -r _ plain _ <<<"$(measure "$work/$name.plain" "${args[@]}")"
-  read -r fr_wall fr fr_rss <<<"$(measure "$bin/firstrace" record -q -o "$work/$name.trace" -- "$work/$name.fr" "${args[@]}")"
+  read -r pw pc _ <<<"$(measure "$work/$name.plain" "${args[@]}")"
+  read -r fw fc fr_rss <<<"$(measure "$bin/firstrace" record -q -o "$work/$name.trace" -- "$work/$name.fr" "${args[@]}")"
   trace_kib=$(( $(du -sb "$work/$name.trace" | cut -f1) / 1024 ))
-  read -r _ tg tg_rss <<<"$(measure "$work/$name.tsan-gcc" "${args[@]}")"
-  read -r _ tc tc_rss <<<"$(measure "$work/$name.tsan-clang" "${args[@]}")"
-  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$name" "$plain" \
-    "$fr" "$(ratio "$fr" "$plain")" "$fr_wall" "$trace_kib" "$fr_rss" "$tg" "$(ratio "$tg" "$plain")" \
-    "$tg_rss" "$tc" "$(ratio "$tc" "$plain")" "$tc_rss"
+  read -r gw gc tg_rss <<<"$(measure "$work/$name.tsan-gcc" "${args[@]}")"
+  read -r cw cc tc_rss <<<"$(measure "$work/$name.tsan-clang" "${args[@]}")"
+  printf '| %s | %s / %s | %s / %s | %s | %s | %s | %s / %s | %s | %s | %s / %s | %s | %s |\n' "$name" \
+    "$pw" "$pc" "$fw" "$fc" "$(ratio "$fw $fc" "$pw $pc")" "$trace_kib" "$fr_rss" \
+    "$gw" "$gc" "$(ratio "$gw $gc" "$pw $pc")" "$tg_rss" "$cw" "$cc" "$(ratio "$cw $cc" "$pw $pc")" "$tc_rss"
 done
 
 if [ -f "$archer" ]; then
@@ -74,10 +80,10 @@ if [ -f "$archer" ]; then
   read -r -a args <<<"$sa_args"
   clang -O2 -g -fopenmp "$src" -o "$work/omp.plain"
   clang -O2 -g -fopenmp -fsanitize=thread "$src" -o "$work/omp.tsan"
-  read -r _ plain _ <<<"$(measure "$work/omp.plain" "${args[@]}")"
+  read -r pw pc _ <<<"$(measure "$work/omp.plain" "${args[@]}")"
   export OMP_TOOL_LIBRARIES=$archer
-  read -r _ ar ar_rss <<<"$(measure "$work/omp.tsan" "${args[@]}")"
+  read -r aw ac ar_rss <<<"$(measure "$work/omp.tsan" "${args[@]}")"
   unset OMP_TOOL_LIBRARIES
-  printf '\nOpenMP form of shared_arrays (%s): plain %s s CPU; clang + Archer %s s CPU (%s), RSS %s MiB\n' \
-    "$sa_args" "$plain" "$ar" "$(ratio "$ar" "$plain")" "$ar_rss"
+  printf '\nOpenMP form of shared_arrays (%s): plain %s / %s s; clang + Archer %s / %s s (%s), RSS %s MiB\n' \
+    "$sa_args" "$pw" "$pc" "$aw" "$ac" "$(ratio "$aw $ac" "$pw $pc")" "$ar_rss"
 fi
