@@ -9,12 +9,14 @@ namespace firstrace::gui {
 
 HistoryLayout layoutHistory(const HistoryData& history) {
     HistoryLayout layout;
-    for (int i = 0; i < history.lanes.size(); ++i) layout.laneOf.insert(history.lanes[i].process, i);
+    for (int i = 0; i < history.lanes.size(); ++i)
+        layout.laneOf.insert(history.lanes[i].process, i);
 
     const int n = int(history.events.size());
     QHash<EventKey, int> node;
     node.reserve(n);
-    for (int i = 0; i < n; ++i) node.insert(history.events[i].key, i);
+    for (int i = 0; i < n; ++i)
+        node.insert(history.events[i].key, i);
 
     QList<QList<int>> successors(n);
     QList<int> indegree(n, 0);
@@ -24,7 +26,8 @@ HistoryLayout layoutHistory(const HistoryData& history) {
     };
     // Process order: consecutive shown events of one process.
     QList<int> order(n);
-    for (int i = 0; i < n; ++i) order[i] = i;
+    for (int i = 0; i < n; ++i)
+        order[i] = i;
     std::sort(order.begin(), order.end(), [&](int x, int y) {
         const EventKey& a = history.events[x].key;
         const EventKey& b = history.events[y].key;
@@ -70,4 +73,4 @@ HistoryLayout layoutHistory(const HistoryData& history) {
     return layout;
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -13,9 +13,9 @@ struct HistoryLayout {
     QHash<qint64, int> laneOf;     // process -> lane (row), in process order
     QHash<EventKey, int> columnOf; // event -> column
     int columns = 0;
-    bool consistent = true;        // false when the synchronization edges had a cycle
+    bool consistent = true; // false when the synchronization edges had a cycle
 };
 
 HistoryLayout layoutHistory(const HistoryData& history);
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -25,8 +25,8 @@ namespace firstrace::gui {
 namespace {
 
 constexpr qreal kLaneHeight = 80;
-constexpr qreal kColumnWidth = 136;      // a column holding a computation event
-constexpr qreal kSyncColumnWidth = 84;   // a column of synchronization events only
+constexpr qreal kColumnWidth = 136;    // a column holding a computation event
+constexpr qreal kSyncColumnWidth = 84; // a column of synchronization events only
 constexpr qreal kBoxWidth = 118;
 constexpr qreal kBoxHeight = 40;
 constexpr qreal kSyncSize = 18;
@@ -44,7 +44,7 @@ const QColor kTangleColor(0xab, 0x47, 0xbc);
 
 // A path whose clickable area is wider than its pen, so thin edges can be clicked.
 class WideShapePathItem : public QGraphicsPathItem {
-public:
+  public:
     using QGraphicsPathItem::QGraphicsPathItem;
     QPainterPath shape() const override {
         QPainterPathStroker stroker;
@@ -84,7 +84,7 @@ QString edgeKindName(HistoryEdgeKind kind) {
     return QString();
 }
 
-}  // namespace
+} // namespace
 
 HistoryCanvas::HistoryCanvas(QWidget* parent) : QGraphicsView(parent) {
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
@@ -119,10 +119,11 @@ void HistoryCanvas::mousePressEvent(QMouseEvent* event) {
 void HistoryCanvas::mouseReleaseEvent(QMouseEvent* event) {
     QGraphicsView::mouseReleaseEvent(event);
     if (event->button() != Qt::LeftButton) return;
-    if ((event->position().toPoint() - pressPos_).manhattanLength() > 4) return;  // a pan
+    if ((event->position().toPoint() - pressPos_).manhattanLength() > 4) return; // a pan
     for (QGraphicsItem* item : items(event->position().toPoint())) {
         QGraphicsItem* target = item;
-        while (target && !target->data(kKindKey).isValid()) target = target->parentItem();
+        while (target && !target->data(kKindKey).isValid())
+            target = target->parentItem();
         if (target && target->isVisible()) {
             emit itemClicked(target);
             return;
@@ -213,7 +214,8 @@ void HistoryView::fitOrCenter() {
     const QRectF bounds = scene_->itemsBoundingRect();
     const QSize viewport = canvas_->viewport()->size();
     if (bounds.isEmpty() || viewport.isEmpty()) return;
-    const qreal scale = std::min(viewport.width() / bounds.width(), viewport.height() / bounds.height());
+    const qreal scale =
+        std::min(viewport.width() / bounds.width(), viewport.height() / bounds.height());
     if (scale >= 1.0) {
         canvas_->centerOn(bounds.center());
     } else if (scale >= 0.55) {
@@ -228,12 +230,24 @@ void HistoryCanvas::resizeEvent(QResizeEvent* event) {
     emit resized();
 }
 
-bool HistoryView::sharedDataVisible() const { return sharedData_->isChecked(); }
-bool HistoryView::eventControlVisible() const { return eventControl_->isChecked(); }
-bool HistoryView::tangleVisible() const { return tangle_->isChecked(); }
-void HistoryView::setSharedDataVisible(bool on) { sharedData_->setChecked(on); }
-void HistoryView::setEventControlVisible(bool on) { eventControl_->setChecked(on); }
-void HistoryView::setTangleVisible(bool on) { tangle_->setChecked(on); }
+bool HistoryView::sharedDataVisible() const {
+    return sharedData_->isChecked();
+}
+bool HistoryView::eventControlVisible() const {
+    return eventControl_->isChecked();
+}
+bool HistoryView::tangleVisible() const {
+    return tangle_->isChecked();
+}
+void HistoryView::setSharedDataVisible(bool on) {
+    sharedData_->setChecked(on);
+}
+void HistoryView::setEventControlVisible(bool on) {
+    eventControl_->setChecked(on);
+}
+void HistoryView::setTangleVisible(bool on) {
+    tangle_->setChecked(on);
+}
 
 void HistoryView::zoomIn() {
     userZoomed_ = true;
@@ -275,7 +289,8 @@ int HistoryView::visibleEdgeCount(HistoryEdgeKind kind) const {
     if (!items) {
         int count = 0;
         for (const HistoryEdge& edge : history_.edges)
-            if (edge.kind == kind && boxes_.contains(edge.from) && boxes_.contains(edge.to)) ++count;
+            if (edge.kind == kind && boxes_.contains(edge.from) && boxes_.contains(edge.to))
+                ++count;
         return count;
     }
     int count = 0;
@@ -284,12 +299,17 @@ int HistoryView::visibleEdgeCount(HistoryEdgeKind kind) const {
     return count;
 }
 
-QString HistoryView::eventInfoText() const { return info_->text(); }
+QString HistoryView::eventInfoText() const {
+    return info_->text();
+}
 
 void HistoryView::applyVisibility() {
-    for (QGraphicsItem* item : sharedDataItems_) item->setVisible(sharedData_->isChecked());
-    for (QGraphicsItem* item : eventControlItems_) item->setVisible(eventControl_->isChecked());
-    for (QGraphicsItem* item : tangleItems_) item->setVisible(tangle_->isChecked());
+    for (QGraphicsItem* item : sharedDataItems_)
+        item->setVisible(sharedData_->isChecked());
+    for (QGraphicsItem* item : eventControlItems_)
+        item->setVisible(eventControl_->isChecked());
+    for (QGraphicsItem* item : tangleItems_)
+        item->setVisible(tangle_->isChecked());
 }
 
 void HistoryView::rebuild() {
@@ -311,7 +331,8 @@ void HistoryView::rebuild() {
     for (const HistoryEvent& event : history_.events)
         if (event.computation) columnWidth[layout_.columnOf.value(event.key)] = kColumnWidth;
     QList<qreal> columnLeft(columnWidth.size() + 1, 0);
-    for (int c = 0; c < columnWidth.size(); ++c) columnLeft[c + 1] = columnLeft[c] + columnWidth[c];
+    for (int c = 0; c < columnWidth.size(); ++c)
+        columnLeft[c + 1] = columnLeft[c] + columnWidth[c];
     const qreal width = columnLeft.back();
     QFont laneFont = font();
     laneFont.setBold(true);
@@ -323,14 +344,17 @@ void HistoryView::rebuild() {
     for (int i = 0; i < history_.lanes.size(); ++i) {
         const HistoryLane& lane = history_.lanes[i];
         const qreal top = i * kLaneHeight;
-        auto* band = scene_->addRect(QRectF(-kLabelWidth, top, width + kLabelWidth + 20, kLaneHeight),
-                                     Qt::NoPen, i % 2 ? QColor(0xf5, 0xf7, 0xf9) : QColor(Qt::white));
+        auto* band =
+            scene_->addRect(QRectF(-kLabelWidth, top, width + kLabelWidth + 20, kLaneHeight),
+                            Qt::NoPen, i % 2 ? QColor(0xf5, 0xf7, 0xf9) : QColor(Qt::white));
         band->setZValue(-10);
-        scene_->addLine(QLineF(-10, top + kLaneHeight / 2, width + 10, top + kLaneHeight / 2),
-                        QPen(QColor(0xb0, 0xbe, 0xc5), 1.5))
+        scene_
+            ->addLine(QLineF(-10, top + kLaneHeight / 2, width + 10, top + kLaneHeight / 2),
+                      QPen(QColor(0xb0, 0xbe, 0xc5), 1.5))
             ->setZValue(-9);
         auto* name = scene_->addSimpleText(lane.name, laneFont);
-        name->setPos(-kLabelWidth + 8, top + kLaneHeight / 2 - name->boundingRect().height() / 2 - 6);
+        name->setPos(-kLabelWidth + 8,
+                     top + kLaneHeight / 2 - name->boundingRect().height() / 2 - 6);
         QString range = lane.firstIndex == lane.lastIndex
                             ? tr("event %1").arg(lane.firstIndex)
                             : tr("events %1\u2013%2").arg(lane.firstIndex).arg(lane.lastIndex);
@@ -357,11 +381,13 @@ void HistoryView::rebuild() {
         const int lane = layout_.laneOf.value(event.key.process, -1);
         if (lane < 0) continue;
         const int column = layout_.columnOf.value(event.key);
-        const QPointF centre(columnLeft[column] + columnWidth[column] / 2, lane * kLaneHeight + kLaneHeight / 2);
+        const QPointF centre(columnLeft[column] + columnWidth[column] / 2,
+                             lane * kLaneHeight + kLaneHeight / 2);
         const bool inFocus = focus && (focus->a == event.key || focus->b == event.key);
         QGraphicsItem* item = nullptr;
         if (event.computation) {
-            const QRectF box(centre.x() - kBoxWidth / 2, centre.y() - kBoxHeight / 2, kBoxWidth, kBoxHeight);
+            const QRectF box(centre.x() - kBoxWidth / 2, centre.y() - kBoxHeight / 2, kBoxWidth,
+                             kBoxHeight);
             QPainterPath path;
             path.addRoundedRect(box, 6, 6);
             const QColor border = inFocus ? statusColor(focus->status) : QColor(0x60, 0x7d, 0x8b);
@@ -369,7 +395,8 @@ void HistoryView::rebuild() {
             rect->setPen(QPen(border, inFocus ? 2.5 : 1.2));
             rect->setBrush(inFocus ? QColor(0xff, 0xeb, 0xee) : QColor(0xe8, 0xee, 0xf3));
             scene_->addItem(rect);
-            auto* index = new QGraphicsSimpleTextItem(QStringLiteral("#%1").arg(event.key.index), rect);
+            auto* index =
+                new QGraphicsSimpleTextItem(QStringLiteral("#%1").arg(event.key.index), rect);
             QFont bold = smallFont;
             bold.setBold(true);
             index->setFont(bold);
@@ -386,7 +413,8 @@ void HistoryView::rebuild() {
             const qreal indexWidth = QFontMetricsF(bold).horizontalAdvance(index->text()) + 6;
             if (!top.isEmpty()) {
                 auto* file = new QGraphicsSimpleTextItem(
-                    smallMetrics.elidedText(top, Qt::ElideRight, kBoxWidth - 12 - indexWidth), rect);
+                    smallMetrics.elidedText(top, Qt::ElideRight, kBoxWidth - 12 - indexWidth),
+                    rect);
                 file->setFont(smallFont);
                 file->setPos(box.left() + 6 + indexWidth, box.top() + 3);
             }
@@ -397,7 +425,8 @@ void HistoryView::rebuild() {
             boxes_.insert(event.key, box);
             item = rect;
         } else {
-            const QRectF disc(centre.x() - kSyncSize / 2, centre.y() - kSyncSize / 2, kSyncSize, kSyncSize);
+            const QRectF disc(centre.x() - kSyncSize / 2, centre.y() - kSyncSize / 2, kSyncSize,
+                              kSyncSize);
             QPainterPath path;
             path.moveTo(disc.center().x(), disc.top());
             path.lineTo(disc.right(), disc.center().y());
@@ -409,10 +438,12 @@ void HistoryView::rebuild() {
             diamond->setBrush(QColor(0x54, 0x6e, 0x7a));
             scene_->addItem(diamond);
             auto* label = new QGraphicsSimpleTextItem(
-                smallMetrics.elidedText(event.label, Qt::ElideRight, columnWidth[column] - 6), diamond);
+                smallMetrics.elidedText(event.label, Qt::ElideRight, columnWidth[column] - 6),
+                diamond);
             label->setFont(smallFont);
             label->setPos(centre.x() - label->boundingRect().width() / 2, disc.bottom() + 3);
-            auto* index = new QGraphicsSimpleTextItem(QStringLiteral("#%1").arg(event.key.index), diamond);
+            auto* index =
+                new QGraphicsSimpleTextItem(QStringLiteral("#%1").arg(event.key.index), diamond);
             index->setFont(smallFont);
             index->setBrush(QColor(0x75, 0x75, 0x75));
             index->setPos(centre.x() - index->boundingRect().width() / 2,
@@ -429,9 +460,9 @@ void HistoryView::rebuild() {
             const QRectF halo = boxes_.value(event.key).adjusted(-7, -7, 7, 7);
             QPainterPath path;
             path.addRoundedRect(halo, 10, 10);
-            auto* glow = scene_->addPath(path, QPen(kTangleColor, 1.5, Qt::DashLine),
-                                         QColor(kTangleColor.red(), kTangleColor.green(),
-                                                kTangleColor.blue(), 45));
+            auto* glow = scene_->addPath(
+                path, QPen(kTangleColor, 1.5, Qt::DashLine),
+                QColor(kTangleColor.red(), kTangleColor.green(), kTangleColor.blue(), 45));
             glow->setZValue(1);
             glow->setToolTip(tr("In tangle %1").arg(*history_.focusTangle));
             tangleItems_.append(glow);
@@ -475,12 +506,14 @@ void HistoryView::rebuild() {
         }
         QPainterPath path(from);
         const qreal bend = edge.kind == HistoryEdgeKind::Synchronization ? 0 : 28;
-        const QPointF mid = (from + to) / 2 + QPointF(0, edge.kind == HistoryEdgeKind::EventControl ? bend : -bend);
+        const QPointF mid =
+            (from + to) / 2 + QPointF(0, edge.kind == HistoryEdgeKind::EventControl ? bend : -bend);
         path.quadTo(mid, to);
         auto* line = new WideShapePathItem(path);
         line->setPen(QPen(color, edge.transitive ? 1.0 : 1.6, style));
         line->setZValue(edge.kind == HistoryEdgeKind::Synchronization ? 0 : 1.5);
-        line->setToolTip(edgeKindName(edge.kind) + (edge.transitive ? tr(" (transitive)") : QString()));
+        line->setToolTip(edgeKindName(edge.kind) +
+                         (edge.transitive ? tr(" (transitive)") : QString()));
         scene_->addItem(line);
         const qreal angle = std::atan2(to.y() - mid.y(), to.x() - mid.x());
         auto* head = new QGraphicsPolygonItem(arrowHead(to, angle, 8), line);
@@ -498,7 +531,8 @@ void HistoryView::rebuild() {
         const QPointF a = boxes_.value(race.a).center();
         const QPointF b = boxes_.value(race.b).center();
         const bool selected = race.id == history_.focusRace;
-        const QPointF mid = (a + b) / 2 + QPointF(a.y() == b.y() ? 0 : 22, a.y() == b.y() ? -30 : 0);
+        const QPointF mid =
+            (a + b) / 2 + QPointF(a.y() == b.y() ? 0 : 22, a.y() == b.y() ? -30 : 0);
         QPainterPath path(a);
         path.quadTo(mid, b);
         auto* edge = new WideShapePathItem(path);
@@ -509,7 +543,8 @@ void HistoryView::rebuild() {
         edge->setData(kKindKey, RaceItem);
         edge->setData(kValueKey, race.id);
         edge->setCursor(Qt::PointingHandCursor);
-        edge->setToolTip(tr("Race %1 (%2) \u2014 click to select").arg(race.id).arg(statusName(race.status)));
+        edge->setToolTip(
+            tr("Race %1 (%2) \u2014 click to select").arg(race.id).arg(statusName(race.status)));
         scene_->addItem(edge);
         raceMidpoints_.insert(race.id, path.pointAtPercent(0.5));
     }
@@ -543,9 +578,11 @@ void HistoryView::showEventInfo(const HistoryEvent& event) {
         if (l.process == event.key.process) lane = l.name;
     QString text = tr("%1 event #%2 (%3)").arg(lane).arg(event.key.index).arg(event.kind);
     if (event.clockStart)
-        text += tr(", clock %1\u2013%2").arg(*event.clockStart).arg(event.clockFinish.value_or(*event.clockStart));
+        text += tr(", clock %1\u2013%2")
+                    .arg(*event.clockStart)
+                    .arg(event.clockFinish.value_or(*event.clockStart));
     if (!event.detail.isEmpty()) text += QStringLiteral(": ") + event.detail;
     info_->setText(text);
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -19,28 +19,28 @@ namespace firstrace::gui {
 
 class HistoryCanvas : public QGraphicsView {
     Q_OBJECT
-public:
+  public:
     explicit HistoryCanvas(QWidget* parent = nullptr);
     void zoomBy(qreal factor);
 
-signals:
+  signals:
     void itemClicked(QGraphicsItem* item);
     void zoomed();
     void resized();
 
-protected:
+  protected:
     void resizeEvent(QResizeEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
 
-private:
+  private:
     QPoint pressPos_;
 };
 
 class HistoryView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit HistoryView(QWidget* parent = nullptr);
 
     void setHistory(const HistoryData& history);
@@ -69,11 +69,11 @@ public:
     int visibleEdgeCount(HistoryEdgeKind kind) const;
     QString eventInfoText() const;
 
-signals:
+  signals:
     void raceActivated(qint64 race);
     void eventActivated(const firstrace::gui::EventKey& key);
 
-private:
+  private:
     void rebuild();
     void applyVisibility();
     void onItemClicked(QGraphicsItem* item);
@@ -96,4 +96,4 @@ private:
     bool userZoomed_ = false;
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

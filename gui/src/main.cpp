@@ -19,12 +19,13 @@ int fail(const QString& message) {
     return 2;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
     // The screenshot mode needs no display.
     for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--screenshot") == 0 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        if (std::strcmp(argv[i], "--screenshot") == 0 &&
+            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
 
     QApplication app(argc, argv);
@@ -33,23 +34,30 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(FIRSTRACE_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Browse the first race partitions of a firstrace results database."));
+    parser.setApplicationDescription(
+        QStringLiteral("Browse the first race partitions of a firstrace results database."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("DB"), QStringLiteral("Results database (firstrace analyze TRACE -o DB)."));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Render the main window offscreen into OUT.png and exit."),
-                                        QStringLiteral("OUT.png"));
-    const QCommandLineOption race(QStringLiteral("race"), QStringLiteral("Select race ID."), QStringLiteral("ID"));
-    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Show run ID (default: the newest)."),
+    parser.addPositionalArgument(
+        QStringLiteral("DB"), QStringLiteral("Results database (firstrace analyze TRACE -o DB)."));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Render the main window offscreen into OUT.png and exit."),
+        QStringLiteral("OUT.png"));
+    const QCommandLineOption race(QStringLiteral("race"), QStringLiteral("Select race ID."),
+                                  QStringLiteral("ID"));
+    const QCommandLineOption run(QStringLiteral("run"),
+                                 QStringLiteral("Show run ID (default: the newest)."),
                                  QStringLiteral("ID"));
-    const QCommandLineOption size(QStringLiteral("size"), QStringLiteral("Screenshot size (default 1600x1000)."),
+    const QCommandLineOption size(QStringLiteral("size"),
+                                  QStringLiteral("Screenshot size (default 1600x1000)."),
                                   QStringLiteral("WxH"), QStringLiteral("1600x1000"));
     parser.addOptions({screenshot, race, run, size});
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() > 1) return fail(QStringLiteral("expected at most one database, got %1").arg(positional.size()));
+    if (positional.size() > 1)
+        return fail(QStringLiteral("expected at most one database, got %1").arg(positional.size()));
     const QString database = positional.value(0);
     auto number = [&](const QCommandLineOption& option, qint64& value) {
         bool ok = false;
@@ -76,7 +84,8 @@ int main(int argc, char** argv) {
         if (dims.size() != 2 || width < 400 || height < 300)
             return fail(QStringLiteral("--size must be WxH, at least 400x300"));
         const QImage image = firstrace::gui::renderWindow(window, width, height);
-        if (!firstrace::gui::hasContent(image)) return fail(QStringLiteral("the rendered window is blank"));
+        if (!firstrace::gui::hasContent(image))
+            return fail(QStringLiteral("the rendered window is blank"));
         if (!image.save(parser.value(screenshot), "PNG"))
             return fail(QStringLiteral("cannot write %1").arg(parser.value(screenshot)));
         return 0;

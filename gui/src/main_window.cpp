@@ -37,7 +37,8 @@ namespace {
 
 constexpr int kReportRaceLimit = 2000;
 
-QToolButton* filterButton(QWidget* parent, const QIcon& icon, const QString& text, const QString& tip) {
+QToolButton* filterButton(QWidget* parent, const QIcon& icon, const QString& text,
+                          const QString& tip) {
     auto* button = new QToolButton(parent);
     button->setIcon(icon);
     button->setText(text);
@@ -48,14 +49,14 @@ QToolButton* filterButton(QWidget* parent, const QIcon& icon, const QString& tex
     return button;
 }
 
-}  // namespace
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), runs_(new RunListModel(this)), partitions_(new PartitionTreeModel(this)),
       runBox_(new QComboBox(this)), summary_(new QLabel(this)), fileBox_(new QComboBox(this)),
       threadBox_(new QComboBox(this)), search_(new QLineEdit(this)), searchTimer_(new QTimer(this)),
-      tree_(new QTreeView(this)), details_(new RaceDetailsView(this)), history_(new HistoryView(this)),
-      mainSplitter_(new QSplitter(Qt::Horizontal, this)),
+      tree_(new QTreeView(this)), details_(new RaceDetailsView(this)),
+      history_(new HistoryView(this)), mainSplitter_(new QSplitter(Qt::Horizontal, this)),
       rightSplitter_(new QSplitter(Qt::Vertical, this)) {
     setWindowTitle(tr("firstrace"));
     setObjectName(QStringLiteral("MainWindow"));
@@ -95,9 +96,10 @@ MainWindow::MainWindow(QWidget* parent)
             [this](const QModelIndex& current) { onCurrentChanged(current); });
     connect(history_, &HistoryView::raceActivated, this, [this](qint64 race) { selectRace(race); });
     connect(partitions_, &QAbstractItemModel::modelReset, this, &MainWindow::updateSummary);
-    connect(partitions_, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent) {
-        if (!parent.isValid()) updateSummary();
-    });
+    connect(partitions_, &QAbstractItemModel::rowsInserted, this,
+            [this](const QModelIndex& parent) {
+                if (!parent.isValid()) updateSummary();
+            });
     statusBar()->showMessage(tr("Open a results database (firstrace analyze TRACE -o DB)."));
     updateSummary();
 }
@@ -114,7 +116,8 @@ void MainWindow::buildActions() {
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
-    exportAction_ = file->addAction(tr("&Export Partition\u2026"), this, &MainWindow::exportPartition);
+    exportAction_ =
+        file->addAction(tr("&Export Partition\u2026"), this, &MainWindow::exportPartition);
     exportAction_->setShortcut(QKeySequence(tr("Ctrl+E")));
     file->addAction(tr("&Close Database"), this, &MainWindow::closeDatabase);
     file->addSeparator();
@@ -124,7 +127,8 @@ void MainWindow::buildActions() {
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     copyTextAction_ = edit->addAction(tr("Copy Partition as &Text"), this,
                                       [this] { copyPartition(ReportFormat::Text); });
-    copyTextAction_->setShortcut(QKeySequence::Copy);
+    // Not QKeySequence::Copy: that belongs to the source views and labels.
+    copyTextAction_->setShortcut(QKeySequence(tr("Ctrl+Alt+C")));
     copyMarkdownAction_ = edit->addAction(tr("Copy Partition as &Markdown"), this,
                                           [this] { copyPartition(ReportFormat::Markdown); });
     copyMarkdownAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
@@ -189,7 +193,8 @@ QWidget* MainWindow::buildLeftPanel() {
     actualButton_ = filterButton(panel, statusIcon(RaceStatus::Feasible, true), tr("Actual"),
                                  tr("Only races whose two events really overlapped in time"));
     statusRow->addWidget(new QLabel(tr("Show:"), panel));
-    for (QToolButton* button : {feasibleButton_, feasibleEcButton_, unvalidatedButton_, actualButton_}) {
+    for (QToolButton* button :
+         {feasibleButton_, feasibleEcButton_, unvalidatedButton_, actualButton_}) {
         statusRow->addWidget(button);
         connect(button, &QToolButton::toggled, this, &MainWindow::applyFilterFromControls);
     }
@@ -214,7 +219,8 @@ QWidget* MainWindow::buildLeftPanel() {
     connect(search_, &QLineEdit::textChanged, searchTimer_, qOverload<>(&QTimer::start));
     connect(searchTimer_, &QTimer::timeout, this, &MainWindow::applyFilterFromControls);
     connect(fileBox_, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilterFromControls);
-    connect(threadBox_, &QComboBox::currentIndexChanged, this, &MainWindow::applyFilterFromControls);
+    connect(threadBox_, &QComboBox::currentIndexChanged, this,
+            &MainWindow::applyFilterFromControls);
 
     tree_->setModel(partitions_);
     tree_->setUniformRowHeights(true);
@@ -318,12 +324,14 @@ void MainWindow::refillFilterChoices() {
         try {
             for (const QString& file : database_->raceFiles(run_))
                 fileBox_->addItem(QFileInfo(file).fileName(), file);
-            for (const QString& thread : database_->threadNames(run_)) threadBox_->addItem(thread, thread);
+            for (const QString& thread : database_->threadNames(run_))
+                threadBox_->addItem(thread, thread);
         } catch (const DatabaseError& e) {
             statusBar()->showMessage(e.message());
         }
     }
-    for (QToolButton* button : {feasibleButton_, feasibleEcButton_, unvalidatedButton_, actualButton_})
+    for (QToolButton* button :
+         {feasibleButton_, feasibleEcButton_, unvalidatedButton_, actualButton_})
         button->setChecked(false);
     search_->clear();
     searchTimer_->stop();
@@ -446,9 +454,9 @@ QString MainWindow::partitionReport(ReportFormat format) const {
     QList<RaceDetails> races;
     qint64 after = -1;
     while (races.size() < kReportRaceLimit) {
-        const auto page = database_->races(run_, *partitionId, current, after,
-                                           std::min<int>(PartitionTreeModel::kPageSize,
-                                                         kReportRaceLimit - int(races.size())));
+        const auto page = database_->races(
+            run_, *partitionId, current, after,
+            std::min<int>(PartitionTreeModel::kPageSize, kReportRaceLimit - int(races.size())));
         for (const RaceSummary& race : page)
             if (auto details = database_->raceDetails(run_, race.id)) races.append(*details);
         if (page.size() < PartitionTreeModel::kPageSize) break;
@@ -465,8 +473,9 @@ void MainWindow::copyPartition(ReportFormat format) {
         const QString report = partitionReport(format);
         if (report.isEmpty()) return;
         QApplication::clipboard()->setText(report);
-        statusBar()->showMessage(tr("Copied the partition as %1.")
-                                     .arg(format == ReportFormat::Markdown ? tr("Markdown") : tr("text")));
+        statusBar()->showMessage(
+            tr("Copied the partition as %1.")
+                .arg(format == ReportFormat::Markdown ? tr("Markdown") : tr("text")));
     } catch (const DatabaseError& e) {
         showError(tr("Damaged database"), e.message());
     }
@@ -482,9 +491,10 @@ void MainWindow::exportPartition() {
         this, tr("Export Partition"), QStringLiteral("partition-%1.md").arg(*partition),
         markdownFilter + QStringLiteral(";;") + textFilter, &selectedFilter);
     if (path.isEmpty()) return;
-    const ReportFormat format = path.endsWith(QStringLiteral(".txt")) || selectedFilter == textFilter
-                                    ? ReportFormat::Text
-                                    : ReportFormat::Markdown;
+    const ReportFormat format =
+        path.endsWith(QStringLiteral(".txt")) || selectedFilter == textFilter
+            ? ReportFormat::Text
+            : ReportFormat::Markdown;
     QFile file(path);
     try {
         const QString report = partitionReport(format);
@@ -515,7 +525,8 @@ void MainWindow::addRecentFile(const QString& path) {
     QStringList files = recentFiles();
     files.removeAll(path);
     files.prepend(path);
-    while (files.size() > kMaxRecentFiles) files.removeLast();
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
     QSettings().setValue(QStringLiteral("recentFiles"), files);
     updateRecentMenu();
 }
@@ -546,10 +557,13 @@ void MainWindow::restoreLayout() {
     restoreState(settings.value(QStringLiteral("state")).toByteArray());
     mainSplitter_->restoreState(settings.value(QStringLiteral("mainSplitter")).toByteArray());
     rightSplitter_->restoreState(settings.value(QStringLiteral("rightSplitter")).toByteArray());
-    details_->splitter()->restoreState(settings.value(QStringLiteral("detailsSplitter")).toByteArray());
+    details_->splitter()->restoreState(
+        settings.value(QStringLiteral("detailsSplitter")).toByteArray());
     tree_->header()->restoreState(settings.value(QStringLiteral("treeHeader")).toByteArray());
-    history_->setSharedDataVisible(settings.value(QStringLiteral("sharedDataEdges"), false).toBool());
-    history_->setEventControlVisible(settings.value(QStringLiteral("eventControlEdges"), false).toBool());
+    history_->setSharedDataVisible(
+        settings.value(QStringLiteral("sharedDataEdges"), false).toBool());
+    history_->setEventControlVisible(
+        settings.value(QStringLiteral("eventControlEdges"), false).toBool());
     history_->setTangleVisible(settings.value(QStringLiteral("tangle"), true).toBool());
     settings.endGroup();
     updateRecentMenu();
@@ -575,4 +589,4 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -31,7 +31,7 @@ class RunListModel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
+  public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -64,15 +64,15 @@ public:
 
     static constexpr int kMaxRecentFiles = 8;
 
-signals:
+  signals:
     void openFailed(const QString& path, const QString& message);
     void databaseOpened(const QString& path);
     void raceSelected(qint64 id);
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     void buildActions();
     QWidget* buildLeftPanel();
     void showError(const QString& title, const QString& message);
@@ -115,4 +115,4 @@ private:
     QAction* copyMarkdownAction_;
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

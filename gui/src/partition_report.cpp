@@ -41,7 +41,7 @@ QString mdCell(QString text) {
     return text;
 }
 
-}  // namespace
+} // namespace
 
 QString partitionReport(const RunInfo& run, const PartitionSummary& partition,
                         const QList<RaceDetails>& races, ReportFormat format) {
@@ -57,9 +57,10 @@ QString partitionReport(const RunInfo& run, const PartitionSummary& partition,
         bySite[key].append(&race);
     }
 
-    const QString title = QStringLiteral("Partition %1%2")
-                              .arg(partition.id)
-                              .arg(partition.first ? QStringLiteral(" (first partition)") : QString());
+    const QString title =
+        QStringLiteral("Partition %1%2")
+            .arg(partition.id)
+            .arg(partition.first ? QStringLiteral(" (first partition)") : QString());
     QString out;
     if (format == ReportFormat::Text) {
         out += title + QLatin1Char('\n');
@@ -71,25 +72,35 @@ QString partitionReport(const RunInfo& run, const PartitionSummary& partition,
             out += QStringLiteral("\nRace site %1\n").arg(key);
             for (const RaceDetails* race : bySite.value(key)) {
                 const RaceSummary& s = race->summary;
-                out += QStringLiteral("  race %1  %2%3%4\n")
-                           .arg(s.id)
-                           .arg(statusName(s.status))
-                           .arg(s.actual && *s.actual ? QStringLiteral(", actual") : QString())
-                           .arg(s.tangle ? QStringLiteral(", tangle %1").arg(*s.tangle) : QString());
-                out += QStringLiteral("    %1 #%2: %3\n").arg(s.threadA).arg(s.indexA).arg(sitesText(race->sitesA));
-                out += QStringLiteral("    %1 #%2: %3\n").arg(s.threadB).arg(s.indexB).arg(sitesText(race->sitesB));
+                out +=
+                    QStringLiteral("  race %1  %2%3%4\n")
+                        .arg(s.id)
+                        .arg(statusName(s.status))
+                        .arg(s.actual && *s.actual ? QStringLiteral(", actual") : QString())
+                        .arg(s.tangle ? QStringLiteral(", tangle %1").arg(*s.tangle) : QString());
+                out += QStringLiteral("    %1 #%2: %3\n")
+                           .arg(s.threadA)
+                           .arg(s.indexA)
+                           .arg(sitesText(race->sitesA));
+                out += QStringLiteral("    %1 #%2: %3\n")
+                           .arg(s.threadB)
+                           .arg(s.indexB)
+                           .arg(sitesText(race->sitesB));
                 if (!race->variables.isEmpty())
-                    out += QStringLiteral("    on %1\n").arg(race->variables.join(QStringLiteral(", ")));
+                    out += QStringLiteral("    on %1\n")
+                               .arg(race->variables.join(QStringLiteral(", ")));
             }
         }
         return out;
     }
 
     out += QStringLiteral("## %1\n\n").arg(title);
-    out += QStringLiteral("Trace `%1` (%2 ordering): %3.\n").arg(run.tracePath, run.ordering, countsText(partition));
+    out += QStringLiteral("Trace `%1` (%2 ordering): %3.\n")
+               .arg(run.tracePath, run.ordering, countsText(partition));
     for (const QString& key : siteOrder) {
         out += QStringLiteral("\n### Race site `%1`\n\n").arg(key);
-        out += QStringLiteral("| Race | Status | Event A | Sites A | Event B | Sites B | Variables |\n");
+        out += QStringLiteral(
+            "| Race | Status | Event A | Sites A | Event B | Sites B | Variables |\n");
         out += QStringLiteral("|---:|---|---|---|---|---|---|\n");
         for (const RaceDetails* race : bySite.value(key)) {
             const RaceSummary& s = race->summary;
@@ -111,4 +122,4 @@ QString partitionReport(const RunInfo& run, const PartitionSummary& partition,
     return out;
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -15,4 +15,4 @@ enum class ReportFormat { Text, Markdown };
 QString partitionReport(const RunInfo& run, const PartitionSummary& partition,
                         const QList<RaceDetails>& races, ReportFormat format);
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

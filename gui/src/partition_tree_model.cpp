@@ -1,8 +1,8 @@
 #include "partition_tree_model.hpp"
 
+#include <QColor>
 #include <QFont>
 #include <QFontDatabase>
-#include <QColor>
 
 #include "results_database.hpp"
 #include "status_icons.hpp"
@@ -29,7 +29,7 @@ RaceStatus strongestStatus(const PartitionSummary& p) {
     return RaceStatus::Unvalidated;
 }
 
-}  // namespace
+} // namespace
 
 PartitionTreeModel::PartitionTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
@@ -87,7 +87,9 @@ int PartitionTreeModel::rowCount(const QModelIndex& parent) const {
     return int(partitions_.value(parent.row()).races.size());
 }
 
-int PartitionTreeModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int PartitionTreeModel::columnCount(const QModelIndex&) const {
+    return ColumnCount;
+}
 
 bool PartitionTreeModel::hasChildren(const QModelIndex& parent) const {
     if (!parent.isValid()) return !partitions_.isEmpty();
@@ -130,7 +132,9 @@ void PartitionTreeModel::appendPartitions(const QList<PartitionSummary>& page) {
     }
 }
 
-void PartitionTreeModel::loadPartitionPage() { appendPartitions(readPartitionPage()); }
+void PartitionTreeModel::loadPartitionPage() {
+    appendPartitions(readPartitionPage());
+}
 
 void PartitionTreeModel::fetchPartitions() {
     const QList<PartitionSummary> page = readPartitionPage();
@@ -147,7 +151,8 @@ void PartitionTreeModel::fetchRaces(int row) {
     PartitionNode& node = partitions_[row];
     const qint64 after = node.races.isEmpty() ? -1 : node.races.back().id;
     QList<RaceSummary> page;
-    if (!guarded([&] { page = database_->races(run_, node.summary.id, filter_, after, kPageSize); })) {
+    if (!guarded(
+            [&] { page = database_->races(run_, node.summary.id, filter_, after, kPageSize); })) {
         node.racesComplete = true;
         return;
     }
@@ -195,8 +200,10 @@ QModelIndex PartitionTreeModel::indexOfRace(qint64 id) {
         }) ||
         !race || !matches)
         return {};
-    while (partitions_.size() <= partitionRow && canFetchMore(QModelIndex())) fetchPartitions();
-    if (partitionRow >= partitions_.size() || partitions_[partitionRow].summary.id != race->partition)
+    while (partitions_.size() <= partitionRow && canFetchMore(QModelIndex()))
+        fetchPartitions();
+    if (partitionRow >= partitions_.size() ||
+        partitions_[partitionRow].summary.id != race->partition)
         return {};
     const QModelIndex parent = index(int(partitionRow), 0);
     while (partitions_[partitionRow].races.size() <= raceRow && canFetchMore(parent))
@@ -233,10 +240,12 @@ QVariant PartitionTreeModel::data(const QModelIndex& index, int role) const {
         case Qt::DisplayRole:
             switch (index.column()) {
             case NameColumn:
-                return p.first ? tr("Partition %1 \u2014 first").arg(p.id) : tr("Partition %1").arg(p.id);
+                return p.first ? tr("Partition %1 \u2014 first").arg(p.id)
+                               : tr("Partition %1").arg(p.id);
             case StatusColumn:
                 return (p.races == 1 ? tr("1 race") : tr("%1 races").arg(p.races)) +
-                       (statusCounts(p).isEmpty() ? QString() : QStringLiteral(": ") + statusCounts(p));
+                       (statusCounts(p).isEmpty() ? QString()
+                                                  : QStringLiteral(": ") + statusCounts(p));
             default:
                 return {};
             }
@@ -296,7 +305,8 @@ QVariant PartitionTreeModel::data(const QModelIndex& index, int role) const {
             return {};
         }
     case Qt::DecorationRole:
-        if (index.column() == StatusColumn) return statusIcon(race->status, race->actual.value_or(false));
+        if (index.column() == StatusColumn)
+            return statusIcon(race->status, race->actual.value_or(false));
         return {};
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn) return statusDescription(race->status);
@@ -312,4 +322,4 @@ QVariant PartitionTreeModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -15,12 +15,19 @@ class ResultsDatabase;
 
 class PartitionTreeModel : public QAbstractItemModel {
     Q_OBJECT
-public:
-    enum Column { NameColumn, StatusColumn, ThreadsColumn, SitesColumn, VariablesColumn, ColumnCount };
+  public:
+    enum Column {
+        NameColumn,
+        StatusColumn,
+        ThreadsColumn,
+        SitesColumn,
+        VariablesColumn,
+        ColumnCount
+    };
     enum Role {
-        RaceIdRole = Qt::UserRole + 1,  // race rows: the race id; partition rows: invalid
-        PartitionIdRole,                // both levels: the partition id
-        FirstPartitionRole,             // partition rows: bool
+        RaceIdRole = Qt::UserRole + 1, // race rows: the race id; partition rows: invalid
+        PartitionIdRole,               // both levels: the partition id
+        FirstPartitionRole,            // partition rows: bool
     };
     static constexpr int kPageSize = 200;
 
@@ -32,7 +39,8 @@ public:
     const RaceFilter& filter() const { return filter_; }
     qint64 run() const { return run_; }
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = QModelIndex()) const override;
+    QModelIndex index(int row, int column,
+                      const QModelIndex& parent = QModelIndex()) const override;
     QModelIndex parent(const QModelIndex& child) const override;
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     int columnCount(const QModelIndex& parent = QModelIndex()) const override;
@@ -44,17 +52,17 @@ public:
 
     bool isRace(const QModelIndex& index) const;
     const RaceSummary* raceAt(const QModelIndex& index) const;
-    const PartitionSummary* partitionAt(const QModelIndex& index) const;  // either level
+    const PartitionSummary* partitionAt(const QModelIndex& index) const; // either level
     // The row of race `id`, loading pages up to it; invalid when the filter hides the race.
     QModelIndex indexOfRace(qint64 id);
     // Pages of partitions / races loaded so far (for tests and the status bar).
     int loadedPartitions() const { return int(partitions_.size()); }
     bool allPartitionsLoaded() const { return partitionsComplete_; }
 
-signals:
+  signals:
     void errorOccurred(const QString& message);
 
-private:
+  private:
     struct PartitionNode {
         PartitionSummary summary;
         QList<RaceSummary> races;
@@ -72,7 +80,7 @@ private:
     RaceFilter filter_;
     QList<PartitionNode> partitions_;
     bool partitionsComplete_ = true;
-    bool notifying_ = false;  // inside endResetModel / endInsertRows
+    bool notifying_ = false; // inside endResetModel / endInsertRows
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

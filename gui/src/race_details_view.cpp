@@ -18,14 +18,17 @@ std::pair<QString, QList<int>> racingLines(const QList<SourceSite>& sites) {
         }
     QList<int> lines;
     for (const SourceSite& site : sites)
-        if (site.file == file && site.line > 0 && !lines.contains(site.line)) lines.append(site.line);
+        if (site.file == file && site.line > 0 && !lines.contains(site.line))
+            lines.append(site.line);
     std::sort(lines.begin(), lines.end());
     return {file, lines};
 }
 
 namespace {
 
-QString esc(const QString& text) { return text.toHtmlEscaped(); }
+QString esc(const QString& text) {
+    return text.toHtmlEscaped();
+}
 
 QWidget* sidePane(QWidget* parent, QLabel* info, SourceView* source) {
     auto* pane = new QWidget(parent);
@@ -41,7 +44,7 @@ QWidget* sidePane(QWidget* parent, QLabel* info, SourceView* source) {
     return pane;
 }
 
-}  // namespace
+} // namespace
 
 RaceDetailsView::RaceDetailsView(QWidget* parent)
     : QWidget(parent), summary_(new QLabel(this)), sides_(new QSplitter(Qt::Horizontal, this)),
@@ -71,8 +74,12 @@ void RaceDetailsView::clear() {
     sourceB_->clear();
 }
 
-QString RaceDetailsView::summaryText() const { return summary_->text(); }
-QString RaceDetailsView::sideText(int side) const { return (side == 0 ? infoA_ : infoB_)->text(); }
+QString RaceDetailsView::summaryText() const {
+    return summary_->text();
+}
+QString RaceDetailsView::sideText(int side) const {
+    return (side == 0 ? infoA_ : infoB_)->text();
+}
 
 void RaceDetailsView::showRace(const RaceDetails& race) {
     race_ = race;
@@ -82,30 +89,38 @@ void RaceDetailsView::showRace(const RaceDetails& race) {
                                   "<span style='color:%2'><b>%3</b></span>")
                        .arg(s.id)
                        .arg(color.name(), esc(statusName(s.status)));
-    if (s.actual) html += *s.actual ? tr(" &middot; <b>actual</b> (the events overlapped)") : tr(" &middot; not actual");
+    if (s.actual)
+        html += *s.actual ? tr(" &middot; <b>actual</b> (the events overlapped)")
+                          : tr(" &middot; not actual");
     html += tr(" &middot; partition %1").arg(s.partition);
     if (s.tangle) html += tr(" &middot; tangle %1").arg(*s.tangle);
     if (!race.variables.isEmpty())
-        html += tr(" &middot; on <code>%1</code>").arg(esc(race.variables.join(QStringLiteral(", "))));
-    html += QStringLiteral("<br><span style='color:#616161'>%1</span>").arg(esc(statusDescription(s.status)));
+        html +=
+            tr(" &middot; on <code>%1</code>").arg(esc(race.variables.join(QStringLiteral(", "))));
+    html += QStringLiteral("<br><span style='color:#616161'>%1</span>")
+                .arg(esc(statusDescription(s.status)));
     summary_->setText(html);
     showSide(0, race.a, race.sitesA);
     showSide(1, race.b, race.sitesB);
 }
 
-void RaceDetailsView::showSide(int side, const EventDetails& event, const QList<SourceSite>& sites) {
+void RaceDetailsView::showSide(int side, const EventDetails& event,
+                               const QList<SourceSite>& sites) {
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='1'>");
     auto row = [&](const QString& key, const QString& value) {
-        html += QStringLiteral("<tr><td style='color:#616161; padding-right:8px' valign='top'>%1</td>"
-                               "<td>%2</td></tr>")
-                    .arg(key, value);
+        html +=
+            QStringLiteral("<tr><td style='color:#616161; padding-right:8px' valign='top'>%1</td>"
+                           "<td>%2</td></tr>")
+                .arg(key, value);
     };
     row(tr("Thread"), QStringLiteral("<b>%1</b>").arg(esc(event.thread)));
     QString eventText = tr("#%1").arg(event.index);
     if (!event.kind.isEmpty() && event.kind != QLatin1String("computation"))
         eventText += QStringLiteral(" (%1)").arg(esc(event.kind));
     if (event.clockStart)
-        eventText += tr(" &middot; clock %1&ndash;%2").arg(*event.clockStart).arg(event.clockFinish.value_or(*event.clockStart));
+        eventText += tr(" &middot; clock %1&ndash;%2")
+                         .arg(*event.clockStart)
+                         .arg(event.clockFinish.value_or(*event.clockStart));
     row(tr("Event"), eventText);
     if (!event.context.isEmpty()) {
         QStringList frames;
@@ -126,7 +141,8 @@ void RaceDetailsView::showSide(int side, const EventDetails& event, const QList<
         if (!site.function.isEmpty()) text += QStringLiteral(" in %1").arg(esc(site.function));
         siteTexts << text;
     }
-    row(tr("Sites"), siteTexts.isEmpty() ? tr("<i>none recorded</i>") : siteTexts.join(QStringLiteral("<br>")));
+    row(tr("Sites"),
+        siteTexts.isEmpty() ? tr("<i>none recorded</i>") : siteTexts.join(QStringLiteral("<br>")));
     html += QStringLiteral("</table>");
     (side == 0 ? infoA_ : infoB_)->setText(html);
 
@@ -137,4 +153,4 @@ void RaceDetailsView::showSide(int side, const EventDetails& event, const QList<
     view->showSource(file, text.text, text.available, lines, statusColor(race_.summary.status));
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

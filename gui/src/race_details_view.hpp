@@ -18,7 +18,7 @@ class SourceView;
 
 class RaceDetailsView : public QWidget {
     Q_OBJECT
-public:
+  public:
     using SourceProvider = std::function<SourceText(const QString& file)>;
 
     explicit RaceDetailsView(QWidget* parent = nullptr);
@@ -32,7 +32,7 @@ public:
     QString summaryText() const;
     QString sideText(int side) const;
 
-private:
+  private:
     void showSide(int side, const EventDetails& event, const QList<SourceSite>& sites);
 
     SourceProvider sources_;
@@ -49,4 +49,4 @@ private:
 // site that has one, and every site line in that file.
 std::pair<QString, QList<int>> racingLines(const QList<SourceSite>& sites);
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

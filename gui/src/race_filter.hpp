@@ -10,11 +10,11 @@
 namespace firstrace::gui {
 
 struct RaceFilter {
-    QList<RaceStatus> statuses;  // empty: every status
+    QList<RaceStatus> statuses; // empty: every status
     bool actualOnly = false;
-    QString file;    // a race with an access site in this file (locations.file)
-    QString thread;  // a race with an event of this process (processes.name)
-    QString search;  // race id, or part of a variable, file, function or thread name
+    QString file;   // a race with an access site in this file (locations.file)
+    QString thread; // a race with an event of this process (processes.name)
+    QString search; // race id, or part of a variable, file, function or thread name
 
     bool isEmpty() const {
         return statuses.isEmpty() && !actualOnly && file.isEmpty() && thread.isEmpty() &&
@@ -23,4 +23,4 @@ struct RaceFilter {
     friend bool operator==(const RaceFilter&, const RaceFilter&) = default;
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

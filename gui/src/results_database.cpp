@@ -18,14 +18,14 @@ QString filterSql(const RaceFilter& filter) {
     QStringList parts;
     if (!filter.statuses.isEmpty()) {
         QStringList names;
-        for (RaceStatus status : filter.statuses) names << QLatin1Char('\'') + statusName(status) + QLatin1Char('\'');
+        for (RaceStatus status : filter.statuses)
+            names << QLatin1Char('\'') + statusName(status) + QLatin1Char('\'');
         parts << QStringLiteral("r.status IN (%1)").arg(names.join(QLatin1Char(',')));
     }
     if (filter.actualOnly) parts << QStringLiteral("r.actual = 1");
     if (!filter.thread.isEmpty())
-        parts << QStringLiteral(
-            "EXISTS (SELECT 1 FROM processes AS fp WHERE fp.run_id = r.run_id "
-            "AND fp.id IN (r.a_process, r.b_process) AND fp.name = :thread)");
+        parts << QStringLiteral("EXISTS (SELECT 1 FROM processes AS fp WHERE fp.run_id = r.run_id "
+                                "AND fp.id IN (r.a_process, r.b_process) AND fp.name = :thread)");
     if (!filter.file.isEmpty())
         parts << QStringLiteral(
             "EXISTS (SELECT 1 FROM race_accesses AS fx "
@@ -44,9 +44,8 @@ void bindFilter(SqliteStatement& stmt, const RaceFilter& filter) {
 }
 
 // "file.c:12", "<unknown>" for a location without file.
-const char* kLocationText =
-    "CASE WHEN l.file IS NULL OR l.file = '' THEN '<unknown>' "
-    "WHEN l.line > 0 THEN l.file || ':' || l.line ELSE l.file END";
+const char* kLocationText = "CASE WHEN l.file IS NULL OR l.file = '' THEN '<unknown>' "
+                            "WHEN l.line > 0 THEN l.file || ':' || l.line ELSE l.file END";
 
 QString raceSummarySql(const QString& where, const QString& races = QStringLiteral("races AS r")) {
     const QString location = QString::fromLatin1(kLocationText);
@@ -65,7 +64,8 @@ QString raceSummarySql(const QString& where, const QString& races = QStringLiter
                " ORDER BY x.ordinal LIMIT 1), "
                "(SELECT group_concat(name, ', ') FROM (SELECT v.name FROM race_variables AS v "
                " WHERE v.run_id = r.run_id AND v.race_id = r.id ORDER BY v.ordinal LIMIT 4)), "
-               "(SELECT count(*) FROM race_variables AS v WHERE v.run_id = r.run_id AND v.race_id = r.id) "
+               "(SELECT count(*) FROM race_variables AS v WHERE v.run_id = r.run_id AND v.race_id "
+               "= r.id) "
                "FROM %3 "
                "LEFT JOIN processes AS pa ON pa.run_id = r.run_id AND pa.id = r.a_process "
                "LEFT JOIN processes AS pb ON pb.run_id = r.run_id AND pb.id = r.b_process "
@@ -97,7 +97,7 @@ QString baseName(const QString& file) {
     return slash < 0 ? file : file.mid(slash + 1);
 }
 
-}  // namespace
+} // namespace
 
 ResultsDatabase::ResultsDatabase(const QString& path)
     : connection_(path, SqliteConnection::Mode::ReadOnly) {}
@@ -125,28 +125,34 @@ void ResultsDatabase::collectSearchHits(qint64 run, const QString& search) const
     if (digits.startsWith(QLatin1Char('#'))) digits.remove(0, 1);
     const qint64 id = digits.toLongLong(&isId);
 
-    connection_.execute(QStringLiteral(
-        "CREATE TEMP TABLE IF NOT EXISTS search_hits (race_id INTEGER PRIMARY KEY);"
-        "CREATE TEMP TABLE IF NOT EXISTS search_sites (site INTEGER PRIMARY KEY);"
-        "DELETE FROM temp.search_hits; DELETE FROM temp.search_sites;"));
+    connection_.execute(
+        QStringLiteral("CREATE TEMP TABLE IF NOT EXISTS search_hits (race_id INTEGER PRIMARY KEY);"
+                       "CREATE TEMP TABLE IF NOT EXISTS search_sites (site INTEGER PRIMARY KEY);"
+                       "DELETE FROM temp.search_hits; DELETE FROM temp.search_sites;"));
     auto exec = [&](const QString& sql) {
         auto stmt = connection_.prepare(sql);
         stmt.bind(":run", run).bind(":like", like).bind(":id", isId ? id : -1);
         stmt.step();
     };
-    if (isId) exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races "
-                                  "WHERE run_id = :run AND id = :id"));
+    if (isId)
+        exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races "
+                            "WHERE run_id = :run AND id = :id"));
     exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT race_id FROM race_variables "
                         "WHERE run_id = :run AND name LIKE :like ESCAPE '\\'"));
-    exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races WHERE run_id = :run "
-                        "AND (a_process IN (SELECT id FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE '\\') "
-                        "OR b_process IN (SELECT id FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE '\\')) "
-                        "AND EXISTS (SELECT 1 FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE '\\')"));
-    exec(QStringLiteral("INSERT INTO temp.search_sites SELECT s.id FROM access_sites AS s "
-                        "JOIN locations AS l ON l.run_id = s.run_id AND l.id = s.location "
-                        "WHERE s.run_id = :run AND l.id IN (SELECT id FROM locations WHERE run_id = :run AND "
-                        "(file LIKE :like ESCAPE '\\' OR function LIKE :like ESCAPE '\\' "
-                        "OR file || ':' || line LIKE :like ESCAPE '\\'))"));
+    exec(QStringLiteral(
+        "INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races WHERE run_id = :run "
+        "AND (a_process IN (SELECT id FROM processes WHERE run_id = :run AND name LIKE :like "
+        "ESCAPE '\\') "
+        "OR b_process IN (SELECT id FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE "
+        "'\\')) "
+        "AND EXISTS (SELECT 1 FROM processes WHERE run_id = :run AND name LIKE :like ESCAPE "
+        "'\\')"));
+    exec(QStringLiteral(
+        "INSERT INTO temp.search_sites SELECT s.id FROM access_sites AS s "
+        "JOIN locations AS l ON l.run_id = s.run_id AND l.id = s.location "
+        "WHERE s.run_id = :run AND l.id IN (SELECT id FROM locations WHERE run_id = :run AND "
+        "(file LIKE :like ESCAPE '\\' OR function LIKE :like ESCAPE '\\' "
+        "OR file || ':' || line LIKE :like ESCAPE '\\'))"));
     exec(QStringLiteral("INSERT OR IGNORE INTO temp.search_hits SELECT race_id FROM race_accesses "
                         "WHERE run_id = :run AND site IN (SELECT site FROM temp.search_sites) "
                         "AND EXISTS (SELECT 1 FROM temp.search_sites)"));
@@ -176,7 +182,8 @@ ResultsDatabase::OpenResult ResultsDatabase::open(const QString& path) {
     try {
         std::unique_ptr<ResultsDatabase> db(new ResultsDatabase(path));
         auto pragma = [&](const char* name) {
-            auto stmt = db->connection_.prepare(QStringLiteral("PRAGMA %1").arg(QLatin1String(name)));
+            auto stmt =
+                db->connection_.prepare(QStringLiteral("PRAGMA %1").arg(QLatin1String(name)));
             return stmt.step() ? stmt.integer(0) : 0;
         };
         const qint64 application = pragma("application_id");
@@ -190,15 +197,17 @@ ResultsDatabase::OpenResult ResultsDatabase::open(const QString& path) {
         }
         if (version > kSchemaVersion) {
             result.error = OpenError::TooNew;
-            result.message = QStringLiteral("%1 was written by a newer firstrace (schema version %2; "
-                                            "this browser reads version %3). Update firstrace-gui.")
-                                 .arg(path)
-                                 .arg(version)
-                                 .arg(kSchemaVersion);
+            result.message =
+                QStringLiteral("%1 was written by a newer firstrace (schema version %2; "
+                               "this browser reads version %3). Update firstrace-gui.")
+                    .arg(path)
+                    .arg(version)
+                    .arg(kSchemaVersion);
             return result;
         }
-        for (const char* table : {"runs", "processes", "events", "races", "partitions",
-                                  "race_accesses", "race_variables", "graph_edges", "source_files"}) {
+        for (const char* table :
+             {"runs", "processes", "events", "races", "partitions", "race_accesses",
+              "race_variables", "graph_edges", "source_files"}) {
             if (!db->connection_.hasTable(QLatin1String(table))) {
                 result.error = OpenError::Corrupt;
                 result.message = QStringLiteral("%1 is damaged or incomplete: it has no table `%2` "
@@ -211,17 +220,19 @@ ResultsDatabase::OpenResult ResultsDatabase::open(const QString& path) {
         // Touch the run table so that a damaged file fails here rather than while browsing.
         auto stmt = db->connection_.prepare(QStringLiteral("SELECT count(*) FROM runs"));
         stmt.step();
-        auto index = db->connection_.prepare(QStringLiteral(
-            "SELECT 1 FROM pragma_index_info('races_by_partition') WHERE seqno = 1 AND name = 'partition'"));
+        auto index = db->connection_.prepare(
+            QStringLiteral("SELECT 1 FROM pragma_index_info('races_by_partition') WHERE seqno = 1 "
+                           "AND name = 'partition'"));
         db->partitionIndex_ = index.step();
         result.database = std::move(db);
     } catch (const DatabaseError& e) {
         const bool corrupt = e.code() == SQLITE_NOTADB || e.code() == SQLITE_CORRUPT;
         result.error = corrupt ? OpenError::Corrupt : OpenError::Unreadable;
-        result.message = corrupt ? QStringLiteral("%1 is not a valid SQLite database or it is "
-                                                  "damaged (%2).")
-                                       .arg(path, e.message())
-                                 : QStringLiteral("%1 could not be read: %2.").arg(path, e.message());
+        result.message = corrupt
+                             ? QStringLiteral("%1 is not a valid SQLite database or it is "
+                                              "damaged (%2).")
+                                   .arg(path, e.message())
+                             : QStringLiteral("%1 could not be read: %2.").arg(path, e.message());
     }
     return result;
 }
@@ -261,7 +272,8 @@ QStringList ResultsDatabase::threadNames(qint64 run) const {
         QStringLiteral("SELECT name FROM processes WHERE run_id = ? ORDER BY id"));
     stmt.bind(1, run);
     QStringList names;
-    while (stmt.step()) names << stmt.text(0);
+    while (stmt.step())
+        names << stmt.text(0);
     return names;
 }
 
@@ -272,7 +284,8 @@ QStringList ResultsDatabase::raceFiles(qint64 run) const {
         "UNION SELECT file_2 FROM site_pairs WHERE run_id = :run AND file_2 <> '' ORDER BY 1"));
     stmt.bind(":run", run);
     QStringList files;
-    while (stmt.step()) files << stmt.text(0);
+    while (stmt.step())
+        files << stmt.text(0);
     return files;
 }
 
@@ -332,20 +345,25 @@ std::optional<PartitionSummary> ResultsDatabase::partition(qint64 run, qint64 id
 
 QList<RaceSummary> ResultsDatabase::races(qint64 run, qint64 partition, const RaceFilter& filter,
                                           qint64 afterId, int limit) const {
-    auto stmt = connection_.prepare(
-        raceSummarySql(QStringLiteral("r.run_id = :run AND r.partition = :partition AND r.id > :after "
-                                      "AND %1 ORDER BY r.id LIMIT :limit")
-                           .arg(filterCondition(run, filter)),
-                       racesByPartition()));
-    stmt.bind(":run", run).bind(":partition", partition).bind(":after", afterId).bind(":limit", limit);
+    auto stmt = connection_.prepare(raceSummarySql(
+        QStringLiteral("r.run_id = :run AND r.partition = :partition AND r.id > :after "
+                       "AND %1 ORDER BY r.id LIMIT :limit")
+            .arg(filterCondition(run, filter)),
+        racesByPartition()));
+    stmt.bind(":run", run)
+        .bind(":partition", partition)
+        .bind(":after", afterId)
+        .bind(":limit", limit);
     bindFilter(stmt, filter);
     QList<RaceSummary> result;
-    while (stmt.step()) result.append(readRaceSummary(stmt));
+    while (stmt.step())
+        result.append(readRaceSummary(stmt));
     return result;
 }
 
 std::optional<RaceSummary> ResultsDatabase::race(qint64 run, qint64 id) const {
-    auto stmt = connection_.prepare(raceSummarySql(QStringLiteral("r.run_id = :run AND r.id = :id")));
+    auto stmt =
+        connection_.prepare(raceSummarySql(QStringLiteral("r.run_id = :run AND r.id = :id")));
     stmt.bind(":run", run).bind(":id", id);
     if (!stmt.step()) return std::nullopt;
     return readRaceSummary(stmt);
@@ -376,10 +394,10 @@ qint64 ResultsDatabase::partitionRow(qint64 run, qint64 partition, const RaceFil
 
 qint64 ResultsDatabase::raceRow(qint64 run, qint64 partition, qint64 id,
                                 const RaceFilter& filter) const {
-    auto stmt = connection_.prepare(
-        QStringLiteral("SELECT count(*) FROM %1 WHERE r.run_id = :run AND "
-                       "r.partition = :partition AND r.id < :id AND %2")
-            .arg(racesByPartition(), filterCondition(run, filter)));
+    auto stmt =
+        connection_.prepare(QStringLiteral("SELECT count(*) FROM %1 WHERE r.run_id = :run AND "
+                                           "r.partition = :partition AND r.id < :id AND %2")
+                                .arg(racesByPartition(), filterCondition(run, filter)));
     stmt.bind(":run", run).bind(":partition", partition).bind(":id", id);
     bindFilter(stmt, filter);
     stmt.step();
@@ -431,10 +449,10 @@ EventDetails ResultsDatabase::eventDetails(qint64 run, qint64 process, qint64 in
     std::optional<qint64> context = stmt.optionalInteger(4);
     // Walk the calling-context tree from the innermost frame to the root (bounded, in case of
     // a damaged tree).
-    auto frame = connection_.prepare(QStringLiteral(
-        "SELECT c.parent, l.function, l.file, l.line FROM contexts AS c "
-        "LEFT JOIN locations AS l ON l.run_id = c.run_id AND l.id = c.location "
-        "WHERE c.run_id = :run AND c.id = :id"));
+    auto frame = connection_.prepare(
+        QStringLiteral("SELECT c.parent, l.function, l.file, l.line FROM contexts AS c "
+                       "LEFT JOIN locations AS l ON l.run_id = c.run_id AND l.id = c.location "
+                       "WHERE c.run_id = :run AND c.id = :id"));
     for (int depth = 0; context && depth < 64; ++depth) {
         frame.reset();
         frame.bind(":run", run).bind(":id", *context);
@@ -454,8 +472,8 @@ std::optional<RaceDetails> ResultsDatabase::raceDetails(qint64 run, qint64 id) c
     if (!summary) return std::nullopt;
     RaceDetails details;
     details.summary = *summary;
-    auto stmt = connection_.prepare(QStringLiteral(
-        "SELECT a_process, a_index, b_process, b_index FROM races WHERE run_id = :run AND id = :id"));
+    auto stmt = connection_.prepare(QStringLiteral("SELECT a_process, a_index, b_process, b_index "
+                                                   "FROM races WHERE run_id = :run AND id = :id"));
     stmt.bind(":run", run).bind(":id", id);
     stmt.step();
     details.a = eventDetails(run, stmt.integer(0), stmt.integer(1));
@@ -463,7 +481,8 @@ std::optional<RaceDetails> ResultsDatabase::raceDetails(qint64 run, qint64 id) c
     auto vars = connection_.prepare(QStringLiteral(
         "SELECT name FROM race_variables WHERE run_id = :run AND race_id = :id ORDER BY ordinal"));
     vars.bind(":run", run).bind(":id", id);
-    while (vars.step()) details.variables << vars.text(0);
+    while (vars.step())
+        details.variables << vars.text(0);
     details.sitesA = raceSites(run, id, QStringLiteral("a"));
     details.sitesB = raceSites(run, id, QStringLiteral("b"));
     return details;
@@ -486,8 +505,9 @@ SourceText ResultsDatabase::sourceText(qint64 run, const QString& file) const {
 HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int after) const {
     HistoryData history;
     history.focusRace = id;
-    auto raceStmt = connection_.prepare(QStringLiteral(
-        "SELECT a_process, a_index, b_process, b_index, tangle FROM races WHERE run_id = :run AND id = :id"));
+    auto raceStmt =
+        connection_.prepare(QStringLiteral("SELECT a_process, a_index, b_process, b_index, tangle "
+                                           "FROM races WHERE run_id = :run AND id = :id"));
     raceStmt.bind(":run", run).bind(":id", id);
     if (!raceStmt.step()) return history;
     const EventKey a{raceStmt.integer(0), raceStmt.integer(1)};
@@ -496,8 +516,8 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
 
     // Processes and their event counts.
     QMap<qint64, HistoryLane> lanes;
-    auto processStmt = connection_.prepare(
-        QStringLiteral("SELECT id, name, event_count FROM processes WHERE run_id = :run ORDER BY id"));
+    auto processStmt = connection_.prepare(QStringLiteral(
+        "SELECT id, name, event_count FROM processes WHERE run_id = :run ORDER BY id"));
     processStmt.bind(":run", run);
     QMap<qint64, HistoryLane> all;
     qint64 totalEvents = 0;
@@ -512,9 +532,9 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
         all.insert(lane.process, lane);
     }
 
-    constexpr qint64 kWholeRunLimit = 160;  // show the whole run when it is this small
+    constexpr qint64 kWholeRunLimit = 160; // show the whole run when it is this small
     constexpr qint64 kScanAllRacesLimit = 100000;
-    constexpr qint64 kMaxLaneSpan = 14;     // events per lane of another process
+    constexpr qint64 kMaxLaneSpan = 14; // events per lane of another process
     auto window = [&](const EventKey& key) {
         HistoryLane lane = all.value(key.process);
         lane.firstIndex = std::max<qint64>(0, key.index - before);
@@ -534,7 +554,9 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
                          .arg(indexColumn)
                          .arg(lane.firstIndex)
                          .arg(lane.lastIndex);
-        return parts.isEmpty() ? QStringLiteral("0") : QLatin1Char('(') + parts.join(QStringLiteral(" OR ")) + QLatin1Char(')');
+        return parts.isEmpty()
+                   ? QStringLiteral("0")
+                   : QLatin1Char('(') + parts.join(QStringLiteral(" OR ")) + QLatin1Char(')');
     };
 
     if (totalEvents <= kWholeRunLimit) {
@@ -587,10 +609,12 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
             "SELECT e.process, e.idx, e.kind, e.clock_start, e.clock_finish, e.site_count, "
             "CASE WHEN e.kind IN ('fork', 'join') THEN (SELECT name FROM processes AS p "
             "  WHERE p.run_id = e.run_id AND p.id = e.object) "
-            "ELSE (SELECT name FROM sync_objects AS o WHERE o.run_id = e.run_id AND o.id = e.object) END, "
+            "ELSE (SELECT name FROM sync_objects AS o WHERE o.run_id = e.run_id AND o.id = "
+            "e.object) END, "
             "(SELECT %1 FROM locations AS l WHERE l.run_id = e.run_id AND l.id = e.location) "
             "FROM events AS e WHERE e.run_id = :run AND %2 ORDER BY e.process, e.idx")
-            .arg(QString::fromLatin1(kLocationText), windowsSql(QStringLiteral("e.process"), QStringLiteral("e.idx"))));
+            .arg(QString::fromLatin1(kLocationText),
+                 windowsSql(QStringLiteral("e.process"), QStringLiteral("e.idx"))));
     events.bind(":run", run);
     QHash<EventKey, int> eventRow;
     while (events.step()) {
@@ -626,7 +650,8 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
         const QString file = colon < 0 ? location : location.left(colon);
         const QString line = colon < 0 ? QString() : location.mid(colon + 1);
         auto& files = labels[key];
-        auto it = std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.first == file; });
+        auto it = std::find_if(files.begin(), files.end(),
+                               [&](const auto& f) { return f.first == file; });
         if (it == files.end()) {
             files.append({file, {}});
             it = files.end() - 1;
@@ -638,8 +663,10 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
         if (!event.computation) continue;
         QStringList parts;
         for (const auto& [file, lines] : labels.value(event.key))
-            parts << (lines.isEmpty() ? file : file + QLatin1Char(':') + lines.join(QLatin1Char(',')));
-        event.label = parts.isEmpty() ? QStringLiteral("(no accesses)") : parts.join(QStringLiteral(" "));
+            parts << (lines.isEmpty() ? file
+                                      : file + QLatin1Char(':') + lines.join(QLatin1Char(',')));
+        event.label =
+            parts.isEmpty() ? QStringLiteral("(no accesses)") : parts.join(QStringLiteral(" "));
         event.detail = details.value(event.key).join(QStringLiteral("; "));
     }
 
@@ -664,16 +691,18 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
     // Races with both events shown (the selected one always). Schema version 1 has no index on
     // a race's events, so in a large run only the races of the selected one's partition are
     // looked at (through the partition index) instead of scanning every race per click.
-    auto sizeStmt = connection_.prepare(QStringLiteral("SELECT apparent FROM runs WHERE id = :run"));
+    auto sizeStmt =
+        connection_.prepare(QStringLiteral("SELECT apparent FROM runs WHERE id = :run"));
     sizeStmt.bind(":run", run);
     const bool large = sizeStmt.step() && sizeStmt.integer(0) > kScanAllRacesLimit;
     const QString scope = large ? QStringLiteral("r.partition = (SELECT partition FROM races WHERE "
                                                  "run_id = :run AND id = :id) AND ")
                                 : QString();
     auto races = connection_.prepare(
-        QStringLiteral("SELECT r.id, r.a_process, r.a_index, r.b_process, r.b_index, r.status, r.tangle "
-                       "FROM %1 WHERE r.run_id = :run AND %2(r.id = :id OR (%3 AND %4)) "
-                       "ORDER BY r.id = :id DESC, r.id LIMIT 400")
+        QStringLiteral(
+            "SELECT r.id, r.a_process, r.a_index, r.b_process, r.b_index, r.status, r.tangle "
+            "FROM %1 WHERE r.run_id = :run AND %2(r.id = :id OR (%3 AND %4)) "
+            "ORDER BY r.id = :id DESC, r.id LIMIT 400")
             .arg(large ? racesByPartition() : QStringLiteral("races AS r"), scope,
                  windowsSql(QStringLiteral("r.a_process"), QStringLiteral("r.a_index")),
                  windowsSql(QStringLiteral("r.b_process"), QStringLiteral("r.b_index"))));
@@ -690,4 +719,4 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
     return history;
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

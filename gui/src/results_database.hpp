@@ -17,16 +17,16 @@
 namespace firstrace::gui {
 
 class ResultsDatabase {
-public:
+  public:
     // The schema this browser reads (PRAGMA application_id / user_version of schema.sql).
-    static constexpr qint64 kApplicationId = 0x46525354;  // "FRST"
+    static constexpr qint64 kApplicationId = 0x46525354; // "FRST"
     static constexpr int kSchemaVersion = 1;
 
     enum class OpenError { None, Missing, Unreadable, Corrupt, Foreign, TooNew };
     struct OpenResult {
         std::unique_ptr<ResultsDatabase> database;
         OpenError error = OpenError::None;
-        QString message;  // one or two sentences for a message box, naming the file
+        QString message; // one or two sentences for a message box, naming the file
     };
     // Never throws, never creates or modifies the file.
     static OpenResult open(const QString& path);
@@ -36,16 +36,17 @@ public:
     // All queries throw DatabaseError when the file turns out damaged while browsing.
     QList<RunInfo> runs() const;
     QStringList threadNames(qint64 run) const;
-    QStringList raceFiles(qint64 run) const;  // files of access sites that take part in races
+    QStringList raceFiles(qint64 run) const; // files of access sites that take part in races
 
     // Partitions holding at least one race that matches `filter`, by id (first partitions have
     // the lowest ids, the rest follow the partition DAG), with counts over matching races.
     QList<PartitionSummary> partitions(qint64 run, const RaceFilter& filter, qint64 afterId,
                                        int limit) const;
-    std::optional<PartitionSummary> partition(qint64 run, qint64 id, const RaceFilter& filter) const;
+    std::optional<PartitionSummary> partition(qint64 run, qint64 id,
+                                              const RaceFilter& filter) const;
     // Matching races of one partition, by id.
-    QList<RaceSummary> races(qint64 run, qint64 partition, const RaceFilter& filter,
-                             qint64 afterId, int limit) const;
+    QList<RaceSummary> races(qint64 run, qint64 partition, const RaceFilter& filter, qint64 afterId,
+                             int limit) const;
     std::optional<RaceSummary> race(qint64 run, qint64 id) const;
     bool raceMatches(qint64 run, qint64 id, const RaceFilter& filter) const;
     // How many matching partitions come before `partition`, and matching races of `partition`
@@ -63,19 +64,19 @@ public:
 
     const SqliteConnection& connection() const { return connection_; }
 
-private:
+  private:
     explicit ResultsDatabase(const QString& path);
     EventDetails eventDetails(qint64 run, qint64 process, qint64 index) const;
     QList<SourceSite> raceSites(qint64 run, qint64 race, const QString& side) const;
-    QString racesByPartition() const;  // "races AS r", forced onto the partition index
+    QString racesByPartition() const; // "races AS r", forced onto the partition index
     // The SQL condition of `filter` on races AS r (collects the search hits when needed).
     QString filterCondition(qint64 run, const RaceFilter& filter) const;
     void collectSearchHits(qint64 run, const QString& search) const;
 
     SqliteConnection connection_;
     bool partitionIndex_ = false;
-    mutable qint64 searchRun_ = -1;  // what temp.search_hits holds
+    mutable qint64 searchRun_ = -1; // what temp.search_hits holds
     mutable QString searchText_;
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -41,11 +41,13 @@ QString SourceSite::location() const {
     return line > 0 ? file + QLatin1Char(':') + QString::number(line) : file;
 }
 
-QString SourceSite::shortLocation() const { return withoutDirectories(location()); }
+QString SourceSite::shortLocation() const {
+    return withoutDirectories(location());
+}
 
 QString withoutDirectories(const QString& location) {
     const int slash = location.lastIndexOf(QLatin1Char('/'));
     return slash < 0 ? location : location.mid(slash + 1);
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -24,7 +24,7 @@ struct RunInfo {
     qint64 id = 0;
     QString tracePath;
     QString traceFormat;
-    QString ordering;  // "approximate" or "complete"
+    QString ordering; // "approximate" or "complete"
     QString createdAt;
     QString toolVersion;
     bool truncated = false;
@@ -52,11 +52,11 @@ struct PartitionSummary {
 };
 
 struct SourceSite {
-    QString file;  // empty when unknown
+    QString file; // empty when unknown
     int line = 0;
     int column = 0;
     QString function;
-    QString kind;  // "read", "write", "read-write", "atomic"...
+    QString kind; // "read", "write", "read-write", "atomic"...
     // "file.c:12" or "<unknown>".
     QString location() const;
     // The same without the directories: "file.c:12".
@@ -77,9 +77,9 @@ struct RaceSummary {
     qint64 indexA = 0;
     QString threadB;
     qint64 indexB = 0;
-    QString locationA;  // first access site of each side, "file.c:12"
+    QString locationA; // first access site of each side, "file.c:12"
     QString locationB;
-    QString variables;  // the conflicting variables or ranges, comma separated
+    QString variables; // the conflicting variables or ranges, comma separated
 };
 
 struct ContextFrameInfo {
@@ -92,10 +92,10 @@ struct EventDetails {
     qint64 process = 0;
     QString thread;
     qint64 index = 0;
-    QString kind;  // "computation", "lock", ...
+    QString kind; // "computation", "lock", ...
     std::optional<qint64> clockStart;
     std::optional<qint64> clockFinish;
-    QList<ContextFrameInfo> context;  // innermost frame first
+    QList<ContextFrameInfo> context; // innermost frame first
 };
 
 struct RaceDetails {
@@ -120,9 +120,9 @@ inline size_t qHash(const EventKey& key, size_t seed = 0) {
 struct HistoryEvent {
     EventKey key;
     bool computation = true;
-    QString kind;    // "computation", "fork", "acquire", ...
-    QString label;   // short text drawn in the box: object name or first site
-    QString detail;  // tool tip / click text
+    QString kind;   // "computation", "fork", "acquire", ...
+    QString label;  // short text drawn in the box: object name or first site
+    QString detail; // tool tip / click text
     std::optional<qint64> clockStart;
     std::optional<qint64> clockFinish;
 };
@@ -147,9 +147,9 @@ struct HistoryRace {
 struct HistoryLane {
     qint64 process = 0;
     QString name;
-    qint64 firstIndex = 0;  // the window of events shown
+    qint64 firstIndex = 0; // the window of events shown
     qint64 lastIndex = 0;
-    qint64 eventCount = 0;  // all events of the process
+    qint64 eventCount = 0; // all events of the process
 };
 
 // The part of the execution history around one race.
@@ -159,7 +159,7 @@ struct HistoryData {
     QList<HistoryLane> lanes;
     QList<HistoryEvent> events;
     QList<HistoryEdge> edges;
-    QList<HistoryRace> races;  // all races whose two events are both shown
+    QList<HistoryRace> races; // all races whose two events are both shown
 };
 
 // The source text of one file as stored in the database.
@@ -169,4 +169,4 @@ struct SourceText {
     bool available = false;
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -10,7 +10,9 @@ QString runTitle(const RunInfo& run) {
     QString when = run.createdAt;
     when.replace(QLatin1Char('T'), QLatin1Char(' '));
     if (when.size() > 16) when.truncate(16);
-    return QStringLiteral("Run %1: %2, %3").arg(run.id).arg(QFileInfo(run.tracePath).fileName(), when);
+    return QStringLiteral("Run %1: %2, %3")
+        .arg(run.id)
+        .arg(QFileInfo(run.tracePath).fileName(), when);
 }
 
 QString runCountsText(const RunInfo& run) {
@@ -68,8 +70,9 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
             .arg(run.events)
             .arg(run.processes)
             .arg(run.toolVersion,
-                 run.truncated ? QStringLiteral("\nThe trace was truncated (the program did not finish).")
-                               : QString(),
+                 run.truncated
+                     ? QStringLiteral("\nThe trace was truncated (the program did not finish).")
+                     : QString(),
                  runCountsText(run));
     case RunIdRole:
         return run.id;
@@ -78,4 +81,4 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

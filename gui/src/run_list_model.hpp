@@ -11,7 +11,7 @@ class ResultsDatabase;
 
 class RunListModel : public QAbstractListModel {
     Q_OBJECT
-public:
+  public:
     enum Role { RunIdRole = Qt::UserRole + 1 };
     explicit RunListModel(QObject* parent = nullptr);
 
@@ -22,10 +22,10 @@ public:
     const RunInfo& run(int row) const { return runs_.at(row); }
     int rowOfRun(qint64 id) const;
 
-signals:
+  signals:
     void errorOccurred(const QString& message);
 
-private:
+  private:
     QList<RunInfo> runs_;
 };
 
@@ -34,4 +34,4 @@ QString runTitle(const RunInfo& run);
 // "5 races in 3 partitions (2 first): 3 feasible, 2 unvalidated".
 QString runCountsText(const RunInfo& run);
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

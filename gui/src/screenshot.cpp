@@ -11,7 +11,8 @@ QImage renderWindow(MainWindow& window, int width, int height) {
     window.resize(width, height);
     window.show();
     // Layout and the history view's centring settle over a few event-loop turns.
-    for (int i = 0; i < 5; ++i) QApplication::processEvents();
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents();
     return window.grab().toImage();
 }
 
@@ -27,4 +28,4 @@ bool hasContent(const QImage& image) {
     return false;
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -13,4 +13,4 @@ QImage renderWindow(MainWindow& window, int width = 1600, int height = 1000);
 // True when the image has at least two different pixel colours (not blank).
 bool hasContent(const QImage& image);
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -12,18 +12,18 @@ namespace firstrace::gui {
 namespace {
 
 class LineNumberArea : public QWidget {
-public:
+  public:
     explicit LineNumberArea(SourceTextEdit* editor) : QWidget(editor), editor_(editor) {}
     QSize sizeHint() const override { return {editor_->lineNumberAreaWidth(), 0}; }
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override { editor_->paintLineNumbers(event); }
 
-private:
+  private:
     SourceTextEdit* editor_;
 };
 
-}  // namespace
+} // namespace
 
 SourceTextEdit::SourceTextEdit(QWidget* parent)
     : QPlainTextEdit(parent), lineNumberArea_(new LineNumberArea(this)) {
@@ -39,7 +39,8 @@ SourceTextEdit::SourceTextEdit(QWidget* parent)
 
 int SourceTextEdit::lineNumberAreaWidth() const {
     int digits = 1;
-    for (int max = qMax(1, blockCount()); max >= 10; max /= 10) ++digits;
+    for (int max = qMax(1, blockCount()); max >= 10; max /= 10)
+        ++digits;
     return 12 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * qMax(3, digits);
 }
 
@@ -70,7 +71,8 @@ void SourceTextEdit::paintLineNumbers(QPaintEvent* event) {
             QFont font = painter.font();
             font.setBold(marked);
             painter.setFont(font);
-            painter.setPen(marked ? color_.darker(140) : palette().color(QPalette::PlaceholderText));
+            painter.setPen(marked ? color_.darker(140)
+                                  : palette().color(QPalette::PlaceholderText));
             painter.drawText(0, int(top), width, fontMetrics().height(), Qt::AlignRight,
                              QString::number(number));
         }
@@ -128,16 +130,16 @@ void SourceView::showSource(const QString& file, const QString& text, bool avail
                             const QList<int>& lines, const QColor& color) {
     file_ = file;
     QStringList numbers;
-    for (int line : lines) numbers << QString::number(line);
-    header_->setText(file.isEmpty() ? tr("<unknown file>")
-                                    : numbers.isEmpty() ? file
-                                                        : file + QStringLiteral("  :  line ") +
-                                                              numbers.join(QStringLiteral(", ")));
+    for (int line : lines)
+        numbers << QString::number(line);
+    header_->setText(file.isEmpty()      ? tr("<unknown file>")
+                     : numbers.isEmpty() ? file
+                                         : file + QStringLiteral("  :  line ") +
+                                               numbers.join(QStringLiteral(", ")));
     if (!available) {
-        editor_->setPlainText(file.isEmpty()
-                                  ? tr("The access site has no source location.")
-                                  : tr("The source text of %1 is not stored in the database.")
-                                        .arg(file));
+        editor_->setPlainText(
+            file.isEmpty() ? tr("The access site has no source location.")
+                           : tr("The source text of %1 is not stored in the database.").arg(file));
         editor_->setHighlightedLines({}, color);
         return;
     }
@@ -160,4 +162,4 @@ void SourceView::resizeEvent(QResizeEvent* event) {
     centerFocusLine();
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -12,17 +12,17 @@ namespace firstrace::gui {
 
 class SourceTextEdit : public QPlainTextEdit {
     Q_OBJECT
-public:
+  public:
     explicit SourceTextEdit(QWidget* parent = nullptr);
     void setHighlightedLines(const QList<int>& lines, const QColor& color);
     const QList<int>& highlightedLines() const { return lines_; }
     int lineNumberAreaWidth() const;
     void paintLineNumbers(QPaintEvent* event);
 
-protected:
+  protected:
     void resizeEvent(QResizeEvent* event) override;
 
-private:
+  private:
     void updateLineNumberArea(const QRect& rect, int dy);
     QWidget* lineNumberArea_;
     QList<int> lines_;
@@ -31,7 +31,7 @@ private:
 
 class SourceView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit SourceView(QWidget* parent = nullptr);
     // Shows `text` (the whole file) with `lines` (1-based) highlighted and the first one
     // centred. An empty `text` with `available == false` shows why there is no source.
@@ -42,10 +42,10 @@ public:
     const QList<int>& highlightedLines() const { return editor_->highlightedLines(); }
     QString displayedText() const { return editor_->toPlainText(); }
 
-protected:
+  protected:
     void resizeEvent(QResizeEvent* event) override;
 
-private:
+  private:
     void centerFocusLine();
     QLabel* header_;
     SourceTextEdit* editor_;
@@ -53,4 +53,4 @@ private:
     int focusLine_ = 0;
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

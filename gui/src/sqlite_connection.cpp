@@ -7,21 +7,22 @@ namespace firstrace::gui {
 namespace {
 
 [[noreturn]] void fail(sqlite3* db, int code, const QString& context) {
-    QString detail = db ? QString::fromUtf8(sqlite3_errmsg(db)) : QString::fromUtf8(sqlite3_errstr(code));
+    QString detail =
+        db ? QString::fromUtf8(sqlite3_errmsg(db)) : QString::fromUtf8(sqlite3_errstr(code));
     throw DatabaseError(context.isEmpty() ? detail : context + QStringLiteral(": ") + detail,
                         code & 0xff);
 }
 
-}  // namespace
+} // namespace
 
 SqliteConnection::SqliteConnection(const QString& path, Mode mode) : path_(path) {
-    const int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
-                                             : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    const int rc = sqlite3_open_v2(path.toUtf8().constData(), &db_, flags | SQLITE_OPEN_NOMUTEX,
-                                   nullptr);
+    const int flags =
+        mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    const int rc =
+        sqlite3_open_v2(path.toUtf8().constData(), &db_, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
-        const QString message = db_ ? QString::fromUtf8(sqlite3_errmsg(db_))
-                                    : QString::fromUtf8(sqlite3_errstr(rc));
+        const QString message =
+            db_ ? QString::fromUtf8(sqlite3_errmsg(db_)) : QString::fromUtf8(sqlite3_errstr(rc));
         sqlite3_close(db_);
         db_ = nullptr;
         throw DatabaseError(message, rc & 0xff);
@@ -30,7 +31,9 @@ SqliteConnection::SqliteConnection(const QString& path, Mode mode) : path_(path)
     sqlite3_busy_timeout(db_, 2000);
 }
 
-SqliteConnection::~SqliteConnection() { sqlite3_close(db_); }
+SqliteConnection::~SqliteConnection() {
+    sqlite3_close(db_);
+}
 
 SqliteStatement SqliteConnection::prepare(const QString& sql) const {
     sqlite3_stmt* stmt = nullptr;
@@ -44,15 +47,16 @@ void SqliteConnection::execute(const QString& sql) const {
     char* error = nullptr;
     const int rc = sqlite3_exec(db_, sql.toUtf8().constData(), nullptr, nullptr, &error);
     if (rc != SQLITE_OK) {
-        const QString message = error ? QString::fromUtf8(error) : QString::fromUtf8(sqlite3_errstr(rc));
+        const QString message =
+            error ? QString::fromUtf8(error) : QString::fromUtf8(sqlite3_errstr(rc));
         sqlite3_free(error);
         throw DatabaseError(message, rc & 0xff);
     }
 }
 
 bool SqliteConnection::hasTable(const QString& name) const {
-    auto stmt = prepare(QStringLiteral(
-        "SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?"));
+    auto stmt = prepare(
+        QStringLiteral("SELECT 1 FROM sqlite_master WHERE type IN ('table','view') AND name = ?"));
     stmt.bind(1, name);
     return stmt.step();
 }
@@ -63,7 +67,9 @@ bool SqliteConnection::hasColumn(const QString& table, const QString& column) co
     return stmt.step();
 }
 
-SqliteStatement::~SqliteStatement() { sqlite3_finalize(stmt_); }
+SqliteStatement::~SqliteStatement() {
+    sqlite3_finalize(stmt_);
+}
 
 SqliteStatement::SqliteStatement(SqliteStatement&& other) noexcept
     : db_(other.db_), stmt_(other.stmt_) {
@@ -78,8 +84,8 @@ SqliteStatement& SqliteStatement::bind(int index, std::int64_t value) {
 
 SqliteStatement& SqliteStatement::bind(int index, const QString& value) {
     const QByteArray utf8 = value.toUtf8();
-    const int rc = sqlite3_bind_text(stmt_, index, utf8.constData(), int(utf8.size()),
-                                     SQLITE_TRANSIENT);
+    const int rc =
+        sqlite3_bind_text(stmt_, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT);
     if (rc != SQLITE_OK) fail(db_, rc, QStringLiteral("bind"));
     return *this;
 }
@@ -112,7 +118,9 @@ void SqliteStatement::reset() {
     sqlite3_clear_bindings(stmt_);
 }
 
-int SqliteStatement::columnCount() const { return sqlite3_column_count(stmt_); }
+int SqliteStatement::columnCount() const {
+    return sqlite3_column_count(stmt_);
+}
 
 bool SqliteStatement::isNull(int column) const {
     return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
@@ -122,7 +130,9 @@ std::int64_t SqliteStatement::integer(int column) const {
     return sqlite3_column_int64(stmt_, column);
 }
 
-double SqliteStatement::real(int column) const { return sqlite3_column_double(stmt_, column); }
+double SqliteStatement::real(int column) const {
+    return sqlite3_column_double(stmt_, column);
+}
 
 QString SqliteStatement::text(int column) const {
     const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
@@ -135,4 +145,4 @@ std::optional<std::int64_t> SqliteStatement::optionalInteger(int column) const {
     return integer(column);
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

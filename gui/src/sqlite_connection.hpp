@@ -14,20 +14,20 @@ struct sqlite3_stmt;
 namespace firstrace::gui {
 
 class DatabaseError : public std::runtime_error {
-public:
+  public:
     DatabaseError(const QString& message, int code)
         : std::runtime_error(message.toStdString()), code_(code) {}
     int code() const { return code_; }
     QString message() const { return QString::fromStdString(what()); }
 
-private:
+  private:
     int code_;
 };
 
 class SqliteStatement;
 
 class SqliteConnection {
-public:
+  public:
     enum class Mode { ReadOnly, ReadWriteCreate };
     // Throws DatabaseError. ReadOnly never creates the file.
     SqliteConnection(const QString& path, Mode mode);
@@ -43,13 +43,13 @@ public:
     sqlite3* handle() const { return db_; }
     const QString& path() const { return path_; }
 
-private:
+  private:
     sqlite3* db_ = nullptr;
     QString path_;
 };
 
 class SqliteStatement {
-public:
+  public:
     SqliteStatement(sqlite3* db, sqlite3_stmt* stmt) : db_(db), stmt_(stmt) {}
     ~SqliteStatement();
     SqliteStatement(SqliteStatement&& other) noexcept;
@@ -76,9 +76,9 @@ public:
     QString text(int column) const;
     std::optional<std::int64_t> optionalInteger(int column) const;
 
-private:
+  private:
     sqlite3* db_;
     sqlite3_stmt* stmt_;
 };
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

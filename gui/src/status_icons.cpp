@@ -77,7 +77,7 @@ QPixmap drawFlag(bool first, int size) {
     return pixmap;
 }
 
-}  // namespace
+} // namespace
 
 QIcon statusIcon(RaceStatus status, bool actual) {
     static QHash<int, QIcon> cache;
@@ -85,7 +85,8 @@ QIcon statusIcon(RaceStatus status, bool actual) {
     auto it = cache.find(key);
     if (it != cache.end()) return *it;
     QIcon icon;
-    for (int size : {16, 24, 32}) icon.addPixmap(drawStatus(status, actual, size));
+    for (int size : {16, 24, 32})
+        icon.addPixmap(drawStatus(status, actual, size));
     cache.insert(key, icon);
     return icon;
 }
@@ -95,9 +96,10 @@ QIcon partitionIcon(bool first) {
     auto it = cache.find(first);
     if (it != cache.end()) return *it;
     QIcon icon;
-    for (int size : {16, 24, 32}) icon.addPixmap(drawFlag(first, size));
+    for (int size : {16, 24, 32})
+        icon.addPixmap(drawFlag(first, size));
     cache.insert(first, icon);
     return icon;
 }
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

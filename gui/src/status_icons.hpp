@@ -16,4 +16,4 @@ QIcon statusIcon(RaceStatus status, bool actual = false);
 // The icon of a partition: a flag, gold for a first partition.
 QIcon partitionIcon(bool first);
 
-}  // namespace firstrace::gui
+} // namespace firstrace::gui

@@ -50,12 +50,13 @@ int main(int argc, char** argv) {
     timer.start();
     if (!window.openDatabase(path)) return 1;
     const qint64 opened = timer.elapsed();
-    QApplication::processEvents();  // paint the tree, details and history
+    QApplication::processEvents(); // paint the tree, details and history
     const qint64 shown = timer.elapsed();
     const auto selected = window.selectedRace();
     out << "open " << opened << " ms, first partitions shown with race "
-        << (selected ? QString::number(*selected) : QStringLiteral("none")) << " selected in " << shown
-        << " ms (" << window.partitionModel()->loadedPartitions() << " partitions loaded)\n";
+        << (selected ? QString::number(*selected) : QStringLiteral("none")) << " selected in "
+        << shown << " ms (" << window.partitionModel()->loadedPartitions()
+        << " partitions loaded)\n";
 
     // Jumping to the last race (loads every partition page on the way).
     timer.restart();

@@ -33,4 +33,4 @@ qint64 addSyntheticRun(const QString& path, const SyntheticRun& spec);
 // The source text stored for workq.c in the figure run.
 QString workqSource();
 
-}  // namespace firstrace::gui::testing
+} // namespace firstrace::gui::testing

@@ -38,7 +38,7 @@ class AnalyzedSampleTest : public QObject {
         return process.readAllStandardOutput();
     }
 
-private slots:
+  private slots:
     void initTestCase() {
         firstrace_ = qEnvironmentVariable("FIRSTRACE_BINARY", QStringLiteral(FIRSTRACE_BINARY));
         if (firstrace_.isEmpty() || !QFileInfo(firstrace_).isExecutable())
@@ -47,10 +47,14 @@ private slots:
         QVERIFY(QFileInfo::exists(trace_));
         db_ = dir_.filePath(QStringLiteral("figure.db"));
         int code = 0;
-        run(firstrace_, {QStringLiteral("analyze"), trace_, QStringLiteral("-o"), db_, QStringLiteral("-q")}, &code);
+        run(firstrace_,
+            {QStringLiteral("analyze"), trace_, QStringLiteral("-o"), db_, QStringLiteral("-q")},
+            &code);
         QCOMPARE(code, 0);
-        const QByteArray json = run(firstrace_, {QStringLiteral("analyze"), trace_, QStringLiteral("--format"),
-                                                 QStringLiteral("json"), QStringLiteral("-q")}, &code);
+        const QByteArray json = run(firstrace_,
+                                    {QStringLiteral("analyze"), trace_, QStringLiteral("--format"),
+                                     QStringLiteral("json"), QStringLiteral("-q")},
+                                    &code);
         QCOMPARE(code, 0);
         json_ = QJsonDocument::fromJson(json).object();
         QVERIFY(!json_.isEmpty());
@@ -80,12 +84,14 @@ private slots:
             const QJsonObject p = partitions[i].toObject();
             QCOMPARE(listed[i].id, p.value(QStringLiteral("id")).toInteger());
             QCOMPARE(listed[i].first, p.value(QStringLiteral("first")).toBool());
-            QVERIFY(!(listed[i].first && seenLater));  // first partitions on top
+            QVERIFY(!(listed[i].first && seenLater)); // first partitions on top
             seenLater |= !listed[i].first;
             QList<qint64> expected;
-            for (const QJsonValue& id : p.value(QStringLiteral("races")).toArray()) expected << id.toInteger();
+            for (const QJsonValue& id : p.value(QStringLiteral("races")).toArray())
+                expected << id.toInteger();
             QList<qint64> races;
-            for (const RaceSummary& race : db.races(run.id, listed[i].id, RaceFilter(), -1, 1000)) races << race.id;
+            for (const RaceSummary& race : db.races(run.id, listed[i].id, RaceFilter(), -1, 1000))
+                races << race.id;
             QCOMPARE(races, expected);
             QCOMPARE(listed[i].races, qint64(expected.size()));
         }
@@ -108,7 +114,8 @@ private slots:
             QCOMPARE(details->b.thread, b.value(QStringLiteral("thread")).toString());
             QCOMPARE(details->b.index, b.value(QStringLiteral("index")).toInteger());
             QStringList variables;
-            for (const QJsonValue& v : r.value(QStringLiteral("variables")).toArray()) variables << v.toString();
+            for (const QJsonValue& v : r.value(QStringLiteral("variables")).toArray())
+                variables << v.toString();
             QCOMPARE(details->variables, variables);
             const QJsonObject sites = r.value(QStringLiteral("sites")).toObject();
             for (const auto& [side, list] : {std::pair{QStringLiteral("a"), details->sitesA},
@@ -133,7 +140,8 @@ private slots:
     void screenshotOfTheFirstRace() {
         const QString png = dir_.filePath(QStringLiteral("first-race.png"));
         int code = 0;
-        run(QStringLiteral(FIRSTRACE_GUI_BINARY), {QStringLiteral("--screenshot"), png, db_}, &code);
+        run(QStringLiteral(FIRSTRACE_GUI_BINARY), {QStringLiteral("--screenshot"), png, db_},
+            &code);
         QCOMPARE(code, 0);
         const QImage image(png);
         QVERIFY(!image.isNull());

@@ -19,7 +19,8 @@ HistoryData sample() {
     HistoryData h;
     h.focusRace = 7;
     h.focusTangle = 3;
-    h.lanes = {{0, QStringLiteral("main"), 0, 2, 3}, {1, QStringLiteral("worker"), 0, 1, 2},
+    h.lanes = {{0, QStringLiteral("main"), 0, 2, 3},
+               {1, QStringLiteral("worker"), 0, 1, 2},
                {2, QStringLiteral("helper"), 0, 1, 2}};
     auto event = [](qint64 p, qint64 i, bool computation, const char* label) {
         HistoryEvent e;
@@ -39,27 +40,28 @@ HistoryData sample() {
                {HistoryEdgeKind::SharedData, {0, 1}, {1, 0}, false},
                {HistoryEdgeKind::SharedData, {1, 0}, {0, 1}, true},
                {HistoryEdgeKind::EventControl, {1, 0}, {2, 1}, false}};
-    h.races = {{7, {0, 1}, {1, 0}, RaceStatus::Unvalidated, 3}, {9, {1, 0}, {2, 1}, RaceStatus::Feasible, {}}};
+    h.races = {{7, {0, 1}, {1, 0}, RaceStatus::Unvalidated, 3},
+               {9, {1, 0}, {2, 1}, RaceStatus::Feasible, {}}};
     return h;
 }
 
-}  // namespace
+} // namespace
 
 class HistoryViewTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void layoutFollowsSynchronization() {
         const HistoryLayout layout = layoutHistory(sample());
         QVERIFY(layout.consistent);
         QCOMPARE(layout.laneOf.value(2), 2);
         auto col = [&](qint64 p, qint64 i) { return layout.columnOf.value(EventKey{p, i}); };
         QCOMPARE(col(0, 0), 0);
-        QCOMPARE(col(1, 0), 1);  // after the fork
+        QCOMPARE(col(1, 0), 1); // after the fork
         QCOMPARE(col(1, 1), 2);
-        QCOMPARE(col(2, 0), 3);  // after the release
+        QCOMPARE(col(2, 0), 3); // after the release
         QCOMPARE(col(2, 1), 4);
-        QCOMPARE(col(0, 1), 1);  // process order only
-        QCOMPARE(col(0, 2), 3);  // join after the release
+        QCOMPARE(col(0, 1), 1); // process order only
+        QCOMPARE(col(0, 2), 3); // join after the release
         QCOMPARE(layout.columns, 5);
         for (const HistoryEdge& edge : sample().edges)
             if (edge.kind == HistoryEdgeKind::Synchronization)
@@ -68,7 +70,7 @@ private slots:
 
     void layoutSurvivesCycles() {
         HistoryData h = sample();
-        h.edges.append({HistoryEdgeKind::Synchronization, {2, 1}, {1, 0}, false});  // bad data
+        h.edges.append({HistoryEdgeKind::Synchronization, {2, 1}, {1, 0}, false}); // bad data
         const HistoryLayout layout = layoutHistory(h);
         QVERIFY(!layout.consistent);
         QCOMPARE(layout.columnOf.size(), h.events.size());
@@ -141,9 +143,11 @@ private slots:
         const qreal before = view.canvas()->transform().m11();
         view.zoomIn();
         QVERIFY(view.canvas()->transform().m11() > before);
-        for (int i = 0; i < 30; ++i) view.zoomIn();
-        QCOMPARE(view.canvas()->transform().m11(), 4.0);  // bounded
-        for (int i = 0; i < 40; ++i) view.zoomOut();
+        for (int i = 0; i < 30; ++i)
+            view.zoomIn();
+        QCOMPARE(view.canvas()->transform().m11(), 4.0); // bounded
+        for (int i = 0; i < 40; ++i)
+            view.zoomOut();
         QVERIFY(view.canvas()->transform().m11() >= 0.15);
         view.clear();
         QVERIFY(view.canvas()->scene()->items().isEmpty());

@@ -19,6 +19,7 @@
 #include "partition_tree_model.hpp"
 #include "race_details_view.hpp"
 #include "results_fixture.hpp"
+#include "run_list_model.hpp"
 #include "source_view.hpp"
 #include "sqlite_connection.hpp"
 
@@ -36,12 +37,13 @@ class MainWindowTest : public QObject {
         return nullptr;
     }
 
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         QStandardPaths::setTestModeEnabled(true);
         QSettings::setDefaultFormat(QSettings::IniFormat);
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir_.filePath(QStringLiteral("settings")));
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope,
+                           dir_.filePath(QStringLiteral("settings")));
         QCoreApplication::setOrganizationName(QStringLiteral("firstrace-test"));
         QCoreApplication::setApplicationName(QStringLiteral("firstrace-gui-test"));
         db_ = dir_.filePath(QStringLiteral("figure.db"));
@@ -70,7 +72,7 @@ private slots:
         QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("T1")));
         QVERIFY(window.raceDetails()->sideText(1).contains(QStringLiteral("T2")));
         QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("workq.c:23")));
-        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("child")));  // context
+        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("child"))); // context
         QCOMPARE(window.raceDetails()->sourceA()->file(), QStringLiteral("workq.c"));
         QCOMPARE(window.raceDetails()->sourceA()->highlightedLines(), (QList<int>{20, 23}));
         QCOMPARE(window.raceDetails()->sourceB()->highlightedLines(), (QList<int>{20, 23}));
@@ -105,7 +107,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openDatabase(db_));
         HistoryView* history = window.historyView();
-        const auto mid = history->raceEdgeMidpoint(2);  // (race 1's edge crosses race 0's)
+        const auto mid = history->raceEdgeMidpoint(2); // (race 1's edge crosses race 0's)
         QVERIFY(mid);
         HistoryCanvas* canvas = history->canvas();
         canvas->centerOn(*mid);
@@ -132,7 +134,11 @@ private slots:
         window.setFilter(filter);
         QCOMPARE(window.filter().statuses, filter.statuses);
         QCOMPARE(window.partitionModel()->rowCount(), 1);
-        QCOMPARE(window.partitionModel()->index(0, 0).data(PartitionTreeModel::PartitionIdRole).toLongLong(), 1);
+        QCOMPARE(window.partitionModel()
+                     ->index(0, 0)
+                     .data(PartitionTreeModel::PartitionIdRole)
+                     .toLongLong(),
+                 1);
         // Selecting a race the filter hides clears the filter.
         QVERIFY(window.selectRace(0));
         QVERIFY(window.filter().isEmpty());
@@ -146,23 +152,28 @@ private slots:
     }
 
     void messageBoxForMissingCorruptAndForeignFiles_data() {
-        QTest::addColumn<QByteArray>("content");  // empty: no file at all
+        QTest::addColumn<QByteArray>("content"); // empty: no file at all
         QTest::addColumn<QString>("message");
         QTest::newRow("missing") << QByteArray() << QStringLiteral("does not exist");
-        QTest::newRow("corrupt") << QByteArray(8192, '\x5a') << QStringLiteral("not a valid SQLite database");
+        QTest::newRow("corrupt") << QByteArray(8192, '\x5a')
+                                 << QStringLiteral("not a valid SQLite database");
         QByteArray header("SQLite format 3");
         header.append('\0');
-        QTest::newRow("foreign") << QByteArray("foreign") << QStringLiteral("not a firstrace results database");
-        QTest::newRow("damaged header") << header + QByteArray(100, '\x01') << QStringLiteral("not a valid SQLite database");
+        QTest::newRow("foreign") << QByteArray("foreign")
+                                 << QStringLiteral("not a firstrace results database");
+        QTest::newRow("damaged header")
+            << header + QByteArray(100, '\x01') << QStringLiteral("not a valid SQLite database");
     }
 
     void messageBoxForMissingCorruptAndForeignFiles() {
         QFETCH(QByteArray, content);
         QFETCH(QString, message);
-        const QString path = dir_.filePath(QStringLiteral("bad-%1.db").arg(QTest::currentDataTag()));
+        const QString path =
+            dir_.filePath(QStringLiteral("bad-%1.db").arg(QTest::currentDataTag()));
         if (content == "foreign") {
             SqliteConnection db(path, SqliteConnection::Mode::ReadWriteCreate);
-            db.execute(QStringLiteral("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('hi')"));
+            db.execute(
+                QStringLiteral("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('hi')"));
         } else if (!content.isEmpty()) {
             QFile file(path);
             QVERIFY(file.open(QIODevice::WriteOnly));
@@ -170,9 +181,9 @@ private slots:
         }
         MainWindow window;
         window.show();
-        QVERIFY(window.openDatabase(db_));  // a good database stays open after a failure
+        QVERIFY(window.openDatabase(db_)); // a good database stays open after a failure
         QSignalSpy failed(&window, &MainWindow::openFailed);
-        QVERIFY(!window.openDatabase(path));  // returns at once: the box is not modal-blocking
+        QVERIFY(!window.openDatabase(path)); // returns at once: the box is not modal-blocking
         QCOMPARE(failed.count(), 1);
         QCOMPARE(failed.front().at(0).toString(), path);
         QMessageBox* box = openMessageBox(window);
@@ -199,7 +210,8 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("T1 #6: workq.c:40 (write)")));
         const QString markdown = window.partitionReport(ReportFormat::Markdown);
         QVERIFY(markdown.startsWith(QStringLiteral("## Partition 1")));
-        QVERIFY(markdown.contains(QStringLiteral("| 2 | unvalidated, tangle 0 | T1 #6 | workq.c:40 (write) | T2 #6 |")));
+        QVERIFY(markdown.contains(
+            QStringLiteral("| 2 | unvalidated, tangle 0 | T1 #6 | workq.c:40 (write) | T2 #6 |")));
         // Under a filter the report lists the matching races only.
         RaceFilter filter;
         filter.search = QStringLiteral("a[39]");
@@ -222,13 +234,14 @@ private slots:
             QVERIFY(window.openDatabase(db_));
             QVERIFY(window.openDatabase(second));
             QVERIFY(window.openDatabase(db_));
-            QCOMPARE(window.recentFiles(), (QStringList{QFileInfo(db_).absoluteFilePath(), QFileInfo(second).absoluteFilePath()}));
+            QCOMPARE(window.recentFiles(), (QStringList{QFileInfo(db_).absoluteFilePath(),
+                                                        QFileInfo(second).absoluteFilePath()}));
             auto* main = window.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
             QVERIFY(main);
             main->setSizes({300, 1000});
             splitter = main->saveState();
             window.historyView()->setSharedDataVisible(true);
-            window.close();  // saves the layout
+            window.close(); // saves the layout
         }
         MainWindow restored;
         restored.restoreLayout();
@@ -243,7 +256,30 @@ private slots:
             QVERIFY(restored.openDatabase(path));
         }
         QCOMPARE(restored.recentFiles().size(), MainWindow::kMaxRecentFiles);
-        QVERIFY(restored.recentFiles().front().endsWith(QStringLiteral("recent-%1.db").arg(MainWindow::kMaxRecentFiles + 2)));
+        QVERIFY(restored.recentFiles().front().endsWith(
+            QStringLiteral("recent-%1.db").arg(MainWindow::kMaxRecentFiles + 2)));
+    }
+
+    void switchesRuns() {
+        const QString path = dir_.filePath(QStringLiteral("two-runs.db"));
+        testing::createResultsDatabase(path);
+        const qint64 figure = testing::addFigureRun(path);
+        testing::SyntheticRun spec;
+        spec.races = 300;
+        spec.eventsPerProcess = 90;
+        const qint64 synthetic = testing::addSyntheticRun(path, spec);
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openDatabase(path));
+        QCOMPARE(window.runModel()->rowCount(), 2);
+        QCOMPARE(window.partitionModel()->run(), synthetic); // the newest run first
+        QCOMPARE(window.selectedRace(), std::optional<qint64>(0));
+        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("thread 0")));
+        QVERIFY(window.selectRun(figure));
+        QCOMPARE(window.partitionModel()->run(), figure);
+        QCOMPARE(window.partitionModel()->rowCount(), 2);
+        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("T1")));
+        QVERIFY(!window.selectRun(99));
     }
 
     void closingTheDatabaseClearsTheViews() {

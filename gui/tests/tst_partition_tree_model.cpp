@@ -20,7 +20,7 @@ class PartitionTreeModelTest : public QObject {
     qint64 figureRun_ = 0;
     qint64 syntheticRun_ = 0;
 
-private slots:
+  private slots:
     void initTestCase() {
         const QString figure = dir_.filePath(QStringLiteral("figure.db"));
         testing::createResultsDatabase(figure);
@@ -43,12 +43,14 @@ private slots:
 
     void runList() {
         RunListModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setDatabase(synthetic_.get());
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(1).data(RunListModel::RunIdRole).toLongLong(), syntheticRun_);
         QVERIFY(model.index(0).data().toString().contains(QStringLiteral("figure-2-1.std")));
-        QVERIFY(model.index(1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("1234 races")));
+        QVERIFY(
+            model.index(1).data(Qt::ToolTipRole).toString().contains(QStringLiteral("1234 races")));
         QCOMPARE(model.rowOfRun(syntheticRun_), 1);
         model.setDatabase(nullptr);
         QCOMPARE(model.rowCount(), 0);
@@ -56,7 +58,8 @@ private slots:
 
     void figureTree() {
         PartitionTreeModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRun(figure_.get(), figureRun_);
         QCOMPARE(model.rowCount(), 2);
         QVERIFY(!model.canFetchMore(QModelIndex()));
@@ -94,7 +97,8 @@ private slots:
 
     void filterRebuildsTree() {
         PartitionTreeModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRun(figure_.get(), figureRun_);
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         RaceFilter filter;
@@ -103,20 +107,23 @@ private slots:
         QCOMPARE(reset.count(), 1);
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0, 0).data(PartitionTreeModel::PartitionIdRole).toLongLong(), 1);
-        model.setFilter(filter);  // unchanged: no reset
+        model.setFilter(filter); // unchanged: no reset
         QCOMPARE(reset.count(), 1);
         filter.search = QStringLiteral("a[39]");
         model.setFilter(filter);
         model.fetchMore(model.index(0, 0));
         QCOMPARE(model.rowCount(model.index(0, 0)), 1);
-        QCOMPARE(model.index(0, 0, model.index(0, 0)).data(PartitionTreeModel::RaceIdRole).toLongLong(), 2);
+        QCOMPARE(
+            model.index(0, 0, model.index(0, 0)).data(PartitionTreeModel::RaceIdRole).toLongLong(),
+            2);
         QCOMPARE(model.index(0, PartitionTreeModel::StatusColumn).data().toString(),
                  QStringLiteral("1 race: 1 unvalidated"));
     }
 
     void pagesRacesAndPartitions() {
         PartitionTreeModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRun(synthetic_.get(), syntheticRun_);
         QCOMPARE(model.rowCount(), 3);
         QVERIFY(model.index(0, 0).data(PartitionTreeModel::FirstPartitionRole).toBool());
@@ -124,7 +131,8 @@ private slots:
         QVERIFY(!model.index(2, 0).data(PartitionTreeModel::FirstPartitionRole).toBool());
         const QModelIndex big = model.index(0, 0);
         QCOMPARE(model.index(0, PartitionTreeModel::StatusColumn).data().toString(),
-                 QStringLiteral("500 races: 125 feasible, 125 feasible-ec, 250 unvalidated, 100 actual"));
+                 QStringLiteral(
+                     "500 races: 125 feasible, 125 feasible-ec, 250 unvalidated, 100 actual"));
         int expected = 0;
         while (model.canFetchMore(big)) {
             model.fetchMore(big);
@@ -140,12 +148,13 @@ private slots:
         testing::createResultsDatabase(path);
         testing::SyntheticRun spec;
         spec.races = 1000;
-        spec.racesPerPartition = 2;  // 500 partitions: 3 pages
+        spec.racesPerPartition = 2; // 500 partitions: 3 pages
         spec.eventsPerProcess = 60;
         const qint64 run = testing::addSyntheticRun(path, spec);
         auto db = ResultsDatabase::open(path).database;
         PartitionTreeModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRun(db.get(), run);
         QCOMPARE(model.rowCount(), PartitionTreeModel::kPageSize);
         QVERIFY(model.canFetchMore(QModelIndex()));
@@ -155,7 +164,8 @@ private slots:
         QVERIFY(!model.canFetchMore(QModelIndex()));
         QVERIFY(model.allPartitionsLoaded());
         for (int row = 0; row < 500; ++row)
-            QCOMPARE(model.index(row, 0).data(PartitionTreeModel::PartitionIdRole).toLongLong(), row);
+            QCOMPARE(model.index(row, 0).data(PartitionTreeModel::PartitionIdRole).toLongLong(),
+                     row);
 
         // Locating a race deep down loads the pages up to it.
         PartitionTreeModel fresh;
@@ -171,7 +181,7 @@ private slots:
         RaceFilter feasible;
         feasible.statuses = {RaceStatus::Feasible};
         fresh.setFilter(feasible);
-        QVERIFY(!fresh.indexOfRace(901).isValid());  // 901 % 4 == 1: feasible-ec
+        QVERIFY(!fresh.indexOfRace(901).isValid()); // 901 % 4 == 1: feasible-ec
         QVERIFY(fresh.indexOfRace(900).isValid());
         QCOMPARE(fresh.indexOfRace(900).row(), 0);
     }
@@ -185,7 +195,8 @@ private slots:
         {
             // Another process drops a table the tree needs while the browser has it open.
             SqliteConnection writer(path, SqliteConnection::Mode::ReadWriteCreate);
-            writer.execute(QStringLiteral("DROP VIEW first_races; DROP VIEW race_sites; DROP TABLE races"));
+            writer.execute(
+                QStringLiteral("DROP VIEW first_races; DROP VIEW race_sites; DROP TABLE races"));
         }
         PartitionTreeModel model;
         QSignalSpy errors(&model, &PartitionTreeModel::errorOccurred);

@@ -18,7 +18,7 @@ class ResultsDatabaseTest : public QObject {
     std::unique_ptr<ResultsDatabase> db_;
     qint64 run_ = 0;
 
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         figure_ = dir_.filePath(QStringLiteral("figure.db"));
@@ -35,7 +35,7 @@ private slots:
         QVERIFY(!result.database);
         QCOMPARE(result.error, ResultsDatabase::OpenError::Missing);
         QVERIFY(result.message.contains(QStringLiteral("nope.db")));
-        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("nope.db"))));  // never created
+        QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("nope.db")))); // never created
     }
 
     void refusesCorruptFile() {
@@ -102,7 +102,8 @@ private slots:
         testing::createResultsDatabase(path);
         {
             SqliteConnection db(path, SqliteConnection::Mode::ReadWriteCreate);
-            db.execute(QStringLiteral("PRAGMA user_version = %1").arg(ResultsDatabase::kSchemaVersion + 1));
+            db.execute(QStringLiteral("PRAGMA user_version = %1")
+                           .arg(ResultsDatabase::kSchemaVersion + 1));
         }
         const auto result = ResultsDatabase::open(path);
         QVERIFY(!result.database);
@@ -201,7 +202,7 @@ private slots:
                 ++count;
                 QVERIFY(db_->raceMatches(run_, race.id, filter));
             }
-            QCOMPARE(p.races, count);  // counts are over matching races
+            QCOMPARE(p.races, count); // counts are over matching races
         }
         QCOMPARE(found, races);
     }
@@ -288,7 +289,8 @@ private slots:
             hasA |= event.key == EventKey{details->a.process, details->a.index};
             hasB |= event.key == EventKey{details->b.process, details->b.index};
         }
-        for (const HistoryRace& race : history.races) focus |= race.id == 123;
+        for (const HistoryRace& race : history.races)
+            focus |= race.id == 123;
         QVERIFY(hasA && hasB && focus);
         for (const HistoryLane& lane : history.lanes) {
             QVERIFY(lane.lastIndex - lane.firstIndex < 15);

@@ -18,7 +18,8 @@ class ScreenshotTest : public QObject {
     int run(const QStringList& arguments, QString* errors = nullptr) {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the screenshot mode chooses offscreen itself
+        env.remove(
+            QStringLiteral("QT_QPA_PLATFORM")); // the screenshot mode chooses offscreen itself
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
         process.setProcessEnvironment(env);
         process.start(QStringLiteral(FIRSTRACE_GUI_BINARY), arguments);
@@ -27,7 +28,7 @@ class ScreenshotTest : public QObject {
         return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     }
 
-private slots:
+  private slots:
     void initTestCase() {
         QVERIFY(dir_.isValid());
         db_ = dir_.filePath(QStringLiteral("figure.db"));
@@ -38,7 +39,10 @@ private slots:
     void rendersSelectedRace() {
         const QString png = dir_.filePath(QStringLiteral("race.png"));
         QString errors;
-        QCOMPARE(run({QStringLiteral("--screenshot"), png, db_, QStringLiteral("--race"), QStringLiteral("2")}, &errors), 0);
+        QCOMPARE(run({QStringLiteral("--screenshot"), png, db_, QStringLiteral("--race"),
+                      QStringLiteral("2")},
+                     &errors),
+                 0);
         const QImage image(png);
         QVERIFY2(!image.isNull(), qPrintable(errors));
         QCOMPARE(image.size(), QSize(1600, 1000));
@@ -52,23 +56,28 @@ private slots:
                 if (c.red() > 180 && c.green() < 90 && c.blue() < 90) ++red;
             }
         QVERIFY2(red > 20, qPrintable(QStringLiteral("%1 red pixels").arg(red)));
-        image.save(QStringLiteral("screenshot-figure-2-1.png"));  // kept in the build tree to look at
+        image.save(
+            QStringLiteral("screenshot-figure-2-1.png")); // kept in the build tree to look at
     }
 
     void customSize() {
         const QString png = dir_.filePath(QStringLiteral("small.png"));
-        QCOMPARE(run({QStringLiteral("--screenshot"), png, QStringLiteral("--size"), QStringLiteral("1280x800"), db_}), 0);
+        QCOMPARE(run({QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                      QStringLiteral("1280x800"), db_}),
+                 0);
         QCOMPARE(QImage(png).size(), QSize(1280, 800));
     }
 
     void failsCleanly_data() {
         QTest::addColumn<QStringList>("arguments");
         QTest::addColumn<QString>("message");
-        QTest::newRow("missing database") << QStringList{"--screenshot", "x.png", "/nonexistent/results.db"}
-                                          << QStringLiteral("does not exist");
+        QTest::newRow("missing database")
+            << QStringList{"--screenshot", "x.png", "/nonexistent/results.db"}
+            << QStringLiteral("does not exist");
         QTest::newRow("unknown race") << QStringList{"--screenshot", "x.png", "DB", "--race", "77"}
                                       << QStringLiteral("no race 77");
-        QTest::newRow("no database") << QStringList{"--screenshot", "x.png"} << QStringLiteral("needs a database");
+        QTest::newRow("no database")
+            << QStringList{"--screenshot", "x.png"} << QStringLiteral("needs a database");
         QTest::newRow("bad size") << QStringList{"--screenshot", "x.png", "DB", "--size", "10"}
                                   << QStringLiteral("--size");
     }
