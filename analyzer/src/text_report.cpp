@@ -26,6 +26,13 @@ std::string join(const std::set<std::string>& items, std::size_t limit) {
     return out;
 }
 
+// The race with this id; races are sorted by id but a filtered model may lack some. Null if absent.
+const ReportRace* find_race(const ReportModel& model, std::uint32_t id) {
+    const auto it = std::lower_bound(model.races.begin(), model.races.end(), id,
+                                     [](const ReportRace& r, std::uint32_t v) { return r.id < v; });
+    return it != model.races.end() && it->id == id ? &*it : nullptr;
+}
+
 void write_site(std::ostream& out, const ReportModel& model, const RaceSite& site) {
     out << "  " << location_key(site.first.file, site.first.line) << "  <->  "
         << location_key(site.second.file, site.second.line) << "  [" << join(site.threads, 4)
@@ -47,7 +54,8 @@ void write_site(std::ostream& out, const ReportModel& model, const RaceSite& sit
     if (model.ordering == Ordering::Complete)
         out << (site.actual > 0 ? ", actual" : ", not actual");
     const bool tangled = std::any_of(site.races.begin(), site.races.end(), [&](std::uint32_t id) {
-        return model.races[id].tangle.has_value();
+        const ReportRace* race = find_race(model, id);
+        return race != nullptr && race->tangle.has_value();
     });
     if (tangled) out << ", tangled";
     out << "\n      on " << join(site.variables, 6) << "\n";
@@ -84,7 +92,7 @@ void write_text_report(std::ostream& out, const ReportModel& model) {
         partition.ordering = model.ordering;
         partition.partitions = {p};
         for (std::uint32_t id : p.races)
-            partition.races.push_back(model.races[id]);
+            if (const ReportRace* race = find_race(model, id)) partition.races.push_back(*race);
         const std::vector<RaceSite> sites = group_race_sites(partition);
         const std::size_t shown = std::min(sites.size(), kMaxSitesShown);
         for (std::size_t k = 0; k < shown; ++k)
