@@ -16,8 +16,17 @@ endif()
 set(exe ${WORK}/${name}-${COMPILER}${OPT})
 file(MAKE_DIRECTORY ${WORK})
 
+set(wrapper firstrace-cc)
+if(SAMPLE MATCHES "\\.cpp$")
+  set(wrapper firstrace-c++)
+  if(COMPILER STREQUAL "gcc")
+    set(ENV{FIRSTRACE_CXX} g++)
+  else()
+    set(ENV{FIRSTRACE_CXX} ${COMPILER}++)
+  endif()
+endif()
 set(ENV{FIRSTRACE_CC} ${COMPILER})
-execute_process(COMMAND ${BIN}/firstrace-cc -g ${OPT} -pthread ${SAMPLE} -o ${exe}
+execute_process(COMMAND ${BIN}/${wrapper} -g ${OPT} -pthread ${SAMPLE} -o ${exe}
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(rc)
   message(FATAL_ERROR "building ${SAMPLE} with firstrace-cc (${COMPILER}) failed:\n${err}")

@@ -143,6 +143,11 @@ DECLARE_REAL(pthread_rwlock_unlock);
 DECLARE_REAL(pthread_spin_lock);
 DECLARE_REAL(pthread_spin_trylock);
 DECLARE_REAL(pthread_spin_unlock);
+DECLARE_REAL(pthread_mutex_clocklock);
+DECLARE_REAL(pthread_rwlock_clockrdlock);
+DECLARE_REAL(pthread_rwlock_clockwrlock);
+DECLARE_REAL(pthread_cond_clockwait);
+DECLARE_REAL(sem_clockwait);
 DECLARE_REAL(pthread_cond_wait);
 DECLARE_REAL(pthread_cond_timedwait);
 DECLARE_REAL(pthread_cond_signal);
@@ -343,6 +348,11 @@ FRT_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
 FRT_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const struct timespec* abstime) {
     return acquire_op(fmt::kObjMutex, m, FRT_CALLER(), REAL(pthread_mutex_timedlock), m, abstime);
 }
+FRT_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
+                                       const struct timespec* abstime) {
+    return acquire_op(fmt::kObjMutex, m, FRT_CALLER(), REAL(pthread_mutex_clocklock), m, clock,
+                      abstime);
+}
 FRT_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
     return release_op(fmt::kObjMutex, m, FRT_CALLER(), false, REAL(pthread_mutex_unlock), m);
 }
@@ -365,6 +375,16 @@ FRT_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) {
 }
 FRT_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const struct timespec* abstime) {
     return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedwrlock), l,
+                      abstime);
+}
+FRT_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t* l, clockid_t clock,
+                                          const struct timespec* abstime) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_clockrdlock), l, clock,
+                      abstime);
+}
+FRT_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t* l, clockid_t clock,
+                                          const struct timespec* abstime) {
+    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_clockwrlock), l, clock,
                       abstime);
 }
 FRT_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
@@ -425,6 +445,11 @@ FRT_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
                                       const struct timespec* abstime) {
     return cond_wait_common(c, m, FRT_CALLER(), REALV(pthread_cond_timedwait, "GLIBC_2.3.2"),
                             abstime);
+}
+// std::condition_variable::wait_for/wait_until (steady clock) in libstdc++ use this one
+FRT_EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock,
+                                      const struct timespec* abstime) {
+    return cond_wait_common(c, m, FRT_CALLER(), REAL(pthread_cond_clockwait), clock, abstime);
 }
 FRT_EXPORT int pthread_cond_signal(pthread_cond_t* c) {
     return cond_signal_common(c, FRT_CALLER(), REALV(pthread_cond_signal, "GLIBC_2.3.2"));
@@ -529,6 +554,9 @@ FRT_EXPORT int sem_trywait(sem_t* s) {
 }
 FRT_EXPORT int sem_timedwait(sem_t* s, const struct timespec* abstime) {
     return sem_wait_common(s, FRT_CALLER(), REAL(sem_timedwait), abstime);
+}
+FRT_EXPORT int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* abstime) {
+    return sem_wait_common(s, FRT_CALLER(), REAL(sem_clockwait), clock, abstime);
 }
 
 // --- allocator -----------------------------------------------------------------------------------
