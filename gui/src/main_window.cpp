@@ -259,13 +259,15 @@ bool MainWindow::openDatabase(const QString& path) {
     closeDatabase();
     database_ = std::move(result.database);
     setWindowTitle(tr("%1 \u2014 firstrace").arg(QFileInfo(path).fileName()));
-    runs_->setDatabase(database_.get());
+    {
+        // Only the run shown is read (the combo box would first show run 1).
+        const QSignalBlocker blocker(runBox_);
+        runs_->setDatabase(database_.get());
+        runBox_->setCurrentIndex(runs_->rowCount() - 1);
+    }
     addRecentFile(QFileInfo(path).absoluteFilePath());
     // The newest run is what `analyze -o` just wrote.
-    if (runs_->rowCount() > 0) {
-        runBox_->setCurrentIndex(runs_->rowCount() - 1);
-        onRunChanged(runBox_->currentIndex());
-    }
+    if (runs_->rowCount() > 0) onRunChanged(runBox_->currentIndex());
     statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(path).arg(timer.elapsed()));
     emit databaseOpened(path);
     return true;

@@ -167,6 +167,22 @@ void PartitionTreeModel::fetchRaces(int row) {
     notifying_ = false;
 }
 
+void PartitionTreeModel::countFrom(int row) {
+    // The rows a view shows are asked for together: count this one and the next ones that are
+    // not counted yet in one query.
+    QList<PartitionSummary> batch;
+    for (int i = row; i < partitions_.size() && batch.size() < kCountBatch; ++i) {
+        if (partitions_[i].summary.counted) break;
+        batch.append(partitions_[i].summary);
+    }
+    if (!guarded([&] { database_->countRaces(run_, filter_, batch); })) {
+        for (PartitionSummary& p : batch)
+            p.counted = true; // do not ask again
+    }
+    for (int i = 0; i < batch.size(); ++i)
+        partitions_[row + i].summary = batch[i];
+}
+
 bool PartitionTreeModel::isRace(const QModelIndex& index) const {
     return index.isValid() && index.internalId() != kPartitionLevel;
 }
@@ -178,10 +194,12 @@ const RaceSummary* PartitionTreeModel::raceAt(const QModelIndex& index) const {
     return &partitions_[p].races[index.row()];
 }
 
-const PartitionSummary* PartitionTreeModel::partitionAt(const QModelIndex& index) const {
+const PartitionSummary* PartitionTreeModel::partitionAt(const QModelIndex& index) {
     if (!index.isValid()) return nullptr;
     const int p = isRace(index) ? int(index.internalId() - 1) : index.row();
-    return p < partitions_.size() ? &partitions_[p].summary : nullptr;
+    if (p >= partitions_.size()) return nullptr;
+    if (!partitions_[p].summary.counted) countFrom(p);
+    return &partitions_[p].summary;
 }
 
 QModelIndex PartitionTreeModel::indexOfRace(qint64 id) {
@@ -235,6 +253,10 @@ QVariant PartitionTreeModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid()) return {};
     if (!isRace(index)) {
         if (index.row() >= partitions_.size()) return {};
+        const bool needsCounts = (index.column() == StatusColumn &&
+                                  (role == Qt::DisplayRole || role == Qt::DecorationRole));
+        if (needsCounts && !partitions_[index.row()].summary.counted)
+            const_cast<PartitionTreeModel*>(this)->countFrom(index.row());
         const PartitionSummary& p = partitions_[index.row()].summary;
         switch (role) {
         case Qt::DisplayRole:

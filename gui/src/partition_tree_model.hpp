@@ -30,6 +30,7 @@ class PartitionTreeModel : public QAbstractItemModel {
         FirstPartitionRole,            // partition rows: bool
     };
     static constexpr int kPageSize = 200;
+    static constexpr int kCountBatch = 64; // partitions counted together (about a screenful)
 
     explicit PartitionTreeModel(QObject* parent = nullptr);
 
@@ -52,7 +53,8 @@ class PartitionTreeModel : public QAbstractItemModel {
 
     bool isRace(const QModelIndex& index) const;
     const RaceSummary* raceAt(const QModelIndex& index) const;
-    const PartitionSummary* partitionAt(const QModelIndex& index) const; // either level
+    // Either level; the counts are read when needed.
+    const PartitionSummary* partitionAt(const QModelIndex& index);
     // The row of race `id`, loading pages up to it; invalid when the filter hides the race.
     QModelIndex indexOfRace(qint64 id);
     // Pages of partitions / races loaded so far (for tests and the status bar).
@@ -72,6 +74,7 @@ class PartitionTreeModel : public QAbstractItemModel {
     QList<PartitionSummary> readPartitionPage();
     void appendPartitions(const QList<PartitionSummary>& page);
     void loadPartitionPage();
+    void countFrom(int row);
     void fetchRaces(int partitionRow);
     template <typename F> bool guarded(F&& f);
 

@@ -278,10 +278,11 @@ QStringList ResultsDatabase::threadNames(qint64 run) const {
 }
 
 QStringList ResultsDatabase::raceFiles(qint64 run) const {
-    // The files named by race sites (site_pairs is small: one row per distinct line pair).
+    // The files of access sites: one pass over access_sites. (site_pairs would name only the
+    // files of races, but it has a row per distinct line pair: 780 000 for 10^6 races.)
     auto stmt = connection_.prepare(QStringLiteral(
-        "SELECT file_1 FROM site_pairs WHERE run_id = :run AND file_1 <> '' "
-        "UNION SELECT file_2 FROM site_pairs WHERE run_id = :run AND file_2 <> '' ORDER BY 1"));
+        "SELECT DISTINCT l.file FROM locations AS l WHERE l.run_id = :run AND l.file <> '' "
+        "AND l.id IN (SELECT location FROM access_sites WHERE run_id = :run) ORDER BY 1"));
     stmt.bind(":run", run);
     QStringList files;
     while (stmt.step())
@@ -302,18 +303,30 @@ QList<PartitionSummary> ResultsDatabase::partitions(qint64 run, const RaceFilter
     auto stmt = connection_.prepare(sql);
     stmt.bind(":run", run).bind(":after", afterId).bind(":limit", limit);
     bindFilter(stmt, filter);
-    QHash<qint64, int> row;
     while (stmt.step()) {
         PartitionSummary p;
         p.id = stmt.integer(0);
         p.first = stmt.integer(1) != 0;
-        p.races = stmt.integer(2);
-        row.insert(p.id, int(result.size()));
+        p.races = filter.isEmpty() ? stmt.integer(2) : 0;
         result.append(p);
     }
-    if (result.isEmpty()) return result;
+    return result;
+}
 
-    // Status counts of the page's partitions over the matching races.
+void ResultsDatabase::countRaces(qint64 run, const RaceFilter& filter,
+                                 QList<PartitionSummary>& partitions) const {
+    if (partitions.isEmpty()) return;
+    qint64 lo = partitions.front().id;
+    qint64 hi = lo;
+    QHash<qint64, int> row;
+    for (int i = 0; i < partitions.size(); ++i) {
+        PartitionSummary& p = partitions[i];
+        lo = std::min(lo, p.id);
+        hi = std::max(hi, p.id);
+        row.insert(p.id, i);
+        p.races = p.feasible = p.feasibleEc = p.unvalidated = p.actual = 0;
+        p.counted = true;
+    }
     auto counts = connection_.prepare(
         QStringLiteral("SELECT r.partition, count(*), sum(r.status = 'feasible'), "
                        "sum(r.status = 'feasible-ec'), sum(r.status = 'unvalidated'), "
@@ -321,25 +334,25 @@ QList<PartitionSummary> ResultsDatabase::partitions(qint64 run, const RaceFilter
                        "WHERE r.run_id = :run AND r.partition BETWEEN :lo AND :hi AND %2 "
                        "GROUP BY r.partition")
             .arg(racesByPartition(), filterCondition(run, filter)));
-    counts.bind(":run", run).bind(":lo", result.front().id).bind(":hi", result.back().id);
+    counts.bind(":run", run).bind(":lo", lo).bind(":hi", hi);
     bindFilter(counts, filter);
     while (counts.step()) {
         auto it = row.constFind(counts.integer(0));
         if (it == row.constEnd()) continue;
-        PartitionSummary& p = result[*it];
+        PartitionSummary& p = partitions[*it];
         p.races = counts.integer(1);
         p.feasible = counts.integer(2);
         p.feasibleEc = counts.integer(3);
         p.unvalidated = counts.integer(4);
         p.actual = counts.integer(5);
     }
-    return result;
 }
 
 std::optional<PartitionSummary> ResultsDatabase::partition(qint64 run, qint64 id,
                                                            const RaceFilter& filter) const {
-    const auto page = partitions(run, filter, id - 1, 1);
+    auto page = partitions(run, filter, id - 1, 1);
     if (page.isEmpty() || page.front().id != id) return std::nullopt;
+    countRaces(run, filter, page);
     return page.front();
 }
 

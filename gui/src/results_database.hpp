@@ -39,9 +39,14 @@ class ResultsDatabase {
     QStringList raceFiles(qint64 run) const; // files of access sites that take part in races
 
     // Partitions holding at least one race that matches `filter`, by id (first partitions have
-    // the lowest ids, the rest follow the partition DAG), with counts over matching races.
+    // the lowest ids, the rest follow the partition DAG). Not counted yet: `races` is the
+    // partition's size without a filter, 0 with one.
     QList<PartitionSummary> partitions(qint64 run, const RaceFilter& filter, qint64 afterId,
                                        int limit) const;
+    // Counts of matching races per status for `partitions` (one query over their id range:
+    // pass neighbours, the tree counts the rows it shows).
+    void countRaces(qint64 run, const RaceFilter& filter,
+                    QList<PartitionSummary>& partitions) const;
     std::optional<PartitionSummary> partition(qint64 run, qint64 id,
                                               const RaceFilter& filter) const;
     // Matching races of one partition, by id.

@@ -40,7 +40,8 @@ struct RunInfo {
     qint64 firstPartitions = 0;
 };
 
-// A partition as listed in the tree. Counts are over the races that match the current filter.
+// A partition as listed in the tree. Counts are over the races that match the current filter;
+// they are read separately (`counted`), for the rows a view shows.
 struct PartitionSummary {
     qint64 id = 0;
     bool first = false;
@@ -49,6 +50,7 @@ struct PartitionSummary {
     qint64 feasibleEc = 0;
     qint64 unvalidated = 0;
     qint64 actual = 0;
+    bool counted = false;
 };
 
 struct SourceSite {

@@ -53,10 +53,14 @@ int main(int argc, char** argv) {
     QApplication::processEvents(); // paint the tree, details and history
     const qint64 shown = timer.elapsed();
     const auto selected = window.selectedRace();
+    qint64 loadedRaces = 0;
+    PartitionTreeModel* model = window.partitionModel();
+    for (int row = 0; row < model->rowCount(); ++row)
+        loadedRaces += model->rowCount(model->index(row, 0));
     out << "open " << opened << " ms, first partitions shown with race "
         << (selected ? QString::number(*selected) : QStringLiteral("none")) << " selected in "
-        << shown << " ms (" << window.partitionModel()->loadedPartitions()
-        << " partitions loaded)\n";
+        << shown << " ms (" << window.partitionModel()->loadedPartitions() << " partitions, "
+        << loadedRaces << " races loaded)\n";
 
     // Jumping to the last race (loads every partition page on the way).
     timer.restart();

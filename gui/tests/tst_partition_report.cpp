@@ -34,7 +34,7 @@ class PartitionReportTest : public QObject {
         run.ordering = QStringLiteral("complete");
         return run;
     }();
-    PartitionSummary partition_{4, true, 3, 2, 0, 1, 1};
+    PartitionSummary partition_{4, true, 3, 2, 0, 1, 1, true};
     QList<RaceDetails> races_{race(10, RaceStatus::Feasible, "T1", "T2", 12, 30),
                               race(11, RaceStatus::Unvalidated, "T3", "T1", 30, 12),
                               race(12, RaceStatus::Feasible, "T2", "T3", 40, 40)};
@@ -73,7 +73,7 @@ class PartitionReportTest : public QObject {
         r.sitesA.clear();
         r.sitesB[0].file.clear();
         const QString report =
-            partitionReport(run_, {2, false, 1, 0, 1, 0, 0}, {r}, ReportFormat::Text);
+            partitionReport(run_, {2, false, 1, 0, 1, 0, 0, true}, {r}, ReportFormat::Text);
         QVERIFY(report.startsWith(QStringLiteral("Partition 2\n")));
         QVERIFY(report.contains(QStringLiteral("Race site <unknown> <-> <unknown>")));
         QVERIFY(report.contains(QStringLiteral("1 race: 1 feasible-ec, 1 race site")));

@@ -125,8 +125,12 @@ class ResultsDatabaseTest : public QObject {
     }
 
     void listsPartitionsFirstOnTop() {
-        const auto partitions = db_->partitions(run_, RaceFilter(), -1, 10);
+        auto partitions = db_->partitions(run_, RaceFilter(), -1, 10);
         QCOMPARE(partitions.size(), 2);
+        QVERIFY(!partitions[0].counted);
+        QCOMPARE(partitions[1].races, 2); // the size, before counting
+        db_->countRaces(run_, RaceFilter(), partitions);
+        QVERIFY(partitions[0].counted && partitions[1].counted);
         QCOMPARE(partitions[0].id, 0);
         QVERIFY(partitions[0].first);
         QCOMPARE(partitions[0].races, 1);
@@ -195,7 +199,9 @@ class ResultsDatabaseTest : public QObject {
         QFETCH(RaceFilter, filter);
         QFETCH(QList<qint64>, races);
         QList<qint64> found;
-        for (const PartitionSummary& p : db_->partitions(run_, filter, -1, 10)) {
+        auto partitions = db_->partitions(run_, filter, -1, 10);
+        db_->countRaces(run_, filter, partitions);
+        for (const PartitionSummary& p : partitions) {
             qint64 count = 0;
             for (const RaceSummary& race : db_->races(run_, p.id, filter, -1, 10)) {
                 found << race.id;
