@@ -332,6 +332,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "annotation";
                 break;
+            case fmt::kObjRwLockReaders:
+                o.kind = SyncObjectKind::RwLock;
+                prefix = "rwlock-readers";
+                break;
             default:
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));

@@ -93,8 +93,9 @@ enum ObjectClass : std::uint8_t {
     kObjBarrier = 5,
     kObjCondition = 6,
     kObjAtomic = 7,
-    kObjHeapBlock = 8,  // malloc/free ordering of a recycled block
-    kObjAnnotation = 9, // __tsan_acquire / __tsan_release
+    kObjHeapBlock = 8,      // malloc/free ordering of a recycled block
+    kObjAnnotation = 9,     // __tsan_acquire / __tsan_release
+    kObjRwLockReaders = 10, // the read unlocks of a rwlock (the lock itself is kObjRwLock)
 };
 
 // Access-site flags on the wire: the model's AccessFlags values.

@@ -534,6 +534,7 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     t->depth = 0;
     t->pid = pid;
     t->parent = parent;
+    t->os_tid = static_cast<int>(syscall(SYS_gettid));
     t->ended = false;
     t->io_lock.store(0);
     t->abandoned.store(false);
@@ -566,7 +567,7 @@ static ThreadState* create_state(u32 pid, u32 parent) {
         put(t, pid);
         put(t, parent == kNoPid ? 0 : u64{parent} + 1);
         put_byte(t, 0);
-        put(t, static_cast<u64>(syscall(SYS_gettid)));
+        put(t, static_cast<u64>(t->os_tid));
         end_record(t);
     }
     t->guard = 0;

@@ -8,11 +8,12 @@
 //   mutex, spinlock  lock: Acquire, counter taken after the lock is held;
 //                    unlock: Release, counter taken before the lock is released, recorded
 //                    only when the unlock succeeded (a counter value may go unused).
-//   rwlock           rdlock/wrlock: Acquire after; unlock: Acquire + Release (two counters
-//                    taken at once, before unlocking). Reader unlocks thus form a chain that a
-//                    later writer's Acquire reaches, so every reader section is ordered before
-//                    the next writer. It also orders earlier reader sections before a later
-//                    reader's unlock (real rwlocks do that too: unlock is an RMW on one word).
+//   rwlock           two objects: the lock (kObjRwLock) and its read unlocks
+//                    (kObjRwLockReaders). rdlock: Acquire(lock) after; wrlock: Acquire(lock)
+//                    and Acquire(readers) after; write unlock: Release(lock) before; read
+//                    unlock: Acquire(readers) + Release(readers), two counters taken at once,
+//                    before. Readers are thus ordered after the last writer but not after each
+//                    other, and the read unlocks form a chain that the next writer reaches.
 //   cond wait        Release(mutex), wait, CondWait(cond), Acquire(mutex).
 //   semaphore        post: SemPost with the post counter, taken with the post under the
 //                    object's spin lock; wait: SemWait with the wait counter, after it returns.
@@ -357,38 +358,70 @@ FRT_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
     return release_op(fmt::kObjMutex, m, FRT_CALLER(), false, REAL(pthread_mutex_unlock), m);
 }
 
+namespace {
+// Read lock: ordered after the last write unlock.
+template <class Real, class... Args>
+int rwlock_read(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
+    return acquire_op(fmt::kObjRwLock, l, pc, real, l, args...);
+}
+
+// Write lock: ordered after the last write unlock and after every read unlock before it.
+template <class Real, class... Args>
+int rwlock_write(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
+    ThreadState* t = enter();
+    if (t == nullptr) return real(l, args...);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    leave(t);
+    const int r = real(l, args...);
+    if (r == 0) {
+        t->guard = 1;
+        ObjEntry* lock = object(fmt::kObjRwLock, l);
+        ObjEntry* readers = object(fmt::kObjRwLockReaders, l);
+        record(t, fmt::kOpAcquire, fmt::kObjRwLock, l, lock->counter.fetch_add(1), c0, pc);
+        record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, l, readers->counter.fetch_add(1), c0,
+               pc);
+        leave(t);
+    }
+    return r;
+}
+} // namespace
+
 FRT_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t* l) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_rdlock), l);
+    return rwlock_read(l, FRT_CALLER(), REAL(pthread_rwlock_rdlock));
 }
 FRT_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t* l) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_tryrdlock), l);
+    return rwlock_read(l, FRT_CALLER(), REAL(pthread_rwlock_tryrdlock));
 }
 FRT_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t* l, const struct timespec* abstime) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedrdlock), l,
-                      abstime);
-}
-FRT_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_wrlock), l);
-}
-FRT_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_trywrlock), l);
-}
-FRT_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const struct timespec* abstime) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_timedwrlock), l,
-                      abstime);
+    return rwlock_read(l, FRT_CALLER(), REAL(pthread_rwlock_timedrdlock), abstime);
 }
 FRT_EXPORT int pthread_rwlock_clockrdlock(pthread_rwlock_t* l, clockid_t clock,
                                           const struct timespec* abstime) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_clockrdlock), l, clock,
-                      abstime);
+    return rwlock_read(l, FRT_CALLER(), REAL(pthread_rwlock_clockrdlock), clock, abstime);
+}
+FRT_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t* l) {
+    return rwlock_write(l, FRT_CALLER(), REAL(pthread_rwlock_wrlock));
+}
+FRT_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t* l) {
+    return rwlock_write(l, FRT_CALLER(), REAL(pthread_rwlock_trywrlock));
+}
+FRT_EXPORT int pthread_rwlock_timedwrlock(pthread_rwlock_t* l, const struct timespec* abstime) {
+    return rwlock_write(l, FRT_CALLER(), REAL(pthread_rwlock_timedwrlock), abstime);
 }
 FRT_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t* l, clockid_t clock,
                                           const struct timespec* abstime) {
-    return acquire_op(fmt::kObjRwLock, l, FRT_CALLER(), REAL(pthread_rwlock_clockwrlock), l, clock,
-                      abstime);
+    return rwlock_write(l, FRT_CALLER(), REAL(pthread_rwlock_clockwrlock), clock, abstime);
 }
 FRT_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
-    return release_op(fmt::kObjRwLock, l, FRT_CALLER(), true, REAL(pthread_rwlock_unlock), l);
+    auto real = REAL(pthread_rwlock_unlock);
+    ThreadState* t = enter();
+    if (t == nullptr) return real(l);
+    // glibc keeps the TID of the thread holding the write lock in __cur_writer
+    const bool write = l->__data.__cur_writer == t->os_tid;
+    leave(t);
+    if (write) return release_op(fmt::kObjRwLock, l, FRT_CALLER(), false, real, l);
+    return release_op(fmt::kObjRwLockReaders, l, FRT_CALLER(), true, real, l);
 }
 
 FRT_EXPORT int pthread_spin_lock(pthread_spinlock_t* l) {

@@ -81,6 +81,7 @@ struct ThreadState {
     // --- identity ---
     u32 pid;
     u32 parent;
+    int os_tid;
     u32 registry_slot;
     bool ended;
 
