@@ -66,6 +66,13 @@ bool prepare_output(const fs::path& dir) {
     return created;
 }
 
+volatile sig_atomic_t g_child = 0;
+
+// SIGTERM / SIGHUP sent to `firstrace record` go to the traced program (whose tracer flushes).
+void forward_signal(int sig) {
+    if (g_child > 0) kill(g_child, sig);
+}
+
 struct Exited {
     bool signaled = false;
     int value = 0;
@@ -100,6 +107,12 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
         _exit(127);
     }
     ::close(pipefd[1]);
+    g_child = pid;
+    struct sigaction forward {
+    }, old_term{}, old_hup{};
+    forward.sa_handler = forward_signal;
+    sigaction(SIGTERM, &forward, &old_term);
+    sigaction(SIGHUP, &forward, &old_hup);
     int exec_errno = 0;
     const bool exec_failed = read(pipefd[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
     ::close(pipefd[0]);
@@ -108,6 +121,9 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     }
     sigaction(SIGINT, &old_int, nullptr);
     sigaction(SIGQUIT, &old_quit, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    sigaction(SIGHUP, &old_hup, nullptr);
+    g_child = 0;
     if (exec_failed)
         throw UsageError("cannot run " + command[0] + ": " + std::strerror(exec_errno));
     Exited e;
