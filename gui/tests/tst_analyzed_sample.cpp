@@ -1,6 +1,9 @@
 // End to end: `firstrace analyze samples/traces/figure-2-1.std -o DB` writes a database that the
 // browser reads with exactly the facts of `analyze --format json` (races, statuses, partitions,
-// variables, access sites), and `firstrace-gui --screenshot` renders its first race.
+// variables, access sites), and `firstrace-gui --screenshot` renders its first race. When the
+// tracer is built, the same for the workq sample compiled with firstrace-cc and recorded: its
+// first race is on the lines marked `// RACE`, with the source text in the database.
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
@@ -135,6 +138,66 @@ class AnalyzedSampleTest : public QObject {
                                 [&](const HistoryRace& h) { return h.id == s.id; }));
             QVERIFY(!history.edges.isEmpty());
         }
+    }
+
+    void recordedWorkqSample() {
+        const QString bin = QFileInfo(firstrace_).absolutePath();
+        const QString cc = bin + QStringLiteral("/firstrace-cc");
+        if (!QFileInfo(cc).isExecutable()) QSKIP("the tracer is not part of this build");
+        const QString source = QStringLiteral(FIRSTRACE_SAMPLES "/workq-racy.c");
+        const QString exe = dir_.filePath(QStringLiteral("workq-racy"));
+        const QString trace = dir_.filePath(QStringLiteral("workq.trace"));
+        const QString db = dir_.filePath(QStringLiteral("workq.db"));
+        int code = 0;
+        run(cc,
+            {QStringLiteral("-g"), QStringLiteral("-O0"), QStringLiteral("-pthread"), source,
+             QStringLiteral("-o"), exe},
+            &code);
+        QCOMPARE(code, 0);
+        run(firstrace_,
+            {QStringLiteral("record"), QStringLiteral("-q"), QStringLiteral("-o"), trace,
+             QStringLiteral("--"), exe},
+            &code);
+        QCOMPARE(code, 0);
+        run(firstrace_,
+            {QStringLiteral("analyze"), trace, QStringLiteral("-o"), db, QStringLiteral("-q")},
+            &code);
+        QCOMPARE(code, 0);
+
+        // The lines marked as racing in the sample.
+        QFile file(source);
+        QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'));
+        QList<int> marked;
+        for (int i = 0; i < lines.size(); ++i)
+            if (lines[i].contains(QStringLiteral("// RACE")) &&
+                !lines[i].contains(QStringLiteral("// RACE?")))
+                marked << i + 1;
+        QVERIFY(!marked.isEmpty());
+
+        auto opened = ResultsDatabase::open(db);
+        QVERIFY2(opened.database, qPrintable(opened.message));
+        const qint64 runId = opened.database->runs().back().id;
+        const auto first = opened.database->firstRace(runId, RaceFilter());
+        QVERIFY(first);
+        const auto details = opened.database->raceDetails(runId, *first);
+        QVERIFY(details);
+        QList<int> racing;
+        for (const SourceSite& site : details->sitesA + details->sitesB) {
+            QVERIFY2(site.file.endsWith(QStringLiteral("workq-racy.c")), qPrintable(site.file));
+            racing << site.line;
+        }
+        for (int line : racing)
+            QVERIFY2(marked.contains(line), qPrintable(QString::number(line)));
+        const SourceText text = opened.database->sourceText(runId, details->sitesA.front().file);
+        QVERIFY(text.available);
+        QCOMPARE(text.text.split(QLatin1Char('\n')).value(racing.front() - 1),
+                 lines.value(racing.front() - 1));
+
+        const QString png = dir_.filePath(QStringLiteral("workq.png"));
+        run(QStringLiteral(FIRSTRACE_GUI_BINARY), {QStringLiteral("--screenshot"), png, db}, &code);
+        QCOMPARE(code, 0);
+        QVERIFY(hasContent(QImage(png)));
     }
 
     void screenshotOfTheFirstRace() {
