@@ -266,7 +266,26 @@ void HistoryView::fitAll() {
 }
 
 void HistoryView::centerOnFocus() {
-    if (auto mid = raceEdgeMidpoint(history_.focusRace)) canvas_->centerOn(*mid);
+    // Both events of the race in view: zoomed out as far as 0.4 if need be, else the first one.
+    const HistoryRace* focus = nullptr;
+    for (const HistoryRace& race : history_.races)
+        if (race.id == history_.focusRace) focus = &race;
+    if (!focus || !boxes_.contains(focus->a) || !boxes_.contains(focus->b)) return;
+    const QRectF both =
+        boxes_.value(focus->a).united(boxes_.value(focus->b)).adjusted(-90, -50, 90, 50);
+    const QSize viewport = canvas_->viewport()->size();
+    const qreal current = canvas_->transform().m11();
+    const qreal needed =
+        std::min(viewport.width() / both.width(), viewport.height() / both.height());
+    if (needed >= current) {
+        canvas_->centerOn(both.center());
+    } else if (needed >= 0.4) {
+        canvas_->resetTransform();
+        canvas_->scale(needed, needed);
+        canvas_->centerOn(both.center());
+    } else {
+        canvas_->centerOn(boxes_.value(focus->a).center());
+    }
 }
 
 std::optional<QPointF> HistoryView::eventPosition(const EventKey& key) const {
