@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
         if (database.isEmpty()) return fail(QStringLiteral("--screenshot needs a database"));
         MainWindow window;
         window.setMessageBoxesEnabled(false);
+        window.setPersistent(false);
         QString error;
         QObject::connect(&window, &MainWindow::openFailed,
                          [&](const QString&, const QString& message) { error = message; });

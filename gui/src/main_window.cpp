@@ -524,6 +524,7 @@ QStringList MainWindow::recentFiles() const {
 }
 
 void MainWindow::addRecentFile(const QString& path) {
+    if (!persistent_) return;
     QStringList files = recentFiles();
     files.removeAll(path);
     files.prepend(path);
@@ -587,7 +588,7 @@ void MainWindow::saveLayout() const {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    saveLayout();
+    if (persistent_) saveLayout();
     event->accept();
 }
 

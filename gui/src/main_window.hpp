@@ -40,6 +40,8 @@ class MainWindow : public QMainWindow {
     bool openDatabase(const QString& path);
     void closeDatabase();
     void setMessageBoxesEnabled(bool on) { messageBoxes_ = on; }
+    // Off: neither recent files nor the layout are written (screenshot mode, benchmarks).
+    void setPersistent(bool on) { persistent_ = on; }
     // Restores / saves geometry, dock and splitter state, recent files.
     void restoreLayout();
     void saveLayout() const;
@@ -90,6 +92,7 @@ class MainWindow : public QMainWindow {
     std::unique_ptr<ResultsDatabase> database_;
     qint64 run_ = -1;
     bool messageBoxes_ = true;
+    bool persistent_ = true;
     bool updatingFilter_ = false;
 
     RunListModel* runs_;

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("firstrace-benchmark"));
     MainWindow window;
     window.setMessageBoxesEnabled(false);
+    window.setPersistent(false);
     window.resize(1600, 1000);
     window.show();
     QApplication::processEvents();

@@ -282,6 +282,16 @@ class MainWindowTest : public QObject {
         QVERIFY(!window.selectRun(99));
     }
 
+    void notPersistentWritesNoSettings() {
+        MainWindow window;
+        window.setPersistent(false);
+        window.show();
+        QVERIFY(window.openDatabase(db_));
+        window.close();
+        QVERIFY(window.recentFiles().isEmpty());
+        QVERIFY(!QSettings().contains(QStringLiteral("layout/geometry")));
+    }
+
     void closingTheDatabaseClearsTheViews() {
         MainWindow window;
         window.show();
