@@ -5,6 +5,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <unordered_map>
@@ -46,20 +47,31 @@ std::string die_function_name(Dwarf_Die* die) {
     return name ? name : std::string();
 }
 
-// The compilation unit holding `addr` by walking all units: clang emits no .debug_aranges, and
-// then dwfl_module_addrdie finds nothing.
-Dwarf_Die* find_cu(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr& bias, Dwarf_Die& storage) {
-    Dwarf* dwarf = dwfl_module_getdwarf(mod, &bias);
-    if (dwarf == nullptr) return nullptr;
+// Address ranges of every compilation unit of a module, sorted: clang emits no
+// .debug_aranges, and then dwfl_module_addrdie finds nothing.
+struct CuRange {
+    Dwarf_Addr lo;
+    Dwarf_Addr hi;
+    Dwarf_Off die_offset;
+};
+
+std::vector<CuRange> cu_ranges(Dwarf* dwarf) {
+    std::vector<CuRange> out;
     Dwarf_Off offset = 0, next = 0;
     std::size_t header_size = 0;
     while (dwarf_nextcu(dwarf, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
-        if (dwarf_offdie(dwarf, offset + header_size, &storage) != nullptr &&
-            dwarf_haspc(&storage, addr - bias) == 1)
-            return &storage;
+        Dwarf_Die cu;
+        if (dwarf_offdie(dwarf, offset + header_size, &cu) != nullptr) {
+            Dwarf_Addr base = 0, lo = 0, hi = 0;
+            ptrdiff_t it = 0;
+            while ((it = dwarf_ranges(&cu, it, &base, &lo, &hi)) > 0)
+                if (lo < hi) out.push_back({lo, hi, offset + header_size});
+        }
         offset = next;
     }
-    return nullptr;
+    std::sort(out.begin(), out.end(),
+              [](const CuRange& a, const CuRange& b) { return a.lo < b.lo; });
+    return out;
 }
 
 } // namespace
@@ -68,6 +80,23 @@ struct Symbolizer::Impl {
     Dwfl_Callbacks callbacks{};
     Dwfl* dwfl = nullptr;
     std::vector<LoadedModule> modules;
+    std::unordered_map<Dwfl_Module*, std::vector<CuRange>> cus; // built on first need
+
+    Dwarf_Die* find_cu(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr& bias, Dwarf_Die& storage) {
+        Dwarf* dwarf = dwfl_module_getdwarf(mod, &bias);
+        if (dwarf == nullptr) return nullptr;
+        auto [it, inserted] = cus.try_emplace(mod);
+        if (inserted) it->second = cu_ranges(dwarf);
+        const auto& ranges = it->second;
+        const Dwarf_Addr a = addr - bias;
+        auto r = std::upper_bound(ranges.begin(), ranges.end(), a,
+                                  [](Dwarf_Addr x, const CuRange& c) { return x < c.lo; });
+        for (int back = 0; r != ranges.begin() && back < 64; ++back) { // ranges may overlap
+            --r;
+            if (a >= r->lo && a < r->hi) return dwarf_offdie(dwarf, r->die_offset, &storage);
+        }
+        return nullptr;
+    }
     std::unordered_map<std::uint64_t, SourceLocation> cache;
 };
 
@@ -99,7 +128,7 @@ SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
         Dwarf_Addr bias = 0;
         Dwarf_Die cu_storage;
         Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
-        if (cu == nullptr) cu = find_cu(mod, addr, bias, cu_storage);
+        if (cu == nullptr) cu = impl_->find_cu(mod, addr, bias, cu_storage);
         if (cu != nullptr) {
             if (Dwarf_Line* line = dwarf_getsrc_die(cu, addr - bias)) {
                 int lineno = 0, column = 0;
