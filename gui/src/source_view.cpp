@@ -55,6 +55,7 @@ void SourceTextEdit::resizeEvent(QResizeEvent* event) {
     QPlainTextEdit::resizeEvent(event);
     const QRect cr = contentsRect();
     lineNumberArea_->setGeometry(QRect(cr.left(), cr.top(), lineNumberAreaWidth(), cr.height()));
+    emit resized();
 }
 
 void SourceTextEdit::paintLineNumbers(QPaintEvent* event) {
@@ -115,6 +116,8 @@ SourceView::SourceView(QWidget* parent)
     header_->setFont(font);
     layout->addWidget(header_);
     layout->addWidget(editor_, 1);
+    // Re-centre the racing line once the editor has its real size.
+    connect(editor_, &SourceTextEdit::resized, this, &SourceView::centerFocusLine);
     clear();
 }
 
@@ -155,11 +158,6 @@ void SourceView::centerFocusLine() {
     if (!block.isValid()) return;
     editor_->setTextCursor(QTextCursor(block));
     editor_->centerCursor();
-}
-
-void SourceView::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    centerFocusLine();
 }
 
 } // namespace firstrace::gui

@@ -19,6 +19,9 @@ class SourceTextEdit : public QPlainTextEdit {
     int lineNumberAreaWidth() const;
     void paintLineNumbers(QPaintEvent* event);
 
+  signals:
+    void resized();
+
   protected:
     void resizeEvent(QResizeEvent* event) override;
 
@@ -41,9 +44,6 @@ class SourceView : public QWidget {
     QString file() const { return file_; }
     const QList<int>& highlightedLines() const { return editor_->highlightedLines(); }
     QString displayedText() const { return editor_->toPlainText(); }
-
-  protected:
-    void resizeEvent(QResizeEvent* event) override;
 
   private:
     void centerFocusLine();

@@ -46,7 +46,7 @@ QPixmap drawStatus(RaceStatus status, bool actual, int size) {
     }
     case RaceStatus::Unvalidated:
         p.setPen(QPen(color, size / 9.0));
-        p.setBrush(Qt::NoBrush);
+        p.setBrush(Qt::white); // stays visible on a selected row
         p.drawEllipse(disc.adjusted(size / 20.0, size / 20.0, -size / 20.0, -size / 20.0));
         break;
     }
