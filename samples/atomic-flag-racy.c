@@ -1,5 +1,6 @@
 // Publication through a C11 atomic flag with relaxed order: the flag itself is atomic, but a
 // relaxed store/load pair does not order the data accesses around it.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

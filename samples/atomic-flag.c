@@ -1,6 +1,7 @@
 // Publication through a C11 atomic flag: the writer fills the data, then stores the flag with
 // release order; the reader spins on an acquire load of the flag, then reads the data. The
 // release/acquire pair orders the data accesses. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 // Thesis Figure 4.1(b): the P and V operations around the withdrawal were forgotten, so the
 // deposit and withdrawal code can interleave. Lines marked RACE take part in the data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>

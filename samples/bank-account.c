@@ -1,5 +1,6 @@
 // Thesis Figure 4.1(a): two tellers, deposits and withdrawals on one bank account, each
 // critical section enclosed in P(mutex) / V(mutex) on a semaphore. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>

@@ -1,5 +1,6 @@
 // Barrier phases with the second barrier of each phase missing: a fast worker overwrites its
 // cell for the next phase while its neighbours may still be reading the previous value.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

@@ -1,6 +1,7 @@
 // Barrier phases: in each phase every worker writes its own cell, waits at the barrier, then
 // reads its neighbours' cells, and waits again before the next phase overwrites them. No data
 // races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

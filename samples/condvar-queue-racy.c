@@ -1,6 +1,7 @@
 // A queue with a condition variable where the producer publishes an item (count + signal
 // under the mutex) and only then fills its slot, outside the critical section: the consumer
 // may read the slot before the value is written.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

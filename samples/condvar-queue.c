@@ -1,5 +1,6 @@
 // A queue with a condition variable: the producer appends under the mutex and signals; the
 // consumer waits while the queue is empty. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

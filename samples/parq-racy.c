@@ -4,6 +4,7 @@
 // an incoming synchronization edge (thesis Figure 9.5) and race with the first child's. The
 // children take turns through a relaxed atomic (which orders nothing) so that the run interleaves
 // them the same way every time.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

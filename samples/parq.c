@@ -1,5 +1,6 @@
 // parq-like (thesis ch. 9): a parallel queue. Children loop, queueing and dequeueing records
 // through one shared bounded queue guarded by one lock. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

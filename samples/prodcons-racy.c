@@ -1,5 +1,6 @@
 // Producer/consumer on POSIX semaphores where the consumer gives the slot back (posts `slots`)
 // before it has read the item: the producer may overwrite the slot while it is being read.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>

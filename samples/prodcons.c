@@ -1,5 +1,6 @@
 // Producer/consumer on POSIX semaphores: a bounded buffer with `slots` (initially the buffer
 // size) and `items` (initially 0). No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdio.h>

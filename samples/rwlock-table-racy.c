@@ -1,5 +1,6 @@
 // A lookup table behind a read-write lock where a reader also counts its hits in a shared
 // counter while holding only the read lock: concurrent readers update it unsynchronized.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

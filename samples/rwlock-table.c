@@ -1,5 +1,6 @@
 // A lookup table behind a read-write lock: readers look entries up concurrently under the read
 // lock, a writer updates entries under the write lock. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

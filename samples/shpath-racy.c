@@ -1,6 +1,7 @@
 // shpath-like (thesis ch. 9) with a wrong shared-array subscript: each child writes the new
 // distance of its node into the current round's row instead of the next round's, which the
 // other children are reading in the same round.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

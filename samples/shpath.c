@@ -1,6 +1,7 @@
 // shpath-like (thesis ch. 9): a parallel single-source shortest path (Bellman-Ford rounds).
 // Each child owns a block of nodes; in a round it reads the distances of the previous round
 // and writes only its own nodes' next distances; barriers separate the rounds. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

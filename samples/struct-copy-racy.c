@@ -1,6 +1,7 @@
 // Whole-struct copies (compiled to memcpy/memset calls, which clang does not instrument: the
 // runtime intercepts them): a worker publishes a configuration by copying a struct while the
 // main thread copies it out, with no synchronization between them.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>

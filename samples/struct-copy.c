@@ -1,6 +1,7 @@
 // Whole-struct copies (compiled to memcpy/memset calls, which clang does not instrument: the
 // runtime intercepts them): the main thread copies the configuration out only after joining
 // the worker that published it. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>

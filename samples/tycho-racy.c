@@ -2,6 +2,7 @@
 // synchronization; this version updates one shared hit/miss counter pair and one shared tag
 // array from every child, unsynchronized. Each child is a single computation event, so every
 // race is between two whole children (thesis Figure 9.4(a)).
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

@@ -1,6 +1,7 @@
 // tycho-like (thesis ch. 9): a cache simulator. Children simulate disjoint parts of an address
 // trace with no synchronization at all; each keeps its own hit/miss counters, which the parent
 // sums after joining them. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

@@ -7,6 +7,7 @@
 // the left child takes the lower bound of the first and the upper bound of the second record
 // and works on [1,40]. The race between the removes is the real one (first partition); the
 // races between the left child's work and the right child's work are artifacts of it.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>

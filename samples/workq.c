@@ -1,5 +1,6 @@
 // Thesis Figure 2.1, correct version: the removes from the shared work queue are guarded by one
 // shared lock, so the children work on disjoint regions. No data races.
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 

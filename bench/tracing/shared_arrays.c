@@ -2,6 +2,7 @@
 // block update holds the lock that guards that block (LOCKS locks, block b -> lock b % LOCKS).
 // Every thread visits every block in a different order, ROUNDS times. Race-free.
 //   usage: shared_arrays [THREADS=4] [N=1<<20 elements] [BLOCK=4096] [ROUNDS=20] [LOCKS=64]
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

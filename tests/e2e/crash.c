@@ -1,5 +1,6 @@
 // Dies from a signal after doing some traced work: argv[1] = "segv" (caught by the tracer,
 // which flushes and re-raises) or "kill" (SIGKILL: nothing can be flushed at that moment).
+#define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
 #include <signal.h>
 #include <string.h>

@@ -1,5 +1,6 @@
 // Ends with _exit() while a second thread is still running: the trace must stay readable,
 // flagged truncated, with what the main thread did.
+#define _DEFAULT_SOURCE /* usleep */
 #include <pthread.h>
 #include <unistd.h>
 
