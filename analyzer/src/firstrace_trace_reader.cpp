@@ -167,6 +167,7 @@ struct Truncated {}; // a record ran past the end of the data
 
 struct RawProcess {
     bool declared = false;
+    std::string name; // given by the program
     std::uint32_t parent = kNone;
     bool ended = false;
     std::vector<Event> events;
@@ -248,6 +249,7 @@ class TraceBuilder {
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
             p.name = pid == 0 ? "main" : "thread " + std::to_string(pid);
+            if (!processes_[pid].name.empty()) p.name += " (" + processes_[pid].name + ")";
             p.parent = processes_[pid].parent;
             p.events = std::move(processes_[pid].events);
             trace_.processes.push_back(std::move(p));
@@ -514,6 +516,17 @@ class TraceBuilder {
                 e.object = object(cls, obj, incarnation, extra, file);
             }
             processes_[current_].events.push_back(e);
+            return true;
+        }
+        case fmt::kRecName: {
+            const std::uint64_t pid = need(r);
+            const std::uint64_t n = need(r);
+            if (n > 256)
+                throw InputError(file, 0, "malformed name record at offset " + std::to_string(at));
+            std::string name;
+            for (std::uint64_t i = 0; i < n; ++i)
+                name += static_cast<char>(need_byte(r));
+            process(static_cast<std::uint32_t>(pid), file).name = name;
             return true;
         }
         case fmt::kRecEnd: {

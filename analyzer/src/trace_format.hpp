@@ -30,6 +30,7 @@
 //                 incarnation, counter, clock_start, clock_finish - clock_start, pc,
 //                 context, s extra (semaphore initial value, barrier count)
 //   kRecEnd       clock   -- the current process finished (thread returned / exited)
+//   kRecName      pid, length, bytes   -- the program named process pid (pthread_setname_np)
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -66,6 +67,7 @@ enum RecordType : std::uint8_t {
     kRecCompute = 3,
     kRecSync = 4,
     kRecEnd = 5,
+    kRecName = 6,
 };
 
 // Synchronization operations on the wire (stable numbers, independent of the model enum).

@@ -135,6 +135,15 @@ Records child_stream() {
         .sync(fmt::kOpAcquire, fmt::kObjMutex, 0x500, 0, 40)
         .sync(fmt::kOpRelease, fmt::kObjMutex, 0x500, 1, 50)
         .sync(fmt::kOpSemPost, fmt::kObjSemaphore, 0x600, 0, 55, 2, 1)
+        .b(fmt::kRecName)
+        .v(1)
+        .v(6)
+        .b('w')
+        .b('o')
+        .b('r')
+        .b('k')
+        .b('e')
+        .b('r')
         .end(60);
     return r;
 }
@@ -161,7 +170,7 @@ TEST(FirstraceTraceReader, BuildsTheModel) {
     EXPECT_FALSE(trace.truncated) << trace.truncation_reason;
     ASSERT_EQ(trace.processes.size(), 2u);
     EXPECT_EQ(trace.processes[0].name, "main");
-    EXPECT_EQ(trace.processes[1].name, "thread 1");
+    EXPECT_EQ(trace.processes[1].name, "thread 1 (worker)");
     EXPECT_EQ(trace.processes[1].parent, 0u);
 
     const auto& m = trace.processes[0].events;

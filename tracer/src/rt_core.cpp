@@ -512,6 +512,20 @@ void emit_sync(ThreadState* t, const SyncRecord& r) {
     reset_event(t, r.clock_finish);
 }
 
+void emit_name(ThreadState* t, u32 pid, const char* name) {
+    std::size_t n = 0;
+    while (n < 64 && name[n] != 0)
+        ++n;
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecName);
+        put(t, pid);
+        put(t, n);
+        for (std::size_t i = 0; i < n; ++i)
+            put_byte(t, static_cast<u8>(name[i]));
+        end_record(t);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Thread life cycle.
 

@@ -160,6 +160,7 @@ DECLARE_REAL(sem_post);
 DECLARE_REAL(sem_wait);
 DECLARE_REAL(sem_trywait);
 DECLARE_REAL(sem_timedwait);
+DECLARE_REAL(pthread_setname_np);
 DECLARE_REAL(_exit);
 DECLARE_REAL(_Exit);
 
@@ -336,6 +337,19 @@ FRT_EXPORT void pthread_exit(void* value) {
     if (ThreadState* t = tls_state; t != nullptr && t->guard == 0) thread_finish(t);
     real(value);
     __builtin_unreachable();
+}
+
+// Thread names become process names in the trace ("thread 3 (worker)").
+FRT_EXPORT int pthread_setname_np(pthread_t thread, const char* name) {
+    const int r = REAL(pthread_setname_np)(thread, name);
+    if (r != 0) return r;
+    ThreadState* t = enter();
+    if (t == nullptr) return r;
+    const u32 pid =
+        pthread_equal(thread, pthread_self()) ? t->pid : lookup_thread(static_cast<u64>(thread));
+    if (pid != kNoPid) emit_name(t, pid, name);
+    leave(t);
+    return r;
 }
 
 // --- mutexes, rwlocks, spinlocks --------------------------------------------------------------

@@ -196,8 +196,9 @@ struct SyncRecord {
     u64 pc;
     i64 extra;
 };
-void emit_sync(ThreadState* t, const SyncRecord& r); // event_start = clock_finish after
-void thread_finish(ThreadState* t);                  // End record, flush, release state
+void emit_sync(ThreadState* t, const SyncRecord& r);       // event_start = clock_finish after
+void thread_finish(ThreadState* t);                        // End record, flush, release state
+void emit_name(ThreadState* t, u32 pid, const char* name); // kRecName
 
 // Global object table (lock-free, keyed by class + address).
 struct ObjEntry {
