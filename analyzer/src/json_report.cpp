@@ -107,6 +107,7 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
     }
     w.end_array();
     w.end_object();
+    w.flush();
     out << "\n";
 }
 

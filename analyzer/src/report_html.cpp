@@ -58,19 +58,6 @@ pre span{display:block;padding:0 .5em;white-space:pre}pre span.hit{background:#f
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f6f8fa}
 )css";
 
-std::string join(const std::set<std::string>& items, std::size_t limit) {
-    std::string out;
-    std::size_t n = 0;
-    for (const auto& item : items) {
-        if (n++ == limit) {
-            out += ", … (" + std::to_string(items.size()) + " in all)";
-            break;
-        }
-        out += (out.empty() ? "" : ", ") + item;
-    }
-    return out;
-}
-
 // Lines of the stored source files of one run, read once per file.
 class SourceCache {
   public:
@@ -149,8 +136,8 @@ void write_site(std::ostream& out, const RaceSite& s, SourceCache& sources, cons
         << ")";
     if (m.ordering == Ordering::Complete)
         out << (s.actual > 0 ? ", observed overlapping" : ", not observed overlapping");
-    if (!s.threads.empty()) out << "; threads " << html(join(s.threads, 6));
-    if (!s.variables.empty()) out << "; on <code>" << html(join(s.variables, 8)) << "</code>";
+    if (!s.threads.empty()) out << "; threads " << html(join_limited(s.threads, 6));
+    if (!s.variables.empty()) out << "; on <code>" << html(join_limited(s.variables, 8)) << "</code>";
     out << "</div></section>\n";
 }
 
@@ -220,7 +207,7 @@ void write_html_report(std::ostream& out, const std::vector<TriageRun>& runs) {
                 out << "<tr><td><code>" << html(s->key) << "</code></td><td>";
                 write_badges(out, *s);
                 out << "</td><td>" << s->races.size() << "</td><td><code>"
-                    << html(join(s->variables, 6)) << "</code></td></tr>\n";
+                    << html(join_limited(s->variables, 6)) << "</code></td></tr>\n";
             }
             out << "</table>\n";
             if (later.size() > kSitesPerSection)

@@ -43,19 +43,6 @@ std::string end_text(const SiteEnd& e) {
     return s;
 }
 
-std::string join(const std::set<std::string>& items, std::size_t limit) {
-    std::string out;
-    std::size_t n = 0;
-    for (const auto& item : items) {
-        if (n++ == limit) {
-            out += ", … (" + std::to_string(items.size()) + " in all)";
-            break;
-        }
-        out += (out.empty() ? "" : ", ") + item;
-    }
-    return out;
-}
-
 std::string statuses(const RaceSite& s) {
     std::string out;
     auto part = [&](std::uint32_t n, const char* what) {
@@ -75,8 +62,8 @@ void table(std::ostream& out, const std::vector<const RaceSite*>& sites, std::si
     for (const RaceSite* s : sites) {
         if (n++ == limit) break;
         out << "| " << end_text(s->first) << " ↔ " << end_text(s->second) << " | " << statuses(*s)
-            << " | " << s->races.size() << " | " << md(join(s->threads, 4)) << " | "
-            << md(join(s->variables, 4)) << " |\n";
+            << " | " << s->races.size() << " | " << md(join_limited(s->threads, 4)) << " | "
+            << md(join_limited(s->variables, 4)) << " |\n";
     }
     if (sites.size() > limit)
         out << "\n"

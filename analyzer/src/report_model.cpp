@@ -69,6 +69,20 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
     return model;
 }
 
+std::string join_limited(const std::set<std::string>& items, std::size_t limit,
+                         const char* ellipsis) {
+    std::string out;
+    std::size_t n = 0;
+    for (const auto& item : items) {
+        if (n++ == limit) {
+            out += std::string(", ") + ellipsis + " (" + std::to_string(items.size()) + " in all)";
+            break;
+        }
+        out += (out.empty() ? "" : ", ") + item;
+    }
+    return out;
+}
+
 std::string format_location(const ReportSite& site) {
     if (site.file.empty()) return "<unknown>";
     return site.line == 0 ? site.file : site.file + ":" + std::to_string(site.line);

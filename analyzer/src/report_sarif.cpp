@@ -8,128 +8,11 @@
 #include <vector>
 
 #include "firstrace/triage_report.hpp"
+#include "json_writer.hpp"
 
 namespace firstrace {
 namespace {
 
-// A JSON writer like json_writer.hpp's, appending to a string flushed in large blocks: SARIF
-// for 10^6 race sites is hundreds of megabytes, too slow to stream character by character.
-class BufferedJson {
-  public:
-    explicit BufferedJson(std::ostream& out) : out_(out) { buffer_.reserve(kFlush + 4096); }
-    ~BufferedJson() { flush(); }
-    BufferedJson& begin_object() { return open('{'); }
-    BufferedJson& end_object() { return close('}'); }
-    BufferedJson& begin_array() { return open('['); }
-    BufferedJson& end_array() { return close(']'); }
-    BufferedJson& key(std::string_view k) {
-        separate();
-        string(k);
-        buffer_ += ':';
-        after_key_ = true;
-        return *this;
-    }
-    BufferedJson& value(std::string_view v) {
-        separate();
-        string(v);
-        return *this;
-    }
-    BufferedJson& value(const char* v) { return value(std::string_view(v)); }
-    BufferedJson& value(const std::string& v) { return value(std::string_view(v)); }
-    BufferedJson& value(bool b) {
-        separate();
-        buffer_ += b ? "true" : "false";
-        return *this;
-    }
-    BufferedJson& value(std::uint64_t v) {
-        separate();
-        buffer_ += std::to_string(v);
-        return *this;
-    }
-    BufferedJson& value(std::uint32_t v) { return value(static_cast<std::uint64_t>(v)); }
-    BufferedJson& value(std::int64_t v) {
-        separate();
-        buffer_ += std::to_string(v);
-        return *this;
-    }
-    BufferedJson& newline() {
-        newline_ = true;
-        return *this;
-    }
-    void flush() {
-        out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-        buffer_.clear();
-    }
-
-  private:
-    static constexpr std::size_t kFlush = 1 << 20;
-    BufferedJson& open(char c) {
-        separate();
-        buffer_ += c;
-        first_.push_back(true);
-        return *this;
-    }
-    BufferedJson& close(char c) {
-        first_.pop_back();
-        buffer_ += c;
-        if (buffer_.size() >= kFlush) flush();
-        return *this;
-    }
-    void separate() {
-        if (after_key_) {
-            after_key_ = false;
-            return;
-        }
-        if (!first_.empty()) {
-            if (!first_.back()) buffer_ += ',';
-            first_.back() = false;
-        }
-        if (newline_) {
-            buffer_ += '\n';
-            newline_ = false;
-        }
-    }
-    void string(std::string_view s) {
-        static const char* hex = "0123456789abcdef";
-        buffer_ += '"';
-        for (unsigned char c : s) {
-            switch (c) {
-            case '"':
-                buffer_ += "\\\"";
-                break;
-            case '\\':
-                buffer_ += "\\\\";
-                break;
-            case '\n':
-                buffer_ += "\\n";
-                break;
-            case '\r':
-                buffer_ += "\\r";
-                break;
-            case '\t':
-                buffer_ += "\\t";
-                break;
-            default:
-                if (c < 0x20) {
-                    buffer_ += "\\u00";
-                    buffer_ += hex[c >> 4];
-                    buffer_ += hex[c & 15];
-                } else {
-                    buffer_ += static_cast<char>(c);
-                }
-            }
-        }
-        buffer_ += '"';
-    }
-
-    std::ostream& out_;
-    std::string buffer_;
-    std::vector<bool> first_;
-    bool after_key_ = false;
-    bool newline_ = false;
-};
-
-using JsonWriter = BufferedJson;
 
 struct Rule {
     RaceStatus status;
@@ -246,19 +129,6 @@ std::string describe_end(const SiteEnd& e) {
     return s;
 }
 
-std::string join(const std::set<std::string>& items, std::size_t limit) {
-    std::string out;
-    std::size_t n = 0;
-    for (const auto& item : items) {
-        if (n++ == limit) {
-            out += ", ... (" + std::to_string(items.size()) + " in all)";
-            break;
-        }
-        out += (out.empty() ? "" : ", ") + item;
-    }
-    return out;
-}
-
 std::string result_message(const RaceSite& s) {
     std::string text = "Data race between " + describe_end(s.first) + " and " +
                        describe_end(s.second) + ": " + std::to_string(s.races.size()) +
@@ -277,8 +147,8 @@ std::string result_message(const RaceSite& s) {
                 ? ", in a first partition"
                 : ", only in later partitions (may be an artifact of an earlier race)";
     if (s.actual > 0) text += ", observed overlapping";
-    if (!s.variables.empty()) text += "; on " + join(s.variables, 6);
-    if (!s.threads.empty()) text += "; threads " + join(s.threads, 6);
+    if (!s.variables.empty()) text += "; on " + join_limited(s.variables, 6, "...");
+    if (!s.threads.empty()) text += "; threads " + join_limited(s.threads, 6, "...");
     return text + ".";
 }
 

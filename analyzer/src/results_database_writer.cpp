@@ -116,6 +116,7 @@ class RunWriter {
             for (const auto& a : info_.arguments)
                 w.value(a);
             w.end_array();
+            w.flush();
             arguments = json.str();
         }
         const std::string analyzed_at =

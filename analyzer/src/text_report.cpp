@@ -13,19 +13,6 @@ namespace {
 // Race sites listed per first partition before the rest is summarized in one line.
 constexpr std::size_t kMaxSitesShown = 25;
 
-std::string join(const std::set<std::string>& items, std::size_t limit) {
-    std::string out;
-    std::size_t n = 0;
-    for (const auto& item : items) {
-        if (n++ == limit) {
-            out += ", … (" + std::to_string(items.size()) + " in all)";
-            break;
-        }
-        out += (out.empty() ? "" : ", ") + item;
-    }
-    return out;
-}
-
 // The race with this id; races are sorted by id but a filtered model may lack some. Null if absent.
 const ReportRace* find_race(const ReportModel& model, std::uint32_t id) {
     const auto it = std::lower_bound(model.races.begin(), model.races.end(), id,
@@ -35,8 +22,8 @@ const ReportRace* find_race(const ReportModel& model, std::uint32_t id) {
 
 void write_site(std::ostream& out, const ReportModel& model, const RaceSite& site) {
     out << "  " << location_key(site.first.file, site.first.line) << "  <->  "
-        << location_key(site.second.file, site.second.line) << "  [" << join(site.threads, 4)
-        << "]\n      ";
+        << location_key(site.second.file, site.second.line) << "  ["
+        << join_limited(site.threads, 4) << "]\n      ";
     const std::size_t n = site.races.size();
     bool first = true;
     for (auto [status, count] : {std::pair{RaceStatus::Feasible, site.feasible},
@@ -58,7 +45,7 @@ void write_site(std::ostream& out, const ReportModel& model, const RaceSite& sit
         return race != nullptr && race->tangle.has_value();
     });
     if (tangled) out << ", tangled";
-    out << "\n      on " << join(site.variables, 6) << "\n";
+    out << "\n      on " << join_limited(site.variables, 6) << "\n";
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "firstrace/analysis.hpp"
 #include "firstrace/errors.hpp"
@@ -30,19 +31,7 @@ int analyze_command(const Arguments& args) {
         "also store the run in this results database (created, or appended to as a new run)")(
         "quiet,q", "no progress, no summary on stderr")("verbose,v",
                                                         "print stage timings on stderr");
-    po::options_description hidden;
-    hidden.add_options()("trace", po::value<std::string>());
-    po::options_description all;
-    all.add(visible).add(hidden);
-    po::positional_options_description positional;
-    positional.add("trace", 1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
+    const po::variables_map vm = parse_command_line(args, visible, "trace");
     if (vm.count("help")) {
         std::cout << visible << "\n";
         return 0;
@@ -90,7 +79,8 @@ int analyze_command(const Arguments& args) {
         const std::string database = vm["output"].as<std::string>();
         const std::int64_t run = write_run(database, trace, result, run_info_for(trace), store);
         progress.finish();
-        if (vm.count("verbose")) std::cerr << "  stored as run " << run << " in " << database << "\n";
+        if (vm.count("verbose"))
+            std::cerr << "  stored as run " << run << " in " << database << "\n";
     }
     const ReportModel model = make_report_model(trace, result, format == "text");
     if (format == "json")

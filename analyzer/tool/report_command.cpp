@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/report_model.hpp"
@@ -89,19 +90,7 @@ int report_command(const Arguments& args) {
         "source-root", po::value<std::string>(),
         "SARIF: write paths under this directory relative to it (%SRCROOT%)")(
         "quiet,q", "nothing on stderr")("verbose,v", "filter and suppression statistics on stderr");
-    po::options_description hidden;
-    hidden.add_options()("database", po::value<std::string>());
-    po::options_description all;
-    all.add(visible).add(hidden);
-    po::positional_options_description positional;
-    positional.add("database", 1);
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
+    const po::variables_map vm = parse_command_line(args, visible, "database");
     if (vm.count("help")) {
         std::cout << visible << "\n";
         return 0;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,10 @@ struct ReportModel {
 // enough for the text report, and much cheaper on traces with millions of races.
 ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
                               bool first_partitions_only = false);
+
+// "a, b, c, … (12 in all)": at most `limit` items, for every text-like format.
+std::string join_limited(const std::set<std::string>& items, std::size_t limit,
+                         const char* ellipsis = "…");
 
 // "file.c:12" (or "<unknown>"), used by every text-like format.
 std::string format_location(const ReportSite& site);
