@@ -15,7 +15,7 @@
 #define N 41
 static int array[N];
 static struct { int lo, hi; } queue[2] = {{1, 10}, {30, 40}};
-static int head = 0;
+static int head = 0; // FIRST-VARIABLE: head
 static const int queue_size = 2;
 static pthread_mutex_t locks[2] = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
 static atomic_int stage; // only stages the thesis' interleaving: relaxed, no ordering

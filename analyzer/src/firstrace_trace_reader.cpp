@@ -596,6 +596,7 @@ Trace read_firstrace_trace(const std::string& directory) {
     for (const auto& [number, path] : streams)
         if (!builder.read_stream(path)) cut.push_back(path.filename().string());
     builder.finish();
+    trace.data_symbols = symbolizer.data_symbols();
 
     // Why is the trace incomplete, if it is?
     std::string reason;

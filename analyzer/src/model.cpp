@@ -1,6 +1,8 @@
 #include "firstrace/model.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 namespace firstrace {
 
@@ -53,6 +55,16 @@ std::string Trace::describe(const Interval& range) const {
             out += v < variable_names.size() ? variable_names[v] : "#" + std::to_string(v);
         }
         return out;
+    }
+    const auto it = std::upper_bound(data_symbols.begin(), data_symbols.end(), range.lo,
+                                     [](std::uint64_t a, const DataSymbol& s) { return a < s.lo; });
+    if (it != data_symbols.begin() && range.lo < std::prev(it)->hi) {
+        const DataSymbol& sym = *std::prev(it);
+        const std::uint64_t size = range.hi - range.lo;
+        if (range.lo == sym.lo && range.hi == sym.hi) return sym.name;
+        std::string out = sym.name;
+        if (range.lo > sym.lo) out += "+" + std::to_string(range.lo - sym.lo);
+        return out + " (" + std::to_string(size) + (size == 1 ? " byte)" : " bytes)");
     }
     char buf[64];
     std::snprintf(buf, sizeof buf, "0x%llx+%llu", static_cast<unsigned long long>(range.lo),

@@ -113,6 +113,35 @@ Symbolizer::Symbolizer(const std::vector<LoadedModule>& modules) : impl_(std::ma
     dwfl_report_end(impl_->dwfl, nullptr, nullptr);
 }
 
+std::vector<DataSymbol> Symbolizer::data_symbols() {
+    std::vector<DataSymbol> out;
+    if (impl_->dwfl == nullptr) return out;
+    auto collect = [](Dwfl_Module* mod, void**, const char*, Dwarf_Addr, void* arg) -> int {
+        auto& symbols = *static_cast<std::vector<DataSymbol>*>(arg);
+        const int n = dwfl_module_getsymtab(mod);
+        for (int i = 1; i < n; ++i) {
+            GElf_Sym sym;
+            GElf_Addr addr = 0;
+            const char* name =
+                dwfl_module_getsym_info(mod, i, &sym, &addr, nullptr, nullptr, nullptr);
+            if (name == nullptr || *name == '\0' || GELF_ST_TYPE(sym.st_info) != STT_OBJECT ||
+                sym.st_size == 0)
+                continue;
+            symbols.push_back({addr, addr + sym.st_size, demangle(name)});
+        }
+        return DWARF_CB_OK;
+    };
+    dwfl_getmodules(impl_->dwfl, collect, &out, 0);
+    std::sort(out.begin(), out.end(), [](const DataSymbol& a, const DataSymbol& b) {
+        return a.lo != b.lo ? a.lo < b.lo : a.hi > b.hi;
+    });
+    // Keep the outermost of overlapping symbols (aliases and nested objects).
+    std::vector<DataSymbol> disjoint;
+    for (auto& sym : out)
+        if (disjoint.empty() || sym.lo >= disjoint.back().hi) disjoint.push_back(std::move(sym));
+    return disjoint;
+}
+
 Symbolizer::~Symbolizer() {
     if (impl_->dwfl != nullptr) dwfl_end(impl_->dwfl);
 }

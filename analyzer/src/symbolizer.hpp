@@ -30,6 +30,10 @@ class Symbolizer {
     // before it is what is looked up. Fills file/line/column/function; pc is kept.
     SourceLocation resolve(std::uint64_t return_address);
 
+    // The data objects (STT_OBJECT symbols with a size) of every module, at run-time addresses,
+    // sorted and without overlaps: names for the addresses of global and static variables.
+    std::vector<DataSymbol> data_symbols();
+
   private:
     struct Impl;
     std::unique_ptr<Impl> impl_;

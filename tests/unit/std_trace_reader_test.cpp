@@ -109,3 +109,19 @@ TEST(StdTraceReader, MissingFileIsAnInputError) {
 
 } // namespace
 } // namespace firstrace
+
+namespace firstrace {
+namespace {
+
+TEST(TraceDescribe, NamesByteRangesByDataSymbols) {
+    Trace t;
+    t.data_symbols = {{0x1000, 0x1008, "counter"}, {0x2000, 0x2100, "array"}};
+    EXPECT_EQ(t.describe({0x1000, 0x1008}), "counter");
+    EXPECT_EQ(t.describe({0x1004, 0x1008}), "counter+4 (4 bytes)");
+    EXPECT_EQ(t.describe({0x2000, 0x2001}), "array (1 byte)");
+    EXPECT_EQ(t.describe({0x3000, 0x3008}), "0x3000+8");
+    EXPECT_EQ(t.describe({0x0fff, 0x1000}), "0xfff+1");
+}
+
+} // namespace
+} // namespace firstrace

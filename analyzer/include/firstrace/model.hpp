@@ -107,6 +107,14 @@ struct ContextFrame {
     std::uint32_t location = kNone; // index into Trace::locations
 };
 
+// A named object of the program's data (a global or static variable from the symbol tables),
+// used to describe conflicting addresses: [lo, hi) at run-time addresses.
+struct DataSymbol {
+    std::uint64_t lo = 0;
+    std::uint64_t hi = 0;
+    std::string name;
+};
+
 struct Trace {
     std::string path;   // what was read, for messages
     std::string format; // "std" or "firstrace"
@@ -119,13 +127,16 @@ struct Trace {
     // Names of "addresses" when the trace has variables rather than bytes (STD): address i is
     // variable_names[i]. Empty for byte-addressed traces.
     std::vector<std::string> variable_names;
+    // Byte-addressed traces: the program's data symbols, sorted by address, disjoint.
+    std::vector<DataSymbol> data_symbols;
     bool has_clock = false; // clock_start/clock_finish are meaningful (complete ordering)
     bool truncated = false; // the program did not finish writing the trace
     std::string truncation_reason;
 
     std::size_t event_count() const;
     std::size_t access_count() const; // number of (site, range) pairs
-    // "V3" for STD variables, "0x7ffd1000+8" for byte ranges.
+    // "V3" for STD variables; for byte ranges "counter" (a whole data symbol), "queue+8 (4
+    // bytes)" (part of one), else "0x7ffd1000+8" (address + size).
     std::string describe(const Interval& range) const;
 };
 
