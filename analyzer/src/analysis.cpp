@@ -85,12 +85,10 @@ void fill_conflicting_sites(const TemporalGraph& g, std::vector<Race>& races) {
         const EventId id = requests[i].event;
         const Event& e = g.event(id);
         entries.clear();
-        for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
-            const AccessSite& site = trace.sites[s];
-            if (site.flags & kAccessAtomic) continue;
-            for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count; ++k)
-                entries.push_back({trace.ranges[k].lo, trace.ranges[k].hi, 0, s});
-        }
+        trace.for_each_data_range(e,
+                                  [&](std::uint32_t s, const AccessSite&, const Interval& range) {
+                                      entries.push_back({range.lo, range.hi, 0, s});
+                                  });
         std::sort(entries.begin(), entries.end(),
                   [](const Entry& x, const Entry& y) { return x.lo < y.lo; });
         std::uint64_t max_hi = 0;
@@ -137,8 +135,6 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const Dependences event_control =
         compute_dependences(g, order, races, DependenceKind::EventControl, result.ordering,
                             options.transitive_budget, progress);
-    result.transitive_budget_exceeded =
-        shared_data.budget_exceeded || event_control.budget_exceeded;
     result.transitive_origins = shared_data.origins + event_control.origins;
     result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
     clock.done("dependences");

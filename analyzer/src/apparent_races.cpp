@@ -37,15 +37,10 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
     for (EventId e = 0; e < g.event_count(); ++e) {
         const Event& ev = g.event(e);
         if (ev.kind != EventKind::Computation) continue;
-        for (std::uint32_t s = ev.first_site; s < ev.first_site + ev.site_count; ++s) {
-            const AccessSite& site = trace.sites[s];
-            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite)))
-                continue;
-            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
-                bounds.push_back(trace.ranges[r].lo);
-                bounds.push_back(trace.ranges[r].hi);
-            }
-        }
+        trace.for_each_data_range(ev, [&](std::uint32_t, const AccessSite&, const Interval& range) {
+            bounds.push_back(range.lo);
+            bounds.push_back(range.hi);
+        });
     }
     std::sort(bounds.begin(), bounds.end());
     bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
@@ -58,17 +53,13 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
     for (EventId e = 0; e < g.event_count(); ++e) {
         const Event& ev = g.event(e);
         if (ev.kind != EventKind::Computation) continue;
-        for (std::uint32_t s = ev.first_site; s < ev.first_site + ev.site_count; ++s) {
-            const AccessSite& site = trace.sites[s];
-            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite)))
-                continue;
+        trace.for_each_data_range(ev, [&](std::uint32_t, const AccessSite& site,
+                                          const Interval& range) {
             const auto flags = static_cast<std::uint8_t>(site.flags & (kAccessRead | kAccessWrite));
-            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
-                const std::uint32_t last = segment_of(trace.ranges[r].hi);
-                for (std::uint32_t seg = segment_of(trace.ranges[r].lo); seg < last; ++seg)
-                    incidences.push_back({seg, e, flags});
-            }
-        }
+            const std::uint32_t last = segment_of(range.hi);
+            for (std::uint32_t seg = segment_of(range.lo); seg < last; ++seg)
+                incidences.push_back({seg, e, flags});
+        });
     }
     std::sort(incidences.begin(), incidences.end(), [](const Incidence& x, const Incidence& y) {
         return std::tie(x.segment, x.event) < std::tie(y.segment, y.event);

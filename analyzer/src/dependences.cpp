@@ -224,10 +224,7 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     for (EventId e = 0; e < g.event_count(); ++e) {
         if (offsets[e] == offsets[e + 1]) continue;
         if (progress && (e & 0x3fff) == 0) progress(stage, double(e) / double(g.event_count()));
-        if (!search.run(e, deps.direct, deps.all)) {
-            deps.budget_exceeded = true;
-            ++deps.fallback_origins;
-        }
+        if (!search.run(e, deps.direct, deps.all)) ++deps.fallback_origins;
         ++deps.origins;
     }
     if (progress) progress(stage, 1.0);

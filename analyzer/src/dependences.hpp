@@ -31,7 +31,6 @@ struct DependenceEdge {
 struct Dependences {
     std::vector<DependenceEdge> direct; // compacted direct edges only
     std::vector<DependenceEdge> all;    // compacted direct + transitive edges
-    bool budget_exceeded = false;       // some origin fell back to a conservative superset
     std::uint64_t origins = 0;          // events with a direct dependence
     std::uint64_t fallback_origins = 0; // of which the exact search ran out of budget
 };

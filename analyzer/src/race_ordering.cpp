@@ -69,20 +69,12 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     std::vector<bool> reached(comps.count, false);
     {
         // Components are numbered in reverse topological order.
-        std::vector<std::uint32_t> begin(comps.count + 1, 0);
-        for (auto c : comps.of)
-            ++begin[c + 1];
-        for (std::uint32_t c = 0; c < comps.count; ++c)
-            begin[c + 1] += begin[c];
-        std::vector<NodeId> nodes(comps.of.size());
-        std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-        for (NodeId v = 0; v < comps.of.size(); ++v)
-            nodes[fill[comps.of[v]]++] = v;
+        const ComponentMembers members_of(comps);
         for (std::uint32_t c = comps.count; c-- > 0;) {
             const bool propagate = reached[c] || comp_partition[c] != kNone;
             if (!propagate) continue;
-            for (std::uint32_t i = begin[c]; i < begin[c + 1]; ++i)
-                graph.for_each_successor(nodes[i], [&](NodeId w) {
+            for (std::uint32_t i = members_of.begin[c]; i < members_of.begin[c + 1]; ++i)
+                graph.for_each_successor(members_of.nodes[i], [&](NodeId w) {
                     if (comps.of[w] != c) reached[comps.of[w]] = true;
                 });
         }

@@ -138,7 +138,7 @@ class RunWriter {
             .bind(9, to_string(result_.ordering))
             .bind(10, trace_.truncated);
         if (trace_.truncated) s.bind(11, trace_.truncation_reason);
-        s.bind(12, result_.transitive_budget_exceeded);
+        s.bind(12, result_.transitive_fallbacks > 0);
         s.bind(13, n.events)
             .bind(14, n.computation_events)
             .bind(15, n.accesses)

@@ -90,9 +90,8 @@ struct AnalysisResult {
     std::vector<GraphEdge> edges;      // synchronization, shared-data and event-control edges
     AnalysisCounts counts;
     std::vector<StageStats> stages;
-    // True when the transitive-dependence search hit its budget for some event and fell back
-    // to a conservative superset of edges (results stay sound; see DESIGN-NOTES.md).
-    bool transitive_budget_exceeded = false;
+    // Transitive-dependence search (DESIGN-NOTES.md): origins whose exact search hit its budget
+    // fall back to a conservative superset of edges; results stay sound.
     std::uint64_t transitive_origins = 0;   // events searched for transitive dependences (D̂ + Ê)
     std::uint64_t transitive_fallbacks = 0; // of which fell back to the conservative superset
 };

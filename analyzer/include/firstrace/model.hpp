@@ -135,6 +135,17 @@ struct Trace {
 
     std::size_t event_count() const;
     std::size_t access_count() const; // number of (site, range) pairs
+    // Calls f(site index, site, range) for every range of the event's data accesses: what
+    // READ(e) and WRITE(e) are made of (atomic sites are synchronization and are skipped).
+    template <class F> void for_each_data_range(const Event& e, F&& f) const {
+        for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+            const AccessSite& site = sites[s];
+            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite)))
+                continue;
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
+                f(s, site, ranges[r]);
+        }
+    }
     // "V3" for STD variables; for byte ranges "counter" (a whole data symbol), "queue+8 (4
     // bytes)" (part of one), else "0x7ffd1000+8" (address + size).
     std::string describe(const Interval& range) const;
