@@ -20,7 +20,7 @@
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "symbolizer.hpp"
-#include "trace_format.hpp"
+#include <firstrace/trace_format.hpp>
 
 namespace firstrace {
 namespace {

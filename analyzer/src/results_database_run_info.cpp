@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "firstrace/results_database.hpp"
-#include "trace_format.hpp"
+#include <firstrace/trace_format.hpp>
 
 namespace firstrace {
 namespace {

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "../src/trace_format.hpp"
+#include <firstrace/trace_format.hpp>
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
 

@@ -12,7 +12,7 @@
 
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
-#include "trace_format.hpp"
+#include <firstrace/trace_format.hpp>
 
 namespace fs = std::filesystem;
 namespace fmt = firstrace::format;

@@ -13,7 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "trace_format.hpp"
+#include <firstrace/trace_format.hpp>
 
 #define FRT_EXPORT extern "C" __attribute__((visibility("default")))
 #define FRT_LIKELY(x) __builtin_expect(!!(x), 1)

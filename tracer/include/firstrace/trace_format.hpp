@@ -68,6 +68,11 @@ enum RecordType : std::uint8_t {
     kRecSync = 4,
     kRecEnd = 5,
     kRecName = 6,
+    // Reserved so that parallel work merges cleanly; each block is defined (layout documented
+    // above) by the work that first writes it.
+    // 7-9: calling contexts and heap blocks (stack depot entries, allocation records).
+    // 10-12: OpenMP (private storage regions of logical processes, ...).
+    // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
 };
 
 // Synchronization operations on the wire (stable numbers, independent of the model enum).
@@ -83,6 +88,7 @@ enum SyncOp : std::uint8_t {
     kOpCondSignal = 9,
     kOpCondWait = 10,
     kOpOther = 11,
+    // 12-15 reserved for OpenMP, 16-19 for the C library / kernel modelling.
 };
 
 // Object classes on the wire.
@@ -98,6 +104,11 @@ enum ObjectClass : std::uint8_t {
     kObjHeapBlock = 8,      // malloc/free ordering of a recycled block
     kObjAnnotation = 9,     // __tsan_acquire / __tsan_release
     kObjRwLockReaders = 10, // the read unlocks of a rwlock (the lock itself is kObjRwLock)
+    // Reserved blocks (see RecordType):
+    // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
+    //        function-local statics, custom mutexes and fibers of the TSan annotation API).
+    // 20-39: OpenMP objects (regions, barriers, tasks, dependences, critical, locks, ordered,
+    //        reductions).
 };
 
 // Access-site flags on the wire: the model's AccessFlags values.
