@@ -81,6 +81,32 @@ struct Process {
     std::string name;             // "T1" for STD traces, "thread 3" / "task 12" from the tracer
     std::uint32_t parent = kNone; // creating process, when known
     std::vector<Event> events;    // in process order; an event's index is its position here
+    // Where a logical process ran and which storage is its own (DESIGN "Model": storage private
+    // to a thread or implicit task is used one process after the other by what that thread
+    // runs). os_thread indexes Trace::os_threads (kNone: unknown, e.g. STD traces). Stack
+    // addresses below private_below on that thread belong to frames that this process's task
+    // created itself (0: none). See Trace::private_to_both.
+    std::uint32_t os_thread = kNone;
+    std::uint64_t private_below = 0;
+};
+
+// An OS thread that ran logical processes: its stack and static TLS block (run-time
+// addresses, empty when unknown).
+struct OsThread {
+    std::uint64_t tid = 0;
+    Interval stack;
+    Interval tls;
+};
+
+// A heap block as the allocator handed it out (one incarnation: the same address can be
+// handed out again after a free). Allocated by `process` just before its event `event` (the
+// index the next event of that process got), at `location` with calling context `context`.
+struct HeapBlock {
+    Interval range;
+    std::uint32_t process = kNone;
+    std::uint32_t event = kNone;
+    std::uint32_t location = kNone;
+    std::uint32_t context = kNone;
 };
 
 enum class SyncObjectKind : std::uint8_t {
@@ -129,6 +155,10 @@ struct Trace {
     std::vector<std::string> variable_names;
     // Byte-addressed traces: the program's data symbols, sorted by address, disjoint.
     std::vector<DataSymbol> data_symbols;
+    // Byte-addressed traces: OS threads (see Process::os_thread) and heap blocks, in the order
+    // they were allocated per process.
+    std::vector<OsThread> os_threads;
+    std::vector<HeapBlock> heap_blocks;
     bool has_clock = false; // clock_start/clock_finish are meaningful (complete ordering)
     bool truncated = false; // the program did not finish writing the trace
     std::string truncation_reason;
@@ -145,6 +175,20 @@ struct Trace {
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 f(s, site, ranges[r]);
         }
+    }
+    // True when a conflict of processes p and q on the bytes of `range` is no race because the
+    // bytes are storage private to the OS thread both ran on: its static TLS block, or its
+    // stack below the frames of both processes' tasks (min of private_below). Such storage is
+    // used one process after the other (OpenMP chunks and tasks run by one thread).
+    bool private_to_both(std::uint32_t p, std::uint32_t q, const Interval& range) const {
+        const Process& a = processes[p];
+        const Process& b = processes[q];
+        if (a.os_thread == kNone || a.os_thread != b.os_thread) return false;
+        const OsThread& t = os_threads[a.os_thread];
+        if (range.lo >= t.tls.lo && range.hi <= t.tls.hi && t.tls.lo < t.tls.hi) return true;
+        const std::uint64_t below = a.private_below < b.private_below ? a.private_below
+                                                                      : b.private_below;
+        return range.lo >= t.stack.lo && range.hi <= below && range.hi <= t.stack.hi;
     }
     // "V3" for STD variables; for byte ranges "counter" (a whole data symbol), "queue+8 (4
     // bytes)" (part of one), else "0x7ffd1000+8" (address + size).

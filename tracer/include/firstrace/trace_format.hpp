@@ -70,9 +70,11 @@ enum RecordType : std::uint8_t {
     kRecName = 6,
     // Reserved so that parallel work merges cleanly; each block is defined (layout documented
     // above) by the work that first writes it.
-    // 7-9: calling contexts and heap blocks (stack depot entries, allocation records).
+    // 7, 9: calling contexts (stack depot entries, ...).
+    // 8 = kRecAlloc (below): a heap block handed out by the allocator.
     // 10-12: OpenMP (private storage regions of logical processes, ...).
     // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
+    kRecAlloc = 8, // address, size, pc, context -- the current process got [address, +size)
 };
 
 // Synchronization operations on the wire (stable numbers, independent of the model enum).
