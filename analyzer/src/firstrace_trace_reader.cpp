@@ -28,28 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace fmt = firstrace::format;
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::string unescape(const std::string& s) {
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
-            hex_digit(s[i + 2]) >= 0) {
-            out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
-            i += 2;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
-
 std::string hex(std::uint64_t v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -59,78 +37,6 @@ std::string hex(std::uint64_t v) {
 std::string signal_name(long sig) {
     const char* abbrev = sigabbrev_np(static_cast<int>(sig));
     return "signal " + std::to_string(sig) + (abbrev ? std::string(" (SIG") + abbrev + ")" : "");
-}
-
-struct Metadata {
-    std::uint32_t version = 0;
-    std::string program;
-    std::vector<std::string> args;
-    bool instrumented = false;
-    bool ended = false;
-    std::string end_how;
-    long end_value = 0;
-    long end_running = 0;
-    std::string status_how; // from `firstrace record`
-    long status_value = 0;
-    std::vector<LoadedModule> modules;
-};
-
-Metadata read_metadata(const fs::path& dir) {
-    const fs::path path = dir / fmt::kMetadataFile;
-    std::ifstream in(path);
-    if (!in)
-        throw InputError(dir.string(), 0,
-                         "not a firstrace trace directory (no readable 'metadata' file)");
-    Metadata m;
-    std::string line;
-    std::uint64_t number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        std::istringstream fields(line);
-        std::string key;
-        fields >> key;
-        if (number == 1) {
-            if (key != "firstrace-trace" || !(fields >> m.version))
-                throw InputError(path.string(), 1,
-                                 "not a firstrace trace (expected 'firstrace-trace VERSION')");
-            if (m.version != fmt::kFormatVersion)
-                throw InputError(path.string(), 1,
-                                 "trace format version " + std::to_string(m.version) +
-                                     ", but this firstrace reads version " +
-                                     std::to_string(fmt::kFormatVersion) +
-                                     " (record the program again with this firstrace)");
-            continue;
-        }
-        if (key == "program") {
-            std::string v;
-            fields >> v;
-            m.program = unescape(v);
-        } else if (key == "arg") {
-            std::string v;
-            fields >> v;
-            m.args.push_back(unescape(v));
-        } else if (key == "instrumented") {
-            m.instrumented = true;
-        } else if (key == "module") {
-            LoadedModule mod;
-            std::string path_field;
-            if (!(fields >> std::hex >> mod.bias >> mod.lo >> mod.hi >> path_field))
-                throw InputError(path.string(), number, "malformed module line");
-            mod.path = unescape(path_field);
-            const bool seen =
-                std::any_of(m.modules.begin(), m.modules.end(), [&](const LoadedModule& o) {
-                    return o.bias == mod.bias && o.path == mod.path;
-                });
-            if (!seen) m.modules.push_back(mod);
-        } else if (key == "end") {
-            m.ended = true;
-            fields >> m.end_how >> m.end_value >> m.end_running;
-        } else if (key == "status") {
-            fields >> m.status_how >> m.status_value;
-        }
-    }
-    if (number == 0) throw InputError(path.string(), 0, "empty metadata file");
-    return m;
 }
 
 class ByteReader {
@@ -563,7 +469,7 @@ std::string list_pids(const std::vector<std::uint32_t>& pids) {
 
 Trace read_firstrace_trace(const std::string& directory) {
     const fs::path dir(directory);
-    const Metadata meta = read_metadata(dir);
+    const TraceMetadata meta = read_trace_metadata(directory);
 
     std::vector<std::pair<std::uint64_t, fs::path>> streams;
     for (const auto& entry : fs::directory_iterator(dir)) {
@@ -624,6 +530,7 @@ Trace read_firstrace_trace(const std::string& directory) {
         trace.truncated = true;
         trace.truncation_reason = reason;
     }
+    trace.metadata = meta;
     return trace;
 }
 

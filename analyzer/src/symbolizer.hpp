@@ -9,15 +9,9 @@
 #include <vector>
 
 #include "firstrace/model.hpp"
+#include "firstrace/trace_metadata.hpp"
 
 namespace firstrace {
-
-struct LoadedModule {
-    std::uint64_t bias = 0; // load bias: file address = pc - bias
-    std::uint64_t lo = 0;   // mapped range [lo, hi)
-    std::uint64_t hi = 0;
-    std::string path;
-};
 
 class Symbolizer {
   public:

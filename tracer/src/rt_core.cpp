@@ -22,6 +22,8 @@
 
 namespace frt {
 
+namespace key = firstrace::format::metadata_key;
+
 __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
 // Set once a thread has finished: instrumented code running after that is not traced.
 static __thread bool tls_done __attribute__((tls_model("initial-exec"))) = false;
@@ -668,23 +670,23 @@ static int module_callback(struct dl_phdr_info* info, size_t, void*) {
     }
     if (hi == 0) return 0;
     Line l;
-    l.s("module ").x(info->dlpi_addr).s(" ").x(lo).s(" ").x(hi).s(" ").esc(name);
+    l.s(key::kModule).s(" ").x(info->dlpi_addr).s(" ").x(lo).s(" ").x(hi).s(" ").esc(name);
     meta_line(l);
     return 0;
 }
 
 static void write_header() {
     Line l;
-    l.s("firstrace-trace ").u(firstrace::format::kFormatVersion);
+    l.s(key::kHeader).s(" ").u(firstrace::format::kFormatVersion);
     meta_line(l);
     l.n = 0;
-    l.s("tool-version ").s(FIRSTRACE_VERSION);
+    l.s(key::kToolVersion).s(" ").s(FIRSTRACE_VERSION);
     meta_line(l);
     char exe[4096];
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         l.n = 0;
-        l.s("program ").esc(exe, static_cast<std::size_t>(n));
+        l.s(key::kProgram).s(" ").esc(exe, static_cast<std::size_t>(n));
         meta_line(l);
     }
     const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
@@ -698,27 +700,27 @@ static void write_header() {
         for (ssize_t i = 0; i < got;) {
             const std::size_t len = strnlen(args + i, static_cast<std::size_t>(got - i));
             l.n = 0;
-            l.s("arg ").esc(args + i, len);
+            l.s(key::kArg).s(" ").esc(args + i, len);
             meta_line(l);
             i += static_cast<ssize_t>(len) + 1;
         }
     }
     l.n = 0;
-    l.s("pid ").u(static_cast<u64>(getpid()));
+    l.s(key::kPid).s(" ").u(static_cast<u64>(getpid()));
     meta_line(l);
     struct utsname host;
     if (uname(&host) == 0) {
         l.n = 0;
-        l.s("host ").esc(host.nodename);
+        l.s(key::kHost).s(" ").esc(host.nodename);
         meta_line(l);
     }
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     l.n = 0;
-    l.s("start-time ").u(static_cast<u64>(rt.tv_sec)).s(".").u(static_cast<u64>(rt.tv_nsec));
+    l.s(key::kStartTime).s(" ").u(static_cast<u64>(rt.tv_sec)).s(".").u(static_cast<u64>(rt.tv_nsec));
     meta_line(l);
     l.n = 0;
-    l.s("clock ").u(now());
+    l.s(key::kClock).s(" ").u(now());
     meta_line(l);
     dl_iterate_phdr(module_callback, nullptr);
 }
@@ -814,7 +816,7 @@ void ensure_init() {
 void mark_instrumented() {
     if (g_instrumented.exchange(true)) return;
     Line l;
-    l.s("instrumented 1");
+    l.s(key::kInstrumented).s(" 1");
     meta_line(l);
 }
 

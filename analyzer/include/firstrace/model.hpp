@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "firstrace/trace_metadata.hpp"
 
 namespace firstrace {
 
@@ -144,6 +147,7 @@ struct DataSymbol {
 struct Trace {
     std::string path;   // what was read, for messages
     std::string format; // "std" or "firstrace"
+    std::optional<TraceMetadata> metadata; // recorded traces: the trace directory's metadata
     std::vector<Process> processes;
     std::vector<SyncObject> objects;
     std::vector<AccessSite> sites;

@@ -158,6 +158,22 @@ inline std::int64_t unzigzag(std::uint64_t v) {
     return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
 }
 
+// Keys of the metadata file (one `key value...` line each; see the top of this file).
+namespace metadata_key {
+inline constexpr const char* kHeader = "firstrace-trace";
+inline constexpr const char* kToolVersion = "tool-version";
+inline constexpr const char* kProgram = "program";
+inline constexpr const char* kArg = "arg";
+inline constexpr const char* kPid = "pid";
+inline constexpr const char* kHost = "host";
+inline constexpr const char* kStartTime = "start-time";
+inline constexpr const char* kClock = "clock";
+inline constexpr const char* kInstrumented = "instrumented";
+inline constexpr const char* kModule = "module";
+inline constexpr const char* kEnd = "end";
+inline constexpr const char* kStatus = "status";
+} // namespace metadata_key
+
 // Percent-escaping of metadata values (space, %, control characters, bytes >= 0x7f).
 inline bool needs_escape(unsigned char c) {
     return c <= ' ' || c == '%' || c >= 0x7f;
