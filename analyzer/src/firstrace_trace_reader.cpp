@@ -250,6 +250,7 @@ class TraceBuilder {
     // dropped, for the summary.
     struct CutSummary {
         std::size_t events = 0;
+        std::size_t forks_added = 0; // thread creations the parent's stream lost
         std::vector<std::uint32_t> processes;
     };
     CutSummary cut_consistently();
@@ -653,10 +654,11 @@ class TraceBuilder {
 //     release);
 //   - a semaphore wait paired with a post beyond the first gap of the posts, or after a gap
 //     of the waits (pairs are by position);
-//   - a barrier departure of an episode that lacks arrivals;
-//   - any event of a thread whose creating Fork is not kept.
-// Dropping a suffix loses more counters, so this repeats until nothing changes. What is kept
-// is a consistent global state: everything kept happened after only kept events of other
+//   - a barrier departure of an episode that lacks arrivals.
+// Dropping a suffix loses more counters, so this repeats until nothing changes. A thread whose
+// creating Fork is not kept was created after everything kept of its parent (a process's
+// events are a prefix of what it did): the cut gives the parent that Fork as its last event. What
+// is kept is a consistent global state: everything kept happened after only kept events of other
 // processes it synchronized with. Counters can also be skipped for good (a failed unlock):
 // in a truncated trace that only cuts more than needed.
 TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
@@ -688,15 +690,11 @@ TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
     };
     for (bool changed = true; changed;) {
         changed = false;
-        std::vector<bool> forked(n, false);
         std::vector<Op> ops;
         for (std::uint32_t p = 0; p < n; ++p)
             for (std::uint32_t i = 0; i < keep[p]; ++i) {
                 const Event& e = processes_[p].events[i];
                 switch (e.kind) {
-                case EventKind::Fork:
-                    if (e.object < n) forked[e.object] = true;
-                    break;
                 case EventKind::Acquire:
                 case EventKind::Release:
                 case EventKind::SemPost:
@@ -709,9 +707,6 @@ TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
                     break;
                 }
             }
-        for (std::uint32_t p = 0; p < n; ++p)
-            if (processes_[p].kind == 0 && processes_[p].parent != kNone && !forked[p])
-                cut(p, 0, changed);
         std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
             return std::tie(a.object, a.counter) < std::tie(b.object, b.counter);
         });
@@ -756,12 +751,27 @@ TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
         }
     }
     CutSummary summary;
+    std::vector<bool> forked(n, false);
     for (std::uint32_t p = 0; p < n; ++p) {
         auto& events = processes_[p].events;
-        if (keep[p] == events.size()) continue;
-        summary.events += events.size() - keep[p];
-        summary.processes.push_back(p);
-        events.resize(keep[p]);
+        if (keep[p] != events.size()) {
+            summary.events += events.size() - keep[p];
+            summary.processes.push_back(p);
+            events.resize(keep[p]);
+        }
+        for (const Event& e : events)
+            if (e.kind == EventKind::Fork && e.object < n) forked[e.object] = true;
+    }
+    for (std::uint32_t c = 0; c < n; ++c) {
+        const std::uint32_t parent = processes_[c].parent;
+        if (processes_[c].kind != 0 || parent >= n || forked[c]) continue;
+        auto& events = processes_[parent].events;
+        Event fork;
+        fork.kind = EventKind::Fork;
+        fork.object = c;
+        if (!events.empty()) fork.clock_start = fork.clock_finish = events.back().clock_finish;
+        events.push_back(fork);
+        ++summary.forks_added;
     }
     std::erase_if(trace_.heap_blocks,
                   [&](const HeapBlock& b) { return b.process < n && b.event > keep[b.process]; });
