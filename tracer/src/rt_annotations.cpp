@@ -22,6 +22,7 @@
 //   __tsan_external_*       accesses to an object of a registered type (1 byte at the address).
 //   __tsan_testonly_barrier_*  the invisible barrier of LLVM's ThreadSanitizer tests: waits
 //                           with a futex inside the runtime and records nothing.
+#include <link.h>
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -34,6 +35,29 @@
 
 using namespace frt;
 namespace fmt = firstrace::format;
+
+// The runtime's own code (from_runtime): from the load address of this library's segments.
+namespace frt {
+u64 g_runtime_lo = 0, g_runtime_hi = 0;
+}
+namespace {
+int find_runtime(struct dl_phdr_info* info, size_t, void*) {
+    const u64 self = reinterpret_cast<u64>(&find_runtime);
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const auto& ph = info->dlpi_phdr[i];
+        const u64 lo = info->dlpi_addr + ph.p_vaddr;
+        if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X) && self >= lo && self < lo + ph.p_memsz) {
+            g_runtime_lo = lo;
+            g_runtime_hi = lo + ph.p_memsz;
+            return 1;
+        }
+    }
+    return 0;
+}
+__attribute__((constructor(101))) void locate_runtime() {
+    dl_iterate_phdr(find_runtime, nullptr);
+}
+} // namespace
 
 namespace {
 

@@ -843,7 +843,7 @@ void ensure_init() {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fatal_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK; // flush after a stack overflow too
     sigemptyset(&sa.sa_mask);
     const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
                          SIGTERM, SIGINT, SIGHUP, SIGQUIT};

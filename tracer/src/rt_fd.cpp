@@ -93,7 +93,7 @@ void used(ThreadState* t, int fd, u64 pc) {
 }
 
 void before_send(int fd, u64 pc, const void* buf, u64 n) {
-    ThreadState* t = enter();
+    ThreadState* t = enter_call(pc);
     if (t == nullptr) return;
     used(t, fd, pc);
     library_access(t, pc, buf, n, false);
@@ -107,7 +107,7 @@ void before_send(int fd, u64 pc, const void* buf, u64 n) {
 }
 
 void after_receive(int fd, u64 pc, ssize_t r) {
-    ThreadState* t = enter();
+    ThreadState* t = enter_call(pc);
     if (t == nullptr) return;
     used(t, fd, pc);
     if (r >= 0 && modelled(fd)) {
@@ -125,14 +125,14 @@ void after_receive(int fd, u64 pc, ssize_t r) {
 
 void received_into(const void* buf, ssize_t r, u64 pc) {
     if (r <= 0) return;
-    if (ThreadState* t = enter()) {
+    if (ThreadState* t = enter_call(pc)) {
         library_access(t, pc, buf, static_cast<u64>(r), true);
         leave(t);
     }
 }
 
 void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc) {
-    ThreadState* t = enter();
+    ThreadState* t = enter_call(pc);
     if (t == nullptr) return;
     for (int i = 0; i < n && bytes > 0; ++i) {
         const u64 k = iov[i].iov_len < bytes ? iov[i].iov_len : bytes;
@@ -149,15 +149,25 @@ u64 iov_bytes(const struct iovec* iov, int n) {
     return s;
 }
 
-// fd is closed or replaced: a write of its byte, then a new incarnation.
+// fd is closed or replaced: a write of its byte. Its uses after the close (a bug) still read
+// the same byte; the next descriptor the kernel hands out with that number starts a new
+// incarnation (created()).
 void retired(int fd, u64 pc) {
     if (!modelled(fd)) return;
-    if (ThreadState* t = enter()) {
+    if (ThreadState* t = enter_call(pc)) {
         library_access(t, pc, descriptor_byte(fd), 1, true);
         leave(t);
     }
-    g_incarnation[fd].fetch_add(1, std::memory_order_relaxed);
     g_description[fd].store(0, std::memory_order_relaxed);
+}
+
+// The kernel handed out fd: a new incarnation of the number, its own description.
+int created(int fd) {
+    if (modelled(fd)) {
+        g_incarnation[fd].fetch_add(1, std::memory_order_relaxed);
+        g_description[fd].store(0, std::memory_order_relaxed);
+    }
+    return fd;
 }
 
 DECLARE_NEXT(read);
@@ -180,6 +190,21 @@ DECLARE_NEXT(pipe);
 DECLARE_NEXT(pipe2);
 DECLARE_NEXT(socketpair);
 DECLARE_NEXT(fcntl);
+DECLARE_NEXT(socket);
+DECLARE_NEXT(accept);
+DECLARE_NEXT(accept4);
+DECLARE_NEXT(eventfd);
+using open_fn = int (*)(const char*, int, ...);
+using openat_fn = int (*)(int, const char*, int, ...);
+open_fn real_open = nullptr;
+open_fn real_open64 = nullptr;
+openat_fn real_openat = nullptr;
+DECLARE_NEXT(creat);
+
+// The mode argument of open/openat, present when a file may be created.
+mode_t mode_of(int flags, va_list ap) {
+    return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
+}
 
 } // namespace
 
@@ -260,6 +285,8 @@ FRT_EXPORT int close(int fd) {
 FRT_EXPORT int pipe(int fds[2]) {
     const int r = NEXT(pipe)(fds);
     if (r == 0) {
+        created(fds[0]);
+        created(fds[1]);
         const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
         new_description(fds[0], d);
         new_description(fds[1], d);
@@ -269,6 +296,8 @@ FRT_EXPORT int pipe(int fds[2]) {
 FRT_EXPORT int pipe2(int fds[2], int flags) {
     const int r = NEXT(pipe2)(fds, flags);
     if (r == 0) {
+        created(fds[0]);
+        created(fds[1]);
         const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
         new_description(fds[0], d);
         new_description(fds[1], d);
@@ -278,6 +307,8 @@ FRT_EXPORT int pipe2(int fds[2], int flags) {
 FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
     const int r = NEXT(socketpair)(domain, type, protocol, fds);
     if (r == 0) {
+        created(fds[0]);
+        created(fds[1]);
         const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
         new_description(fds[0], d);
         new_description(fds[1], d);
@@ -288,7 +319,8 @@ FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
 namespace {
 // newfd now refers to oldfd's description (it was closed first if it was open).
 int duplicated(int oldfd, int newfd) {
-    if (newfd >= 0 && modelled(oldfd) && modelled(newfd)) {
+    if (newfd >= 0 && newfd != oldfd) created(newfd);
+    if (newfd >= 0 && newfd != oldfd && modelled(oldfd) && modelled(newfd)) {
         u64 d = g_description[oldfd].load(std::memory_order_relaxed);
         if (d == 0) { // oldfd was its own description: give both a shared one
             d = g_next_description.fetch_add(1, std::memory_order_relaxed);
@@ -319,4 +351,43 @@ FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     const int r = NEXT(fcntl)(fd, cmd, arg);
     if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r);
     return r;
+}
+
+// --- descriptors the kernel hands out --------------------------------------------------------
+
+FRT_EXPORT int open(const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return created(next(real_open, "open")(path, flags, mode));
+}
+FRT_EXPORT int open64(const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return created(next(real_open64, "open64")(path, flags, mode));
+}
+FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return created(next(real_openat, "openat")(dir, path, flags, mode));
+}
+FRT_EXPORT int creat(const char* path, mode_t mode) {
+    return created(NEXT(creat)(path, mode));
+}
+FRT_EXPORT int socket(int domain, int type, int protocol) {
+    return created(NEXT(socket)(domain, type, protocol));
+}
+FRT_EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
+    return created(NEXT(accept)(fd, addr, len));
+}
+FRT_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags) {
+    return created(NEXT(accept4)(fd, addr, len, flags));
+}
+FRT_EXPORT int eventfd(unsigned value, int flags) {
+    return created(NEXT(eventfd)(value, flags));
 }

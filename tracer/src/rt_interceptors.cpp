@@ -225,6 +225,7 @@ void* thread_start(void* p) {
     void* arg = a->arg;
     thread_started(a->pid, a->parent);
     free_start_args(a);
+    alt_stack_attach();
     bool ends_in_destructor = false;
     if (ThreadState* t = tls_state) {
         t->guard = 1;

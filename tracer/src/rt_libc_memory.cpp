@@ -29,16 +29,16 @@ namespace fmt = firstrace::format;
 
 namespace {
 
-// The calling thread's state if a library call of the program is to be recorded now.
-FRT_INLINE ThreadState* program_call() {
+// The calling thread's state if a library call of the program (made at pc) is to be recorded.
+FRT_INLINE ThreadState* program_call(u64 pc) {
     ThreadState* t = tls_state;
-    if (t == nullptr || t->guard != 0) return nullptr;
+    if (t == nullptr || t->guard != 0 || from_runtime(pc)) return nullptr;
     t->guard = 1;
     return t;
 }
 
 void accessed(u64 pc, const void* addr, u64 size, bool write) {
-    if (ThreadState* t = program_call()) {
+    if (ThreadState* t = program_call(pc)) {
         library_access(t, pc, addr, size, write);
         leave(t);
     }
@@ -46,7 +46,7 @@ void accessed(u64 pc, const void* addr, u64 size, bool write) {
 
 void file_used(u64 pc, FILE* f) {
     if (f == nullptr) return;
-    if (ThreadState* t = program_call()) {
+    if (ThreadState* t = program_call(pc)) {
         add_access_slow(t, pc, reinterpret_cast<u64>(f), 1,
                         fmt::kAtomic | fmt::kRead | fmt::kWrite);
         leave(t);

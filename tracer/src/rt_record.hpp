@@ -45,6 +45,24 @@ inline void release_now(ThreadState* t, u8 cls, const void* obj, u64 pc, bool me
     record(t, firstrace::format::kOpRelease, cls, obj, merge ? c + 1 : c, c0, pc);
 }
 
+// True when pc is in the runtime's own code: the runtime's metadata and stream writes go
+// through the same interposed functions (write, close, strlen, ...) as the program's calls,
+// and are not the program's.
+extern u64 g_runtime_lo, g_runtime_hi;
+FRT_INLINE bool from_runtime(u64 pc) {
+    return pc >= g_runtime_lo && pc < g_runtime_hi;
+}
+
+// enter() for an interposed library call made at pc: null when it is the runtime's own call.
+FRT_INLINE ThreadState* enter_call(u64 pc) {
+    return from_runtime(pc) ? nullptr : enter();
+}
+
+// Alternate signal stacks for the fatal-signal flush (rt_signals.cpp): the calling thread gets
+// one if it has none; at its end it goes back to a pool.
+void alt_stack_attach();
+void alt_stack_detach();
+
 // A library call's access to the program's memory, at the caller's pc.
 inline void library_access(ThreadState* t, u64 pc, const void* addr, u64 size, bool write) {
     if (size != 0)
