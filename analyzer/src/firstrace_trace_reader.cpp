@@ -73,7 +73,8 @@ struct Truncated {}; // a record ran past the end of the data
 
 struct RawProcess {
     bool declared = false;
-    std::string name; // given by the program
+    std::uint8_t kind = 0; // 0 thread (created by a Fork of its parent), 1 task / fiber
+    std::string name;      // given by the program
     std::uint32_t parent = kNone;
     bool ended = false;
     std::vector<Event> events;
@@ -151,7 +152,17 @@ class TraceBuilder {
         return complete;
     }
 
+    // The consistent cut of a truncated trace (see consistent_cut below): returns what it
+    // dropped, for the summary.
+    struct CutSummary {
+        std::size_t events = 0;
+        std::size_t forks_added = 0; // thread creations the parent's stream lost
+        std::vector<std::uint32_t> processes;
+    };
+    CutSummary cut_consistently();
+
     void finish() {
+        drop_benign_ranges();
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
             p.name = pid == 0 ? "main" : "thread " + std::to_string(pid);
@@ -175,6 +186,39 @@ class TraceBuilder {
 
   private:
     static constexpr std::uint32_t kMaxProcesses = 1u << 22;
+
+    // AnnotateBenignRace(Sized): the declared bytes leave every access range.
+    void drop_benign_ranges() {
+        if (benign_.empty()) return;
+        std::sort(benign_.begin(), benign_.end(),
+                  [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
+        std::vector<Interval> merged;
+        for (const Interval& b : benign_) {
+            if (!merged.empty() && b.lo <= merged.back().hi)
+                merged.back().hi = std::max(merged.back().hi, b.hi);
+            else
+                merged.push_back(b);
+        }
+        std::vector<Interval> ranges;
+        ranges.reserve(trace_.ranges.size());
+        for (AccessSite& site : trace_.sites) {
+            const auto first = static_cast<std::uint32_t>(ranges.size());
+            for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count; ++k) {
+                Interval r = trace_.ranges[k];
+                auto it =
+                    std::upper_bound(merged.begin(), merged.end(), r.lo,
+                                     [](std::uint64_t v, const Interval& b) { return v < b.hi; });
+                for (; it != merged.end() && it->lo < r.hi && r.lo < r.hi; ++it) {
+                    if (it->lo > r.lo) ranges.push_back({r.lo, it->lo});
+                    r.lo = std::min(r.hi, it->hi);
+                }
+                if (r.lo < r.hi) ranges.push_back(r);
+            }
+            site.first_range = first;
+            site.range_count = static_cast<std::uint32_t>(ranges.size()) - first;
+        }
+        trace_.ranges = std::move(ranges);
+    }
 
     RawProcess& process(std::uint32_t pid, const std::string& file) {
         if (pid >= kMaxProcesses)
@@ -244,6 +288,26 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::RwLock;
                 prefix = "rwlock-readers";
                 break;
+            case fmt::kObjThreadStorage:
+                o.kind = SyncObjectKind::Other;
+                prefix = "thread-storage";
+                break;
+            case fmt::kObjFile:
+                o.kind = SyncObjectKind::Other;
+                prefix = "file";
+                break;
+            case fmt::kObjOnce:
+                o.kind = SyncObjectKind::Other;
+                prefix = "once";
+                break;
+            case fmt::kObjFiber:
+                o.kind = SyncObjectKind::Other;
+                prefix = "fiber";
+                break;
+            case fmt::kObjSignal:
+                o.kind = SyncObjectKind::Other;
+                prefix = "signal";
+                break;
             default:
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));
@@ -252,6 +316,7 @@ class TraceBuilder {
             if (incarnation > 1) o.name += "#" + std::to_string(incarnation);
             if (cls == fmt::kObjSemaphore) o.initial_value = extra;
             trace_.objects.push_back(o);
+            object_extra_.push_back(extra);
         }
         return it->second;
     }
@@ -300,10 +365,11 @@ class TraceBuilder {
         case fmt::kRecProcess: {
             const std::uint64_t pid = need(r);
             const std::uint64_t parent = need(r);
-            need_byte(r); // kind
-            need(r);      // os tid
+            const std::uint8_t kind = need_byte(r);
+            need(r); // os tid
             RawProcess& p = process(static_cast<std::uint32_t>(pid), file);
             p.declared = true;
+            p.kind = kind;
             p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
             current_ = static_cast<std::uint32_t>(pid);
             return true;
@@ -435,6 +501,26 @@ class TraceBuilder {
             process(static_cast<std::uint32_t>(pid), file).name = name;
             return true;
         }
+        case fmt::kRecAlloc: {
+            RawProcess& p = current(file, at);
+            HeapBlock b;
+            const std::uint64_t address = need(r);
+            const std::uint64_t size = need(r);
+            const std::uint64_t pc = need(r);
+            b.context = context(r);
+            b.range = {address, address + size};
+            b.process = current_;
+            b.event = static_cast<std::uint32_t>(p.events.size());
+            b.location = location(pc);
+            trace_.heap_blocks.push_back(b);
+            return true;
+        }
+        case fmt::kRecBenign: {
+            const std::uint64_t address = need(r);
+            const std::uint64_t size = need(r);
+            if (address + size > address) benign_.push_back({address, address + size});
+            return true;
+        }
         case fmt::kRecEnd: {
             current(file, at);
             need(r);
@@ -451,11 +537,152 @@ class TraceBuilder {
     Trace& trace_;
     Symbolizer& symbolizer_;
     std::vector<RawProcess> processes_;
+    std::vector<std::int64_t> object_extra_; // per object: barrier count (from its first record)
+    std::vector<Interval> benign_;
     std::uint32_t current_ = kNone;
     std::unordered_map<std::uint64_t, std::uint32_t> locations_;
     std::map<std::tuple<std::uint8_t, std::uint64_t, std::uint64_t>, std::uint32_t> objects_;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> contexts_;
 };
+
+// The consistent cut of a truncated trace. When a program ends without its threads finishing
+// (exit() from another thread, _exit, a fatal signal) or is killed, each stream ends at its
+// last complete record, but an operation in flight is lost: a counter taken, its record never
+// written (release_op takes the counter before the real unlock and writes after it). Under
+// SIGKILL a stream loses everything after its last flushed chunk. The other streams go on and
+// pair their acquires with the wrong releases: a lock acquired after a lost unlock would be
+// ordered after an earlier holder only, and the critical sections in between look unordered.
+//
+// Every counter value of an object belongs to one operation, so a lost operation leaves a gap
+// in the object's counters. The cut keeps, of every process, the longest prefix in which no
+// event depends on a lost operation:
+//   - an Acquire with a counter above a gap of its object (it may have paired with the lost
+//     release);
+//   - a semaphore wait paired with a post beyond the first gap of the posts, or after a gap
+//     of the waits (pairs are by position);
+//   - a barrier departure of an episode that lacks arrivals.
+// Dropping a suffix loses more counters, so this repeats until nothing changes. A thread whose
+// creating Fork is not kept was created after everything kept of its parent (a process's
+// events are a prefix of what it did): the cut gives the parent that Fork as its last event. What
+// is kept is a consistent global state: everything kept happened after only kept events of other
+// processes it synchronized with. Counters can also be skipped for good (a failed unlock):
+// in a truncated trace that only cuts more than needed.
+TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
+    const std::size_t n = processes_.size();
+    std::vector<std::size_t> keep(n);
+    for (std::size_t p = 0; p < n; ++p)
+        keep[p] = processes_[p].events.size();
+    struct Op {
+        std::uint32_t object;
+        std::uint64_t counter;
+        EventKind kind;
+        std::uint32_t process;
+        std::uint32_t index;
+    };
+    auto cut = [&](std::uint32_t p, std::size_t i, bool& changed) {
+        if (i < keep[p]) {
+            keep[p] = i;
+            changed = true;
+        }
+    };
+    // the smallest value missing from a sorted list (counters of one object, one domain)
+    auto first_gap = [](const std::vector<std::uint64_t>& sorted) {
+        std::uint64_t expect = 0;
+        for (std::uint64_t c : sorted) {
+            if (c > expect) return expect;
+            if (c == expect) ++expect;
+        }
+        return expect;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::vector<Op> ops;
+        for (std::uint32_t p = 0; p < n; ++p)
+            for (std::uint32_t i = 0; i < keep[p]; ++i) {
+                const Event& e = processes_[p].events[i];
+                switch (e.kind) {
+                case EventKind::Acquire:
+                case EventKind::Release:
+                case EventKind::SemPost:
+                case EventKind::SemWait:
+                case EventKind::BarrierArrive:
+                case EventKind::BarrierDepart:
+                    ops.push_back({e.object, e.counter, e.kind, p, i});
+                    break;
+                default:
+                    break;
+                }
+            }
+        std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+            return std::tie(a.object, a.counter) < std::tie(b.object, b.counter);
+        });
+        for (std::size_t a = 0; a < ops.size();) {
+            std::size_t b = a;
+            while (b < ops.size() && ops[b].object == ops[a].object)
+                ++b;
+            const std::uint32_t object = ops[a].object;
+            const SyncObject& obj = trace_.objects[object];
+            if (obj.kind == SyncObjectKind::Semaphore) {
+                std::vector<std::uint64_t> posts, waits;
+                for (std::size_t k = a; k < b; ++k)
+                    (ops[k].kind == EventKind::SemPost ? posts : waits).push_back(ops[k].counter);
+                const std::uint64_t post_gap = first_gap(posts);
+                const std::uint64_t wait_gap = first_gap(waits);
+                for (std::size_t k = a; k < b; ++k) {
+                    if (ops[k].kind != EventKind::SemWait) continue;
+                    const auto post = static_cast<std::int64_t>(ops[k].counter) - obj.initial_value;
+                    if (ops[k].counter > wait_gap ||
+                        (post >= 0 && static_cast<std::uint64_t>(post) >= post_gap))
+                        cut(ops[k].process, ops[k].index, changed);
+                }
+            } else if (obj.kind == SyncObjectKind::Barrier) {
+                std::map<std::uint64_t, std::int64_t> arrivals;
+                for (std::size_t k = a; k < b; ++k)
+                    if (ops[k].kind == EventKind::BarrierArrive) ++arrivals[ops[k].counter];
+                const std::int64_t count = object_extra_[object];
+                for (std::size_t k = a; k < b; ++k)
+                    if (ops[k].kind == EventKind::BarrierDepart && count > 0 &&
+                        arrivals[ops[k].counter] < count)
+                        cut(ops[k].process, ops[k].index, changed);
+            } else {
+                std::vector<std::uint64_t> counters;
+                for (std::size_t k = a; k < b; ++k)
+                    counters.push_back(ops[k].counter);
+                const std::uint64_t gap = first_gap(counters);
+                for (std::size_t k = a; k < b; ++k)
+                    if (ops[k].kind == EventKind::Acquire && ops[k].counter > gap)
+                        cut(ops[k].process, ops[k].index, changed);
+            }
+            a = b;
+        }
+    }
+    CutSummary summary;
+    std::vector<bool> forked(n, false);
+    for (std::uint32_t p = 0; p < n; ++p) {
+        auto& events = processes_[p].events;
+        if (keep[p] != events.size()) {
+            summary.events += events.size() - keep[p];
+            summary.processes.push_back(p);
+            events.resize(keep[p]);
+        }
+        for (const Event& e : events)
+            if (e.kind == EventKind::Fork && e.object < n) forked[e.object] = true;
+    }
+    for (std::uint32_t c = 0; c < n; ++c) {
+        const std::uint32_t parent = processes_[c].parent;
+        if (processes_[c].kind != 0 || parent >= n || forked[c]) continue;
+        auto& events = processes_[parent].events;
+        Event fork;
+        fork.kind = EventKind::Fork;
+        fork.object = c;
+        if (!events.empty()) fork.clock_start = fork.clock_finish = events.back().clock_finish;
+        events.push_back(fork);
+        ++summary.forks_added;
+    }
+    std::erase_if(trace_.heap_blocks,
+                  [&](const HeapBlock& b) { return b.process < n && b.event > keep[b.process]; });
+    return summary;
+}
 
 std::string list_pids(const std::vector<std::uint32_t>& pids) {
     std::string out;
@@ -485,7 +712,7 @@ Trace read_firstrace_trace(const std::string& directory) {
         streams.emplace_back(std::stoull(number), entry.path());
     }
     std::sort(streams.begin(), streams.end());
-    if (streams.empty())
+    if (streams.empty() && !meta.instrumented)
         throw InputError(directory, 0,
                          meta.instrumented
                              ? "the trace has no event streams (the program wrote nothing)"
@@ -501,6 +728,11 @@ Trace read_firstrace_trace(const std::string& directory) {
     std::vector<std::string> cut;
     for (const auto& [number, path] : streams)
         if (!builder.read_stream(path)) cut.push_back(path.filename().string());
+    const auto unfinished = builder.unfinished();
+    const bool incomplete =
+        !meta.ended || meta.end_how == "signal" || !unfinished.empty() || !cut.empty();
+    const TraceBuilder::CutSummary dropped =
+        incomplete ? builder.cut_consistently() : TraceBuilder::CutSummary{};
     builder.finish();
     trace.data_symbols = symbolizer.data_symbols();
 
@@ -517,7 +749,6 @@ Trace read_firstrace_trace(const std::string& directory) {
     } else if (meta.end_how == "signal") {
         reason = "the program was killed by " + signal_name(meta.end_value);
     }
-    const auto unfinished = builder.unfinished();
     if (reason.empty() && !unfinished.empty()) {
         reason = std::to_string(unfinished.size()) + " thread(s) (" + list_pids(unfinished) +
                  ") were still running when the program ended";
@@ -526,6 +757,10 @@ Trace read_firstrace_trace(const std::string& directory) {
     }
     if (reason.empty() && !cut.empty())
         reason = "stream " + cut.front() + " ends inside a chunk or record";
+    if (!reason.empty() && dropped.events != 0)
+        reason += "; cut at a consistent point: " + std::to_string(dropped.events) +
+                  " event(s) of thread(s) " + list_pids(dropped.processes) +
+                  " dropped (they follow synchronization whose other side the trace lost)";
     if (!reason.empty()) {
         trace.truncated = true;
         trace.truncation_reason = reason;

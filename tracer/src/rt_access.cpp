@@ -98,9 +98,6 @@ FRT_EXPORT void __tsan_func_exit() {
     if (FRT_LIKELY(t != nullptr) && t->depth != 0) --t->depth;
 }
 
-FRT_EXPORT void __tsan_ignore_thread_begin() {}
-FRT_EXPORT void __tsan_ignore_thread_end() {}
-
 // --- atomics ------------------------------------------------------------------------------------
 //
 // An atomic operation is synchronization. Relaxed ones only leave an atomic access site (for
@@ -294,16 +291,6 @@ FRT_EXPORT void __tsan_atomic_thread_fence(int mo) {
 }
 FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
     __atomic_signal_fence(order(mo));
-}
-
-// Annotations some code uses to describe custom synchronization.
-FRT_EXPORT void __tsan_acquire(void* addr) {
-    atomic_op(
-        FRT_PC(), addr, 1, kAcquire, kAcquire, OpKind::Load, [] { return 0; }, kAlways);
-}
-FRT_EXPORT void __tsan_release(void* addr) {
-    atomic_op(
-        FRT_PC(), addr, 1, kRelease, kRelease, OpKind::Store, [] { return 0; }, kAlways);
 }
 
 // Called by the memcpy/memmove/memset interceptors (rt_memory.c). Only threads that already

@@ -479,6 +479,10 @@ void periodic(ThreadState* t) {
 
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     if (size == 0) return;
+    // Annotated ignore regions: never enter the site table, so the fast path never sees the
+    // site either (rt_annotations.cpp closes the event when the region begins).
+    if (FRT_UNLIKELY(t->ignore_access_kinds & flags) && !(flags & firstrace::format::kAtomic))
+        return;
     const u64 key = (pc << 3) | flags;
     for (int attempt = 0; attempt < 2; ++attempt) {
         Site* s =
@@ -497,7 +501,7 @@ void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
 // Synchronization events.
 
 void emit_sync(ThreadState* t, const SyncRecord& r) {
-    if (begin_record(t)) {
+    if (t->ignore_sync_depth == 0 && begin_record(t)) {
         put_byte(t, firstrace::format::kRecSync);
         put_byte(t, r.op);
         put_byte(t, r.cls);
@@ -524,6 +528,47 @@ void emit_name(ThreadState* t, u32 pid, const char* name) {
         put(t, n);
         for (std::size_t i = 0; i < n; ++i)
             put_byte(t, static_cast<u8>(name[i]));
+        end_record(t);
+    }
+}
+
+void emit_alloc(ThreadState* t, u64 address, u64 size, u64 pc) {
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecAlloc);
+        put(t, address);
+        put(t, size);
+        put(t, pc);
+        put_current_context(t);
+        end_record(t);
+    }
+}
+
+void emit_benign(ThreadState* t, u64 address, u64 size) {
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecBenign);
+        put(t, address);
+        put(t, size);
+        end_record(t);
+    }
+}
+
+void emit_end(ThreadState* t, u64 clock) {
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecEnd);
+        put(t, clock);
+        end_record(t);
+    }
+}
+
+void emit_switch(ThreadState* t, u32 pid, bool declare, u32 parent) {
+    if (begin_record(t)) {
+        put_byte(t, declare ? firstrace::format::kRecProcess : firstrace::format::kRecSwitch);
+        put(t, pid);
+        if (declare) {
+            put(t, parent == kNoPid ? 0 : u64{parent} + 1);
+            put_byte(t, 1);
+            put(t, static_cast<u64>(t->os_tid));
+        }
         end_record(t);
     }
 }
@@ -562,6 +607,8 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     t->bytes_written = 0;
     t->acq_obj = nullptr;
     t->acq_stamp = 0;
+    t->ignore_access_kinds = 0;
+    t->ignore_reads_depth = t->ignore_writes_depth = t->ignore_sync_depth = 0;
     t->ctx_depth = 0;
     t->budget = kBudget;
     reset_event(t, now());
@@ -798,7 +845,7 @@ void ensure_init() {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fatal_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK; // flush after a stack overflow too
     sigemptyset(&sa.sa_mask);
     const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
                          SIGTERM, SIGINT, SIGHUP, SIGQUIT};

@@ -104,6 +104,13 @@ struct ThreadState {
     const void* acq_obj;
     u64 acq_stamp;
 
+    // TSan annotation API (rt_annotations.cpp): accesses of these kinds (kRead/kWrite bits)
+    // are dropped in add_access_slow; while ignore_sync is nonzero no sync record is written.
+    u8 ignore_access_kinds;
+    u32 ignore_reads_depth;
+    u32 ignore_writes_depth;
+    u32 ignore_sync_depth;
+
     ThreadState* next_free;
 };
 
@@ -199,6 +206,14 @@ struct SyncRecord {
 void emit_sync(ThreadState* t, const SyncRecord& r);       // event_start = clock_finish after
 void thread_finish(ThreadState* t);                        // End record, flush, release state
 void emit_name(ThreadState* t, u32 pid, const char* name); // kRecName
+// kRecAlloc: the current process got [address, address + size) from the allocator at pc.
+void emit_alloc(ThreadState* t, u64 address, u64 size, u64 pc);
+// kRecBenign: races on [address, address + size) are declared benign.
+void emit_benign(ThreadState* t, u64 address, u64 size);
+// kRecEnd for the current process (a fiber destroyed; threads end through thread_finish).
+void emit_end(ThreadState* t, u64 clock);
+// kRecProcess (declare, with parent) or kRecSwitch: following records belong to pid (fibers).
+void emit_switch(ThreadState* t, u32 pid, bool declare, u32 parent);
 
 // Global object table (lock-free, keyed by class + address).
 struct ObjEntry {

@@ -31,6 +31,10 @@
 //                 context, s extra (semaphore initial value, barrier count)
 //   kRecEnd       clock   -- the current process finished (thread returned / exited)
 //   kRecName      pid, length, bytes   -- the program named process pid (pthread_setname_np)
+//   kRecAlloc     address, size, pc, context -- the current process got [address, +size) from
+//                 the allocator (malloc, calloc, realloc, aligned variants, operator new)
+//   kRecBenign    address, size -- the program declared races on [address, +size) benign
+//                 (AnnotateBenignRace(Sized)): accesses to these bytes are not analyzed
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -74,7 +78,8 @@ enum RecordType : std::uint8_t {
     // 8 = kRecAlloc (below): a heap block handed out by the allocator.
     // 10-12: OpenMP (private storage regions of logical processes, ...).
     // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
-    kRecAlloc = 8, // address, size, pc, context -- the current process got [address, +size)
+    kRecAlloc = 8,   // address, size, pc, context -- the current process got [address, +size)
+    kRecBenign = 13, // address, size -- races on [address, +size) declared benign
 };
 
 // Synchronization operations on the wire (stable numbers, independent of the model enum).
@@ -106,6 +111,14 @@ enum ObjectClass : std::uint8_t {
     kObjHeapBlock = 8,      // malloc/free ordering of a recycled block
     kObjAnnotation = 9,     // __tsan_acquire / __tsan_release
     kObjRwLockReaders = 10, // the read unlocks of a rwlock (the lock itself is kObjRwLock)
+    // C library, C++ runtime and kernel (tracer/src/rt_*.cpp; Release/Acquire pairs):
+    kObjThreadStorage = 11, // a thread's stack + static TLS (key: its pthread_t, which glibc
+                            // places in that block): a thread's end -> the next one's start
+    kObjFile = 12,          // an open file description (pipe, socket, eventfd, ...):
+                            // write/send -> the read/recv that returns after it
+    kObjOnce = 13,          // pthread_once / std::call_once: the init routine -> every return
+    kObjFiber = 14,         // a fiber of the TSan fiber API: switch_to_fiber -> the fiber
+    kObjSignal = 15,        // a signal number: raise/kill/pthread_kill/sigaction -> handler
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
