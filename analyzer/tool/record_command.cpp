@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include <firstrace/trace_format.hpp>
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include <firstrace/trace_format.hpp>
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;

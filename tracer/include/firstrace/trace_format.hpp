@@ -31,6 +31,10 @@
 //                 context, s extra (semaphore initial value, barrier count)
 //   kRecEnd       clock   -- the current process finished (thread returned / exited)
 //   kRecName      pid, length, bytes   -- the program named process pid (pthread_setname_np)
+//   kRecStack     id, context   -- stack depot entry: the calling context with id `id` (ids are
+//                 local to the stream, from 1; 0 means no stack), written before first use
+//   kRecComputeStacks  as kRecCompute, with each site's stack id after its pc:
+//                 nsites x { pc, stack id, b flags, nranges, ... } -- a site is (pc, stack)
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -70,7 +74,8 @@ enum RecordType : std::uint8_t {
     kRecName = 6,
     // Reserved so that parallel work merges cleanly; each block is defined (layout documented
     // above) by the work that first writes it.
-    // 7, 9: calling contexts (stack depot entries, ...).
+    kRecStack = 7,         // calling contexts: stack depot entry
+    kRecComputeStacks = 9, // computation event whose sites carry stack ids
     // 8 = kRecAlloc (below): a heap block handed out by the allocator.
     // 10-12: OpenMP (private storage regions of logical processes, ...).
     // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
