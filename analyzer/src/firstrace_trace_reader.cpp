@@ -140,6 +140,7 @@ class TraceBuilder {
         }
         ByteReader r(raw, file);
         current_ = kNone;
+        stack_contexts_.assign(1, kNone); // stack depot ids are local to a stream; 0 = none
         while (!r.at_end()) {
             const std::size_t start = r.pos();
             try {
@@ -171,10 +172,31 @@ class TraceBuilder {
             p.events = std::move(processes_[pid].events);
             trace_.processes.push_back(std::move(p));
         }
-        for (auto& loc : trace_.locations) {
-            const std::uint64_t pc = loc.pc;
-            loc = symbolizer_.resolve(pc);
+        // Symbolize each pc; a pc in inlined code gets one more location per inlined call,
+        // chained through inlined_into (innermost frame = the pc's own location).
+        // Paths under the source root (the working directory of the analysis) are written
+        // relative to it: what a person types and what matches across machines.
+        std::error_code ec;
+        const fs::path root = fs::current_path(ec);
+        auto shorten = [&](std::string& file) {
+            if (ec || file.empty() || file[0] != '/') return;
+            const fs::path relative = fs::path(file).lexically_relative(root);
+            if (!relative.empty() && *relative.begin() != "..") file = relative.string();
+        };
+        const std::size_t pcs = trace_.locations.size();
+        for (std::size_t l = 0; l < pcs; ++l) {
+            std::vector<SourceLocation> frames = symbolizer_.resolve_frames(trace_.locations[l].pc);
+            trace_.locations[l] = std::move(frames.front());
+            std::size_t previous = l;
+            for (std::size_t f = 1; f < frames.size(); ++f) {
+                trace_.locations[previous].inlined_into =
+                    static_cast<std::uint32_t>(trace_.locations.size());
+                previous = trace_.locations.size();
+                trace_.locations.push_back(std::move(frames[f]));
+            }
         }
+        for (SourceLocation& loc : trace_.locations)
+            shorten(loc.file);
     }
 
     std::vector<std::uint32_t> unfinished() const {
@@ -329,6 +351,7 @@ class TraceBuilder {
         for (std::uint64_t i = 0; i < depth; ++i) {
             std::uint64_t pc;
             if (!r.varint(pc)) throw Truncated{};
+            if (symbolizer_.in_runtime(pc)) continue; // the runtime's thread start wrapper
             const std::uint32_t loc = location(pc);
             auto [it, inserted] = contexts_.try_emplace(
                 {node, loc}, static_cast<std::uint32_t>(trace_.contexts.size()));
@@ -380,7 +403,17 @@ class TraceBuilder {
             current_ = static_cast<std::uint32_t>(pid);
             return true;
         }
-        case fmt::kRecCompute: {
+        case fmt::kRecStack: {
+            const std::uint64_t id = need(r);
+            const std::uint32_t node = context(r);
+            if (id == 0 || id > (1u << 24))
+                throw InputError(file, 0, "bad stack id at record offset " + std::to_string(at));
+            if (id >= stack_contexts_.size()) stack_contexts_.resize(id + 1, kNone);
+            stack_contexts_[id] = node;
+            return true;
+        }
+        case fmt::kRecCompute:
+        case fmt::kRecComputeStacks: {
             current(file, at);
             Event e;
             e.kind = EventKind::Computation;
@@ -395,6 +428,12 @@ class TraceBuilder {
                 for (std::uint64_t i = 0; i < nsites; ++i) {
                     AccessSite s;
                     s.location = location(need(r));
+                    if (type == fmt::kRecComputeStacks) {
+                        const std::uint64_t stack = need(r);
+                        // An id whose record was lost (never written) leaves the site without
+                        // a stack.
+                        s.context = stack < stack_contexts_.size() ? stack_contexts_[stack] : kNone;
+                    }
                     s.flags = need_byte(r);
                     if (s.flags == 0 || s.flags > 7)
                         throw InputError(file, 0,
@@ -543,6 +582,7 @@ class TraceBuilder {
     std::unordered_map<std::uint64_t, std::uint32_t> locations_;
     std::map<std::tuple<std::uint8_t, std::uint64_t, std::uint64_t>, std::uint32_t> objects_;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> contexts_;
+    std::vector<std::uint32_t> stack_contexts_; // stack depot id of the stream -> context node
 };
 
 // The consistent cut of a truncated trace. When a program ends without its threads finishing

@@ -15,11 +15,10 @@
 #include <string>
 #include <vector>
 
-#include <firstrace/trace_format.hpp>
-
 #include "firstrace/trace_metadata.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include <firstrace/trace_format.hpp>
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;

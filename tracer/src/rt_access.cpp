@@ -90,12 +90,19 @@ FRT_EXPORT void __tsan_func_entry(void* caller_pc) {
         if (t == nullptr) return;
     }
     const u32 d = t->depth++;
-    if (FRT_LIKELY(d < kMaxStack)) t->stack[d] = reinterpret_cast<u64>(caller_pc);
+    if (FRT_LIKELY(d < kMaxStack)) {
+        const u64 pc = reinterpret_cast<u64>(caller_pc);
+        t->stack[d] = pc;
+        t->stack_hash = t->stack_hashes[d + 1] = stack_hash_push(t->stack_hashes[d], pc);
+    }
 }
 
 FRT_EXPORT void __tsan_func_exit() {
     ThreadState* t = tls_state;
-    if (FRT_LIKELY(t != nullptr) && t->depth != 0) --t->depth;
+    if (FRT_LIKELY(t != nullptr) && t->depth != 0) {
+        const u32 d = --t->depth;
+        t->stack_hash = t->stack_hashes[d < kMaxStack ? d : kMaxStack];
+    }
 }
 
 // --- atomics ------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nul
 static __thread bool tls_done __attribute__((tls_model("initial-exec"))) = false;
 
 std::atomic<RtState> g_state{RtState::Uninit};
+u32 g_stack_depth = 64;
 std::atomic<u32> g_live_threads{0};
 static std::atomic<u32> g_next_pid{0};
 static std::atomic<bool> g_instrumented{false};
@@ -244,8 +245,8 @@ static ThreadState* allocate_state() {
     const std::size_t zcap =
         ZSTD_compressBound(kBufferSize) + sizeof(firstrace::format::ChunkHeader);
     const std::size_t total = sizeof(ThreadState) + kTableSize * sizeof(Slot) +
-                              kMaxSites * sizeof(Site) + kArenaSize + kBufferSize + zcap +
-                              g_cctx_size + 4096 * 6;
+                              kMaxSites * sizeof(Site) + kDepotSize * sizeof(DepotSlot) +
+                              kArenaSize + kBufferSize + zcap + g_cctx_size + 4096 * 7;
     char* mem = static_cast<char*>(map(total));
     if (mem == nullptr) return nullptr;
     auto align = [](std::size_t v) { return (v + 63) & ~std::size_t{63}; };
@@ -255,6 +256,8 @@ static ThreadState* allocate_state() {
     off = align(off + kTableSize * sizeof(Slot));
     t->sites = reinterpret_cast<Site*>(mem + off);
     off = align(off + kMaxSites * sizeof(Site));
+    t->depot = reinterpret_cast<DepotSlot*>(mem + off);
+    off = align(off + kDepotSize * sizeof(DepotSlot));
     t->arena = mem + off;
     off = align(off + kArenaSize);
     t->buf = reinterpret_cast<unsigned char*>(mem + off);
@@ -365,9 +368,39 @@ static void put_current_context(ThreadState* t) {
     put_context(t, t->stack + (d - k), k);
 }
 
+// The stack depot id of the current calling context, writing a kRecStack record the first time
+// this stream sees the stack (the innermost g_stack_depth frames). 0: no stack (depth 0, the
+// depot is full, or the record could not be written).
+static u32 intern_stack(ThreadState* t) {
+    const u32 d = t->depth < kMaxStack ? t->depth : kMaxStack;
+    if (d == 0 || g_stack_depth == 0) return 0;
+    const u64 h = t->stack_hash;
+    u32 i = static_cast<u32>((h * 0x9E3779B97F4A7C15ull) >> (64 - kDepotBits));
+    for (u32 probe = 0; probe < kDepotSize; ++probe, i = (i + 1) & (kDepotSize - 1)) {
+        DepotSlot& slot = t->depot[i];
+        if (slot.gen == t->depot_gen) {
+            if (slot.hash == h) return slot.id;
+            continue;
+        }
+        if (t->depot_ids >= kDepotSize / 4 * 3) return 0; // full enough: stop interning
+        if (!begin_record(t)) return 0;
+        const u32 id = ++t->depot_ids;
+        const u32 k = d < g_stack_depth ? d : g_stack_depth;
+        put_byte(t, firstrace::format::kRecStack);
+        put(t, id);
+        put_context(t, t->stack + (d - k), k);
+        end_record(t);
+        slot.hash = h;
+        slot.id = id;
+        slot.gen = t->depot_gen;
+        return id;
+    }
+    return 0;
+}
+
 void close_computation(ThreadState* t, u64 clock) {
     if (t->nsites != 0 && begin_record(t)) {
-        put_byte(t, firstrace::format::kRecCompute);
+        put_byte(t, firstrace::format::kRecComputeStacks);
         put(t, t->event_start);
         put(t, clock >= t->event_start ? clock - t->event_start : 0);
         put_context(t, t->ctx, t->ctx_depth);
@@ -375,6 +408,7 @@ void close_computation(ThreadState* t, u64 clock) {
         for (u32 i = 0; i < t->nsites; ++i) {
             const Site& s = t->sites[i];
             put(t, s.pc);
+            put(t, s.stack);
             put_byte(t, s.flags);
             put(t, s.n);
             u64 prev = 0;
@@ -416,6 +450,7 @@ static Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
             s.site = t->nsites;
             Site& site = t->sites[t->nsites++];
             site.pc = pc;
+            site.stack = intern_stack(t);
             site.flags = flags;
             site.n = 0;
             site.cap = 4;
@@ -483,7 +518,7 @@ void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     // site either (rt_annotations.cpp closes the event when the region begins).
     if (FRT_UNLIKELY(t->ignore_access_kinds & flags) && !(flags & firstrace::format::kAtomic))
         return;
-    const u64 key = (pc << 3) | flags;
+    const u64 key = site_key(t, pc, flags);
     for (int attempt = 0; attempt < 2; ++attempt) {
         Site* s =
             (t->last_key == key && t->last_site) ? t->last_site : find_site(t, key, pc, flags);
@@ -593,6 +628,13 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     t->guard = 1;
     // t->gen keeps counting across recycled uses: stale table slots must stay invalid
     t->depth = 0;
+    t->stack_hash = 0;
+    t->stack_hashes[0] = 0;
+    if (++t->depot_gen == 0) { // wrapped: clear the depot once every 2^32 thread states
+        std::memset(t->depot, 0, kDepotSize * sizeof(DepotSlot));
+        t->depot_gen = 1;
+    }
+    t->depot_ids = 0;
     t->pid = pid;
     t->parent = parent;
     t->os_tid = static_cast<int>(syscall(SYS_gettid));
@@ -796,6 +838,12 @@ void ensure_init() {
     if (disable && disable[0] && disable[0] != '0') {
         g_state.store(RtState::Disabled);
         return;
+    }
+    if (const char* depth = getenv("FIRSTRACE_STACK_DEPTH")) {
+        u64 v = 0;
+        for (const char* c = depth; *c >= '0' && *c <= '9' && v <= kMaxStack; ++c)
+            v = v * 10 + static_cast<u64>(*c - '0');
+        g_stack_depth = static_cast<u32>(v < kMaxStack ? v : kMaxStack);
     }
     const char* out = getenv("FIRSTRACE_OUTPUT");
     Line dir;

@@ -35,6 +35,10 @@
 //                 the allocator (malloc, calloc, realloc, aligned variants, operator new)
 //   kRecBenign    address, size -- the program declared races on [address, +size) benign
 //                 (AnnotateBenignRace(Sized)): accesses to these bytes are not analyzed
+//   kRecStack     id, context   -- stack depot entry: the calling context with id `id` (ids are
+//                 local to the stream, from 1; 0 means no stack), written before first use
+//   kRecComputeStacks  as kRecCompute, with each site's stack id after its pc:
+//                 nsites x { pc, stack id, b flags, nranges, ... } -- a site is (pc, stack)
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -74,7 +78,8 @@ enum RecordType : std::uint8_t {
     kRecName = 6,
     // Reserved so that parallel work merges cleanly; each block is defined (layout documented
     // above) by the work that first writes it.
-    // 7, 9: calling contexts (stack depot entries, ...).
+    kRecStack = 7,         // calling contexts: stack depot entry
+    kRecComputeStacks = 9, // computation event whose sites carry stack ids
     // 8 = kRecAlloc (below): a heap block handed out by the allocator.
     // 10-12: OpenMP (private storage regions of logical processes, ...).
     // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
