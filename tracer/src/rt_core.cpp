@@ -479,8 +479,7 @@ void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     if (size == 0) return;
     // Annotated ignore regions: never enter the site table, so the fast path never sees the
     // site either (rt_annotations.cpp closes the event when the region begins).
-    if (FRT_UNLIKELY(t->ignore_access_kinds & flags) && !(flags & firstrace::format::kAtomic))
-        return;
+    if (FRT_UNLIKELY(t->ignore_access_kinds & flags)) return;
     const u64 key = (pc << 3) | flags;
     for (int attempt = 0; attempt < 2; ++attempt) {
         Site* s =
