@@ -11,7 +11,7 @@ static int log_fds[2];
 static void* writer(void* arg) {
     (void)arg;
     if (write(log_fds[1], "first\n", 6) != 6) return NULL;
-    usleep(1000);
+    usleep(100000); // (main closes meanwhile; not an ordering)
     if (write(log_fds[1], "last\n", 5) != 5) return NULL; // RACE
     return NULL;
 }

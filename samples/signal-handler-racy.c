@@ -5,7 +5,6 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 static int table[16];
 static int request;
@@ -36,10 +35,14 @@ int main(void) {
     sa.sa_handler = on_usr1;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGUSR1, &sa, NULL);
+    sigset_t usr1, old;
+    sigemptyset(&usr1);
+    sigaddset(&usr1, SIGUSR1);
+    pthread_sigmask(SIG_BLOCK, &usr1, &old); // delivered only inside sigsuspend
     pthread_t w;
     pthread_create(&w, NULL, worker, NULL);
     while (!answered)
-        usleep(100);
+        sigsuspend(&old);
     printf("answer %ld\n", answer);
     pthread_join(w, NULL);
     return 0;

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstring>
@@ -47,6 +48,9 @@ bool prepare_output(const fs::path& dir) {
                 const std::string name = entry.path().filename().string();
                 if (name == format::kMetadataFile || name.rfind(format::kStreamPrefix, 0) == 0)
                     fs::remove(entry.path(), ec);
+                else if (name.rfind(format::kForkPrefix, 0) == 0 &&
+                         fs::exists(entry.path() / format::kMetadataFile))
+                    fs::remove_all(entry.path(), ec); // an earlier run's child process trace
             }
         }
     } else {
@@ -217,6 +221,20 @@ int record_command(const Arguments& args) {
                          " is linked with the firstrace runtime but none of its code was "
                          "instrumented: compile its sources with firstrace-cc / firstrace-c++ too");
     if (!vm.count("quiet")) std::cout << dir.string() << std::endl;
+    // Children created by fork() wrote traces of their own into the directory (fork-<pid>,
+    // nested for grandchildren): say where, `firstrace analyze` takes each one by itself.
+    std::vector<std::string> children;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
+         it.increment(ec))
+        if (it->is_directory() && it->path().filename().string().rfind(format::kForkPrefix, 0) == 0)
+            children.push_back(it->path().string());
+    if (!children.empty() && !vm.count("quiet")) {
+        std::sort(children.begin(), children.end());
+        std::cerr << "firstrace record: traces of child processes (fork):";
+        for (const auto& c : children)
+            std::cerr << " " << c;
+        std::cerr << "\n";
+    }
     if (exited.signaled) {
         std::cerr << "firstrace record: " << command[0] << " was killed by signal " << exited.value
                   << " (" << strsignal(exited.value) << "); the trace holds what was complete\n";

@@ -335,3 +335,177 @@ TEST(FirstraceTraceReader, BadInputsAreErrors) {
             << error_of(dir.path());
     }
 }
+
+// --- the consistent cut of truncated traces ------------------------------------------------------
+
+TEST(FirstraceTraceReader, TruncatedTraceIsCutAfterALostRelease) {
+    TraceDir dir;
+    dir.metadata("firstrace-trace 1\ninstrumented 1\n"); // killed: no end line
+    Records main;
+    main.process(0, 0)
+        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 1)
+        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 2);
+    Records t1;
+    t1.process(1, 1)
+        .sync(fmt::kOpAcquire, fmt::kObjMutex, 0x500, 0, 10)
+        .compute(11, 0x2000, fmt::kWrite, {{0x10, 0x18}})
+        .sync(fmt::kOpRelease, fmt::kObjMutex, 0x500, 1, 12)
+        .sync(fmt::kOpAcquire, fmt::kObjMutex, 0x500, 4, 40) // after thread 2's lost release 3
+        .compute(41, 0x2000, fmt::kWrite, {{0x10, 0x18}});
+    Records t2;
+    t2.process(2, 1)
+        .sync(fmt::kOpAcquire, fmt::kObjMutex, 0x500, 2, 20)
+        .compute(21, 0x3000, fmt::kWrite, {{0x10, 0x18}}); // its unlock (counter 3) was lost
+    dir.stream(0, main);
+    dir.stream(1, t1);
+    dir.stream(2, t2);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated);
+    EXPECT_NE(trace.truncation_reason.find("cut at a consistent point: 2 event(s) of thread(s) 1"),
+              std::string::npos)
+        << trace.truncation_reason;
+    ASSERT_EQ(trace.processes.size(), 3u);
+    EXPECT_EQ(trace.processes[0].events.size(), 2u);
+    EXPECT_EQ(trace.processes[1].events.size(), 3u); // up to its release 1
+    EXPECT_EQ(trace.processes[2].events.size(), 2u);
+}
+
+TEST(FirstraceTraceReader, LostForkIsRestoredAtTheEndOfTheParent) {
+    TraceDir dir;
+    dir.metadata("firstrace-trace 1\ninstrumented 1\n");
+    Records main;
+    main.process(0, 0).compute(1, 0x1000, fmt::kWrite, {{0x10, 0x18}}); // its Fork was lost
+    Records child;
+    child.process(1, 1).compute(30, 0x2000, fmt::kRead, {{0x10, 0x18}});
+    dir.stream(0, main);
+    dir.stream(1, child);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    ASSERT_EQ(trace.processes[0].events.size(), 2u);
+    EXPECT_EQ(trace.processes[0].events[1].kind, EventKind::Fork);
+    EXPECT_EQ(trace.processes[0].events[1].object, 1u);
+    EXPECT_EQ(trace.processes[1].events.size(), 1u);
+}
+
+// Randomized differential test of the cut against its definition: random lock traces of three
+// threads (two mutexes, counters in a random real order), each stream cut at a random point.
+// The kept prefixes must be the greatest vector of prefixes in which every kept acquire has all
+// smaller counters of its object among the kept events (such vectors are closed under the
+// pointwise max, so the greatest one exists), found by enumerating every vector of prefixes.
+TEST(FirstraceTraceReader, ConsistentCutMatchesBruteForce) {
+    std::uint64_t seed = 12345;
+    auto rnd = [&](std::uint64_t n) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return (seed >> 33) % n;
+    };
+    struct Op {
+        bool acquire;
+        int mutex;
+        std::uint64_t counter;
+    };
+    for (int round = 0; round < 60; ++round) {
+        constexpr int kThreads = 3;
+        std::vector<std::vector<Op>> ops(kThreads);
+        std::uint64_t counter[2] = {0, 0};
+        int held[kThreads];
+        for (int& h : held)
+            h = -1;
+        const int steps = 6 + static_cast<int>(rnd(10));
+        int owner[2] = {-1, -1};
+        for (int s = 0; s < steps; ++s) {
+            const int t = static_cast<int>(rnd(kThreads));
+            if (held[t] >= 0) {
+                const int m = held[t];
+                ops[t].push_back({false, m, counter[m]++});
+                owner[m] = -1;
+                held[t] = -1;
+            } else {
+                const int m = static_cast<int>(rnd(2));
+                if (owner[m] >= 0) continue;
+                ops[t].push_back({true, m, counter[m]++});
+                owner[m] = t;
+                held[t] = m;
+            }
+        }
+        std::vector<std::size_t> written(kThreads);
+        TraceDir dir;
+        dir.metadata("firstrace-trace 1\ninstrumented 1\n");
+        for (int t = 0; t < kThreads; ++t) {
+            written[t] = rnd(ops[t].size() + 1);
+            Records r;
+            r.process(static_cast<std::uint32_t>(t), 0);
+            for (std::size_t i = 0; i < written[t]; ++i)
+                r.sync(ops[t][i].acquire ? fmt::kOpAcquire : fmt::kOpRelease, fmt::kObjMutex,
+                       0x100 + static_cast<std::uint64_t>(ops[t][i].mutex), ops[t][i].counter,
+                       10 * i + 1);
+            dir.stream(static_cast<std::uint32_t>(t), r);
+        }
+        const auto trace = firstrace::read_firstrace_trace(dir.path());
+
+        auto consistent = [&](const std::vector<std::size_t>& keep) {
+            for (int m = 0; m < 2; ++m) {
+                std::vector<bool> present(counter[m] + 1, false);
+                for (int t = 0; t < kThreads; ++t)
+                    for (std::size_t i = 0; i < keep[t]; ++i)
+                        if (ops[t][i].mutex == m) present[ops[t][i].counter] = true;
+                std::uint64_t gap = 0;
+                while (gap < present.size() && present[gap])
+                    ++gap;
+                for (int t = 0; t < kThreads; ++t)
+                    for (std::size_t i = 0; i < keep[t]; ++i)
+                        if (ops[t][i].mutex == m && ops[t][i].acquire && ops[t][i].counter > gap)
+                            return false;
+            }
+            return true;
+        };
+        std::vector<std::size_t> best(kThreads, 0), keep(kThreads, 0);
+        for (keep[0] = 0; keep[0] <= written[0]; ++keep[0])
+            for (keep[1] = 0; keep[1] <= written[1]; ++keep[1])
+                for (keep[2] = 0; keep[2] <= written[2]; ++keep[2])
+                    if (consistent(keep))
+                        for (int t = 0; t < kThreads; ++t)
+                            best[t] = std::max(best[t], keep[t]);
+        ASSERT_TRUE(consistent(best)) << "round " << round;
+        for (int t = 0; t < kThreads; ++t) {
+            const std::size_t got = static_cast<std::size_t>(t) < trace.processes.size()
+                                        ? trace.processes[static_cast<std::size_t>(t)].events.size()
+                                        : 0;
+            EXPECT_EQ(got, best[t]) << "round " << round << " thread " << t;
+        }
+    }
+}
+
+TEST(FirstraceTraceReader, InstrumentedProgramWithoutEventsHasNoRace) {
+    TraceDir dir;
+    dir.complete_metadata();
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.processes.empty());
+    EXPECT_FALSE(trace.truncated);
+}
+
+TEST(FirstraceTraceReader, BenignRangesLeaveTheAccesses) {
+    TraceDir dir;
+    dir.complete_metadata();
+    Records r;
+    r.process(0, 0)
+        .b(fmt::kRecBenign)
+        .v(0x14)
+        .v(8) // [0x14, 0x1c)
+        .compute(10, 0x1000, fmt::kWrite, {{0x10, 0x18}, {0x1a, 0x30}})
+        .b(fmt::kRecAlloc)
+        .v(0x7000)
+        .v(64)
+        .v(0x1234)
+        .v(0)
+        .end(20);
+    dir.stream(0, r);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    const auto& site = trace.sites[trace.processes[0].events[0].first_site];
+    ASSERT_EQ(site.range_count, 2u);
+    EXPECT_EQ(trace.ranges[site.first_range], (firstrace::Interval{0x10, 0x14}));
+    EXPECT_EQ(trace.ranges[site.first_range + 1], (firstrace::Interval{0x1c, 0x30}));
+    ASSERT_EQ(trace.heap_blocks.size(), 1u);
+    EXPECT_EQ(trace.heap_blocks[0].range, (firstrace::Interval{0x7000, 0x7040}));
+    EXPECT_EQ(trace.heap_blocks[0].process, 0u);
+    EXPECT_EQ(trace.heap_blocks[0].event, 1u);
+    EXPECT_EQ(trace.locations[trace.heap_blocks[0].location].pc, 0x1234u);
+}

@@ -48,8 +48,13 @@ FRT_INLINE u64 caller(u64 pc) {
     return c;
 }
 
+// __sanitizer_install_malloc_and_free_hooks (sanitizer/allocator_interface.h).
+std::atomic<void (*)(const volatile void*, size_t)> g_malloc_hook{nullptr};
+std::atomic<void (*)(const volatile void*)> g_free_hook{nullptr};
+
 void heap_free(void* p, u64 pc) {
     pc = caller(pc);
+    if (auto hook = g_free_hook.load(std::memory_order_relaxed)) hook(p);
     ThreadState* t = enter();
     if (t == nullptr) return;
     library_access(t, pc, p, malloc_usable_size(p), true);
@@ -64,6 +69,7 @@ void heap_free(void* p, u64 pc) {
 void heap_allocated(void* p, size_t n, u64 pc) {
     pc = caller(pc);
     if (p == nullptr) return;
+    if (auto hook = g_malloc_hook.load(std::memory_order_relaxed)) hook(p, n);
     ThreadState* t = enter();
     if (t == nullptr) return;
     emit_alloc(t, reinterpret_cast<u64>(p), n, pc);
@@ -120,6 +126,44 @@ FRT_EXPORT void* valloc(size_t n) {
     void* p = __libc_memalign(static_cast<size_t>(sysconf(_SC_PAGESIZE)), n);
     heap_allocated(p, n, FRT_CALLER());
     return p;
+}
+
+// --- the sanitizer allocator interface (sanitizer/allocator_interface.h), on glibc's malloc ---
+
+FRT_EXPORT size_t __sanitizer_get_allocated_size(const volatile void* p) {
+    return p != nullptr ? malloc_usable_size(const_cast<void*>(p)) : 0;
+}
+// glibc cannot tell whether an arbitrary pointer is the start of one of its blocks: the heap
+// blocks the program got are in the trace (kRecAlloc), this answers for non-null pointers.
+FRT_EXPORT int __sanitizer_get_ownership(const volatile void* p) {
+    return p != nullptr;
+}
+FRT_EXPORT size_t __sanitizer_get_estimated_allocated_size(size_t n) {
+    return n;
+}
+FRT_EXPORT size_t __sanitizer_get_current_allocated_bytes() {
+    const struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
+}
+FRT_EXPORT size_t __sanitizer_get_heap_size() {
+    const struct mallinfo2 m = mallinfo2();
+    return m.arena + m.hblkhd;
+}
+FRT_EXPORT size_t __sanitizer_get_free_bytes() {
+    return mallinfo2().fordblks;
+}
+FRT_EXPORT size_t __sanitizer_get_unmapped_bytes() {
+    return 0;
+}
+FRT_EXPORT int __sanitizer_install_malloc_and_free_hooks(void (*malloc_hook)(const volatile void*,
+                                                                             size_t),
+                                                         void (*free_hook)(const volatile void*)) {
+    g_malloc_hook.store(malloc_hook, std::memory_order_relaxed);
+    g_free_hook.store(free_hook, std::memory_order_relaxed);
+    return 1;
+}
+FRT_EXPORT void __sanitizer_purge_allocator() {
+    malloc_trim(0);
 }
 
 // --- C++ operator new / delete (Itanium mangled names; forwarded to libstdc++'s) --------------
@@ -198,3 +242,13 @@ FRT_DELETE(_ZdlPvSt11align_val_t, void*, size_t)
 FRT_DELETE(_ZdaPvSt11align_val_t, void*, size_t)
 FRT_DELETE(_ZdlPvmSt11align_val_t, void*, size_t, size_t)
 FRT_DELETE(_ZdaPvmSt11align_val_t, void*, size_t, size_t)
+
+// The __interceptor_ names (rt_record.hpp).
+FRT_INTERCEPTOR_ALIAS(malloc)
+FRT_INTERCEPTOR_ALIAS(calloc)
+FRT_INTERCEPTOR_ALIAS(realloc)
+FRT_INTERCEPTOR_ALIAS(free)
+FRT_INTERCEPTOR_ALIAS(posix_memalign)
+FRT_INTERCEPTOR_ALIAS(aligned_alloc)
+FRT_INTERCEPTOR_ALIAS(memalign)
+FRT_INTERCEPTOR_ALIAS(valloc)

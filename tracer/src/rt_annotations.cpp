@@ -467,6 +467,52 @@ FRT_EXPORT void __sanitizer_set_report_fd(void*) {}
 FRT_EXPORT void __sanitizer_print_stack_trace() {}
 FRT_EXPORT void __sanitizer_set_death_callback(void (*)(void)) {}
 
+// The report-debugging API (tsan_interface.h's __tsan_get_report_* family) is for a program's
+// __tsan_on_report callback while ThreadSanitizer reports a race. firstrace finds races after
+// the run: there is never a current report, and each query says so (0: no data).
+FRT_EXPORT void* __tsan_get_current_report() {
+    return nullptr;
+}
+FRT_EXPORT int __tsan_get_report_data(void*, const char**, int*, int*, int*, int*, int*, int*, int*,
+                                      int*, void**, unsigned long) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_tag(void*, unsigned long*) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_stack(void*, unsigned long, void**, unsigned long) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_mop(void*, unsigned long, int*, void**, int*, int*, void**,
+                                     unsigned long) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_loc(void*, unsigned long, const char**, void**, void**, int*, int*,
+                                     int*, void**, unsigned long) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_loc_object_type(void*, unsigned long, const char**) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_mutex(void*, unsigned long, unsigned long*, void**, int*, void**,
+                                       unsigned long) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_thread(void*, unsigned long, int*, unsigned long*, const char**,
+                                        int*, void**, unsigned long) {
+    return 0;
+}
+FRT_EXPORT int __tsan_get_report_unique_tid(void*, unsigned long, int*) {
+    return 0;
+}
+FRT_EXPORT const char* __tsan_locate_address(unsigned long, char*, unsigned long, unsigned long*,
+                                             unsigned long*) {
+    return "";
+}
+FRT_EXPORT int __tsan_get_alloc_stack(unsigned long, void**, unsigned long, int*, unsigned long*) {
+    return 0;
+}
+
 // --- the invisible barrier of the LLVM ThreadSanitizer tests ---------------------------------
 //
 // test.h of compiler-rt's tsan tests declares these to stage interleavings without creating

@@ -516,8 +516,7 @@ void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     if (size == 0) return;
     // Annotated ignore regions: never enter the site table, so the fast path never sees the
     // site either (rt_annotations.cpp closes the event when the region begins).
-    if (FRT_UNLIKELY(t->ignore_access_kinds & flags) && !(flags & firstrace::format::kAtomic))
-        return;
+    if (FRT_UNLIKELY(t->ignore_access_kinds & flags)) return;
     const u64 key = site_key(t, pc, flags);
     for (int attempt = 0; attempt < 2; ++attempt) {
         Site* s =
@@ -824,11 +823,62 @@ static void atexit_handler() {
     finalize("exit", 0, false);
 }
 
+static void g_meta_fd_reopen() {
+    if (g_meta_fd >= 0) ::close(g_meta_fd);
+    Line meta;
+    meta.s(g_dir).s("/").s(firstrace::format::kMetadataFile);
+    g_meta_fd = ::open(meta.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+}
+
+// The child of fork() is traced into a trace of its own, `fork-<pid>` inside the parent's
+// trace directory: the parent's files and unflushed records stay the parent's, the other
+// threads do not exist in the child (their states are recycled, the locks they may have held
+// are free), and the forking thread continues as process 0 of the new trace.
 static void child_after_fork() {
-    // The child of fork() shares our files: it must not write into them.
+    ThreadState* self = tls_state;
+    const bool traced = g_state.load(std::memory_order_acquire) == RtState::Ready &&
+                        !g_finalized.load() && self != nullptr && self->guard == 0;
     g_state.store(RtState::Disabled, std::memory_order_release);
+    if (!traced) {
+        tls_state = nullptr;
+        tls_done = true;
+        return;
+    }
+    self->guard = 1;
+    Line dir;
+    dir.s(g_dir).s("/").s(firstrace::format::kForkPrefix).u(static_cast<u64>(getpid()));
+    if (dir.n >= sizeof g_dir - 64 || mkdir(dir.c_str(), 0777) != 0) {
+        tls_state = nullptr;
+        tls_done = true;
+        return;
+    }
+    std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    g_state_lock.store(0);
+    g_meta_fd_reopen();
+    for (u32 i = 0; i < kRegistrySize; ++i) {
+        ThreadState* t = g_registry[i].exchange(nullptr);
+        if (t == nullptr) continue;
+        if (t->fd >= 0) ::close(t->fd); // the child's copy of the parent's descriptor
+        t->fd = -1;
+        if (t != self) release_state(t);
+    }
+    std::memset(static_cast<void*>(g_thread_map), 0, kThreadMapSize * sizeof(ThreadMapEntry));
+    g_next_pid.store(0);
+    g_live_threads.store(0);
+    write_header();
+    // the forking thread: a fresh stream, its unflushed records were the parent's
+    const u32 pid = new_pid();
+    const u32 depth = self->depth;
+    release_state(self);
     tls_state = nullptr;
-    tls_done = true;
+    ThreadState* t = create_state(pid, kNoPid); // recycles self first: its shadow stack stays
+    tls_state = t;
+    tls_done = t == nullptr;
+    if (t != nullptr) {
+        if (t == self) t->depth = depth;
+        t->guard = 0;
+    }
+    g_state.store(RtState::Ready, std::memory_order_release);
 }
 
 void ensure_init() {

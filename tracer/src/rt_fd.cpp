@@ -353,6 +353,45 @@ FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     return r;
 }
 
+// _FORTIFY_SOURCE forms (the buffer size known to the compiler is checked by the real ones).
+namespace {
+using read_chk_fn = ssize_t (*)(int, void*, size_t, size_t);
+using pread_chk_fn = ssize_t (*)(int, void*, size_t, off_t, size_t);
+using recv_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int);
+using recvfrom_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int, struct sockaddr*, socklen_t*);
+read_chk_fn real_read_chk = nullptr;
+pread_chk_fn real_pread_chk = nullptr;
+recv_chk_fn real_recv_chk = nullptr;
+recvfrom_chk_fn real_recvfrom_chk = nullptr;
+} // namespace
+
+FRT_EXPORT ssize_t __read_chk(int fd, void* buf, size_t n, size_t size) {
+    const ssize_t r = next(real_read_chk, "__read_chk")(fd, buf, n, size);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t __pread_chk(int fd, void* buf, size_t n, off_t off, size_t size) {
+    const ssize_t r = next(real_pread_chk, "__pread_chk")(fd, buf, n, off, size);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t __recv_chk(int fd, void* buf, size_t n, size_t size, int flags) {
+    const ssize_t r = next(real_recv_chk, "__recv_chk")(fd, buf, n, size, flags);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t __recvfrom_chk(int fd, void* buf, size_t n, size_t size, int flags,
+                                  struct sockaddr* from, socklen_t* fromlen) {
+    const ssize_t r =
+        next(real_recvfrom_chk, "__recvfrom_chk")(fd, buf, n, size, flags, from, fromlen);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+
 // --- descriptors the kernel hands out --------------------------------------------------------
 
 FRT_EXPORT int open(const char* path, int flags, ...) {
@@ -391,3 +430,37 @@ FRT_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags)
 FRT_EXPORT int eventfd(unsigned value, int flags) {
     return created(NEXT(eventfd)(value, flags));
 }
+
+// The __interceptor_ names (rt_record.hpp).
+FRT_INTERCEPTOR_ALIAS(read)
+FRT_INTERCEPTOR_ALIAS(pread)
+FRT_INTERCEPTOR_ALIAS(readv)
+FRT_INTERCEPTOR_ALIAS(recv)
+FRT_INTERCEPTOR_ALIAS(recvfrom)
+FRT_INTERCEPTOR_ALIAS(recvmsg)
+FRT_INTERCEPTOR_ALIAS(write)
+FRT_INTERCEPTOR_ALIAS(pwrite)
+FRT_INTERCEPTOR_ALIAS(writev)
+FRT_INTERCEPTOR_ALIAS(send)
+FRT_INTERCEPTOR_ALIAS(sendto)
+FRT_INTERCEPTOR_ALIAS(sendmsg)
+FRT_INTERCEPTOR_ALIAS(close)
+FRT_INTERCEPTOR_ALIAS(pipe)
+FRT_INTERCEPTOR_ALIAS(pipe2)
+FRT_INTERCEPTOR_ALIAS(socketpair)
+FRT_INTERCEPTOR_ALIAS(dup)
+FRT_INTERCEPTOR_ALIAS(dup2)
+FRT_INTERCEPTOR_ALIAS(dup3)
+FRT_INTERCEPTOR_ALIAS(fcntl)
+FRT_INTERCEPTOR_ALIAS(open)
+FRT_INTERCEPTOR_ALIAS(open64)
+FRT_INTERCEPTOR_ALIAS(openat)
+FRT_INTERCEPTOR_ALIAS(creat)
+FRT_INTERCEPTOR_ALIAS(socket)
+FRT_INTERCEPTOR_ALIAS(accept)
+FRT_INTERCEPTOR_ALIAS(accept4)
+FRT_INTERCEPTOR_ALIAS(eventfd)
+FRT_INTERCEPTOR_ALIAS(__read_chk)
+FRT_INTERCEPTOR_ALIAS(__pread_chk)
+FRT_INTERCEPTOR_ALIAS(__recv_chk)
+FRT_INTERCEPTOR_ALIAS(__recvfrom_chk)

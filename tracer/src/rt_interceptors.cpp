@@ -68,6 +68,7 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
         t->guard = 1;
         ObjEntry* o = object(cls, obj);
         record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
+        sync_object_used(t, pc, obj);
         leave(t);
     }
     return r;
@@ -80,6 +81,7 @@ template <class Real, class... Args>
 int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... args) {
     ThreadState* t = enter();
     if (t == nullptr) return real(args...);
+    sync_object_used(t, pc, obj);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(cls, obj);
@@ -395,6 +397,62 @@ FRT_EXPORT int pthread_setname_np(pthread_t thread, const char* name) {
     return r;
 }
 
+// --- creation and destruction of synchronization objects: writes of their memory ------------
+
+namespace {
+DECLARE_REAL(pthread_mutex_init);
+DECLARE_REAL(pthread_mutex_destroy);
+DECLARE_REAL(pthread_rwlock_init);
+DECLARE_REAL(pthread_rwlock_destroy);
+DECLARE_REAL(pthread_spin_init);
+DECLARE_REAL(pthread_spin_destroy);
+DECLARE_REAL(pthread_cond_init);
+DECLARE_REAL(pthread_cond_destroy);
+DECLARE_REAL(pthread_barrier_destroy);
+DECLARE_REAL(sem_destroy);
+} // namespace
+
+FRT_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) {
+    sync_object_written(FRT_CALLER(), m);
+    return REAL(pthread_mutex_init)(m, attr);
+}
+FRT_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
+    sync_object_written(FRT_CALLER(), m);
+    return REAL(pthread_mutex_destroy)(m);
+}
+FRT_EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr_t* attr) {
+    sync_object_written(FRT_CALLER(), l);
+    return REAL(pthread_rwlock_init)(l, attr);
+}
+FRT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) {
+    sync_object_written(FRT_CALLER(), l);
+    return REAL(pthread_rwlock_destroy)(l);
+}
+FRT_EXPORT int pthread_spin_init(pthread_spinlock_t* l, int pshared) {
+    sync_object_written(FRT_CALLER(), const_cast<const int*>(l));
+    return REAL(pthread_spin_init)(l, pshared);
+}
+FRT_EXPORT int pthread_spin_destroy(pthread_spinlock_t* l) {
+    sync_object_written(FRT_CALLER(), const_cast<const int*>(l));
+    return REAL(pthread_spin_destroy)(l);
+}
+FRT_EXPORT int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* attr) {
+    sync_object_written(FRT_CALLER(), c);
+    return REALV(pthread_cond_init, "GLIBC_2.3.2")(c, attr);
+}
+FRT_EXPORT int pthread_cond_destroy(pthread_cond_t* c) {
+    sync_object_written(FRT_CALLER(), c);
+    return REALV(pthread_cond_destroy, "GLIBC_2.3.2")(c);
+}
+FRT_EXPORT int pthread_barrier_destroy(pthread_barrier_t* b) {
+    sync_object_written(FRT_CALLER(), b);
+    return REAL(pthread_barrier_destroy)(b);
+}
+FRT_EXPORT int sem_destroy(sem_t* s) {
+    sync_object_written(FRT_CALLER(), s);
+    return REAL(sem_destroy)(s);
+}
+
 // --- mutexes, rwlocks, spinlocks --------------------------------------------------------------
 
 FRT_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
@@ -501,6 +559,8 @@ template <class Real, class... Args>
 int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, Args... args) {
     ThreadState* t = enter();
     if (t == nullptr) return real(c, m, args...);
+    sync_object_used(t, pc, c);
+    sync_object_used(t, pc, m);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* mo = object(fmt::kObjMutex, m);
@@ -519,6 +579,7 @@ int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, A
 template <class Real> int cond_signal_common(pthread_cond_t* c, u64 pc, Real real) {
     ThreadState* t = enter();
     if (t == nullptr) return real(c);
+    sync_object_used(t, pc, c);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* co = object(fmt::kObjCondition, c);
@@ -552,6 +613,7 @@ FRT_EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
 
 FRT_EXPORT int pthread_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* attr,
                                     unsigned count) {
+    sync_object_written(FRT_CALLER(), b);
     const int r = REAL(pthread_barrier_init)(b, attr, count);
     if (r == 0 && g_state.load() == RtState::Ready) {
         ObjEntry* o = object(fmt::kObjBarrier, b);
@@ -567,6 +629,7 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     ThreadState* t = enter();
     if (t == nullptr) return real(b);
     const u64 pc = FRT_CALLER();
+    sync_object_used(t, pc, b);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(fmt::kObjBarrier, b);
@@ -586,6 +649,7 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
 // --- semaphores ----------------------------------------------------------------------------------
 
 FRT_EXPORT int sem_init(sem_t* s, int pshared, unsigned value) {
+    sync_object_written(FRT_CALLER(), s);
     const int r = REAL(sem_init)(s, pshared, value);
     if (r == 0 && g_state.load() == RtState::Ready) {
         ObjEntry* o = object(fmt::kObjSemaphore, s);
@@ -603,6 +667,7 @@ FRT_EXPORT int sem_post(sem_t* s) {
     auto real = REAL(sem_post);
     ThreadState* t = enter();
     if (t == nullptr) return real(s);
+    sync_object_used(t, FRT_CALLER(), s);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(fmt::kObjSemaphore, s);
@@ -621,6 +686,7 @@ template <class Real, class... Args>
 int sem_wait_common(sem_t* s, u64 pc, Real real, Args... args) {
     ThreadState* t = enter();
     if (t == nullptr) return real(s, args...);
+    sync_object_used(t, pc, s);
     const u64 c0 = now();
     close_computation(t, c0);
     leave(t);
@@ -649,6 +715,17 @@ FRT_EXPORT int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* a
     return sem_wait_common(s, FRT_CALLER(), REAL(sem_clockwait), clock, abstime);
 }
 
+// --- processes
+// ------------------------------------------------------------------------------------
+
+// vfork: the child shares the parent's memory until it calls exec or _exit, so the runtime's
+// _exit in the child would end the parent's trace. As in ThreadSanitizer, vfork is fork (a
+// conforming child only calls exec or _exit, which behave the same); the child of fork does
+// not write into the parent's trace (rt_core.cpp).
+FRT_EXPORT pid_t vfork() {
+    return fork();
+}
+
 // --- process exit
 // ---------------------------------------------------------------------------------
 
@@ -664,3 +741,55 @@ FRT_EXPORT void _Exit(int status) {
     real(status);
     __builtin_unreachable();
 }
+
+// The __interceptor_ names (rt_record.hpp).
+FRT_INTERCEPTOR_ALIAS(pthread_mutex_init)
+FRT_INTERCEPTOR_ALIAS(pthread_mutex_destroy)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_init)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_destroy)
+FRT_INTERCEPTOR_ALIAS(pthread_spin_init)
+FRT_INTERCEPTOR_ALIAS(pthread_spin_destroy)
+FRT_INTERCEPTOR_ALIAS(pthread_cond_init)
+FRT_INTERCEPTOR_ALIAS(pthread_cond_destroy)
+FRT_INTERCEPTOR_ALIAS(pthread_barrier_destroy)
+FRT_INTERCEPTOR_ALIAS(sem_destroy)
+FRT_INTERCEPTOR_ALIAS(vfork)
+FRT_INTERCEPTOR_ALIAS(pthread_create)
+FRT_INTERCEPTOR_ALIAS(pthread_join)
+FRT_INTERCEPTOR_ALIAS(pthread_tryjoin_np)
+FRT_INTERCEPTOR_ALIAS(pthread_timedjoin_np)
+FRT_INTERCEPTOR_ALIAS(pthread_exit)
+FRT_INTERCEPTOR_ALIAS(pthread_once)
+FRT_INTERCEPTOR_ALIAS(pthread_setname_np)
+FRT_INTERCEPTOR_ALIAS(pthread_mutex_lock)
+FRT_INTERCEPTOR_ALIAS(pthread_mutex_trylock)
+FRT_INTERCEPTOR_ALIAS(pthread_mutex_timedlock)
+FRT_INTERCEPTOR_ALIAS(pthread_mutex_clocklock)
+FRT_INTERCEPTOR_ALIAS(pthread_mutex_unlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_rdlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_tryrdlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_timedrdlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_clockrdlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_wrlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_trywrlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_timedwrlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_clockwrlock)
+FRT_INTERCEPTOR_ALIAS(pthread_rwlock_unlock)
+FRT_INTERCEPTOR_ALIAS(pthread_spin_lock)
+FRT_INTERCEPTOR_ALIAS(pthread_spin_trylock)
+FRT_INTERCEPTOR_ALIAS(pthread_spin_unlock)
+FRT_INTERCEPTOR_ALIAS(pthread_cond_wait)
+FRT_INTERCEPTOR_ALIAS(pthread_cond_timedwait)
+FRT_INTERCEPTOR_ALIAS(pthread_cond_clockwait)
+FRT_INTERCEPTOR_ALIAS(pthread_cond_signal)
+FRT_INTERCEPTOR_ALIAS(pthread_cond_broadcast)
+FRT_INTERCEPTOR_ALIAS(pthread_barrier_init)
+FRT_INTERCEPTOR_ALIAS(pthread_barrier_wait)
+FRT_INTERCEPTOR_ALIAS(sem_init)
+FRT_INTERCEPTOR_ALIAS(sem_post)
+FRT_INTERCEPTOR_ALIAS(sem_wait)
+FRT_INTERCEPTOR_ALIAS(sem_trywait)
+FRT_INTERCEPTOR_ALIAS(sem_timedwait)
+FRT_INTERCEPTOR_ALIAS(sem_clockwait)
+FRT_INTERCEPTOR_ALIAS(_exit)
+FRT_INTERCEPTOR_ALIAS(_Exit)

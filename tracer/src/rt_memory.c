@@ -71,3 +71,11 @@ __attribute__((visibility("default"))) void* memset(void* dst, int c, size_t n) 
         d[i] = (unsigned char)c;
     return dst;
 }
+
+/* The __interceptor_ names (see rt_record.hpp). */
+#define FRT_INTERCEPTOR_ALIAS(name)                                                                \
+    __asm__(".globl __interceptor_" #name "\n.type __interceptor_" #name                           \
+            ",@function\n.set __interceptor_" #name ", " #name);
+FRT_INTERCEPTOR_ALIAS(memcpy)
+FRT_INTERCEPTOR_ALIAS(memmove)
+FRT_INTERCEPTOR_ALIAS(memset)

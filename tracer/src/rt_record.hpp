@@ -8,6 +8,13 @@ namespace frt {
 
 #define FRT_CALLER() (reinterpret_cast<frt::u64>(__builtin_return_address(0)))
 
+// ThreadSanitizer's runtime defines every interceptor `f` as `__interceptor_f` (with `f` an
+// alias), and programs that wrap an intercepted function themselves call on to it by that
+// name. The same aliases here, one per interposed function, in the file that defines it.
+#define FRT_INTERCEPTOR_ALIAS(name)                                                                \
+    __asm__(".globl __interceptor_" #name "\n.type __interceptor_" #name                           \
+            ",@function\n.set __interceptor_" #name ", " #name);
+
 // Writes one synchronization event whose operation started at c0 (computation closed there).
 inline void record(ThreadState* t, u8 op, u8 cls, const void* obj, u64 counter, u64 c0, u64 pc,
                    i64 extra = 0, u32 incarnation = 0) {
@@ -68,6 +75,20 @@ inline void library_access(ThreadState* t, u64 pc, const void* addr, u64 size, b
     if (size != 0)
         add_access_slow(t, pc, reinterpret_cast<u64>(addr), size,
                         write ? firstrace::format::kWrite : firstrace::format::kRead);
+}
+
+// Synchronization objects are memory too (as in ThreadSanitizer): an operation on one is an
+// atomic read of its first byte (operations never race with each other), its init and destroy
+// are plain writes of it, so a destroy racing with a use is a race (atomic vs plain).
+inline void sync_object_used(ThreadState* t, u64 pc, const void* obj) {
+    add_access_slow(t, pc, reinterpret_cast<u64>(obj), 1,
+                    firstrace::format::kAtomic | firstrace::format::kRead);
+}
+inline void sync_object_written(u64 pc, const void* obj) {
+    if (ThreadState* t = enter_call(pc)) {
+        library_access(t, pc, obj, 1, true);
+        leave(t);
+    }
 }
 
 } // namespace frt

@@ -231,3 +231,14 @@ void alt_stack_detach() {
 __attribute__((constructor)) static void main_alt_stack() {
     frt::alt_stack_attach();
 }
+
+// The __interceptor_ names (rt_record.hpp).
+FRT_INTERCEPTOR_ALIAS(sigaction)
+FRT_INTERCEPTOR_ALIAS(signal)
+FRT_INTERCEPTOR_ALIAS(kill)
+FRT_INTERCEPTOR_ALIAS(raise)
+FRT_INTERCEPTOR_ALIAS(pthread_kill)
+FRT_INTERCEPTOR_ALIAS(sigqueue)
+FRT_INTERCEPTOR_ALIAS(pthread_sigqueue)
+FRT_INTERCEPTOR_ALIAS(tgkill)
+FRT_INTERCEPTOR_ALIAS(alarm)

@@ -53,6 +53,9 @@ inline constexpr char kChunkMagic[4] = {'F', 'R', 'C', 'K'};
 inline constexpr const char* kMetadataFile = "metadata";
 inline constexpr const char* kStreamPrefix = "stream-";
 inline constexpr const char* kStreamSuffix = ".frc";
+// The trace of a child process created by fork(): a trace directory of its own, named
+// fork-<child pid>, inside its parent's trace directory.
+inline constexpr const char* kForkPrefix = "fork-";
 
 struct ChunkHeader {
     char magic[4];
