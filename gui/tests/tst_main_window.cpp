@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
@@ -122,6 +123,33 @@ class MainWindowTest : public QObject {
         // The next successful selection clears that message.
         QVERIFY(window.selectRace(0));
         QVERIFY(window.statusBar()->currentMessage().isEmpty());
+    }
+
+    void keysMoveThroughTheTree() {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openDatabase(db_));
+        QTreeView* tree = window.siteTree();
+        tree->setFocus();
+        // From race 0 under the first site: Down reaches the second site's row, Right opens
+        // it, Down selects its race (race 0 again: it is an instance of both sites).
+        QTest::keyClick(tree, Qt::Key_Down);
+        QCOMPARE(window.selectedSite(), std::optional<qint64>(1));
+        QTest::keyClick(tree, Qt::Key_Right);
+        QTest::keyClick(tree, Qt::Key_Down);
+        QCOMPARE(window.selectedRace(), std::optional<qint64>(0));
+        QCOMPARE(window.selectedSite(), std::optional<qint64>(1));
+        // Typing a race id into the search field filters to it.
+        QLineEdit* search = nullptr;
+        for (QLineEdit* edit : window.findChildren<QLineEdit*>())
+            if (edit->placeholderText().startsWith(QStringLiteral("Search"))) search = edit;
+        QVERIFY(search);
+        QTest::keyClicks(search, QStringLiteral("#2"));
+        QTRY_COMPARE(window.filter().search, QStringLiteral("#2"));
+        QTRY_COMPARE(window.siteModel()->rowCount(), 1);
+        QCOMPARE(window.selectedRace(), std::optional<qint64>(2));
     }
 
     void clickingARaceEdgeJumpsToTheRace() {
