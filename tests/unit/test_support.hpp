@@ -44,8 +44,4 @@ inline std::string random_std(const bench::GeneratorParams& params) {
     return out.str();
 }
 
-inline std::string data_file(const std::string& name) {
-    return std::string(FIRSTRACE_TEST_DATA) + "/" + name;
-}
-
 } // namespace firstrace::test
