@@ -4,6 +4,7 @@
 //  2. the pool's `busy` flag is written by every worker without synchronization (// RACE).
 // Library frames (std::unordered_map, std::string) sit under the user's lines in the stacks.
 #include <chrono>
+#include <cstdio>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -37,7 +38,10 @@ class Pool {
         for (std::thread& worker : workers_)
             worker.join();
     }
-    int finished(const std::string& kind) const { return finished_.at(kind); }
+    int finished(const std::string& kind) const {
+        const auto it = finished_.find(kind);
+        return it == finished_.end() ? 0 : it->second;
+    }
 
   private:
     bool next(Task& task) {
@@ -55,10 +59,10 @@ class Pool {
                 if (closing_ && queue_.empty()) return;
                 continue;
             }
-            busy_ = true; // RACE
+            busy_ = true;                                                            // RACE
             std::this_thread::sleep_for(std::chrono::microseconds(task.cost / 100)); // the work
-            ++finished_[task.kind]; // RACE
-            busy_ = false; // RACE
+            ++finished_[task.kind];                                                  // RACE
+            busy_ = false;                                                           // RACE
         }
     }
 
@@ -77,5 +81,8 @@ int main() {
     for (int i = 0; i < 12; ++i)
         pool.submit({i % 2 ? "resize" : "decode", 200000 + 1000 * i});
     pool.join();
-    return pool.finished("decode") + pool.finished("resize") == 12 ? 0 : 1;
+    // The racy counts may lose updates; the program reports them and succeeds either way.
+    std::printf("decode %d, resize %d of 12 tasks\n", pool.finished("decode"),
+                pool.finished("resize"));
+    return 0;
 }

@@ -481,7 +481,7 @@ QList<RaceSiteRow> ResultsDatabase::raceSites(qint64 run, const RaceFilter& filt
                 "SELECT r.id, r.partition, x.pair_id FROM (SELECT r.id, r.partition FROM %1 "
                 "WHERE r.run_id = :run AND %4 > (:partition, :race) AND r.status = :status "
                 "AND %2 ORDER BY %5 LIMIT :batch) AS r "
-                "JOIN %3 AS x ON x.run_id = :run AND x.race_id = r.id "
+                "LEFT JOIN %3 AS x ON x.run_id = :run AND x.race_id = r.id "
                 "ORDER BY r.partition, r.id, x.ordinal")
                 .arg(races, condition, pairs, position, order));
         scan.bind(":run", run)
@@ -496,7 +496,11 @@ QList<RaceSiteRow> ResultsDatabase::raceSites(qint64 run, const RaceFilter& filt
         while (scan.step()) {
             const qint64 race = scan.integer(0);
             const qint64 partition = scan.integer(1);
-            const qint64 pair = scan.integer(2);
+            // A race without race site instances counts under the unknown pair (SCHEMA.md).
+            const std::optional<qint64> instance = scan.optionalInteger(2);
+            const std::optional<qint64> unknown = instance ? instance : unknownPair(run);
+            if (!unknown) continue;
+            const qint64 pair = *unknown;
             racesSeen.insert(race);
             cursor.partition = partition;
             cursor.race = race;
@@ -613,7 +617,21 @@ QList<qint64> ResultsDatabase::pairsOfRace(qint64 run, qint64 id) const {
     QList<qint64> pairs;
     while (stmt.step())
         pairs << stmt.integer(0);
+    if (pairs.isEmpty())
+        if (const auto unknown = unknownPair(run)) pairs << *unknown;
     return pairs;
+}
+
+std::optional<qint64> ResultsDatabase::unknownPair(qint64 run) const {
+    if (unknownPairRun_ != run) {
+        auto stmt = connection_.prepare(QStringLiteral(
+            "SELECT id FROM site_pairs WHERE run_id = :run AND site_key = '<unknown> <-> "
+            "<unknown>'"));
+        stmt.bind(":run", run);
+        unknownPair_ = stmt.step() ? std::optional<qint64>(stmt.integer(0)) : std::nullopt;
+        unknownPairRun_ = run;
+    }
+    return unknownPair_;
 }
 
 std::optional<RaceOrderKey> ResultsDatabase::orderKey(qint64 run, qint64 id) const {

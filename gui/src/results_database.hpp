@@ -113,6 +113,8 @@ class ResultsDatabase {
     QString filterCondition(qint64 run, const RaceFilter& filter) const;
     void collectSearchHits(qint64 run, const QString& search) const;
     qint64 lastFirstPartition(qint64 run) const;
+    // The pair of races without race site instances ('<unknown> <-> <unknown>'), if any.
+    std::optional<qint64> unknownPair(qint64 run) const;
 
     SqliteConnection connection_;
     int schemaVersion_ = 1;
@@ -129,6 +131,8 @@ class ResultsDatabase {
     mutable qint64 racePairsRun_ = -1; // what temp.race_pairs holds
     mutable qint64 firstPartitionsRun_ = -1;
     mutable qint64 lastFirstPartition_ = -1;
+    mutable qint64 unknownPairRun_ = -1;
+    mutable std::optional<qint64> unknownPair_;
 };
 
 } // namespace firstrace::gui
