@@ -73,4 +73,24 @@ HistoryLayout layoutHistory(const HistoryData& history) {
     return layout;
 }
 
+TimeAxisLayout layoutTimeAxis(const HistoryData& history) {
+    TimeAxisLayout layout;
+    if (!history.hasClock()) return layout;
+    QList<qint64> clocks;
+    clocks.reserve(history.events.size() * 2);
+    for (const HistoryEvent& event : history.events)
+        clocks << *event.clockStart << *event.clockFinish;
+    std::sort(clocks.begin(), clocks.end());
+    clocks.erase(std::unique(clocks.begin(), clocks.end()), clocks.end());
+    auto tick = [&](qint64 clock) {
+        return int(std::lower_bound(clocks.begin(), clocks.end(), clock) - clocks.begin());
+    };
+    for (const HistoryEvent& event : history.events) {
+        const int start = tick(*event.clockStart);
+        layout.span.insert(event.key, {start, std::max(start, tick(*event.clockFinish))});
+    }
+    layout.clockAt = clocks;
+    return layout;
+}
+
 } // namespace firstrace::gui

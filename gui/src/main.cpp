@@ -1,4 +1,4 @@
-// firstrace-gui [DB] — browse the first race partitions of a results database.
+// firstrace-gui [DB] — browse the race sites and first race partitions of a results database.
 // firstrace-gui --screenshot OUT.png DB [--race ID] [--run ID] — render offscreen and exit.
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,11 +22,16 @@ int fail(const QString& message) {
 } // namespace
 
 int main(int argc, char** argv) {
-    // The screenshot mode needs no display.
-    for (int i = 1; i < argc; ++i)
-        if (std::strcmp(argv[i], "--screenshot") == 0 &&
-            qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    // The screenshot mode, --help and --version need no display: a QApplication without one
+    // aborts, so they run on the offscreen platform.
+    for (int i = 1; i < argc; ++i) {
+        const bool headless =
+            std::strcmp(argv[i], "--screenshot") == 0 || std::strcmp(argv[i], "--help") == 0 ||
+            std::strcmp(argv[i], "-h") == 0 || std::strcmp(argv[i], "--help-all") == 0 ||
+            std::strcmp(argv[i], "--version") == 0 || std::strcmp(argv[i], "-v") == 0;
+        if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
 
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("firstrace"));
@@ -35,7 +40,8 @@ int main(int argc, char** argv) {
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Browse the first race partitions of a firstrace results database."));
+        QStringLiteral("Browse the race sites and first race partitions of a firstrace results "
+                       "database."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(

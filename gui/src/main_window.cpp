@@ -25,8 +25,8 @@
 #include <QVBoxLayout>
 
 #include "history_view.hpp"
-#include "partition_tree_model.hpp"
 #include "race_details_view.hpp"
+#include "race_site_tree_model.hpp"
 #include "results_database.hpp"
 #include "run_list_model.hpp"
 #include "status_icons.hpp"
@@ -35,7 +35,8 @@ namespace firstrace::gui {
 
 namespace {
 
-constexpr int kReportRaceLimit = 2000;
+// Races listed in a copied or exported race site (each needs its details: about 1 ms each).
+constexpr int kReportRaceLimit = 200;
 
 QToolButton* filterButton(QWidget* parent, const QIcon& icon, const QString& text,
                           const QString& tip) {
@@ -52,7 +53,7 @@ QToolButton* filterButton(QWidget* parent, const QIcon& icon, const QString& tex
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), runs_(new RunListModel(this)), partitions_(new PartitionTreeModel(this)),
+    : QMainWindow(parent), runs_(new RunListModel(this)), sites_(new RaceSiteTreeModel(this)),
       runBox_(new QComboBox(this)), summary_(new QLabel(this)), fileBox_(new QComboBox(this)),
       threadBox_(new QComboBox(this)), search_(new QLineEdit(this)), searchTimer_(new QTimer(this)),
       tree_(new QTreeView(this)), details_(new RaceDetailsView(this)),
@@ -89,24 +90,26 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(runs_, &RunListModel::errorOccurred, this,
             [this](const QString& message) { showError(tr("Damaged database"), message); });
-    connect(partitions_, &PartitionTreeModel::errorOccurred, this,
+    connect(sites_, &RaceSiteTreeModel::errorOccurred, this,
             [this](const QString& message) { showError(tr("Damaged database"), message); });
     connect(runBox_, &QComboBox::currentIndexChanged, this, &MainWindow::onRunChanged);
     connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { onCurrentChanged(current); });
     connect(history_, &HistoryView::raceActivated, this, [this](qint64 race) { selectRace(race); });
-    connect(partitions_, &QAbstractItemModel::modelReset, this, &MainWindow::updateSummary);
-    connect(partitions_, &QAbstractItemModel::rowsInserted, this,
-            [this](const QModelIndex& parent) {
-                if (!parent.isValid()) updateSummary();
-            });
+    connect(details_, &RaceDetailsView::raceLinkActivated, this,
+            [this](qint64 race) { selectRace(race); });
+    connect(sites_, &QAbstractItemModel::modelReset, this, &MainWindow::updateSummary);
+    connect(sites_, &QAbstractItemModel::rowsInserted, this, [this](const QModelIndex& parent) {
+        if (!parent.isValid()) updateSummary();
+    });
     statusBar()->showMessage(tr("Open a results database (firstrace analyze TRACE -o DB)."));
+    updateStatusCounts();
     updateSummary();
 }
 
 MainWindow::~MainWindow() {
     // The models hold the database; the views may still ask them for data while they close.
-    partitions_->setRun(nullptr, -1);
+    sites_->setRun(nullptr, -1);
     runs_->setDatabase(nullptr);
 }
 
@@ -116,8 +119,7 @@ void MainWindow::buildActions() {
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
-    exportAction_ =
-        file->addAction(tr("&Export Partition\u2026"), this, &MainWindow::exportPartition);
+    exportAction_ = file->addAction(tr("&Export Race Site\u2026"), this, &MainWindow::exportSite);
     exportAction_->setShortcut(QKeySequence(tr("Ctrl+E")));
     file->addAction(tr("&Close Database"), this, &MainWindow::closeDatabase);
     file->addSeparator();
@@ -125,12 +127,12 @@ void MainWindow::buildActions() {
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    copyTextAction_ = edit->addAction(tr("Copy Partition as &Text"), this,
-                                      [this] { copyPartition(ReportFormat::Text); });
+    copyTextAction_ = edit->addAction(tr("Copy Race Site as &Text"), this,
+                                      [this] { copySite(ReportFormat::Text); });
     // Not QKeySequence::Copy: that belongs to the source views and labels.
     copyTextAction_->setShortcut(QKeySequence(tr("Ctrl+Alt+C")));
-    copyMarkdownAction_ = edit->addAction(tr("Copy Partition as &Markdown"), this,
-                                          [this] { copyPartition(ReportFormat::Markdown); });
+    copyMarkdownAction_ = edit->addAction(tr("Copy Race Site as &Markdown"), this,
+                                          [this] { copySite(ReportFormat::Markdown); });
     copyMarkdownAction_->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
     edit->addSeparator();
     QAction* find = edit->addAction(tr("&Find"), this, [this] {
@@ -142,19 +144,21 @@ void MainWindow::buildActions() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(tr("&Fit History"), this, [this] { history_->fitAll(); });
     view->addAction(tr("&Centre on Race"), this, [this] { history_->centerOnFocus(); });
-    view->addAction(tr("&Expand First Partitions"), this, [this] {
-        for (int row = 0; row < partitions_->rowCount(); ++row) {
-            const QModelIndex index = partitions_->index(row, 0);
-            if (index.data(PartitionTreeModel::FirstPartitionRole).toBool()) tree_->expand(index);
+    view->addAction(tr("&Expand Race Sites of First Partitions"), this, [this] {
+        for (int row = 0; row < sites_->rowCount(); ++row) {
+            const QModelIndex index = sites_->index(row, 0);
+            if (index.data(RaceSiteTreeModel::GroupRole).toInt() == int(RaceGroup::FirstPartition))
+                tree_->expand(index);
         }
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About firstrace"), this, [this] {
-        QMessageBox::about(this, tr("About firstrace"),
-                           tr("<b>firstrace-gui</b> %1<br>Browses the first race partitions of "
-                              "post-mortem race analyses (Netzer, 1991).")
-                               .arg(QStringLiteral(FIRSTRACE_VERSION)));
+        QMessageBox::about(
+            this, tr("About firstrace"),
+            tr("<b>firstrace-gui</b> %1<br>Browses the race sites and first race partitions of "
+               "post-mortem race analyses (Netzer, 1991).")
+                .arg(QStringLiteral(FIRSTRACE_VERSION)));
     });
 
     QToolBar* bar = addToolBar(tr("Main"));
@@ -184,17 +188,20 @@ QWidget* MainWindow::buildLeftPanel() {
 
     auto* statusRow = new QHBoxLayout;
     statusRow->setSpacing(2);
+    // Toggles: a status is shown while its button is down (all are at first); "Only actual"
+    // narrows to races whose events overlapped. The counts follow the other filters.
     feasibleButton_ = filterButton(panel, statusIcon(RaceStatus::Feasible), tr("Feasible"),
                                    statusDescription(RaceStatus::Feasible));
     feasibleEcButton_ = filterButton(panel, statusIcon(RaceStatus::FeasibleEc), tr("Feasible-ec"),
                                      statusDescription(RaceStatus::FeasibleEc));
     unvalidatedButton_ = filterButton(panel, statusIcon(RaceStatus::Unvalidated), tr("Unvalidated"),
                                       statusDescription(RaceStatus::Unvalidated));
-    actualButton_ = filterButton(panel, statusIcon(RaceStatus::Feasible, true), tr("Actual"),
+    actualButton_ = filterButton(panel, statusIcon(RaceStatus::Feasible, true), tr("Only actual"),
                                  tr("Only races whose two events really overlapped in time"));
+    for (QToolButton* button : {feasibleButton_, feasibleEcButton_, unvalidatedButton_})
+        button->setChecked(true);
     statusRow->addWidget(new QLabel(tr("Show:"), panel));
-    for (QToolButton* button :
-         {feasibleButton_, feasibleEcButton_, unvalidatedButton_, actualButton_}) {
+    for (QToolButton* button : {feasibleButton_, feasibleEcButton_, unvalidatedButton_}) {
         statusRow->addWidget(button);
         connect(button, &QToolButton::toggled, this, &MainWindow::applyFilterFromControls);
     }
@@ -202,7 +209,7 @@ QWidget* MainWindow::buildLeftPanel() {
     layout->addLayout(statusRow);
 
     auto* choiceRow = new QHBoxLayout;
-    fileBox_->setToolTip(tr("Only races with an access site in this file"));
+    fileBox_->setToolTip(tr("Only race sites with a headline line in this file"));
     threadBox_->setToolTip(tr("Only races with an event of this thread"));
     fileBox_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     fileBox_->setMinimumContentsLength(12);
@@ -210,6 +217,8 @@ QWidget* MainWindow::buildLeftPanel() {
     threadBox_->setMinimumContentsLength(8);
     search_->setPlaceholderText(tr("Search races: id, variable, file, function, thread"));
     search_->setClearButtonEnabled(true);
+    choiceRow->addWidget(actualButton_);
+    connect(actualButton_, &QToolButton::toggled, this, &MainWindow::applyFilterFromControls);
     choiceRow->addWidget(fileBox_, 2);
     choiceRow->addWidget(threadBox_, 1);
     layout->addLayout(choiceRow);
@@ -222,17 +231,14 @@ QWidget* MainWindow::buildLeftPanel() {
     connect(threadBox_, &QComboBox::currentIndexChanged, this,
             &MainWindow::applyFilterFromControls);
 
-    tree_->setModel(partitions_);
+    tree_->setModel(sites_);
     tree_->setUniformRowHeights(true);
     tree_->setAlternatingRowColors(true);
     tree_->setSelectionBehavior(QAbstractItemView::SelectRows);
     tree_->setSelectionMode(QAbstractItemView::SingleSelection);
     tree_->setAllColumnsShowFocus(true);
-    tree_->header()->setStretchLastSection(true);
-    tree_->header()->resizeSection(PartitionTreeModel::NameColumn, 185);
-    tree_->header()->resizeSection(PartitionTreeModel::StatusColumn, 215);
-    tree_->header()->resizeSection(PartitionTreeModel::ThreadsColumn, 165);
-    tree_->header()->resizeSection(PartitionTreeModel::SitesColumn, 180);
+    tree_->header()->setStretchLastSection(false);
+    tree_->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(tree_, 1);
     refillFilterChoices();
     return panel;
@@ -240,6 +246,7 @@ QWidget* MainWindow::buildLeftPanel() {
 
 void MainWindow::showError(const QString& title, const QString& message) {
     statusBar()->showMessage(message);
+    errorShown_ = true;
     if (!messageBoxes_) return;
     auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
@@ -258,6 +265,7 @@ bool MainWindow::openDatabase(const QString& path) {
     }
     closeDatabase();
     database_ = std::move(result.database);
+    history_->resetViewSettings(); // toggles and zoom start afresh with each database
     setWindowTitle(tr("%1 \u2014 firstrace").arg(QFileInfo(path).fileName()));
     {
         // Only the run shown is read (the combo box would first show run 1).
@@ -268,14 +276,14 @@ bool MainWindow::openDatabase(const QString& path) {
     addRecentFile(QFileInfo(path).absoluteFilePath());
     // The newest run is what `analyze -o` just wrote.
     if (runs_->rowCount() > 0) onRunChanged(runBox_->currentIndex());
-    statusBar()->showMessage(tr("Opened %1 in %2 ms").arg(path).arg(timer.elapsed()));
+    showSuccess(tr("Opened %1 in %2 ms").arg(path).arg(timer.elapsed()));
     emit databaseOpened(path);
     return true;
 }
 
 void MainWindow::closeDatabase() {
     run_ = -1;
-    partitions_->setRun(nullptr, -1);
+    sites_->setRun(nullptr, -1);
     runs_->setDatabase(nullptr);
     database_.reset();
     details_->clear();
@@ -301,19 +309,66 @@ void MainWindow::onRunChanged(int row) {
     details_->clear();
     history_->clear();
     refillFilterChoices();
-    partitions_->setRun(database_.get(), run_);
-    // First partitions open, their first race selected: what to look at first.
-    for (int i = 0; i < partitions_->rowCount() && i < 8; ++i) {
-        const QModelIndex index = partitions_->index(i, 0);
-        if (!index.data(PartitionTreeModel::FirstPartitionRole).toBool()) break;
-        tree_->expand(index);
-    }
-    if (partitions_->rowCount() > 0) {
-        const QModelIndex first = partitions_->index(0, 0);
-        partitions_->fetchMore(first);
-        const QModelIndex race = partitions_->index(0, 0, first);
+    sites_->setRun(database_.get(), run_);
+    updateStatusCounts();
+    // The first site opened and its first race selected: races are listed first partitions
+    // first and feasible first, so this is a feasible race of a first partition when the run
+    // has one — what to look at first.
+    if (sites_->rowCount() > 0) {
+        const QModelIndex first = sites_->index(0, 0);
+        sites_->fetchMore(first);
+        tree_->expand(first);
+        const QModelIndex race = sites_->index(0, 0, first);
         tree_->setCurrentIndex(race.isValid() ? race : first);
     }
+    fitColumns();
+}
+
+void MainWindow::fitColumns() {
+    // Sized to what the loaded rows show (the view measures the rows on screen), the variable
+    // column capped so the others stay visible.
+    for (int column = 0; column < RaceSiteTreeModel::ColumnCount; ++column)
+        tree_->resizeColumnToContents(column);
+    const int cap = std::max(160, tree_->viewport()->width() / 3);
+    if (tree_->columnWidth(RaceSiteTreeModel::VariableColumn) > cap)
+        tree_->setColumnWidth(RaceSiteTreeModel::VariableColumn, cap);
+}
+
+void MainWindow::showSuccess(const QString& message) {
+    errorShown_ = false;
+    statusBar()->showMessage(message, 8000);
+}
+
+QToolButton* MainWindow::statusToggle(RaceStatus status) const {
+    switch (status) {
+    case RaceStatus::Feasible:
+        return feasibleButton_;
+    case RaceStatus::FeasibleEc:
+        return feasibleEcButton_;
+    case RaceStatus::Unvalidated:
+        return unvalidatedButton_;
+    }
+    return nullptr;
+}
+
+void MainWindow::updateStatusCounts() {
+    StatusCounts counts;
+    if (database_ && run_ >= 0) {
+        try {
+            counts = database_->statusCounts(run_, filter());
+        } catch (const DatabaseError& e) {
+            showError(tr("Damaged database"), e.message());
+        }
+    }
+    const bool known = database_ && run_ >= 0;
+    for (RaceStatus status : kRaceStatuses) {
+        const QString name = status == RaceStatus::Feasible     ? tr("Feasible")
+                             : status == RaceStatus::FeasibleEc ? tr("Feasible-ec")
+                                                                : tr("Unvalidated");
+        statusToggle(status)->setText(
+            known ? QStringLiteral("%1 %2").arg(name).arg(counts.of(status)) : name);
+    }
+    actualButton_->setText(known ? tr("Only actual %1").arg(counts.actual) : tr("Only actual"));
 }
 
 void MainWindow::refillFilterChoices() {
@@ -332,20 +387,20 @@ void MainWindow::refillFilterChoices() {
             statusBar()->showMessage(e.message());
         }
     }
-    for (QToolButton* button :
-         {feasibleButton_, feasibleEcButton_, unvalidatedButton_, actualButton_})
-        button->setChecked(false);
+    for (QToolButton* button : {feasibleButton_, feasibleEcButton_, unvalidatedButton_})
+        button->setChecked(true);
+    actualButton_->setChecked(false);
     search_->clear();
     searchTimer_->stop();
     updatingFilter_ = false;
-    partitions_->setFilter(RaceFilter());
+    sites_->setFilter(RaceFilter());
 }
 
 RaceFilter MainWindow::filter() const {
     RaceFilter filter;
-    if (feasibleButton_->isChecked()) filter.statuses << RaceStatus::Feasible;
-    if (feasibleEcButton_->isChecked()) filter.statuses << RaceStatus::FeasibleEc;
-    if (unvalidatedButton_->isChecked()) filter.statuses << RaceStatus::Unvalidated;
+    for (RaceStatus status : kRaceStatuses)
+        if (statusToggle(status)->isChecked()) filter.statuses << status;
+    if (filter.statuses.size() == int(std::size(kRaceStatuses))) filter.statuses.clear();
     filter.actualOnly = actualButton_->isChecked();
     filter.file = fileBox_->currentData().toString();
     filter.thread = threadBox_->currentData().toString();
@@ -355,9 +410,9 @@ RaceFilter MainWindow::filter() const {
 
 void MainWindow::setFilter(const RaceFilter& filter) {
     updatingFilter_ = true;
-    feasibleButton_->setChecked(filter.statuses.contains(RaceStatus::Feasible));
-    feasibleEcButton_->setChecked(filter.statuses.contains(RaceStatus::FeasibleEc));
-    unvalidatedButton_->setChecked(filter.statuses.contains(RaceStatus::Unvalidated));
+    for (RaceStatus status : kRaceStatuses)
+        statusToggle(status)->setChecked(filter.statuses.isEmpty() ||
+                                         filter.statuses.contains(status));
     actualButton_->setChecked(filter.actualOnly);
     const int file = fileBox_->findData(filter.file);
     fileBox_->setCurrentIndex(filter.file.isEmpty() || file < 0 ? 0 : file);
@@ -371,13 +426,28 @@ void MainWindow::setFilter(const RaceFilter& filter) {
 
 void MainWindow::applyFilterFromControls() {
     if (updatingFilter_ || !database_) return;
-    const std::optional<qint64> previous = selectedRace();
-    partitions_->setFilter(filter());
-    if (previous && partitions_->indexOfRace(*previous).isValid()) {
-        selectRace(*previous);
-    } else if (partitions_->rowCount() > 0) {
-        tree_->expand(partitions_->index(0, 0));
+    // At least one status stays shown: switching off the last one switches the others on.
+    bool any = false;
+    for (RaceStatus status : kRaceStatuses)
+        any = any || statusToggle(status)->isChecked();
+    if (!any) {
+        updatingFilter_ = true;
+        for (RaceStatus status : kRaceStatuses)
+            statusToggle(status)->setChecked(true);
+        updatingFilter_ = false;
     }
+    const std::optional<qint64> previous = selectedRace();
+    sites_->setFilter(filter());
+    if (previous && sites_->indexOfRace(*previous).isValid()) {
+        selectRace(*previous);
+    } else if (sites_->rowCount() > 0) {
+        const QModelIndex first = sites_->index(0, 0);
+        sites_->fetchMore(first);
+        tree_->expand(first);
+        const QModelIndex race = sites_->index(0, 0, first);
+        tree_->setCurrentIndex(race.isValid() ? race : first);
+    }
+    updateStatusCounts();
     updateSummary();
 }
 
@@ -388,43 +458,48 @@ void MainWindow::updateSummary() {
     }
     const int row = runs_->rowOfRun(run_);
     if (row < 0) return;
-    const RunInfo& run = runs_->run(row);
+    const StoredRun& run = runs_->run(row);
     QString text = QStringLiteral("<b>%1</b> &middot; %2 ordering<br>%3")
                        .arg(QFileInfo(run.tracePath).fileName().toHtmlEscaped(), run.ordering,
                             runCountsText(run).toHtmlEscaped());
     if (run.truncated)
         text += tr("<br><span style='color:#c62828'>The trace is truncated: the program did not "
                    "finish.</span>");
-    if (!partitions_->filter().isEmpty())
-        text += tr("<br><span style='color:#1565c0'>Filtered: %1%2 partitions shown</span>")
-                    .arg(partitions_->loadedPartitions())
-                    .arg(partitions_->allPartitionsLoaded() ? QString() : QStringLiteral("+"));
+    if (!sites_->filter().isEmpty())
+        text += tr("<br><span style='color:#1565c0'>Filtered: %1%2 race sites shown</span>")
+                    .arg(sites_->loadedSites())
+                    .arg(sites_->allSitesLoaded() ? QString() : QStringLiteral("+"));
     summary_->setText(text);
 }
 
 void MainWindow::onCurrentChanged(const QModelIndex& current) {
-    const RaceSummary* race = partitions_->raceAt(current);
-    exportAction_->setEnabled(partitions_->partitionAt(current) != nullptr);
+    const RaceSummary* race = sites_->raceAt(current);
+    exportAction_->setEnabled(sites_->siteAt(current) != nullptr);
     if (!race || !database_) return;
     try {
-        if (auto details = database_->raceDetails(run_, race->id)) details_->showRace(*details);
-        history_->setHistory(database_->history(run_, race->id));
+        const auto details = database_->raceDetails(run_, race->id);
+        if (details) details_->showRace(*details);
+        HistoryData history = database_->history(
+            run_, race->id, 6, 3, details ? details->orderedAfter.race : std::nullopt);
+        history_->setHistory(history);
     } catch (const DatabaseError& e) {
         showError(tr("Damaged database"), e.message());
         return;
     }
+    if (errorShown_) showSuccess(QString());
     emit raceSelected(race->id);
 }
 
 bool MainWindow::selectRace(qint64 id) {
     if (!database_) return false;
-    QModelIndex index = partitions_->indexOfRace(id);
-    if (!index.isValid() && !partitions_->filter().isEmpty()) {
+    QModelIndex index = sites_->indexOfRace(id);
+    if (!index.isValid() && !sites_->filter().isEmpty()) {
         setFilter(RaceFilter());
-        index = partitions_->indexOfRace(id);
+        index = sites_->indexOfRace(id);
     }
     if (!index.isValid()) {
         statusBar()->showMessage(tr("Race %1 is not in this run.").arg(id));
+        errorShown_ = true; // cleared by the next race shown
         return false;
     }
     tree_->expand(index.parent());
@@ -434,63 +509,51 @@ bool MainWindow::selectRace(qint64 id) {
 }
 
 std::optional<qint64> MainWindow::selectedRace() const {
-    const RaceSummary* race = partitions_->raceAt(tree_->currentIndex());
+    const RaceSummary* race = sites_->raceAt(tree_->currentIndex());
     if (!race) return std::nullopt;
     return race->id;
 }
 
-std::optional<qint64> MainWindow::selectedPartition() const {
-    const PartitionSummary* partition = partitions_->partitionAt(tree_->currentIndex());
-    if (!partition) return std::nullopt;
-    return partition->id;
+std::optional<qint64> MainWindow::selectedSite() const {
+    const QVariant pair = tree_->currentIndex().data(RaceSiteTreeModel::PairIdRole);
+    if (!pair.isValid()) return std::nullopt;
+    return pair.toLongLong();
 }
 
-QString MainWindow::partitionReport(ReportFormat format) const {
-    const auto partitionId = selectedPartition();
-    if (!database_ || !partitionId) return QString();
+QString MainWindow::siteReport(ReportFormat format) const {
+    const QModelIndex current = tree_->currentIndex();
+    const RaceSiteRow* site = sites_->siteAt(current);
+    if (!database_ || !site) return QString();
     const int row = runs_->rowOfRun(run_);
     if (row < 0) return QString();
-    const RaceFilter current = partitions_->filter();
-    const auto partition = database_->partition(run_, *partitionId, current);
-    if (!partition) return QString();
-    QList<RaceDetails> races;
-    qint64 after = -1;
-    while (races.size() < kReportRaceLimit) {
-        const auto page = database_->races(
-            run_, *partitionId, current, after,
-            std::min<int>(PartitionTreeModel::kPageSize, kReportRaceLimit - int(races.size())));
-        for (const RaceSummary& race : page)
-            if (auto details = database_->raceDetails(run_, race.id)) races.append(*details);
-        if (page.size() < PartitionTreeModel::kPageSize) break;
-        after = page.back().id;
-    }
-    QString report = firstrace::gui::partitionReport(runs_->run(row), *partition, races, format);
-    if (partition->races > races.size())
-        report += tr("\n(%1 more races not listed)\n").arg(partition->races - races.size());
+    const QList<RaceDetails> races =
+        database_->siteRaceDetails(run_, site->pairId, sites_->filter(), kReportRaceLimit);
+    QString report = raceSiteReport(runs_->run(row), *site, races, format);
+    if (site->counts.races > races.size())
+        report += tr("\n(%1 more races not listed)\n").arg(site->counts.races - races.size());
     return report;
 }
 
-void MainWindow::copyPartition(ReportFormat format) {
+void MainWindow::copySite(ReportFormat format) {
     try {
-        const QString report = partitionReport(format);
+        const QString report = siteReport(format);
         if (report.isEmpty()) return;
         QApplication::clipboard()->setText(report);
-        statusBar()->showMessage(
-            tr("Copied the partition as %1.")
-                .arg(format == ReportFormat::Markdown ? tr("Markdown") : tr("text")));
+        showSuccess(tr("Copied the race site as %1.")
+                        .arg(format == ReportFormat::Markdown ? tr("Markdown") : tr("text")));
     } catch (const DatabaseError& e) {
         showError(tr("Damaged database"), e.message());
     }
 }
 
-void MainWindow::exportPartition() {
-    const auto partition = selectedPartition();
-    if (!partition) return;
+void MainWindow::exportSite() {
+    const auto site = selectedSite();
+    if (!site) return;
     QString selectedFilter;
     const QString markdownFilter = tr("Markdown (*.md)");
     const QString textFilter = tr("Text (*.txt)");
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Partition"), QStringLiteral("partition-%1.md").arg(*partition),
+        this, tr("Export Race Site"), QStringLiteral("race-site-%1.md").arg(*site),
         markdownFilter + QStringLiteral(";;") + textFilter, &selectedFilter);
     if (path.isEmpty()) return;
     const ReportFormat format =
@@ -499,7 +562,7 @@ void MainWindow::exportPartition() {
             : ReportFormat::Markdown;
     QFile file(path);
     try {
-        const QString report = partitionReport(format);
+        const QString report = siteReport(format);
         if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text) ||
             file.write(report.toUtf8()) < 0) {
             showError(tr("Export failed"), tr("Cannot write %1: %2").arg(path, file.errorString()));
@@ -509,7 +572,7 @@ void MainWindow::exportPartition() {
         showError(tr("Damaged database"), e.message());
         return;
     }
-    statusBar()->showMessage(tr("Exported partition %1 to %2").arg(*partition).arg(path));
+    showSuccess(tr("Exported the race site to %1").arg(path));
 }
 
 void MainWindow::openWithDialog() {
@@ -563,11 +626,6 @@ void MainWindow::restoreLayout() {
     details_->splitter()->restoreState(
         settings.value(QStringLiteral("detailsSplitter")).toByteArray());
     tree_->header()->restoreState(settings.value(QStringLiteral("treeHeader")).toByteArray());
-    history_->setSharedDataVisible(
-        settings.value(QStringLiteral("sharedDataEdges"), false).toBool());
-    history_->setEventControlVisible(
-        settings.value(QStringLiteral("eventControlEdges"), false).toBool());
-    history_->setTangleVisible(settings.value(QStringLiteral("tangle"), true).toBool());
     settings.endGroup();
     updateRecentMenu();
 }
@@ -581,9 +639,6 @@ void MainWindow::saveLayout() const {
     settings.setValue(QStringLiteral("rightSplitter"), rightSplitter_->saveState());
     settings.setValue(QStringLiteral("detailsSplitter"), details_->splitter()->saveState());
     settings.setValue(QStringLiteral("treeHeader"), tree_->header()->saveState());
-    settings.setValue(QStringLiteral("sharedDataEdges"), history_->sharedDataVisible());
-    settings.setValue(QStringLiteral("eventControlEdges"), history_->eventControlVisible());
-    settings.setValue(QStringLiteral("tangle"), history_->tangleVisible());
     settings.endGroup();
 }
 

@@ -1,6 +1,7 @@
-// The browser's main window: run selector, filters and the partition tree on the left; the
-// selected race's details and sources above its execution history on the right. Remembers
-// recent files and its layout (QSettings).
+// The browser's main window: run selector, status toggles, filters and the race-site tree on
+// the left; the selected race's details, stacks and sources above its execution history on the
+// right. Remembers recent files and its layout (QSettings); the history's view settings start
+// afresh with each database.
 #pragma once
 
 #include <QMainWindow>
@@ -8,8 +9,8 @@
 #include <memory>
 #include <optional>
 
-#include "partition_report.hpp"
 #include "race_filter.hpp"
+#include "race_site_report.hpp"
 #include "results_records.hpp"
 
 class QComboBox;
@@ -24,7 +25,7 @@ class QTreeView;
 namespace firstrace::gui {
 
 class HistoryView;
-class PartitionTreeModel;
+class RaceSiteTreeModel;
 class RaceDetailsView;
 class ResultsDatabase;
 class RunListModel;
@@ -50,16 +51,19 @@ class MainWindow : public QMainWindow {
     // Selects race `id` of the current run, clearing the filter if it hides the race.
     bool selectRace(qint64 id);
     std::optional<qint64> selectedRace() const;
-    std::optional<qint64> selectedPartition() const;
-    // The selected partition (or the race's partition) as a report.
-    QString partitionReport(ReportFormat format) const;
+    // The pair id of the selected race site (or of the selected race's site).
+    std::optional<qint64> selectedSite() const;
+    // The selected race site as a report.
+    QString siteReport(ReportFormat format) const;
     void setFilter(const RaceFilter& filter);
     RaceFilter filter() const;
 
     const ResultsDatabase* database() const { return database_.get(); }
-    PartitionTreeModel* partitionModel() const { return partitions_; }
+    RaceSiteTreeModel* siteModel() const { return sites_; }
     RunListModel* runModel() const { return runs_; }
-    QTreeView* partitionTree() const { return tree_; }
+    QTreeView* siteTree() const { return tree_; }
+    QToolButton* statusToggle(RaceStatus status) const;
+    QToolButton* actualToggle() const { return actualButton_; }
     RaceDetailsView* raceDetails() const { return details_; }
     HistoryView* historyView() const { return history_; }
     QStringList recentFiles() const;
@@ -83,20 +87,24 @@ class MainWindow : public QMainWindow {
     void applyFilterFromControls();
     void refillFilterChoices();
     void updateSummary();
+    void updateStatusCounts();
+    void fitColumns();
+    void showSuccess(const QString& message);
     void updateRecentMenu();
     void addRecentFile(const QString& path);
     void openWithDialog();
-    void exportPartition();
-    void copyPartition(ReportFormat format);
+    void exportSite();
+    void copySite(ReportFormat format);
 
     std::unique_ptr<ResultsDatabase> database_;
     qint64 run_ = -1;
     bool messageBoxes_ = true;
     bool persistent_ = true;
     bool updatingFilter_ = false;
+    bool errorShown_ = false; // the status bar shows an error until the next success
 
     RunListModel* runs_;
-    PartitionTreeModel* partitions_;
+    RaceSiteTreeModel* sites_;
     QComboBox* runBox_;
     QLabel* summary_;
     QToolButton* feasibleButton_;

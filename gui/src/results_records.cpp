@@ -3,21 +3,12 @@
 namespace firstrace::gui {
 
 QString statusName(RaceStatus status) {
-    switch (status) {
-    case RaceStatus::Feasible:
-        return QStringLiteral("feasible");
-    case RaceStatus::FeasibleEc:
-        return QStringLiteral("feasible-ec");
-    case RaceStatus::Unvalidated:
-        return QStringLiteral("unvalidated");
-    }
-    return QString();
+    return QString::fromLatin1(firstrace::to_string(status));
 }
 
 std::optional<RaceStatus> parseRaceStatus(const QString& name) {
-    if (name == QLatin1String("feasible")) return RaceStatus::Feasible;
-    if (name == QLatin1String("feasible-ec")) return RaceStatus::FeasibleEc;
-    if (name == QLatin1String("unvalidated")) return RaceStatus::Unvalidated;
+    for (RaceStatus status : kRaceStatuses)
+        if (name == QLatin1String(firstrace::to_string(status))) return status;
     return std::nullopt;
 }
 
@@ -36,18 +27,25 @@ QString statusDescription(RaceStatus status) {
     return QString();
 }
 
-QString SourceSite::location() const {
+QString SourceLocation::location() const {
     if (file.isEmpty()) return QStringLiteral("<unknown>");
     return line > 0 ? file + QLatin1Char(':') + QString::number(line) : file;
 }
 
-QString SourceSite::shortLocation() const {
+QString SourceLocation::shortLocation() const {
     return withoutDirectories(location());
 }
 
 QString withoutDirectories(const QString& location) {
     const int slash = location.lastIndexOf(QLatin1Char('/'));
     return slash < 0 ? location : location.mid(slash + 1);
+}
+
+bool HistoryData::hasClock() const {
+    if (events.isEmpty()) return false;
+    for (const HistoryEvent& event : events)
+        if (!event.clockStart || !event.clockFinish) return false;
+    return true;
 }
 
 } // namespace firstrace::gui

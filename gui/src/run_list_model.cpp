@@ -6,7 +6,7 @@
 
 namespace firstrace::gui {
 
-QString runTitle(const RunInfo& run) {
+QString runTitle(const StoredRun& run) {
     QString when = run.createdAt;
     when.replace(QLatin1Char('T'), QLatin1Char(' '));
     if (when.size() > 16) when.truncate(16);
@@ -15,7 +15,7 @@ QString runTitle(const RunInfo& run) {
         .arg(QFileInfo(run.tracePath).fileName(), when);
 }
 
-QString runCountsText(const RunInfo& run) {
+QString runCountsText(const StoredRun& run) {
     QStringList statuses;
     if (run.feasible) statuses << QStringLiteral("%1 feasible").arg(run.feasible);
     if (run.feasibleEc) statuses << QStringLiteral("%1 feasible-ec").arg(run.feasibleEc);
@@ -60,7 +60,7 @@ int RunListModel::rowOfRun(qint64 id) const {
 
 QVariant RunListModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= runs_.size()) return {};
-    const RunInfo& run = runs_[index.row()];
+    const StoredRun& run = runs_[index.row()];
     switch (role) {
     case Qt::DisplayRole:
         return runTitle(run);

@@ -19,19 +19,19 @@ class RunListModel : public QAbstractListModel {
     void setDatabase(const ResultsDatabase* database);
     int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     QVariant data(const QModelIndex& index, int role) const override;
-    const RunInfo& run(int row) const { return runs_.at(row); }
+    const StoredRun& run(int row) const { return runs_.at(row); }
     int rowOfRun(qint64 id) const;
 
   signals:
     void errorOccurred(const QString& message);
 
   private:
-    QList<RunInfo> runs_;
+    QList<StoredRun> runs_;
 };
 
 // "figure-2-1.std, 2026-11-22 11:00 (complete ordering)".
-QString runTitle(const RunInfo& run);
+QString runTitle(const StoredRun& run);
 // "5 races in 3 partitions (2 first): 3 feasible, 2 unvalidated".
-QString runCountsText(const RunInfo& run);
+QString runCountsText(const StoredRun& run);
 
 } // namespace firstrace::gui

@@ -35,6 +35,8 @@ SourceTextEdit::SourceTextEdit(QWidget* parent)
             [this] { setViewportMargins(lineNumberAreaWidth(), 0, 0, 0); });
     connect(this, &QPlainTextEdit::updateRequest, this, &SourceTextEdit::updateLineNumberArea);
     setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
+    // Readable whatever the panels around it do: the racing line with context on both sides.
+    setMinimumHeight(kMinimumLines * fontMetrics().lineSpacing() + 2 * frameWidth() + 8);
 }
 
 int SourceTextEdit::lineNumberAreaWidth() const {
@@ -114,6 +116,8 @@ SourceView::SourceView(QWidget* parent)
     QFont font = header_->font();
     font.setBold(true);
     header_->setFont(font);
+    // A long path must not widen the window: the header is clipped, the path is in its tip.
+    header_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     layout->addWidget(header_);
     layout->addWidget(editor_, 1);
     // Re-centre the racing line once the editor has its real size.
@@ -135,6 +139,7 @@ void SourceView::showSource(const QString& file, const QString& text, bool avail
     QStringList numbers;
     for (int line : lines)
         numbers << QString::number(line);
+    header_->setToolTip(file);
     header_->setText(file.isEmpty()      ? tr("<unknown file>")
                      : numbers.isEmpty() ? file
                                          : file + QStringLiteral("  :  line ") +

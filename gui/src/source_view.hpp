@@ -13,6 +13,8 @@ namespace firstrace::gui {
 class SourceTextEdit : public QPlainTextEdit {
     Q_OBJECT
   public:
+    // Lines a source pane always shows (issue 15: C++ stacks shrank them to 3).
+    static constexpr int kMinimumLines = 9;
     explicit SourceTextEdit(QWidget* parent = nullptr);
     void setHighlightedLines(const QList<int>& lines, const QColor& color);
     const QList<int>& highlightedLines() const { return lines_; }

@@ -2,6 +2,8 @@
 
 #include <sqlite3.h>
 
+#include <cstdio>
+
 namespace firstrace::gui {
 
 namespace {
@@ -29,6 +31,27 @@ SqliteConnection::SqliteConnection(const QString& path, Mode mode) : path_(path)
     }
     sqlite3_extended_result_codes(db_, 0);
     sqlite3_busy_timeout(db_, 2000);
+    // FIRSTRACE_GUI_SLOW_SQL=MS prints every statement that ran longer than MS milliseconds
+    // (finding the query behind a slow click).
+    bool ok = false;
+    const int slowMs = qEnvironmentVariableIntValue("FIRSTRACE_GUI_SLOW_SQL", &ok);
+    if (ok) {
+        static int threshold = 0;
+        threshold = slowMs;
+        sqlite3_trace_v2(
+            db_, SQLITE_TRACE_PROFILE,
+            [](unsigned, void*, void* stmt, void* nanoseconds) {
+                const auto ns = *static_cast<sqlite3_int64*>(nanoseconds);
+                if (ns / 1000000 >= threshold) {
+                    char* sql = sqlite3_expanded_sql(static_cast<sqlite3_stmt*>(stmt));
+                    std::fprintf(stderr, "[%lld ms] %s\n", static_cast<long long>(ns / 1000000),
+                                 sql ? sql : "?");
+                    sqlite3_free(sql);
+                }
+                return 0;
+            },
+            nullptr);
+    }
 }
 
 SqliteConnection::~SqliteConnection() {

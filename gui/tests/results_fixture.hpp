@@ -1,34 +1,23 @@
-// Builds results databases for the GUI tests from db-schema/schema.sql: Netzer's running example
-// (thesis Figure 2.1, as `samples/traces/figure-2-1.std` describes it) and synthetic runs of any
-// size for paging tests and the open benchmark.
+// Results databases for the GUI tests, written by the analyzer's results-database writer
+// (firstrace::write_run, what `firstrace analyze -o` runs): Netzer's running example (thesis
+// Figure 2.1, samples/traces/figure-2-1.std, analysed) and synthetic runs of any size
+// (bench/store/synthetic_run.hpp) for paging tests and the 10^6-race benchmark.
 #pragma once
 
 #include <QString>
 
-namespace firstrace::gui {
-class SqliteConnection;
-}
-
 namespace firstrace::gui::testing {
 
-// Creates `path` (replacing it) with the current schema. Throws DatabaseError.
-void createResultsDatabase(const QString& path);
+// Analyses samples/traces/figure-2-1.std and appends it to `path` (created when missing), with
+// workq.c (workqSource()) written into `sourceDirectory` so that its text is stored. T0 forks
+// T1 and T2; race 0 (feasible, actual, first partition 0) is the queue race on q.head between
+// workq.c:20/23 of both children; races 1 (unvalidated) and 2 (feasible) on the array regions
+// are in partitions 1 and 2, ordered after partition 0. Returns the run id. Throws on errors.
+qint64 writeFigureRun(const QString& path, const QString& sourceDirectory);
 
-// Appends the figure 2.1 run: T0 forks T1 and T2, which race on the shared queue (race 0,
-// feasible, first partition 0) and on the array regions (races 1 and 2, unvalidated, tangle 0,
-// partition 1 after partition 0). Returns the run id.
-qint64 addFigureRun(const QString& path);
-
-struct SyntheticRun {
-    qint64 races = 1000;
-    qint64 racesPerPartition = 10;
-    qint64 firstPartitions = 3;
-    int processes = 8;
-    qint64 eventsPerProcess = 2000;
-};
-// Appends a run of `spec.races` races with every status, some actual and tangled, over
-// `spec.processes` processes that synchronize through one lock. Returns the run id.
-qint64 addSyntheticRun(const QString& path, const SyntheticRun& spec);
+// Appends make_synthetic_run(races): 16 threads x 4000 events, 1000 partitions (200 first),
+// every status, with clock readings. Returns the run id.
+qint64 writeSyntheticRun(const QString& path, qint64 races);
 
 // The source text stored for workq.c in the figure run.
 QString workqSource();

@@ -1,8 +1,9 @@
 // End to end: `firstrace analyze samples/traces/figure-2-1.std -o DB` writes a database that the
 // browser reads with exactly the facts of `analyze --format json` (races, statuses, partitions,
-// variables, access sites), and `firstrace-gui --screenshot` renders its first race. When the
-// tracer is built, the same for the workq sample compiled with firstrace-cc and recorded: its
-// first race is on the lines marked `// RACE`, with the source text in the database.
+// variables, access sites; every race under a race site), and `firstrace-gui --screenshot`
+// renders its first race. When the tracer is built, the same for the workq sample compiled with
+// firstrace-cc and recorded: the race selected first is on the lines marked `// RACE`, with the
+// source text in the database.
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -10,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -69,7 +71,7 @@ class AnalyzedSampleTest : public QObject {
         ResultsDatabase& db = *opened.database;
         const auto runs = db.runs();
         QCOMPARE(runs.size(), 1);
-        const RunInfo& run = runs.front();
+        const StoredRun& run = runs.front();
         const QJsonObject counts = json_.value(QStringLiteral("counts")).toObject();
         QCOMPARE(run.races, counts.value(QStringLiteral("apparent")).toInteger());
         QCOMPARE(run.feasible, counts.value(QStringLiteral("feasible")).toInteger());
@@ -78,26 +80,23 @@ class AnalyzedSampleTest : public QObject {
         QCOMPARE(run.firstPartitions, counts.value(QStringLiteral("first_partitions")).toInteger());
         QCOMPARE(run.ordering, json_.value(QStringLiteral("ordering")).toString());
 
-        // Partitions in the tree's order, with their races.
-        const QJsonArray partitions = json_.value(QStringLiteral("partitions")).toArray();
-        const auto listed = db.partitions(run.id, RaceFilter(), -1, 1000);
-        QCOMPARE(listed.size(), partitions.size());
+        // Every race of the JSON report is listed under a race site, in the tree's order:
+        // sites of first partitions first.
+        QSet<qint64> listed;
+        RaceSiteCursor cursor;
         bool seenLater = false;
-        for (int i = 0; i < listed.size(); ++i) {
-            const QJsonObject p = partitions[i].toObject();
-            QCOMPARE(listed[i].id, p.value(QStringLiteral("id")).toInteger());
-            QCOMPARE(listed[i].first, p.value(QStringLiteral("first")).toBool());
-            QVERIFY(!(listed[i].first && seenLater)); // first partitions on top
-            seenLater |= !listed[i].first;
-            QList<qint64> expected;
-            for (const QJsonValue& id : p.value(QStringLiteral("races")).toArray())
-                expected << id.toInteger();
-            QList<qint64> races;
-            for (const RaceSummary& race : db.races(run.id, listed[i].id, RaceFilter(), -1, 1000))
-                races << race.id;
-            QCOMPARE(races, expected);
-            QCOMPARE(listed[i].races, qint64(expected.size()));
+        while (!cursor.done) {
+            for (const RaceSiteRow& site : db.raceSites(run.id, RaceFilter(), cursor, 2)) {
+                const bool first = site.group == RaceGroup::FirstPartition;
+                QVERIFY(!(first && seenLater));
+                seenLater |= !first;
+                for (const RaceSummary& race :
+                     db.siteRaces(run.id, site.pairId, RaceFilter(), RaceOrderKey(), 1000))
+                    listed << race.id;
+            }
         }
+        const QJsonArray races = json_.value(QStringLiteral("races")).toArray();
+        QCOMPARE(listed.size(), races.size());
 
         // Every race, both sides.
         for (const QJsonValue& value : json_.value(QStringLiteral("races")).toArray()) {
@@ -127,8 +126,8 @@ class AnalyzedSampleTest : public QObject {
                 QCOMPARE(list.size(), expected.size());
                 for (int i = 0; i < list.size(); ++i) {
                     const QJsonObject site = expected[i].toObject();
-                    QCOMPARE(list[i].file, site.value(QStringLiteral("file")).toString());
-                    QCOMPARE(list[i].line, site.value(QStringLiteral("line")).toInt());
+                    QCOMPARE(list[i].access.file, site.value(QStringLiteral("file")).toString());
+                    QCOMPARE(list[i].access.line, site.value(QStringLiteral("line")).toInt());
                     QCOMPARE(list[i].kind, site.value(QStringLiteral("kind")).toString());
                 }
             }
@@ -178,18 +177,23 @@ class AnalyzedSampleTest : public QObject {
         auto opened = ResultsDatabase::open(db);
         QVERIFY2(opened.database, qPrintable(opened.message));
         const qint64 runId = opened.database->runs().back().id;
-        const auto first = opened.database->firstRace(runId, RaceFilter());
-        QVERIFY(first);
-        const auto details = opened.database->raceDetails(runId, *first);
+        RaceSiteCursor cursor;
+        const auto sites = opened.database->raceSites(runId, RaceFilter(), cursor, 1);
+        QVERIFY(!sites.isEmpty());
+        QCOMPARE(sites.front().group, RaceGroup::FirstPartition);
+        const auto details = opened.database->raceDetails(runId, sites.front().leadRace);
         QVERIFY(details);
+        QCOMPARE(details->summary.status, RaceStatus::Feasible);
         QList<int> racing;
-        for (const SourceSite& site : details->sitesA + details->sitesB) {
-            QVERIFY2(site.file.endsWith(QStringLiteral("workq-racy.c")), qPrintable(site.file));
-            racing << site.line;
+        for (const AccessSite& site : details->sitesA + details->sitesB) {
+            QVERIFY2(site.access.file.endsWith(QStringLiteral("workq-racy.c")),
+                     qPrintable(site.access.file));
+            racing << site.access.line;
         }
         for (int line : racing)
             QVERIFY2(marked.contains(line), qPrintable(QString::number(line)));
-        const SourceText text = opened.database->sourceText(runId, details->sitesA.front().file);
+        const SourceText text =
+            opened.database->sourceText(runId, details->sitesA.front().access.file);
         QVERIFY(text.available);
         QCOMPARE(text.text.split(QLatin1Char('\n')).value(racing.front() - 1),
                  lines.value(racing.front() - 1));

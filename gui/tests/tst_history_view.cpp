@@ -1,8 +1,12 @@
 // The history view on its own: layout columns follow process order and synchronization edges,
-// the dependence edges and the tangle are switchable, zooming changes the scale.
+// the time axis follows the clock readings, only the selected race's edges are drawn until the
+// other races are switched on, the dependence edges and the tangle are switchable, zooming
+// changes the scale (never further out than the whole history), lane headers stay fixed.
 #include <QCheckBox>
 #include <QGraphicsItem>
 #include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -107,12 +111,102 @@ class HistoryViewTest : public QObject {
         QVERIFY(!view.raceEdgeMidpoint(8));
     }
 
+    void onlyTheSelectedRaceByDefault() {
+        HistoryView view;
+        view.resize(900, 400);
+        view.show();
+        view.setHistory(sample());
+        QCOMPARE(view.visibleRaceEdgeCount(), 1);
+        view.setOtherRacesVisible(true);
+        QCOMPARE(view.visibleRaceEdgeCount(), 2);
+        view.setSharedDataVisible(true);
+        view.zoomIn();
+        // A new database starts from the defaults again.
+        view.resetViewSettings();
+        view.setHistory(sample());
+        QVERIFY(!view.otherRacesVisible());
+        QVERIFY(!view.sharedDataVisible());
+        QVERIFY(view.tangleVisible());
+        QCOMPARE(view.visibleRaceEdgeCount(), 1);
+    }
+
+    void timeAxisFollowsTheClock() {
+        HistoryData history = sample();
+        QVERIFY(!history.hasClock());
+        // main#1 [10,40] overlaps worker#0 [20,30]; helper#1 [50,60] comes after both.
+        const QList<std::pair<qint64, qint64>> clocks{{1, 1},   {10, 40}, {70, 70}, {20, 30},
+                                                      {45, 45}, {46, 46}, {50, 60}};
+        for (int i = 0; i < history.events.size(); ++i) {
+            history.events[i].clockStart = clocks[i].first;
+            history.events[i].clockFinish = clocks[i].second;
+        }
+        QVERIFY(history.hasClock());
+        const TimeAxisLayout time = layoutTimeAxis(history);
+        QCOMPARE(time.span.value({0, 1}), (std::pair<int, int>(1, 4)));
+        QCOMPARE(time.span.value({1, 0}), (std::pair<int, int>(2, 3)));
+        HistoryView view;
+        view.resize(900, 400);
+        view.show();
+        view.setHistory(history);
+        QVERIFY(view.timeAxisActive());
+        // Overlapping events overlap on screen; a later one lies to the right.
+        const qreal mainX = view.eventPosition({0, 1})->x();
+        const qreal workerX = view.eventPosition({1, 0})->x();
+        const qreal helperX = view.eventPosition({2, 1})->x();
+        QVERIFY(std::abs(mainX - workerX) < 64);
+        QVERIFY(helperX > mainX && helperX > workerX);
+        // The index layout instead: columns along the synchronization order.
+        view.setTimeAxis(false);
+        QVERIFY(!view.timeAxisActive());
+        QVERIFY(view.eventPosition({0, 1})->x() != mainX ||
+                view.eventPosition({1, 0})->x() != workerX);
+    }
+
+    void drawsTheChainOrderingTheRace() {
+        HistoryData history = sample();
+        history.focusRace = 9;
+        history.orderedAfterRace = 7;
+        history.orderChain = {{1, 0}, {1, 1}, {2, 0}, {2, 1}};
+        HistoryView view;
+        view.resize(900, 400);
+        view.show();
+        view.setHistory(history);
+        QCOMPARE(view.drawnOrderChain(), history.orderChain);
+        QCOMPARE(view.visibleRaceEdgeCount(), 3); // race 9, race 7 and its "ordered after" label
+        bool label = false;
+        for (QGraphicsItem* item : view.canvas()->scene()->items())
+            if (auto* text = dynamic_cast<QGraphicsSimpleTextItem*>(item))
+                label |= text->text() == QStringLiteral("ordered after race 7");
+        QVERIFY(label);
+    }
+
+    void laneHeadersStayFixed() {
+        HistoryView view;
+        view.resize(500, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setHistory(sample());
+        const auto& headers = view.canvas()->laneHeaders();
+        QCOMPARE(headers.size(), 3);
+        QCOMPARE(headers[0].name, QStringLiteral("main"));
+        // Scrolled to the right end, the header column is still painted at the left edge.
+        view.zoomIn();
+        view.zoomIn();
+        view.canvas()->horizontalScrollBar()->setValue(
+            view.canvas()->horizontalScrollBar()->maximum());
+        const QImage image = view.canvas()->viewport()->grab().toImage();
+        const int y =
+            view.canvas()->mapFromScene(QPointF(0, (headers[1].top + headers[1].bottom) / 2)).y();
+        QCOMPARE(image.pixelColor(3, y), QColor(0xe9, 0xed, 0xf1)); // the header band of lane 1
+    }
+
     void clickingEmitsRaceAndEvent() {
         HistoryView view;
         view.resize(1000, 400);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setHistory(sample());
+        view.setOtherRacesVisible(true); // race 9 is not the selected one
         QSignalSpy races(&view, &HistoryView::raceActivated);
         QSignalSpy events(&view, &HistoryView::eventActivated);
         HistoryCanvas* canvas = view.canvas();
@@ -148,7 +242,12 @@ class HistoryViewTest : public QObject {
         QCOMPARE(view.canvas()->transform().m11(), 4.0); // bounded
         for (int i = 0; i < 40; ++i)
             view.zoomOut();
-        QVERIFY(view.canvas()->transform().m11() >= 0.15);
+        // No further out than the whole history fits the view.
+        const QRectF bounds = view.canvas()->scene()->itemsBoundingRect();
+        const QSize viewport = view.canvas()->viewport()->size();
+        const qreal fit =
+            std::min(viewport.width() / bounds.width(), viewport.height() / bounds.height());
+        QVERIFY(view.canvas()->transform().m11() >= std::min(fit, 1.0) - 1e-9);
         view.clear();
         QVERIFY(view.canvas()->scene()->items().isEmpty());
     }

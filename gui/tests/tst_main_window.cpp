@@ -1,23 +1,29 @@
-// The main window under the offscreen platform: opening a database selects the first race of
-// the first partition and fills the details, sources and history; message boxes (non-blocking)
-// for missing, corrupt and foreign files; filters; jumping from a race edge of the history;
-// copying a partition; recent files and layout persistence.
+// The main window under the offscreen platform: opening a database selects a feasible race of
+// the first partition under the first race site and fills the details, stacks, sources and
+// history; message boxes (non-blocking) for missing, corrupt and foreign files; status toggles
+// with counts; filters; jumping from a race edge of the history and from "ordered after";
+// copying a race site; recent files and layout persistence, view settings per database.
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include "history_view.hpp"
 #include "main_window.hpp"
-#include "partition_tree_model.hpp"
 #include "race_details_view.hpp"
+#include "race_site_tree_model.hpp"
 #include "results_fixture.hpp"
 #include "run_list_model.hpp"
 #include "source_view.hpp"
@@ -47,8 +53,7 @@ class MainWindowTest : public QObject {
         QCoreApplication::setOrganizationName(QStringLiteral("firstrace-test"));
         QCoreApplication::setApplicationName(QStringLiteral("firstrace-gui-test"));
         db_ = dir_.filePath(QStringLiteral("figure.db"));
-        testing::createResultsDatabase(db_);
-        testing::addFigureRun(db_);
+        testing::writeFigureRun(db_, dir_.filePath(QStringLiteral("src")));
     }
 
     void init() { QSettings().clear(); }
@@ -62,17 +67,34 @@ class MainWindowTest : public QObject {
         QVERIFY(window.openDatabase(db_));
         QCOMPARE(opened.count(), 1);
         QVERIFY(window.windowTitle().contains(QStringLiteral("figure.db")));
-        // First partition expanded, its first race selected.
+        // The first race site (workq.c:20 <-> workq.c:23) expanded, its feasible race of the
+        // first partition selected.
         QCOMPARE(window.selectedRace(), std::optional<qint64>(0));
-        QCOMPARE(window.selectedPartition(), std::optional<qint64>(0));
-        QVERIFY(window.partitionTree()->isExpanded(window.partitionModel()->index(0, 0)));
+        QCOMPARE(window.selectedSite(), std::optional<qint64>(0));
+        QVERIFY(window.siteTree()->isExpanded(window.siteModel()->index(0, 0)));
+        QCOMPARE(window.siteModel()->index(0, 0).data().toString(),
+                 QStringLiteral("workq.c:20 \u2194 workq.c:23"));
+        QVERIFY(window.siteModel()
+                    ->index(0, RaceSiteTreeModel::StatusColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("1 feasible")));
+        QCOMPARE(window.siteModel()->index(0, RaceSiteTreeModel::VariableColumn).data().toString(),
+                 QStringLiteral("q.head"));
         // Details: summary, both sides, the two sources with lines 20 and 23 highlighted.
         QVERIFY(window.raceDetails()->summaryText().contains(QStringLiteral("Race 0")));
         QVERIFY(window.raceDetails()->summaryText().contains(QStringLiteral("q.head")));
+        QVERIFY(window.raceDetails()->summaryText().contains(QStringLiteral("first partition")));
         QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("T1")));
         QVERIFY(window.raceDetails()->sideText(1).contains(QStringLiteral("T2")));
         QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("workq.c:23")));
-        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("child"))); // context
+        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("by T0"))); // creation
+        // The status toggles are down and carry the run's counts; the status bar is clean.
+        QVERIFY(window.statusToggle(RaceStatus::Feasible)->isChecked());
+        QCOMPARE(window.statusToggle(RaceStatus::Feasible)->text(), QStringLiteral("Feasible 2"));
+        QCOMPARE(window.statusToggle(RaceStatus::Unvalidated)->text(),
+                 QStringLiteral("Unvalidated 1"));
+        QVERIFY(window.statusBar()->currentMessage().startsWith(QStringLiteral("Opened")));
         QCOMPARE(window.raceDetails()->sourceA()->file(), QStringLiteral("workq.c"));
         QCOMPARE(window.raceDetails()->sourceA()->highlightedLines(), (QList<int>{20, 23}));
         QCOMPARE(window.raceDetails()->sourceB()->highlightedLines(), (QList<int>{20, 23}));
@@ -92,11 +114,41 @@ class MainWindowTest : public QObject {
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.front().front().toLongLong(), 2);
         QCOMPARE(window.selectedRace(), std::optional<qint64>(2));
-        QCOMPARE(window.selectedPartition(), std::optional<qint64>(1));
-        QVERIFY(window.raceDetails()->summaryText().contains(QStringLiteral("tangle 0")));
+        QCOMPARE(window.selectedSite(), std::optional<qint64>(3)); // workq.c:40 <-> workq.c:40
+        QVERIFY(window.raceDetails()->summaryText().contains(QStringLiteral("partition 2")));
         QCOMPARE(window.raceDetails()->sourceA()->highlightedLines(), QList<int>{40});
-        QCOMPARE(window.historyView()->history().focusTangle, std::optional<qint64>(0));
         QVERIFY(!window.selectRace(42));
+        QCOMPARE(window.selectedRace(), std::optional<qint64>(2));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("not in this run")));
+        // The next successful selection clears that message.
+        QVERIFY(window.selectRace(0));
+        QVERIFY(window.statusBar()->currentMessage().isEmpty());
+    }
+
+    void keysMoveThroughTheTree() {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openDatabase(db_));
+        QTreeView* tree = window.siteTree();
+        tree->setFocus();
+        // From race 0 under the first site: Down reaches the second site's row, Right opens
+        // it, Down selects its race (race 0 again: it is an instance of both sites).
+        QTest::keyClick(tree, Qt::Key_Down);
+        QCOMPARE(window.selectedSite(), std::optional<qint64>(1));
+        QTest::keyClick(tree, Qt::Key_Right);
+        QTest::keyClick(tree, Qt::Key_Down);
+        QCOMPARE(window.selectedRace(), std::optional<qint64>(0));
+        QCOMPARE(window.selectedSite(), std::optional<qint64>(1));
+        // Typing a race id into the search field filters to it.
+        QLineEdit* search = nullptr;
+        for (QLineEdit* edit : window.findChildren<QLineEdit*>())
+            if (edit->placeholderText().startsWith(QStringLiteral("Search"))) search = edit;
+        QVERIFY(search);
+        QTest::keyClicks(search, QStringLiteral("#2"));
+        QTRY_COMPARE(window.filter().search, QStringLiteral("#2"));
+        QTRY_COMPARE(window.siteModel()->rowCount(), 1);
         QCOMPARE(window.selectedRace(), std::optional<qint64>(2));
     }
 
@@ -107,7 +159,8 @@ class MainWindowTest : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(window.openDatabase(db_));
         HistoryView* history = window.historyView();
-        const auto mid = history->raceEdgeMidpoint(2); // (race 1's edge crosses race 0's)
+        history->setOtherRacesVisible(true);
+        const auto mid = history->raceEdgeMidpoint(2);
         QVERIFY(mid);
         HistoryCanvas* canvas = history->canvas();
         canvas->centerOn(*mid);
@@ -125,30 +178,55 @@ class MainWindowTest : public QObject {
                  qPrintable(history->eventInfoText()));
     }
 
-    void filtersHideAndRevealRaces() {
+    void orderedAfterIsALink() {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(window.openDatabase(db_));
+        QVERIFY(window.selectRace(1)); // partition 1, ordered after partition 0 (race 0)
+        QVERIFY(window.raceDetails()->summaryText().contains(
+            QStringLiteral("<a href='race:0'>race 0</a>")));
+        QCOMPARE(window.historyView()->history().orderedAfterRace, std::optional<qint64>(0));
+        QVERIFY(!window.historyView()->drawnOrderChain().isEmpty());
+        emit window.raceDetails()->raceLinkActivated(0);
+        QCOMPARE(window.selectedRace(), std::optional<qint64>(0));
+    }
+
+    void statusTogglesAndFilters() {
         MainWindow window;
         window.show();
         QVERIFY(window.openDatabase(db_));
+        QCOMPARE(window.siteModel()->rowCount(), 4);
+        // Switching feasible off leaves the unvalidated race's site.
+        QTest::mouseClick(window.statusToggle(RaceStatus::Feasible), Qt::LeftButton);
+        QVERIFY(!window.statusToggle(RaceStatus::Feasible)->isChecked());
+        QCOMPARE(window.filter().statuses,
+                 (QList<RaceStatus>{RaceStatus::FeasibleEc, RaceStatus::Unvalidated}));
+        QCOMPARE(window.siteModel()->rowCount(), 1);
+        QCOMPARE(window.selectedRace(), std::optional<qint64>(1));
+        // Switching the last ones off too switches every status back on.
+        QTest::mouseClick(window.statusToggle(RaceStatus::FeasibleEc), Qt::LeftButton);
+        QTest::mouseClick(window.statusToggle(RaceStatus::Unvalidated), Qt::LeftButton);
+        QVERIFY(window.filter().statuses.isEmpty());
+        QCOMPARE(window.siteModel()->rowCount(), 4);
         RaceFilter filter;
         filter.statuses = {RaceStatus::Unvalidated};
         window.setFilter(filter);
-        QCOMPARE(window.filter().statuses, filter.statuses);
-        QCOMPARE(window.partitionModel()->rowCount(), 1);
-        QCOMPARE(window.partitionModel()
-                     ->index(0, 0)
-                     .data(PartitionTreeModel::PartitionIdRole)
-                     .toLongLong(),
-                 1);
+        QCOMPARE(window.siteModel()->rowCount(), 1);
         // Selecting a race the filter hides clears the filter.
         QVERIFY(window.selectRace(0));
         QVERIFY(window.filter().isEmpty());
-        QCOMPARE(window.partitionModel()->rowCount(), 2);
+        QCOMPARE(window.siteModel()->rowCount(), 4);
         filter = RaceFilter();
         filter.search = QStringLiteral("a[20]");
         filter.thread = QStringLiteral("T1");
         window.setFilter(filter);
         QCOMPARE(window.filter().thread, QStringLiteral("T1"));
-        QCOMPARE(window.partitionModel()->rowCount(), 1);
+        QCOMPARE(window.siteModel()->rowCount(), 1);
+        // The counts on the toggles follow the other filters.
+        QCOMPARE(window.statusToggle(RaceStatus::Unvalidated)->text(),
+                 QStringLiteral("Unvalidated 1"));
+        QCOMPARE(window.statusToggle(RaceStatus::Feasible)->text(), QStringLiteral("Feasible 0"));
     }
 
     void messageBoxForMissingCorruptAndForeignFiles_data() {
@@ -198,34 +276,39 @@ class MainWindowTest : public QObject {
         QVERIFY(!window.recentFiles().contains(path));
     }
 
-    void copiesPartitionReports() {
+    void copiesRaceSiteReports() {
         MainWindow window;
         window.show();
         QVERIFY(window.openDatabase(db_));
         QVERIFY(window.selectRace(1));
-        const QString text = window.partitionReport(ReportFormat::Text);
-        QVERIFY2(text.startsWith(QStringLiteral("Partition 1\n")), qPrintable(text));
-        QVERIFY(text.contains(QStringLiteral("race 1  unvalidated, tangle 0")));
-        QVERIFY(text.contains(QStringLiteral("race 2  unvalidated, tangle 0")));
+        const QString text = window.siteReport(ReportFormat::Text);
+        QVERIFY2(text.startsWith(QStringLiteral("Race site workq.c:30 <-> workq.c:40\n")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("race 1  unvalidated, partition 1")));
         QVERIFY(text.contains(QStringLiteral("T1 #6: workq.c:40 (write)")));
-        const QString markdown = window.partitionReport(ReportFormat::Markdown);
-        QVERIFY(markdown.startsWith(QStringLiteral("## Partition 1")));
-        QVERIFY(markdown.contains(
-            QStringLiteral("| 2 | unvalidated, tangle 0 | T1 #6 | workq.c:40 (write) | T2 #6 |")));
-        // Under a filter the report lists the matching races only.
-        RaceFilter filter;
-        filter.search = QStringLiteral("a[39]");
-        window.setFilter(filter);
-        QVERIFY(window.selectRace(2));
-        const QString filtered = window.partitionReport(ReportFormat::Text);
-        QVERIFY(!filtered.contains(QStringLiteral("race 1 ")));
-        QVERIFY(filtered.contains(QStringLiteral("race 2 ")));
+        const QString markdown = window.siteReport(ReportFormat::Markdown);
+        QVERIFY(markdown.startsWith(QStringLiteral("## Race site workq.c:30 <-> workq.c:40")));
+        QVERIFY2(markdown.contains(QStringLiteral("| 1 | unvalidated, partition 1 | T1 #6 | "
+                                                  "workq.c:40 (write) | T2 #0 |")),
+                 qPrintable(markdown));
+        // The race site of the first race holds only race 0.
+        QVERIFY(window.selectRace(0));
+        const QString first = window.siteReport(ReportFormat::Text);
+        QVERIFY(first.contains(QStringLiteral("race 0  feasible, actual, first partition 0")));
+        QVERIFY(!first.contains(QStringLiteral("race 1 ")));
+        QApplication::clipboard()->clear();
+        QAction* copy = nullptr;
+        for (QAction* action : window.findChildren<QAction*>())
+            if (action->text() == QStringLiteral("Copy Race Site as &Markdown")) copy = action;
+        QVERIFY(copy);
+        copy->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), window.siteReport(ReportFormat::Markdown));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Markdown")));
     }
 
     void remembersRecentFilesAndLayout() {
         const QString second = dir_.filePath(QStringLiteral("second.db"));
-        testing::createResultsDatabase(second);
-        testing::addFigureRun(second);
+        testing::writeFigureRun(second, dir_.filePath(QStringLiteral("src")));
         QByteArray splitter;
         {
             MainWindow window;
@@ -247,8 +330,11 @@ class MainWindowTest : public QObject {
         restored.restoreLayout();
         auto* main = restored.findChild<QSplitter*>(QStringLiteral("mainSplitter"));
         QCOMPARE(main->saveState(), splitter);
-        QVERIFY(restored.historyView()->sharedDataVisible());
-        QVERIFY(!restored.historyView()->eventControlVisible());
+        // View settings of the history are not carried over: each database starts afresh.
+        QVERIFY(!restored.historyView()->sharedDataVisible());
+        restored.historyView()->setSharedDataVisible(true);
+        QVERIFY(restored.openDatabase(db_));
+        QVERIFY(!restored.historyView()->sharedDataVisible());
         QCOMPARE(restored.recentFiles().size(), 2);
         for (int i = 0; i < MainWindow::kMaxRecentFiles + 3; ++i) {
             const QString path = dir_.filePath(QStringLiteral("recent-%1.db").arg(i));
@@ -262,22 +348,22 @@ class MainWindowTest : public QObject {
 
     void switchesRuns() {
         const QString path = dir_.filePath(QStringLiteral("two-runs.db"));
-        testing::createResultsDatabase(path);
-        const qint64 figure = testing::addFigureRun(path);
-        testing::SyntheticRun spec;
-        spec.races = 300;
-        spec.eventsPerProcess = 90;
-        const qint64 synthetic = testing::addSyntheticRun(path, spec);
+        const qint64 figure = testing::writeFigureRun(path, dir_.filePath(QStringLiteral("src")));
+        const qint64 synthetic = testing::writeSyntheticRun(path, 300);
         MainWindow window;
         window.show();
         QVERIFY(window.openDatabase(path));
         QCOMPARE(window.runModel()->rowCount(), 2);
-        QCOMPARE(window.partitionModel()->run(), synthetic); // the newest run first
-        QCOMPARE(window.selectedRace(), std::optional<qint64>(0));
-        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("thread 0")));
+        QCOMPARE(window.siteModel()->run(), synthetic); // the newest run first
+        const auto selected = window.selectedRace();
+        QVERIFY(selected);
+        const QModelIndex race = window.siteTree()->currentIndex();
+        QCOMPARE(race.data(RaceSiteTreeModel::GroupRole).toInt(), int(RaceGroup::FirstPartition));
+        QVERIFY(window.raceDetails()->summaryText().contains(QStringLiteral("feasible")));
+        QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("thread ")));
         QVERIFY(window.selectRun(figure));
-        QCOMPARE(window.partitionModel()->run(), figure);
-        QCOMPARE(window.partitionModel()->rowCount(), 2);
+        QCOMPARE(window.siteModel()->run(), figure);
+        QCOMPARE(window.siteModel()->rowCount(), 4);
         QVERIFY(window.raceDetails()->sideText(0).contains(QStringLiteral("T1")));
         QVERIFY(!window.selectRun(99));
     }
@@ -298,10 +384,10 @@ class MainWindowTest : public QObject {
         QVERIFY(window.openDatabase(db_));
         window.closeDatabase();
         QVERIFY(!window.database());
-        QCOMPARE(window.partitionModel()->rowCount(), 0);
+        QCOMPARE(window.siteModel()->rowCount(), 0);
         QVERIFY(!window.selectedRace());
         QVERIFY(window.historyView()->history().events.isEmpty());
-        QVERIFY(window.partitionReport(ReportFormat::Text).isEmpty());
+        QVERIFY(window.siteReport(ReportFormat::Text).isEmpty());
     }
 };
 

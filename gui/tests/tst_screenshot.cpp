@@ -1,5 +1,6 @@
 // The screenshot mode of the real executable: `firstrace-gui --screenshot OUT.png DB --race ID`
-// renders offscreen, writes a PNG that is not blank, and exits 0; bad input exits 2.
+// renders offscreen, writes a PNG that is not blank, and exits 0; bad input exits 2. --help and
+// --version work without a display.
 #include <QImage>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -15,16 +16,19 @@ class ScreenshotTest : public QObject {
     QTemporaryDir dir_;
     QString db_;
 
-    int run(const QStringList& arguments, QString* errors = nullptr) {
+    int run(const QStringList& arguments, QString* errors = nullptr, QString* output = nullptr) {
         QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(
-            QStringLiteral("QT_QPA_PLATFORM")); // the screenshot mode chooses offscreen itself
+        // No display at all: the screenshot mode, --help and --version choose offscreen.
+        env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
         process.setProcessEnvironment(env);
         process.start(QStringLiteral(FIRSTRACE_GUI_BINARY), arguments);
         if (!process.waitForFinished(60000)) return -1;
         if (errors) *errors = QString::fromUtf8(process.readAllStandardError());
+        if (output) *output = QString::fromUtf8(process.readAllStandardOutput());
         return process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     }
 
@@ -32,8 +36,15 @@ class ScreenshotTest : public QObject {
     void initTestCase() {
         QVERIFY(dir_.isValid());
         db_ = dir_.filePath(QStringLiteral("figure.db"));
-        testing::createResultsDatabase(db_);
-        testing::addFigureRun(db_);
+        testing::writeFigureRun(db_, dir_.filePath(QStringLiteral("src")));
+    }
+
+    void helpAndVersionWithoutDisplay() {
+        QString output;
+        QCOMPARE(run({QStringLiteral("--help")}, nullptr, &output), 0);
+        QVERIFY2(output.contains(QStringLiteral("--screenshot")), qPrintable(output));
+        QCOMPARE(run({QStringLiteral("--version")}, nullptr, &output), 0);
+        QVERIFY2(output.startsWith(QStringLiteral("firstrace-gui ")), qPrintable(output));
     }
 
     void rendersSelectedRace() {
@@ -47,8 +58,8 @@ class ScreenshotTest : public QObject {
         QVERIFY2(!image.isNull(), qPrintable(errors));
         QCOMPARE(image.size(), QSize(1600, 1000));
         QVERIFY(hasContent(image));
-        // The selected race's status colour (unvalidated grey) and the feasible race's red edge
-        // both appear: the history view and tree were painted, not just the frame.
+        // Race 2 is feasible: its red race edge, status icon and highlighted lines appear, so
+        // the history view, tree and sources were painted, not just the frame.
         int red = 0;
         for (int y = 0; y < image.height(); y += 2)
             for (int x = 0; x < image.width(); x += 2) {
