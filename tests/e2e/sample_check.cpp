@@ -1,8 +1,8 @@
 // Compares the races `firstrace analyze --format json` found in a sample with the markers in
 // the sample's source (samples/README.md):
-//   // RACE      the line takes part in a race of a first partition
+//   // RACE      the line takes part in a race of a first partition or a validated race
 //   // RACE?     the line may take part in races (first partition or not)
-//   // ARTIFACT  the line takes part in races, none of them in a first partition
+//   // ARTIFACT  the line takes part in races, none of them in a first partition or validated
 //   // FIRST-VARIABLE: name   a first-partition race is reported on that variable by name
 // A sample without markers must show no apparent race. `--any-races` (optimized builds, where
 // line attribution moves) only checks that a racy sample shows races and a race-free one none.
@@ -102,13 +102,18 @@ int main(int argc, char** argv) {
         for (const auto& [_, p] : *parts)
             if (p.get<bool>("first", false)) first_partitions.insert(p.get<std::string>("id"));
 
-    std::set<int> first_seen, all_seen;
+    std::set<int> first_seen, shown_seen, all_seen;
     std::set<std::string> first_variables;
     std::size_t races = 0;
     if (const auto list = json.get_child_optional("races")) {
         for (const auto& [_, race] : *list) {
             ++races;
-            const bool first = first_partitions.count(race.get<std::string>("partition", "")) != 0;
+            // A race proven real (feasible, feasible-ec) is shown wherever it is ordered, like a
+            // race of a first partition (DESIGN "Outputs").
+            const std::string status = race.get<std::string>("status", "");
+            const bool first =
+                first_partitions.count(race.get<std::string>("partition", "")) != 0 ||
+                status == "feasible" || status == "feasible-ec";
             for (const char* side : {"a", "b"}) {
                 const auto sites = race.get_child_optional(std::string("sites.") + side);
                 if (!sites) continue;
@@ -125,6 +130,7 @@ int main(int argc, char** argv) {
                     }
                     all_seen.insert(line);
                     if (first) first_seen.insert(line);
+                    if (shown) shown_seen.insert(line);
                 }
             }
             if (first)
@@ -145,9 +151,9 @@ int main(int argc, char** argv) {
     } else {
         if (races == 0) failures.push_back("racy sample shows no apparent race");
         for (int l : markers.race)
-            if (!first_seen.count(l))
+            if (!shown_seen.count(l))
                 failures.push_back("line " + std::to_string(l) +
-                                   " (// RACE) is in no race of a first partition");
+                                   " (// RACE) is in no race of a first partition nor validated");
         for (int l : first_seen)
             if (!markers.race.count(l) && !markers.maybe.count(l))
                 failures.push_back("line " + std::to_string(l) +
