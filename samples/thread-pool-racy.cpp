@@ -66,7 +66,7 @@ static void set_price(const std::string& item, double price) {
 }
 
 static double price_of(const std::string& item) {
-    const auto it = prices.find(item); // RACE? BUG in price_of
+    const auto it = prices.find(item);            // RACE? BUG in price_of
     return it == prices.end() ? 0.0 : it->second; // RACE?
 }
 

@@ -54,6 +54,7 @@ h3{margin-top:1.6em}code,pre{font:12.5px/1.4 ui-monospace,"SFMono-Regular",Menlo
 .ends{display:grid;grid-template-columns:1fr 1fr}.end{padding:.4em .8em;min-width:0}.end+.end{border-left:1px solid #d0d7de}
 .end h4{margin:.2em 0;font-size:.95em}pre{margin:.3em 0;overflow-x:auto;background:#fafbfc;border:1px solid #eaeef2;border-radius:4px}
 pre span{display:block;padding:0 .5em;white-space:pre}pre span.hit{background:#fff8c5}pre i{color:#8c959f;font-style:normal;display:inline-block;min-width:3.5em}
+.stack{margin:.2em 0 .4em;padding-left:2.2em;font-size:.9em}
 .details{padding:.3em .8em .6em;color:#57606a}.nosrc{color:#8c959f;font-style:italic}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f6f8fa}
 )css";
@@ -90,10 +91,20 @@ class SourceCache {
     std::map<std::string, std::unique_ptr<std::vector<std::string>>> files_;
 };
 
-void write_end(std::ostream& out, const SiteEnd& e, SourceCache& sources) {
-    out << "<div class=\"end\"><h4><code>" << html(location_key(e.file, e.line)) << "</code>";
+void write_end(std::ostream& out, const SiteEnd& e, const ReportSite& access,
+               const std::string& thread, SourceCache& sources) {
+    out << "<div class=\"end\"><h4>" << html(access.kind) << " by " << html(thread) << " at <code>"
+        << html(location_key(e.file, e.line)) << "</code>";
     if (!e.function.empty()) out << " in <code>" << html(e.function) << "</code>";
     out << "</h4>";
+    if (!access.stack.empty()) {
+        // The call stack of the access, innermost frame first.
+        out << "<ol class=\"stack\" start=\"0\">";
+        for (const ReportFrame& f : access.stack)
+            out << "<li><code>" << html(f.function.empty() ? "??" : f.function) << " "
+                << html(location_key(f.file, f.line)) << "</code></li>";
+        out << "</ol>";
+    }
     const std::vector<std::string>* lines = sources.lines(e.file);
     if (lines && e.line > 0 && e.line <= lines->size()) {
         const std::uint32_t from = e.line > kContext ? e.line - kContext : 1;
@@ -129,15 +140,16 @@ void write_site(std::ostream& out, const RaceSite& s, SourceCache& sources, cons
         << html(location_key(s.second.file, s.second.line)) << "</span>";
     write_badges(out, s);
     out << "</header><div class=\"ends\">";
-    write_end(out, s.first, sources);
-    write_end(out, s.second, sources);
+    write_end(out, s.first, s.access_first, s.thread_first, sources);
+    write_end(out, s.second, s.access_second, s.thread_second, sources);
     out << "</div><div class=\"details\">" << s.races.size()
         << (s.races.size() == 1 ? " instance" : " instances") << " (first race #" << s.races.front()
-        << ")";
+        << "; the accesses shown are race #" << s.example_race << ")";
     if (m.ordering == Ordering::Complete)
         out << (s.actual > 0 ? ", observed overlapping" : ", not observed overlapping");
     if (!s.threads.empty()) out << "; threads " << html(join_limited(s.threads, 6));
-    if (!s.variables.empty()) out << "; on <code>" << html(join_limited(s.variables, 8)) << "</code>";
+    if (!s.variables.empty())
+        out << "; on <code>" << html(join_limited(s.variables, 8)) << "</code>";
     out << "</div></section>\n";
 }
 
@@ -192,13 +204,23 @@ void write_html_report(std::ostream& out, const std::vector<TriageRun>& runs) {
                 write_site(out, *s, sources, m);
             }
         }
-        std::vector<const RaceSite*> later;
+        // Validated races are real wherever the ordering puts them: shown in full.
+        std::vector<const RaceSite*> validated, later;
         for (const RaceSite& s : sites)
-            if (!s.in_first_partition) later.push_back(&s);
+            if (!s.in_first_partition)
+                (s.feasible + s.feasible_ec > 0 ? validated : later).push_back(&s);
+        if (!validated.empty()) {
+            out << "<h3>Validated races in later partitions</h3>\n<p>These race sites have "
+                   "feasible races (real) ordered after a first partition: fix the first ones "
+                   "first.</p>\n";
+            std::size_t n = 0;
+            for (const RaceSite* s : validated)
+                if (n++ < kSitesPerSection) write_site(out, *s, sources, m);
+        }
         if (!later.empty()) {
-            out << "<h3>Later partitions</h3>\n<p>These race sites occur only in partitions "
-                   "ordered after a first "
-                   "one; they may be artifacts of the first races.</p>\n<table><tr><th>Race "
+            out << "<h3>Unvalidated, later partitions</h3>\n<p>These race sites occur only in "
+                   "partitions ordered after a first one, with no validated race; they may be "
+                   "artifacts of the first races.</p>\n<table><tr><th>Race "
                    "site</th><th>Status</th>"
                    "<th>Instances</th><th>Variables</th></tr>\n";
             std::size_t n = 0;

@@ -56,6 +56,28 @@ std::string statuses(const RaceSite& s) {
     return out;
 }
 
+// "write by thread 1: f a.c:3 ← main a.c:9" (innermost frame first), or the headline alone.
+std::string access_text(const ReportSite& a, const std::string& thread) {
+    std::string out = md(a.kind) + " by " + md(thread) + ": ";
+    if (a.stack.empty()) return out + md(a.function) + " " + md(location_key(a.file, a.line));
+    for (std::size_t k = 0; k < a.stack.size() && k < 8; ++k)
+        out += (k ? " ← " : "") + md(a.stack[k].function) + " " +
+               md(location_key(a.stack[k].file, a.stack[k].line));
+    return a.stack.size() > 8 ? out + " ← …" : out;
+}
+
+// The two accesses (with call stacks) of each listed site's example race.
+void accesses(std::ostream& out, const std::vector<const RaceSite*>& sites, std::size_t limit) {
+    out << "\n";
+    std::size_t n = 0;
+    for (const RaceSite* s : sites) {
+        if (n++ == limit) break;
+        out << "- " << end_text(s->first) << " ↔ " << end_text(s->second) << " (race #"
+            << s->example_race << "):\n  " << access_text(s->access_first, s->thread_first)
+            << "\n  " << access_text(s->access_second, s->thread_second) << "\n";
+    }
+}
+
 void table(std::ostream& out, const std::vector<const RaceSite*>& sites, std::size_t limit) {
     out << "| Race site | Status | Instances | Threads | Variables |\n|---|---|---|---|---|\n";
     std::size_t n = 0;
@@ -104,13 +126,23 @@ void write_markdown_report(std::ostream& out, const std::vector<TriageRun>& runs
             out << "\n### First partition " << p.id << " (" << p.races.size()
                 << (p.races.size() == 1 ? " race" : " races") << ")\n\n";
             table(out, it->second, 200);
+            accesses(out, it->second, 50);
         }
-        std::vector<const RaceSite*> later;
+        // Validated races are real wherever the ordering puts them; the others may be
+        // artifacts of earlier races (the text report's order).
+        std::vector<const RaceSite*> validated, later;
         for (const RaceSite& s : sites)
-            if (!s.in_first_partition) later.push_back(&s);
+            if (!s.in_first_partition)
+                (s.feasible + s.feasible_ec > 0 ? validated : later).push_back(&s);
+        if (!validated.empty()) {
+            out << "\n### Validated races in later partitions\n\nThese race sites have feasible "
+                   "races (real) ordered after a first partition: fix the first ones first.\n\n";
+            table(out, validated, 200);
+            accesses(out, validated, 50);
+        }
         if (!later.empty()) {
-            out << "\n### Later partitions\n\nThese race sites occur only in partitions ordered "
-                   "after a first one: they "
+            out << "\n### Unvalidated, later partitions\n\nThese race sites occur only in "
+                   "partitions ordered after a first one, with no validated race: they "
                    "may be artifacts of the first races.\n\n";
             table(out, later, 200);
         }

@@ -13,7 +13,6 @@
 namespace firstrace {
 namespace {
 
-
 struct Rule {
     RaceStatus status;
     const char* id;
@@ -121,6 +120,44 @@ void write_location(JsonWriter& w, const SiteEnd& end, const SarifOptions& optio
         w.end_object();
     }
     w.end_object();
+}
+
+// One thread flow per access of the site's example race: its call stack from the outermost
+// frame to the access (SARIF 3.36-3.38: the order a reader follows the calls).
+void write_code_flow(JsonWriter& w, const RaceSite& s, const SarifOptions& options) {
+    w.key("codeFlows").begin_array().begin_object();
+    w.key("message")
+        .begin_object()
+        .key("text")
+        .value("the two accesses of race #" + std::to_string(s.example_race))
+        .end_object();
+    w.key("threadFlows").begin_array();
+    for (const auto& [access, thread] :
+         {std::pair{&s.access_first, &s.thread_first}, {&s.access_second, &s.thread_second}}) {
+        w.begin_object();
+        w.key("message")
+            .begin_object()
+            .key("text")
+            .value(access->kind + " by " + *thread)
+            .end_object();
+        w.key("locations").begin_array();
+        std::vector<ReportFrame> frames = access->stack;
+        if (frames.empty())
+            frames.push_back({access->file, access->line, access->column, access->function});
+        for (std::size_t k = frames.size(); k-- > 0;) {
+            const ReportFrame& f = frames[k];
+            w.begin_object();
+            w.key("nestingLevel").value(static_cast<std::uint64_t>(frames.size() - 1 - k));
+            w.key("location");
+            write_location(w, SiteEnd{f.file, f.line, f.column, f.function}, options, -1,
+                           k == 0 ? access->kind + " by " + *thread : "");
+            w.end_object();
+        }
+        w.end_array();
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object().end_array();
 }
 
 std::string describe_end(const SiteEnd& e) {
@@ -234,6 +271,7 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs,
             write_location(w, other, options, 1,
                            "the other access of the race: " + describe_end(other));
             w.end_array();
+            write_code_flow(w, s, options);
             w.key("partialFingerprints")
                 .begin_object()
                 .key("firstraceSiteKey/v1")

@@ -192,6 +192,7 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
                 if (std::find(seen.begin(), seen.end(), it->second) != seen.end()) return;
                 seen.push_back(it->second);
                 s.races.push_back(r.id);
+                s.runs.insert(r.run);
                 s.threads.insert(r.a.thread);
                 s.threads.insert(r.b.thread);
                 switch (r.status) {

@@ -92,14 +92,26 @@ Suppressions Suppressions::parse(std::istream& in, const std::string& file) {
 }
 
 bool Suppressions::suppresses(const ReportRace& race) const {
+    auto matches = [](const std::string& pattern, const std::string& function,
+                      const std::string& file) {
+        return (!function.empty() && suppression_pattern_matches(pattern, function)) ||
+               (!file.empty() && suppression_pattern_matches(pattern, file));
+    };
     for (const Rule& rule : rules_) {
         if (rule.type != "race" && rule.type != "race_top") continue;
-        // Our "stack" of an access is its one location: race and race_top match alike.
+        // As in ThreadSanitizer: `race_top` matches the innermost frame of an access (the
+        // access itself), `race` any frame of its stack. Without a stack, the access' headline
+        // location is its only frame.
+        const bool top_only = rule.type == "race_top";
         for (const auto* sites : {&race.sites_a, &race.sites_b})
             for (const ReportSite& site : *sites) {
-                if ((!site.function.empty() &&
-                     suppression_pattern_matches(rule.pattern, site.function)) ||
-                    (!site.file.empty() && suppression_pattern_matches(rule.pattern, site.file))) {
+                bool hit = false;
+                if (site.stack.empty()) hit = matches(rule.pattern, site.function, site.file);
+                for (std::size_t k = 0; k < site.stack.size() && !hit; ++k) {
+                    hit = matches(rule.pattern, site.stack[k].function, site.stack[k].file);
+                    if (top_only) break;
+                }
+                if (hit) {
                     ++rule.hits;
                     return true;
                 }

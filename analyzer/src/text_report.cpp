@@ -75,7 +75,9 @@ void write_site(std::ostream& out, const Style& st, const ReportModel& model, co
         << (site.in_first_partition ? "first partition" : "later partition");
     if (model.ordering == Ordering::Complete && site.actual > 0)
         out << ", " << site.actual << " actual";
-    out << ", e.g. race #" << site.example_race << ")\n";
+    out << ", e.g. race #" << site.example_race;
+    if (model.runs > 1) out << "; found in " << site.runs.size() << " of " << model.runs << " runs";
+    out << ")\n";
     write_access(out, st, site.access_first, site.thread_first, options.max_frames);
     write_access(out, st, site.access_second, site.thread_second, options.max_frames);
     if (!site.variables.empty()) out << "    Memory: " << join_limited(site.variables, 4) << "\n";
@@ -95,8 +97,12 @@ void write_text_report(std::ostream& out, const ReportModel& model,
         << " unvalidated; " << c.tangles << (c.tangles == 1 ? " tangle; " : " tangles; ")
         << c.partitions << (c.partitions == 1 ? " partition, " : " partitions, ")
         << c.first_partitions << " first\n";
-    out << "(" << to_string(model.ordering) << " ordering, " << model.trace_path
-        << (model.truncated ? ", TRUNCATED trace" : "") << ")\n";
+    if (model.merged_runs.empty())
+        out << "(" << to_string(model.ordering) << " ordering, " << model.trace_path
+            << (model.truncated ? ", TRUNCATED trace" : "") << ")\n";
+    else
+        for (const std::string& run : model.merged_runs)
+            out << "== " << run << "\n";
     if (model.races.empty()) {
         out << "\nNo apparent data races.\n";
         return;

@@ -17,10 +17,12 @@ namespace firstrace::cli {
 
 int analyze_command(const Arguments& args) {
     po::options_description visible(
-        "usage: firstrace analyze TRACE [options]\n\n"
+        "usage: firstrace analyze TRACE... [options]\n\n"
         "TRACE is a trace directory written by `firstrace record`, or a text trace in RAPID's\n"
         "STD format (T1|w(V3)|file.c:12). Prints the apparent races validated (feasible,\n"
-        "feasible-ec, unvalidated) and ordered into partitions; first partitions come first.\n\n"
+        "feasible-ec, unvalidated) and ordered into partitions; first partitions come first.\n"
+        "Several traces (runs of one program, `firstrace record --runs N`) are analyzed one by\n"
+        "one, stored as one run each, and their race sites merged in the text report.\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
         "ordering", po::value<std::string>(),
@@ -34,7 +36,7 @@ int analyze_command(const Arguments& args) {
                                           "text: auto (when stdout is a terminal), always, never")(
         "quiet,q", "no progress, no summary on stderr")("verbose,v",
                                                         "print stage timings on stderr");
-    const po::variables_map vm = parse_command_line(args, visible, "trace");
+    const po::variables_map vm = parse_command_line(args, visible, "trace", true);
     if (vm.count("help")) {
         std::cout << visible << "\n";
         return 0;
@@ -58,38 +60,54 @@ int analyze_command(const Arguments& args) {
     TerminalProgress progress(!quiet);
     options.progress = progress.callback();
 
-    const Trace trace = load_trace(vm["trace"].as<std::string>(), options.progress);
-    if (options.ordering == Ordering::Complete && !trace.has_clock)
-        throw UsageError(trace.path +
-                         ": --ordering complete needs clock readings, which this trace lacks");
-    const AnalysisResult result = analyze(trace, options);
-    progress.finish();
-
-    if (trace.truncated && !quiet)
-        std::cerr << "firstrace analyze: warning: " << trace.path << " is truncated ("
-                  << trace.truncation_reason << "); analyzed up to the last complete chunk\n";
-    if (vm.count("verbose")) {
-        for (const auto& s : result.stages)
-            std::cerr << "  " << s.name << ": " << s.seconds << " s, peak RSS "
-                      << s.peak_rss_bytes / (1024 * 1024) << " MiB\n";
-        std::cerr << "  transitive dependences: " << result.transitive_origins
-                  << " origins searched, " << result.transitive_fallbacks
-                  << " fell back to the conservative superset\n";
-    }
-    if (vm.count("output")) {
-        DatabaseWriteOptions store;
-        store.progress = progress.callback();
-        const std::string database = vm["output"].as<std::string>();
-        const std::int64_t run = write_run(database, trace, result, run_info_for(trace), store);
+    const auto traces = vm["trace"].as<std::vector<std::string>>();
+    std::vector<ReportModel> models;
+    for (const std::string& path : traces) {
+        const Trace trace = load_trace(path, options.progress);
+        if (options.ordering == Ordering::Complete && !trace.has_clock)
+            throw UsageError(trace.path +
+                             ": --ordering complete needs clock readings, which this trace lacks");
+        const AnalysisResult result = analyze(trace, options);
         progress.finish();
-        if (vm.count("verbose"))
-            std::cerr << "  stored as run " << run << " in " << database << "\n";
+
+        if (trace.truncated && !quiet)
+            std::cerr << "firstrace analyze: warning: " << trace.path << " is truncated ("
+                      << trace.truncation_reason << "); analyzed up to the last complete chunk\n";
+        if (vm.count("verbose")) {
+            for (const auto& s : result.stages)
+                std::cerr << "  " << s.name << ": " << s.seconds << " s, peak RSS "
+                          << s.peak_rss_bytes / (1024 * 1024) << " MiB\n";
+            std::cerr << "  transitive dependences: " << result.transitive_origins
+                      << " origins searched, " << result.transitive_fallbacks
+                      << " fell back to the conservative superset\n";
+        }
+        if (vm.count("output")) {
+            DatabaseWriteOptions store;
+            store.progress = progress.callback();
+            const std::string database = vm["output"].as<std::string>();
+            const std::int64_t run = write_run(database, trace, result, run_info_for(trace), store);
+            progress.finish();
+            if (vm.count("verbose"))
+                std::cerr << "  stored as run " << run << " in " << database << "\n";
+        }
+        models.push_back(make_report_model(trace, result, format == "text"));
     }
-    const ReportModel model = make_report_model(trace, result, format == "text");
-    if (format == "json")
-        write_json_report(std::cout, model);
-    else
-        write_text_report(std::cout, model, text_report_options(vm));
+    if (format == "json") {
+        if (models.size() == 1) {
+            write_json_report(std::cout, models.front());
+        } else {
+            std::cout << "{\"runs\":[";
+            for (std::size_t i = 0; i < models.size(); ++i) {
+                if (i > 0) std::cout << ",";
+                write_json_report(std::cout, models[i]);
+            }
+            std::cout << "]}\n";
+        }
+    } else {
+        write_text_report(std::cout,
+                          models.size() == 1 ? models.front() : merge_report_models(models),
+                          text_report_options(vm));
+    }
     return 0;
 }
 

@@ -13,17 +13,21 @@
 
 namespace firstrace::cli {
 
+// With `many`, the positional argument may repeat (a std::vector<std::string>).
 inline boost::program_options::variables_map
 parse_command_line(const Arguments& args,
                    const boost::program_options::options_description& visible,
-                   const char* positional_name) {
+                   const char* positional_name, bool many = false) {
     namespace po = boost::program_options;
     po::options_description hidden;
-    hidden.add_options()(positional_name, po::value<std::string>());
+    if (many)
+        hidden.add_options()(positional_name, po::value<std::vector<std::string>>());
+    else
+        hidden.add_options()(positional_name, po::value<std::string>());
     po::options_description all;
     all.add(visible).add(hidden);
     po::positional_options_description positional;
-    positional.add(positional_name, 1);
+    positional.add(positional_name, many ? -1 : 1);
     po::variables_map vm;
     try {
         po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);

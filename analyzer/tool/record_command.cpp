@@ -153,7 +153,11 @@ int record_command(const Arguments& args) {
     visible.add_options()("help,h", "show this help")(
         "output,o", po::value<std::string>(),
         "trace directory (default: ./PROG.trace); an earlier trace there is replaced")(
-        "quiet,q", "do not print the trace path");
+        "runs", po::value<unsigned>()->default_value(1),
+        "record N runs into DIR-1 .. DIR-N and exit with the first non-zero status: races are\n"
+        "found only in the executions recorded (the schedule decides which accesses meet);\n"
+        "`firstrace analyze DIR-1 .. DIR-N -o DB` stores them all, `firstrace report DB\n"
+        "--all-runs` merges their race sites")("quiet,q", "do not print the trace path");
 
     // Options end at `--` or at the first argument that is not an option (the program).
     Arguments options;
@@ -168,7 +172,8 @@ int record_command(const Arguments& args) {
             break;
         }
         options.push_back(args[i]);
-        if ((args[i] == "-o" || args[i] == "--output") && i + 1 < args.size())
+        if ((args[i] == "-o" || args[i] == "--output" || args[i] == "--runs") &&
+            i + 1 < args.size())
             options.push_back(args[++i]);
     }
     po::variables_map vm;
@@ -184,6 +189,23 @@ int record_command(const Arguments& args) {
     }
     if (command.empty())
         throw UsageError("no program given (usage: firstrace record [-o DIR] -- PROG ARGS...)");
+    if (const unsigned runs = vm["runs"].as<unsigned>(); runs != 1) {
+        // N runs: each one a plain `record -o DIR-k` of the same command.
+        if (runs == 0) throw UsageError("--runs must be at least 1");
+        const std::string base = vm.count("output")
+                                     ? vm["output"].as<std::string>()
+                                     : fs::path(command[0]).filename().string() + ".trace";
+        int status = 0;
+        for (unsigned k = 1; k <= runs; ++k) {
+            Arguments one{"-o", base + "-" + std::to_string(k)};
+            if (vm.count("quiet")) one.push_back("-q");
+            one.push_back("--");
+            one.insert(one.end(), command.begin(), command.end());
+            const int s = record_command(one);
+            if (status == 0) status = s;
+        }
+        return status;
+    }
 
     fs::path dir = vm.count("output")
                        ? fs::path(vm["output"].as<std::string>())

@@ -70,8 +70,8 @@ int report_command(const Arguments& args) {
         "format", po::value<std::string>()->default_value("text"),
         "text, json, sarif, markdown or html")("output,o", po::value<std::string>(),
                                                "write the report to this file instead of stdout")(
-        "run", po::value<std::int64_t>(),
-        "the run to report (see --list-runs)")("all-runs", "report every run of the database")(
+        "run", po::value<std::int64_t>(), "the run to report (see --list-runs)")(
+        "all-runs", "report every run of the database (text: their race sites merged)")(
         "list-runs", "list the runs of the database and exit")("first-only",
                                                                "only races of first partitions")(
         "status", po::value<std::vector<std::string>>()->composing(),
@@ -214,12 +214,16 @@ int report_command(const Arguments& args) {
             out << "]}\n";
         }
     } else if (format == "text") {
-        for (std::size_t i = 0; i < runs.size(); ++i) {
-            if (runs.size() > 1)
-                out << (i > 0 ? "\n" : "") << "== Run " << runs[i].id << ": " << runs[i].title
-                    << " (" << runs[i].analyzed_at << ") ==\n";
-            write_text_report(out, runs[i].model, text_report_options(vm, !vm.count("output")));
+        // Several runs: their race sites merged (a site found in any run), each listed once.
+        std::vector<ReportModel> models;
+        std::vector<std::string> titles;
+        for (TriageRun& run : runs) {
+            models.push_back(std::move(run.model));
+            titles.push_back("Run " + std::to_string(run.id) + ": " + run.title);
         }
+        write_text_report(out,
+                          models.size() == 1 ? models.front() : merge_report_models(models, titles),
+                          text_report_options(vm, !vm.count("output")));
     } else if (format == "sarif") {
         SarifOptions options;
         if (vm.count("source-root")) options.source_root = vm["source-root"].as<std::string>();

@@ -137,12 +137,12 @@ TEST(Schema, EmptyFileBecomesADatabase) {
     EXPECT_EQ(ResultsDatabase(path).runs().size(), 1u);
 }
 
-// A version-1 database (tests/data/schema-v1.sql is schema.sql as version 1 shipped it) is
+// A version-1 database (tests/store/data/schema-v1.sql is schema.sql as version 1 shipped it) is
 // migrated when a run is appended: its tables and columns then equal a new database's.
 TEST(Schema, VersionOneDatabaseIsMigratedToTheCurrentSchema) {
     TempDir dir;
     const std::string old = dir.file("v1.db");
-    RawDb(old).exec(test::read_file(std::string(FIRSTRACE_TEST_DATA) + "/schema-v1.sql"));
+    RawDb(old).exec(test::read_file(std::string(FIRSTRACE_STORE_TEST_DATA) + "/schema-v1.sql"));
     ASSERT_EQ(RawDb(old).integer("PRAGMA user_version"), 1);
     const test::HandMadeRun h = test::hand_made_run();
     EXPECT_EQ(write_run(old, h.trace, h.result), 1);

@@ -423,7 +423,7 @@ TEST(Markdown, TablesOfRaceSitesWithEscaping) {
     EXPECT_NE(md.find("### First partition 0 (1 race)"), std::string::npos) << md;
     EXPECT_NE(md.find("/src/app/queue.c:42 (queue\\_push)"), std::string::npos) << md;
     EXPECT_NE(md.find("weird \\<name\\> \\& \"quotes\".c:5 (f\\|g)"), std::string::npos) << md;
-    EXPECT_NE(md.find("### Later partitions"), std::string::npos) << md;
+    EXPECT_NE(md.find("### Validated races in later partitions"), std::string::npos) << md;
 }
 
 TEST(Html, SelfContainedWithEscapedSourceExcerpts) {
@@ -459,6 +459,51 @@ TEST(Html, SelfContainedWithEscapedSourceExcerpts) {
     EXPECT_NE(html.find("source text not stored"), std::string::npos);
     EXPECT_NE(html.find("weird &lt;name&gt; &amp; &quot;quotes&quot;.c:5"), std::string::npos);
     EXPECT_NE(html.rfind("</html>"), std::string::npos);
+}
+
+} // namespace
+} // namespace firstrace
+
+namespace firstrace {
+namespace {
+
+TEST(MergedRuns, ARaceSiteFoundInAnyRunIsListedOnceWithItsRuns) {
+    const ReportModel one = hand_made_model();
+    ReportModel other = one;
+    other.races.erase(other.races.begin() + 1, other.races.end()); // the second run found race 0
+    other.partitions = {{0, true, {0}, {}}};
+    const ReportModel merged = merge_report_models({one, other});
+    EXPECT_EQ(merged.runs, 2u);
+    ASSERT_EQ(merged.races.size(), one.races.size() + 1);
+    EXPECT_EQ(merged.races.back().id, one.races.size());
+    EXPECT_EQ(merged.races.back().run, 1u);
+    EXPECT_EQ(merged.races.back().partition, one.partitions.size());
+    EXPECT_EQ(merged.counts.apparent, 2 * one.counts.apparent);
+    const auto sites = group_race_sites(merged);
+    EXPECT_EQ(sites.size(), group_race_sites(one).size()) << "same sites, listed once";
+    std::size_t in_both = 0;
+    for (const RaceSite& s : sites)
+        in_both += s.runs == std::set<std::uint32_t>{0, 1};
+    EXPECT_EQ(in_both, race_site_keys(one.races[0]).size());
+    std::ostringstream text;
+    write_text_report(text, merged);
+    EXPECT_NE(text.str().find("found in 2 of 2 runs"), std::string::npos) << text.str();
+}
+
+TEST(Filters, HidingAPartitionMakesTheOnesAfterItFirst) {
+    const ReportModel m = hand_made_model();
+    // Race 0 (partition 0, first) is suppressed: partition 1 has no kept race before it.
+    const Suppressions hide = parse("race:weird\n");
+    RaceFilter f;
+    f.suppressions = &hide;
+    const ReportModel r = filter_report(m, f);
+    for (const ReportPartition& p : r.partitions)
+        EXPECT_TRUE(p.first) << "partition " << p.id;
+    // Selecting by status does not re-rank: partition 0 is still before partition 1.
+    RaceFilter by_status;
+    by_status.statuses = {RaceStatus::Unvalidated};
+    for (const ReportPartition& p : filter_report(m, by_status).partitions)
+        EXPECT_FALSE(p.first) << "partition " << p.id;
 }
 
 } // namespace

@@ -66,6 +66,7 @@ struct ReportRace {
     std::vector<ReportSite> sites_a;
     std::vector<ReportSite> sites_b;
     std::vector<ReportSitePair> pairs; // the race sites this race is an instance of
+    std::uint32_t run = 0; // merged models (merge_report_models): index of the race's run
 };
 
 struct ReportPartition {
@@ -82,6 +83,9 @@ struct ReportModel {
     AnalysisCounts counts;
     std::vector<ReportRace> races;
     std::vector<ReportPartition> partitions;
+    std::uint32_t runs = 1; // runs merged into this model
+    // Merged models: one line per run, "run 2: app.trace-2 (complete ordering)".
+    std::vector<std::string> merged_runs;
 };
 
 // With `listed_only`, only the races the default report lists get variables, sites and pairs:
@@ -89,6 +93,13 @@ struct ReportModel {
 // text report, and much cheaper on traces with millions of races.
 ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
                               bool listed_only = false);
+
+// Several runs as one model (`analyze T1 T2 …`, `report --all-runs`): the races and partitions
+// of each run after those of the previous ones (ids renumbered, ReportRace::run says which run),
+// counts added; a race site found in any run is a site of the merged model.
+// `titles` name the runs ("run 2", default "run K" counting from 1).
+ReportModel merge_report_models(const std::vector<ReportModel>& runs,
+                                const std::vector<std::string>& titles = {});
 
 // "a, b, c, … (12 in all)": at most `limit` items, for every text-like format.
 std::string join_limited(const std::set<std::string>& items, std::size_t limit,

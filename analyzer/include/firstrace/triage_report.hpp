@@ -45,6 +45,7 @@ struct RaceSite {
     std::vector<std::uint32_t> races; // race instances, ascending id
     std::set<std::string> threads;
     std::set<std::string> variables;
+    std::set<std::uint32_t> runs; // ReportRace::run of the instances (merged models)
     std::uint32_t feasible = 0, feasible_ec = 0, unvalidated = 0, actual = 0;
     bool in_first_partition = false;
     std::uint32_t first_partition = 0; // smallest partition id among the instances
@@ -65,10 +66,11 @@ sites_by_first_partition(const ReportModel& model, const std::vector<RaceSite>& 
 std::vector<std::string> race_site_keys(const ReportRace& race);
 
 // ThreadSanitizer-style suppressions: one `type:pattern` a line, `#` comments, blank lines.
-// `race:` and `race_top:` patterns suppress a race when a function name or file of an access
-// site on either side matches; the pattern is a substring match with `*` wildcards, `^` / `$`
-// anchoring it at the start / end. The other ThreadSanitizer types (thread, mutex, signal,
-// deadlock, called_from_lib) are accepted and do not apply to recorded races.
+// `race:` patterns suppress a race when a function name or file of any frame of an access
+// site's call stack on either side matches, `race_top:` when its innermost frame (the access)
+// does (a site without a stack: its headline location); the pattern is a substring match with `*`
+// wildcards, `^` / `$` anchoring it at the start / end. The other ThreadSanitizer types (thread,
+// mutex, signal, deadlock, called_from_lib) are accepted and do not apply to recorded races.
 class Suppressions {
   public:
     struct Rule {
