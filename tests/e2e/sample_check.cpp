@@ -111,9 +111,8 @@ int main(int argc, char** argv) {
             // A race proven real (feasible, feasible-ec) is shown wherever it is ordered, like a
             // race of a first partition (DESIGN "Outputs").
             const std::string status = race.get<std::string>("status", "");
-            const bool first =
-                first_partitions.count(race.get<std::string>("partition", "")) != 0 ||
-                status == "feasible" || status == "feasible-ec";
+            const bool first = first_partitions.count(race.get<std::string>("partition", "")) != 0;
+            const bool shown = first || status == "feasible" || status == "feasible-ec";
             for (const char* side : {"a", "b"}) {
                 const auto sites = race.get_child_optional(std::string("sites.") + side);
                 if (!sites) continue;
