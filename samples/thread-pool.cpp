@@ -84,7 +84,7 @@ static void price_order(int order) {
 int main() {
     {
         ThreadPool pool(3);
-        for (int order = 0; order < 60; ++order)
+        for (int order = 0; order < 400; ++order)
             pool.submit([order] { price_order(order); });
     }
     std::printf("total %.1f\n", total);

@@ -30,27 +30,46 @@ std::string capitalized(std::string s) {
     return s;
 }
 
-void write_frame(std::ostream& out, const Style& st, std::size_t depth, const ReportFrame& f,
-                 bool headline) {
-    out << "      " << st.dim() << "#" << depth << st.reset() << " "
-        << (f.function.empty() ? "??" : f.function) << " " << (headline ? st.blue() : "")
-        << location_key(f.file, f.line) << (headline ? st.reset() : "") << "\n";
+// A function name cut to what fits a line: C++ template instances run to hundreds of
+// characters; the JSON, HTML and SARIF carry them whole.
+std::string short_function(const std::string& f) {
+    constexpr std::size_t kMax = 60;
+    if (f.empty()) return "??";
+    return f.size() <= kMax ? f : f.substr(0, kMax - 1) + "…";
 }
 
-// "Write by thread 1 in producer at ring.c:40", then the call stack (innermost first).
+void write_frame(std::ostream& out, const Style& st, std::size_t depth, const ReportFrame& f,
+                 bool headline) {
+    out << "      " << st.dim() << "#" << depth << st.reset() << " " << short_function(f.function)
+        << " " << (headline ? st.blue() : "") << location_key(f.file, f.line)
+        << (headline ? st.reset() : "") << "\n";
+}
+
+// "Write by thread 1 in producer at ring.c:40", then the call stack: frames in library code
+// above the headline frame folded into one line, the headline frame and its callers up to
+// `max_frames` lines in all (TSan-like, compact enough that several sites fit a screen).
 void write_access(std::ostream& out, const Style& st, const ReportSite& access,
                   const std::string& thread, std::size_t max_frames) {
     out << "    " << st.bold() << capitalized(access.kind) << st.reset() << " by " << thread;
-    if (!access.function.empty()) out << " in " << access.function;
+    if (!access.function.empty()) out << " in " << short_function(access.function);
     out << " at " << st.blue() << location_key(access.file, access.line) << st.reset() << "\n";
     if (access.stack.empty()) return;
-    const std::size_t shown = std::min(access.stack.size(), max_frames);
-    for (std::size_t k = 0; k < shown; ++k) {
-        const ReportFrame& f = access.stack[k];
-        write_frame(out, st, k, f, f.file == access.file && f.line == access.line);
+    std::size_t headline = 0;
+    while (headline < access.stack.size() && !(access.stack[headline].file == access.file &&
+                                               access.stack[headline].line == access.line))
+        ++headline;
+    if (headline == access.stack.size()) headline = 0;
+    std::size_t lines = 0;
+    if (headline > 0) {
+        out << "      " << st.dim() << "#0-#" << headline - 1 << " in library code, innermost "
+            << short_function(access.stack[0].function) << st.reset() << "\n";
+        ++lines;
     }
-    if (access.stack.size() > shown)
-        out << "      " << st.dim() << "… " << access.stack.size() - shown << " more frames"
+    std::size_t k = headline;
+    for (; k < access.stack.size() && lines < max_frames; ++k, ++lines)
+        write_frame(out, st, k, access.stack[k], k == headline);
+    if (k < access.stack.size())
+        out << "      " << st.dim() << "… " << access.stack.size() - k << " more frames"
             << st.reset() << "\n";
 }
 

@@ -2,8 +2,9 @@
 //   - in the results database, every race site instance pairs an a-site and a b-site that
 //     share a byte (site_ranges), at least one writing and not both atomic, and every race is
 //     an instance of some race site: no site pair that shares no byte;
-//   - in the first 40 lines of the text report, every line marked `// ... BUG in FUNC` is named
-//     (file:line) with the function that made the access ("in FUNC at"), and, when the trace
+//   - in the first 40 lines of the text report, every line marked `// ... BUG in FUNC` that
+//     takes part in a race site of this run (which bugs a run meets depends on its schedule) is
+//     named (file:line) with the function that made the access ("in FUNC at"), and, when the trace
 //     recorded heap blocks, the line marked `// ALLOC` (the block's allocation line).
 //
 //   firstrace_report_check SAMPLE DB TEXT
@@ -73,7 +74,15 @@ int main(int argc, char** argv) {
         if (orphans != 0)
             failures.push_back(std::to_string(orphans) + " races are no race site's instance");
         const bool heap = query_int(db, "SELECT count(*) FROM heap_blocks WHERE run_id = 1") > 0;
-        sqlite3_close(db);
+        // Whether line n of the sample is an end of some race site of the run.
+        auto in_a_site = [&](int n) {
+            const std::string file = "'%" + base + "'";
+            const std::string line = std::to_string(n);
+            return query_int(db, "SELECT count(*) FROM site_pairs WHERE run_id = 1 AND ((file_1 "
+                                 "LIKE " +
+                                     file + " AND line_1 = " + line + ") OR (file_2 LIKE " + file +
+                                     " AND line_2 = " + line + "))") > 0;
+        };
 
         std::ifstream text_in(argv[3]);
         if (!text_in) throw std::runtime_error(std::string(argv[3]) + ": cannot read");
@@ -85,12 +94,14 @@ int main(int argc, char** argv) {
         if (!in) throw std::runtime_error(sample + ": cannot read");
         for (int n = 1; std::getline(in, line); ++n) {
             const std::string where = base + ":" + std::to_string(n);
-            if (const auto at = line.find(" BUG in "); at != std::string::npos) {
+            if (const auto at = line.find(" BUG in "); at != std::string::npos && in_a_site(n)) {
                 std::string function = line.substr(at + 8);
                 function = function.substr(0, function.find_first_of(" \t\r"));
                 if (head.find(where) == std::string::npos)
                     failures.push_back(where + " (a bug) is not named in the first 40 lines");
+                // C++ functions carry their parameter types: "in price_order(int) at".
                 if (head.find("in " + function + " at ") == std::string::npos &&
+                    head.find("in " + function + "(") == std::string::npos &&
                     head.find(" " + function + " " + where) == std::string::npos)
                     failures.push_back("function " + function + " of " + where +
                                        " is not named in the first 40 lines");
@@ -103,6 +114,7 @@ int main(int argc, char** argv) {
                 failures.push_back("the allocation line " + where +
                                    " is not named in the first 40 lines");
         }
+        sqlite3_close(db);
     } catch (const std::exception& e) {
         std::cerr << e.what() << "\n";
         return 2;

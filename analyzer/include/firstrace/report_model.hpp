@@ -112,7 +112,7 @@ std::string format_location(const ReportSite& site);
 void write_json_report(std::ostream& out, const ReportModel& model);
 struct TextReportOptions {
     std::size_t max_sites = 20; // race sites shown in full
-    std::size_t max_frames = 8; // frames of each call stack
+    std::size_t max_frames = 3; // lines of each call stack
     bool colour = false;        // ANSI colours (on a terminal)
 };
 // What a person reads: counts, then the race sites of first partitions, the other sites with
