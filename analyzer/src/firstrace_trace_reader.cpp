@@ -170,8 +170,14 @@ struct RawProcess {
     std::string name; // given by the program
     std::uint32_t parent = kNone;
     bool ended = false;
+    std::uint8_t kind = fmt::kProcThread;
+    // The stream (OS thread) whose records hold the process's events; kMany when a task
+    // migrated between threads (untied): then no storage is private to it.
+    std::uint32_t stream = kNone;
+    std::uint64_t private_below = 0;
     std::vector<Event> events;
 };
+constexpr std::uint32_t kMany = kNone - 1;
 
 class TraceBuilder {
   public:
@@ -233,6 +239,8 @@ class TraceBuilder {
         }
         ByteReader r(raw, file);
         current_ = kNone;
+        stream_ = static_cast<std::uint32_t>(stream_os_thread_.size());
+        stream_os_thread_.push_back(kNone);
         while (!r.at_end()) {
             const std::size_t start = r.pos();
             try {
@@ -248,9 +256,17 @@ class TraceBuilder {
     void finish() {
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
-            p.name = pid == 0 ? "main" : "thread " + std::to_string(pid);
+            const RawProcess& raw = processes_[pid];
+            const char* kind = "thread ";
+            if (raw.kind == fmt::kProcTask) kind = "task ";
+            if (raw.kind == fmt::kProcImplicitTask) kind = "implicit task ";
+            if (raw.kind == fmt::kProcChunk) kind = "chunk ";
+            p.name = pid == 0 ? "main" : kind + std::to_string(pid);
             if (!processes_[pid].name.empty()) p.name += " (" + processes_[pid].name + ")";
             p.parent = processes_[pid].parent;
+            if (raw.stream != kNone && raw.stream != kMany)
+                p.os_thread = stream_os_thread_[raw.stream];
+            if (p.os_thread != kNone) p.private_below = raw.private_below;
             p.events = std::move(processes_[pid].events);
             trace_.processes.push_back(std::move(p));
         }
@@ -262,8 +278,10 @@ class TraceBuilder {
 
     std::vector<std::uint32_t> unfinished() const {
         std::vector<std::uint32_t> out;
+        // logical processes (OpenMP tasks and chunks) end with their thread, which is checked
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid)
-            if (!processes_[pid].ended) out.push_back(pid);
+            if (!processes_[pid].ended && processes_[pid].kind == fmt::kProcThread)
+                out.push_back(pid);
         return out;
     }
 
@@ -338,6 +356,22 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::RwLock;
                 prefix = "rwlock-readers";
                 break;
+            case fmt::kObjOmpMutex:
+                o.kind = SyncObjectKind::Lock;
+                prefix = "omp-lock";
+                break;
+            case fmt::kObjOmpBarrier:
+                o.kind = SyncObjectKind::Barrier;
+                prefix = "omp-team";
+                break;
+            case fmt::kObjOmpTaskDone:
+                o.kind = SyncObjectKind::Other;
+                prefix = "omp-task-done";
+                break;
+            case fmt::kObjOmpMutexSet:
+                o.kind = SyncObjectKind::Lock;
+                prefix = "omp-mutexinoutset";
+                break;
             default:
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));
@@ -394,18 +428,45 @@ class TraceBuilder {
         case fmt::kRecProcess: {
             const std::uint64_t pid = need(r);
             const std::uint64_t parent = need(r);
-            need_byte(r); // kind
-            need(r);      // os tid
+            const std::uint8_t kind = need_byte(r);
+            need(r); // os tid
+            if (kind > fmt::kProcChunk)
+                throw InputError(file, 0,
+                                 "unknown process kind " + std::to_string(kind) +
+                                     " at record offset " + std::to_string(at));
             RawProcess& p = process(static_cast<std::uint32_t>(pid), file);
             p.declared = true;
-            p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
+            if (parent != 0 || p.parent == kNone)
+                p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
+            p.kind = kind;
             current_ = static_cast<std::uint32_t>(pid);
+            runs_here(p);
             return true;
         }
         case fmt::kRecSwitch: {
             const std::uint64_t pid = need(r);
-            process(static_cast<std::uint32_t>(pid), file);
+            runs_here(process(static_cast<std::uint32_t>(pid), file));
             current_ = static_cast<std::uint32_t>(pid);
+            return true;
+        }
+        case fmt::kRecOsThread: {
+            OsThread thread;
+            thread.tid = need(r);
+            thread.stack.lo = need(r);
+            thread.stack.hi = need(r);
+            thread.tls.lo = need(r);
+            thread.tls.hi = need(r);
+            if (thread.stack.lo > thread.stack.hi || thread.tls.lo > thread.tls.hi)
+                throw InputError(file, 0,
+                                 "malformed OS thread record at offset " + std::to_string(at));
+            stream_os_thread_[stream_] = static_cast<std::uint32_t>(trace_.os_threads.size());
+            trace_.os_threads.push_back(thread);
+            return true;
+        }
+        case fmt::kRecPrivate: {
+            const std::uint64_t pid = need(r);
+            const std::uint64_t below = need(r);
+            process(static_cast<std::uint32_t>(pid), file).private_below = below;
             return true;
         }
         case fmt::kRecCompute: {
@@ -542,10 +603,20 @@ class TraceBuilder {
         }
     }
 
+    // A process with records in this stream runs on its OS thread.
+    void runs_here(RawProcess& p) const {
+        if (p.stream == kNone)
+            p.stream = stream_;
+        else if (p.stream != stream_)
+            p.stream = kMany;
+    }
+
     Trace& trace_;
     Symbolizer& symbolizer_;
     std::vector<RawProcess> processes_;
     std::uint32_t current_ = kNone;
+    std::uint32_t stream_ = kNone;                // the stream being read
+    std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
     std::unordered_map<std::uint64_t, std::uint32_t> locations_;
     std::map<std::tuple<std::uint8_t, std::uint64_t, std::uint64_t>, std::uint32_t> objects_;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> contexts_;

@@ -79,7 +79,8 @@ struct ThreadState {
     u64 ctx[kMaxContext];
 
     // --- identity ---
-    u32 pid;
+    u32 pid;        // the current logical process (an OpenMP task or chunk runs on the thread)
+    u32 thread_pid; // the OS thread's own process
     u32 parent;
     int os_tid;
     u32 registry_slot;
@@ -199,6 +200,14 @@ struct SyncRecord {
 void emit_sync(ThreadState* t, const SyncRecord& r);       // event_start = clock_finish after
 void thread_finish(ThreadState* t);                        // End record, flush, release state
 void emit_name(ThreadState* t, u32 pid, const char* name); // kRecName
+// Logical processes (rt_openmp.cpp): declare a new process and make it current, or make an
+// existing one current. Both close the open computation event first (its accesses belong to
+// the process that was current). kind: format::ProcessKind.
+void emit_process(ThreadState* t, u32 pid, u32 parent, u8 kind);
+void emit_switch(ThreadState* t, u32 pid);
+void emit_end(ThreadState* t, u64 clock); // kRecEnd for the current process
+// A record of varints only (the OpenMP records 10-12).
+void emit_varints(ThreadState* t, u8 type, const u64* values, u32 count);
 
 // Global object table (lock-free, keyed by class + address).
 struct ObjEntry {
@@ -225,6 +234,7 @@ FRT_INLINE void spin_unlock(std::atomic<u32>& s) {
 
 // Processes (one per OS thread today).
 u32 new_pid();
+u32 new_pids(u32 count);                  // `count` consecutive ids
 void thread_started(u32 pid, u32 parent); // called first thing in a created thread
 void map_thread(u64 pthread_id, u32 pid);
 u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
@@ -232,6 +242,9 @@ extern std::atomic<u32> g_live_threads;
 
 // Termination.
 void finalize(const char* how, long value, bool in_signal);
+// The signal finalize() sends to every other live thread so that it completes its own open
+// computation event (installed at initialization, SA_RESTART).
+int exit_flush_signal();
 
 void ensure_init();
 
