@@ -254,6 +254,7 @@ class TraceBuilder {
     }
 
     void finish() {
+        separate_task_blocks();
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
             const RawProcess& raw = processes_[pid];
@@ -273,6 +274,25 @@ class TraceBuilder {
         for (auto& loc : trace_.locations) {
             const std::uint64_t pc = loc.pc;
             loc = symbolizer_.resolve(pc);
+        }
+    }
+
+    // Each OpenMP task's block (kRecTaskBlock) is its own storage for as long as the task lives,
+    // then the runtime hands it to a later task: the same bytes are different variables. The
+    // task's accesses there, and those of its creator's computation event just before the
+    // fork (which fills in the firstprivate copies), move to an address range of their own
+    // (kTaskBlockSpace | pid << 28 | offset), so that incarnations never conflict.
+    void separate_task_blocks() {
+        for (const TaskBlock& b : task_blocks_) {
+            if (b.pid >= processes_.size() || b.hi <= b.lo || b.hi - b.lo >= (1ull << 28)) continue;
+            const std::uint64_t base = kTaskBlockSpace | (std::uint64_t{b.pid} << 28);
+            for (Event& e : processes_[b.pid].events)
+                relocate(e, b, base);
+            const auto fork = fork_sites_.find(b.pid);
+            if (fork != fork_sites_.end() && fork->second.second > 0) {
+                Event& init = processes_[fork->second.first].events[fork->second.second - 1];
+                if (init.kind == EventKind::Computation) relocate(init, b, base);
+            }
         }
     }
 
@@ -463,6 +483,16 @@ class TraceBuilder {
             trace_.os_threads.push_back(thread);
             return true;
         }
+        case fmt::kRecTaskBlock: {
+            const std::uint64_t pid = need(r);
+            const std::uint64_t lo = need(r);
+            const std::uint64_t hi = need(r);
+            if (pid >= kMaxProcesses || lo > hi)
+                throw InputError(file, 0,
+                                 "malformed task block record at offset " + std::to_string(at));
+            task_blocks_.push_back({static_cast<std::uint32_t>(pid), lo, hi});
+            return true;
+        }
         case fmt::kRecPrivate: {
             const std::uint64_t pid = need(r);
             const std::uint64_t below = need(r);
@@ -573,6 +603,8 @@ class TraceBuilder {
                 e.object = static_cast<std::uint32_t>(obj);
                 if (e.kind == EventKind::Fork && processes_[e.object].parent == kNone)
                     processes_[e.object].parent = current_;
+                if (e.kind == EventKind::Fork)
+                    fork_sites_[e.object] = {current_, processes_[current_].events.size()};
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);
             }
@@ -603,6 +635,44 @@ class TraceBuilder {
         }
     }
 
+    struct TaskBlock {
+        std::uint32_t pid;
+        std::uint64_t lo, hi;
+    };
+    static constexpr std::uint64_t kTaskBlockSpace = 1ull << 63;
+
+    void relocate(Event& e, const TaskBlock& b, std::uint64_t base) {
+        if (e.kind != EventKind::Computation) return;
+        for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+            AccessSite& site = trace_.sites[s];
+            bool touched = false;
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
+                touched |= trace_.ranges[r].lo < b.hi && b.lo < trace_.ranges[r].hi;
+            if (!touched) continue;
+            std::vector<Interval> out;
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
+                const Interval x = trace_.ranges[r];
+                if (x.lo < b.lo) out.push_back({x.lo, std::min(x.hi, b.lo)});
+                if (x.lo < b.hi && b.lo < x.hi)
+                    out.push_back({base + (std::max(x.lo, b.lo) - b.lo),
+                                   base + (std::min(x.hi, b.hi) - b.lo)});
+                if (x.hi > b.hi) out.push_back({std::max(x.lo, b.hi), x.hi});
+            }
+            std::sort(out.begin(), out.end(),
+                      [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+            std::vector<Interval> merged;
+            for (const Interval& x : out) {
+                if (!merged.empty() && x.lo <= merged.back().hi)
+                    merged.back().hi = std::max(merged.back().hi, x.hi);
+                else
+                    merged.push_back(x);
+            }
+            site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+            site.range_count = static_cast<std::uint32_t>(merged.size());
+            trace_.ranges.insert(trace_.ranges.end(), merged.begin(), merged.end());
+        }
+    }
+
     // A process with records in this stream runs on its OS thread.
     void runs_here(RawProcess& p) const {
         if (p.stream == kNone)
@@ -615,7 +685,10 @@ class TraceBuilder {
     Symbolizer& symbolizer_;
     std::vector<RawProcess> processes_;
     std::uint32_t current_ = kNone;
-    std::uint32_t stream_ = kNone;                // the stream being read
+    std::uint32_t stream_ = kNone; // the stream being read
+    std::vector<TaskBlock> task_blocks_;
+    // child pid -> (forking process, index of the Fork event in it)
+    std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::size_t>> fork_sites_;
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
     std::unordered_map<std::uint64_t, std::uint32_t> locations_;
     std::map<std::tuple<std::uint8_t, std::uint64_t, std::uint64_t>, std::uint32_t> objects_;

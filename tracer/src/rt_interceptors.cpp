@@ -217,8 +217,9 @@ bool heap_tracking() {
     return g_live_threads.load(std::memory_order_relaxed) > 1;
 }
 
+// The OpenMP runtime's own blocks (dispatch buffers, task blocks) order nothing of the program.
 void heap_release(void* p, u64 pc) {
-    if (p == nullptr || !heap_tracking()) return;
+    if (p == nullptr || !heap_tracking() || in_openmp_runtime(pc)) return;
     ThreadState* t = enter();
     if (t == nullptr) return;
     const u64 c0 = now();
@@ -229,7 +230,7 @@ void heap_release(void* p, u64 pc) {
 }
 
 void heap_acquire(void* p, u64 pc) {
-    if (p == nullptr || !heap_tracking()) return;
+    if (p == nullptr || !heap_tracking() || in_openmp_runtime(pc)) return;
     ThreadState* t = enter();
     if (t == nullptr) return;
     ObjEntry* o = find_object(fmt::kObjHeapBlock, p);

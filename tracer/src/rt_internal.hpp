@@ -240,6 +240,15 @@ void map_thread(u64 pthread_id, u32 pid);
 u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
 extern std::atomic<u32> g_live_threads;
 
+// The code of the OpenMP runtime (set by rt_openmp.cpp when it registers as a tool): its own
+// mem* calls work on its own data, which it synchronizes itself (and the copies it makes for
+// tasks are ordered by the task creation): not the program's accesses.
+extern std::atomic<u64> g_openmp_runtime_lo, g_openmp_runtime_hi;
+FRT_INLINE bool in_openmp_runtime(u64 pc) {
+    return pc >= g_openmp_runtime_lo.load(std::memory_order_relaxed) &&
+           pc < g_openmp_runtime_hi.load(std::memory_order_relaxed);
+}
+
 // Termination.
 void finalize(const char* how, long value, bool in_signal);
 // The signal finalize() sends to every other live thread so that it completes its own open

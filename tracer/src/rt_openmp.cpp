@@ -63,13 +63,18 @@
 namespace fmt = firstrace::format;
 
 namespace frt {
+
+std::atomic<u64> g_openmp_runtime_lo{0}, g_openmp_runtime_hi{0};
+
 namespace {
 
 inline constexpr u32 kChunkWindow = 64; // chunks of one implicit task kept unordered
 inline constexpr u32 kDepMax = 32;      // tasks per dependence set and in-list
 inline constexpr u32 kHeldMax = 64;     // omp locks held at once by one thread
+inline constexpr u64 kTaskHeader = 32;  // LLVM's kmp_task_t header before the private data
 
 ompt_get_task_info_t g_get_task_info = nullptr;
+ompt_get_task_memory_t g_get_task_memory = nullptr;
 
 // --- storage: fixed-size nodes from mmap'd slabs, recycled through a spin-locked free list ---
 
@@ -142,9 +147,12 @@ struct Task {
     TaskKind kind = TaskKind::Explicit;
     bool started = false;
     bool ended = false;
-    bool undeferred = false;
+    bool undeferred = false; // if(0) or included in a final task: the creator waits for it
+    bool final = false;
     bool has_deps = false;
     bool private_known = false;
+    bool in_barrier = false; // implicit: arrived at a barrier it has not departed from yet
+    u32 index = 0;           // implicit: thread number in the team
     u32 creator_pid = kNoPid;
     Task* creator = nullptr; // explicit: the creating task (joins an undeferred task)
     u64 team = 0;            // barrier object of the team the task is bound to (0: none)
@@ -180,7 +188,14 @@ __thread Task* tls_task __attribute__((tls_model("initial-exec"))) = nullptr;
 __thread Held tls_held[kHeldMax] __attribute__((tls_model("initial-exec")));
 __thread u32 tls_nheld __attribute__((tls_model("initial-exec"))) = 0;
 __thread bool tls_thread_declared __attribute__((tls_model("initial-exec"))) = false;
+// The last barrier of a region the master's implicit task arrived at: its departures are
+// reported late or never, so the encountering task departs from it at parallel-end (ordering
+// after it the explicit tasks that complete there).
+__thread u64 tls_final_team __attribute__((tls_model("initial-exec"))) = 0;
+__thread u64 tls_final_episode __attribute__((tls_model("initial-exec"))) = 0;
 __thread u32 tls_in_dispatch __attribute__((tls_model("initial-exec"))) = 0;
+// GOMP_task with a false if clause is creating its task on this thread.
+__thread bool tls_creating_if0 __attribute__((tls_model("initial-exec"))) = false;
 
 Task* task_of(ompt_data_t* d) {
     return d ? static_cast<Task*>(d->ptr) : nullptr;
@@ -458,6 +473,20 @@ void start_task(ThreadState* t, Task* task) {
     task->private_below = current_exit_frame();
     task->private_known = task->private_below != 0;
     if (task->private_known) emit_private(t, task->pid, task->private_below);
+    // The task's block in the runtime (firstprivate copies, the shareds pointers): reused by
+    // later tasks, so each task's accesses there are its own (see kRecTaskBlock).
+    void* block = nullptr;
+    size_t size = 0;
+    // LLVM reports the private data after the kmp_task_t header (shareds pointer, routine,
+    // part_id and, with destructors, data1: 20 or 32 bytes); the task reads the header too (its
+    // shareds pointer), and the runtime copies it for taskloop tasks: the block starts 32 bytes
+    // earlier (in the 20-byte case 12 bytes of the runtime's own task descriptor, which no
+    // instrumented code touches).
+    if (g_get_task_memory != nullptr && g_get_task_memory(&block, &size, 0) && size != 0) {
+        const u64 lo = reinterpret_cast<u64>(block) - kTaskHeader;
+        const u64 v[] = {task->pid, lo, reinterpret_cast<u64>(block) + size};
+        emit_varints(t, fmt::kRecTaskBlock, v, 3);
+    }
     for (PidNode* p = task->preds; p != nullptr; p = p->next)
         sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, p->pid, 1, nullptr);
     for (MutexHold* h = task->mutexsets; h != nullptr; h = h->next) {
@@ -530,6 +559,9 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering, int, cons
     tls_task = e;
     const u32 base = static_cast<u32>(parallel->value);
     const u32 requested = static_cast<u32>(parallel->value >> 32);
+    if (tls_final_team == u64{base} + 1)
+        sync(t, fmt::kOpBarrierDepart, fmt::kObjOmpBarrier, tls_final_team, tls_final_episode, pc);
+    tls_final_team = 0;
     for (u32 i = 0; i < requested; ++i)
         fork_join(t, fmt::kOpJoin, base + i, pc);
     leave(t);
@@ -558,6 +590,7 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
             task->kind = TaskKind::Implicit;
             task->pid = task->active = index < requested ? base + index : new_pid();
             task->team = u64{base} + 1;
+            task->index = index;
             task->started = true;
             emit_process(t, task->pid, kNoPid, fmt::kProcImplicitTask);
         }
@@ -572,6 +605,18 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
         task_data->ptr = nullptr;
         if (task->kind == TaskKind::Implicit) {
             if (task->active != task->pid) chunk_boundary(t, task, false, nullptr);
+            if (!task->in_barrier) {
+                // a serialized region (team of one) reports no barrier at its end: its tasks
+                // still complete there
+                emit_switch(t, task->pid);
+                sync(t, fmt::kOpBarrierArrive, fmt::kObjOmpBarrier, task->team, task->episode,
+                     nullptr);
+                task->in_barrier = true;
+            }
+            if (task->index == 0) {
+                tls_final_team = task->team;
+                tls_final_episode = task->episode;
+            }
             emit_switch(t, task->pid);
             emit_end(t, now());
             emit_switch(t, t->thread_pid);
@@ -595,7 +640,12 @@ void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t*
     }
     task->kind = TaskKind::Explicit;
     task->pid = task->active = new_pid();
-    task->undeferred = (flags & ompt_task_undeferred) != 0;
+    // The runtime also runs tasks of a team of one thread at once (flagged undeferred): that is
+    // its schedule, not the program's, so only if(0) (GOMP_task here, clang's begin_if0 below)
+    // and tasks included in a final task are joined by their creator.
+    task->final = (flags & ompt_task_final) != 0;
+    task->undeferred = (flags & ompt_task_undeferred) != 0 &&
+                       (tls_creating_if0 || (parent != nullptr && parent->final));
     if (parent != nullptr) {
         emit_switch(t, parent->active);
         ensure_private(t, parent);
@@ -696,7 +746,9 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, omp
                 if (task->active != task->pid) chunk_boundary(t, task, false, pc);
                 emit_switch(t, task->pid);
                 sync(t, fmt::kOpBarrierArrive, fmt::kObjOmpBarrier, task->team, task->episode, pc);
+                task->in_barrier = true;
             } else {
+                task->in_barrier = false;
                 emit_switch(t, task->pid);
                 sync(t, fmt::kOpBarrierDepart, fmt::kObjOmpBarrier, task->team, task->episode, pc);
                 ++task->episode;
@@ -726,23 +778,19 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, omp
     leave(t);
 }
 
-void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
-    ObjEntry* o = object(fmt::kObjOmpMutex, reinterpret_cast<const void*>(wait_id));
+// The lock protocol of every mutual exclusion construct (see the top of this file).
+void lock_acquired(ThreadState* t, u64 id, const void* pc) {
+    ObjEntry* o = object(fmt::kObjOmpMutex, reinterpret_cast<const void*>(id));
     const u64 c = o->counter.fetch_add(2);
-    if (tls_nheld < kHeldMax) tls_held[tls_nheld++] = Held{wait_id, c + 1};
-    sync(t, fmt::kOpAcquire, fmt::kObjOmpMutex, wait_id, c, pc);
-    leave(t);
+    if (tls_nheld < kHeldMax) tls_held[tls_nheld++] = Held{id, c + 1};
+    sync(t, fmt::kOpAcquire, fmt::kObjOmpMutex, id, c, pc);
 }
 
-void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+void lock_released(ThreadState* t, u64 id, const void* pc) {
     u64 counter = 0;
     bool found = false;
     for (u32 i = tls_nheld; i-- > 0;) {
-        if (tls_held[i].wait_id == wait_id) {
+        if (tls_held[i].wait_id == id) {
             counter = tls_held[i].release_counter;
             tls_held[i] = tls_held[--tls_nheld];
             found = true;
@@ -751,8 +799,37 @@ void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
     }
     if (!found) // acquired on another thread (untied task) or before tracing: next in order
         counter =
-            object(fmt::kObjOmpMutex, reinterpret_cast<const void*>(wait_id))->counter.fetch_add(1);
-    sync(t, fmt::kOpRelease, fmt::kObjOmpMutex, wait_id, counter, pc);
+            object(fmt::kObjOmpMutex, reinterpret_cast<const void*>(id))->counter.fetch_add(1);
+    sync(t, fmt::kOpRelease, fmt::kObjOmpMutex, id, counter, pc);
+}
+
+void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    lock_acquired(t, wait_id, pc);
+    leave(t);
+}
+
+void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    lock_released(t, wait_id, pc);
+    leave(t);
+}
+
+// The combine step of a reduction (LLVM's __kmpc_reduce with the critical method, see the top
+// of this file): a critical section of the team, reported by this callback and not by the
+// mutex ones. Ids of these locks have the top bit set (wait ids are addresses).
+void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t endpoint, ompt_data_t*,
+                  ompt_data_t* task_data, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* task = task_of(task_data);
+    const u64 id = (1ull << 63) | (task ? task->team : 0);
+    if (endpoint == ompt_scope_begin)
+        lock_acquired(t, id, pc);
+    else
+        lock_released(t, id, pc);
     leave(t);
 }
 
@@ -767,9 +844,36 @@ void on_work(ompt_work_t, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_dat
     leave(t);
 }
 
+struct ModuleOf {
+    u64 pc;
+    u64 lo = 0, hi = 0;
+};
+
+int module_bounds_callback(struct dl_phdr_info* info, size_t, void* arg) {
+    auto* m = static_cast<ModuleOf*>(arg);
+    u64 lo = ~0ull, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        if (info->dlpi_phdr[i].p_type != PT_LOAD) continue;
+        const u64 a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        if (a < lo) lo = a;
+        if (a + info->dlpi_phdr[i].p_memsz > hi) hi = a + info->dlpi_phdr[i].p_memsz;
+    }
+    if (m->pc >= lo && m->pc < hi) {
+        m->lo = lo;
+        m->hi = hi;
+        return 1;
+    }
+    return 0;
+}
+
 int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
+    ModuleOf runtime{reinterpret_cast<u64>(lookup)}; // the lookup function is the runtime's
+    dl_iterate_phdr(module_bounds_callback, &runtime);
+    g_openmp_runtime_lo.store(runtime.lo);
+    g_openmp_runtime_hi.store(runtime.hi);
     auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
     g_get_task_info = reinterpret_cast<ompt_get_task_info_t>(lookup("ompt_get_task_info"));
+    g_get_task_memory = reinterpret_cast<ompt_get_task_memory_t>(lookup("ompt_get_task_memory"));
     if (set_callback == nullptr) return 0;
     void* deps = mmap(nullptr, kDepTableSize * sizeof(DepEntry), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -788,6 +892,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     reg(ompt_callback_mutex_acquired, on_mutex_acquired);
     reg(ompt_callback_mutex_released, on_mutex_released);
     reg(ompt_callback_work, on_work);
+    reg(ompt_callback_reduction, on_reduction);
     if (ThreadState* t = enter()) {
         declare_os_thread(t);
         leave(t);
@@ -938,6 +1043,26 @@ FRT_EXPORT bool GOMP_loop_ull_start(bool up, ull s, ull e, ull inc, long sched, 
     static bool (*real)(bool, ull, ull, ull, long, ull, ull*, ull*, uintptr_t*, void**) = nullptr;
     return dispatch(real, "GOMP_loop_ull_start", FRT_CALLER(), up, s, e, inc, sched, chunk, istart,
                     iend, reductions, mem);
+}
+
+// Undeferred tasks of the program (if(0)): clang calls __kmpc_omp_task_begin_if0, which starts
+// the task on this thread; gcc passes the if clause to GOMP_task.
+FRT_EXPORT void __kmpc_omp_task_begin_if0(void* loc, kmp_int32 gtid, void* task) {
+    static void (*real)(void*, kmp_int32, void*) = nullptr;
+    if (next_symbol(real, "__kmpc_omp_task_begin_if0") == nullptr) return;
+    real(loc, gtid, task);
+    if (Task* started = tls_task; started != nullptr && started->kind == TaskKind::Explicit)
+        started->undeferred = true;
+}
+FRT_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
+                          long arg_align, bool if_clause, unsigned flags, void** depend,
+                          int priority, void* detach) {
+    static void (*real)(void (*)(void*), void*, void (*)(void*, void*), long, long, bool, unsigned,
+                        void**, int, void*) = nullptr;
+    if (next_symbol(real, "GOMP_task") == nullptr) return;
+    tls_creating_if0 = !if_clause;
+    real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+    tls_creating_if0 = false;
 }
 
 // Sections (gcc hands them out one by one; clang lowers them to a static loop).

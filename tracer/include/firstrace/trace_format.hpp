@@ -35,6 +35,9 @@
 //                 stream: its stack and its static TLS blocks (hull), run-time addresses
 //   kRecPrivate   pid, below -- stack addresses below `below` on the thread that runs process
 //                 pid are frames its task created itself (OMPT exit frame of the task)
+//   kRecTaskBlock pid, lo, hi -- [lo, hi) is the block the OpenMP runtime allocated for task pid
+//                 (its firstprivate copies; written by the creator just before it forks the
+//                 task); the runtime reuses it for later tasks
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -76,11 +79,12 @@ enum RecordType : std::uint8_t {
     // above) by the work that first writes it.
     // 7, 9: calling contexts (stack depot entries, ...).
     // 8 = kRecAlloc (below): a heap block handed out by the allocator.
-    // 10-12: OpenMP (below; 12 reserved).
+    // 10-12: OpenMP (below).
     // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
     kRecAlloc = 8, // address, size, pc, context -- the current process got [address, +size)
     kRecOsThread = 10,
     kRecPrivate = 11,
+    kRecTaskBlock = 12,
 };
 
 // What a process of kRecProcess is (DESIGN "Model": a logical thread of control).

@@ -1,0 +1,16 @@
+// A sum accumulated without the reduction clause.
+#include <stdio.h>
+
+#define N 1000
+static double x[N];
+
+int main(void) {
+    double sum = 0.0;
+    for (int i = 0; i < N; ++i)
+        x[i] = i % 17;
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int i = 0; i < N; ++i)
+        sum += x[i]; // RACE
+    printf("%f\n", sum);
+    return 0;
+}
