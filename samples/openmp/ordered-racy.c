@@ -2,16 +2,16 @@
 // MIN-THREADS: 2
 #include <stdio.h>
 
-static int log_[100], n;
+static int log_[16], n;
 
 int main(void) {
 #pragma omp parallel for ordered schedule(dynamic, 2)
-    for (int i = 0; i < 100; ++i) {
+    for (int i = 0; i < 16; ++i) {
         int slot;
 #pragma omp ordered
         slot = n++; // RACE
         log_[slot] = i * i + n; // RACE
     }
-    printf("%d %d\n", n, log_[99]);
+    printf("%d %d\n", n, log_[15]);
     return 0;
 }
