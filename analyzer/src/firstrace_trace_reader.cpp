@@ -77,8 +77,14 @@ struct RawProcess {
     std::string name;      // given by the program
     std::uint32_t parent = kNone;
     bool ended = false;
+    std::uint8_t kind = fmt::kProcThread;
+    // The stream (OS thread) whose records hold the process's events; kMany when a task
+    // migrated between threads (untied): then no storage is private to it.
+    std::uint32_t stream = kNone;
+    std::uint64_t private_below = 0;
     std::vector<Event> events;
 };
+constexpr std::uint32_t kMany = kNone - 1;
 
 class TraceBuilder {
   public:
@@ -141,6 +147,8 @@ class TraceBuilder {
         ByteReader r(raw, file);
         current_ = kNone;
         stack_contexts_.assign(1, kNone); // stack depot ids are local to a stream; 0 = none
+        stream_ = static_cast<std::uint32_t>(stream_os_thread_.size());
+        stream_os_thread_.push_back(kNone);
         while (!r.at_end()) {
             const std::size_t start = r.pos();
             try {
@@ -164,11 +172,20 @@ class TraceBuilder {
 
     void finish() {
         drop_benign_ranges();
+        separate_task_blocks();
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
-            p.name = pid == 0 ? "main" : "thread " + std::to_string(pid);
+            const RawProcess& raw = processes_[pid];
+            const char* kind = "thread ";
+            if (raw.kind == fmt::kProcTask) kind = "task ";
+            if (raw.kind == fmt::kProcImplicitTask) kind = "implicit task ";
+            if (raw.kind == fmt::kProcChunk) kind = "chunk ";
+            p.name = pid == 0 ? "main" : kind + std::to_string(pid);
             if (!processes_[pid].name.empty()) p.name += " (" + processes_[pid].name + ")";
             p.parent = processes_[pid].parent;
+            if (raw.stream != kNone && raw.stream != kMany)
+                p.os_thread = stream_os_thread_[raw.stream];
+            if (p.os_thread != kNone) p.private_below = raw.private_below;
             p.events = std::move(processes_[pid].events);
             trace_.processes.push_back(std::move(p));
         }
@@ -199,10 +216,31 @@ class TraceBuilder {
             shorten(loc.file);
     }
 
+    // Each OpenMP task's block (kRecTaskBlock) is its own storage for as long as the task lives,
+    // then the runtime hands it to a later task: the same bytes are different variables. The
+    // task's accesses there, and those of its creator's computation event just before the
+    // fork (which fills in the firstprivate copies), move to an address range of their own
+    // (kTaskBlockSpace | pid << 28 | offset), so that incarnations never conflict.
+    void separate_task_blocks() {
+        for (const TaskBlock& b : task_blocks_) {
+            if (b.pid >= processes_.size() || b.hi <= b.lo || b.hi - b.lo >= (1ull << 28)) continue;
+            const std::uint64_t base = kTaskBlockSpace | (std::uint64_t{b.pid} << 28);
+            for (Event& e : processes_[b.pid].events)
+                relocate(e, b, base);
+            const auto fork = fork_sites_.find(b.pid);
+            if (fork != fork_sites_.end() && fork->second.second > 0) {
+                Event& init = processes_[fork->second.first].events[fork->second.second - 1];
+                if (init.kind == EventKind::Computation) relocate(init, b, base);
+            }
+        }
+    }
+
     std::vector<std::uint32_t> unfinished() const {
         std::vector<std::uint32_t> out;
+        // logical processes (OpenMP tasks and chunks) end with their thread, which is checked
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid)
-            if (!processes_[pid].ended) out.push_back(pid);
+            if (!processes_[pid].ended && processes_[pid].kind == fmt::kProcThread)
+                out.push_back(pid);
         return out;
     }
 
@@ -330,6 +368,22 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "signal";
                 break;
+            case fmt::kObjOmpMutex:
+                o.kind = SyncObjectKind::Lock;
+                prefix = "omp-lock";
+                break;
+            case fmt::kObjOmpBarrier:
+                o.kind = SyncObjectKind::Barrier;
+                prefix = "omp-team";
+                break;
+            case fmt::kObjOmpTaskDone:
+                o.kind = SyncObjectKind::Other;
+                prefix = "omp-task-done";
+                break;
+            case fmt::kObjOmpMutexSet:
+                o.kind = SyncObjectKind::Lock;
+                prefix = "omp-mutexinoutset";
+                break;
             default:
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));
@@ -390,17 +444,53 @@ class TraceBuilder {
             const std::uint64_t parent = need(r);
             const std::uint8_t kind = need_byte(r);
             need(r); // os tid
+            if (kind > fmt::kProcChunk)
+                throw InputError(file, 0,
+                                 "unknown process kind " + std::to_string(kind) +
+                                     " at record offset " + std::to_string(at));
             RawProcess& p = process(static_cast<std::uint32_t>(pid), file);
             p.declared = true;
+            if (parent != 0 || p.parent == kNone)
+                p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
             p.kind = kind;
-            p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
             current_ = static_cast<std::uint32_t>(pid);
+            runs_here(p);
             return true;
         }
         case fmt::kRecSwitch: {
             const std::uint64_t pid = need(r);
-            process(static_cast<std::uint32_t>(pid), file);
+            runs_here(process(static_cast<std::uint32_t>(pid), file));
             current_ = static_cast<std::uint32_t>(pid);
+            return true;
+        }
+        case fmt::kRecOsThread: {
+            OsThread thread;
+            thread.tid = need(r);
+            thread.stack.lo = need(r);
+            thread.stack.hi = need(r);
+            thread.tls.lo = need(r);
+            thread.tls.hi = need(r);
+            if (thread.stack.lo > thread.stack.hi || thread.tls.lo > thread.tls.hi)
+                throw InputError(file, 0,
+                                 "malformed OS thread record at offset " + std::to_string(at));
+            stream_os_thread_[stream_] = static_cast<std::uint32_t>(trace_.os_threads.size());
+            trace_.os_threads.push_back(thread);
+            return true;
+        }
+        case fmt::kRecTaskBlock: {
+            const std::uint64_t pid = need(r);
+            const std::uint64_t lo = need(r);
+            const std::uint64_t hi = need(r);
+            if (pid >= kMaxProcesses || lo > hi)
+                throw InputError(file, 0,
+                                 "malformed task block record at offset " + std::to_string(at));
+            task_blocks_.push_back({static_cast<std::uint32_t>(pid), lo, hi});
+            return true;
+        }
+        case fmt::kRecPrivate: {
+            const std::uint64_t pid = need(r);
+            const std::uint64_t below = need(r);
+            process(static_cast<std::uint32_t>(pid), file).private_below = below;
             return true;
         }
         case fmt::kRecStack: {
@@ -523,6 +613,8 @@ class TraceBuilder {
                 e.object = static_cast<std::uint32_t>(obj);
                 if (e.kind == EventKind::Fork && processes_[e.object].parent == kNone)
                     processes_[e.object].parent = current_;
+                if (e.kind == EventKind::Fork)
+                    fork_sites_[e.object] = {current_, processes_[current_].events.size()};
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);
             }
@@ -573,12 +665,63 @@ class TraceBuilder {
         }
     }
 
+    struct TaskBlock {
+        std::uint32_t pid;
+        std::uint64_t lo, hi;
+    };
+    static constexpr std::uint64_t kTaskBlockSpace = 1ull << 63;
+
+    void relocate(Event& e, const TaskBlock& b, std::uint64_t base) {
+        if (e.kind != EventKind::Computation) return;
+        for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+            AccessSite& site = trace_.sites[s];
+            bool touched = false;
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
+                touched |= trace_.ranges[r].lo < b.hi && b.lo < trace_.ranges[r].hi;
+            if (!touched) continue;
+            std::vector<Interval> out;
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
+                const Interval x = trace_.ranges[r];
+                if (x.lo < b.lo) out.push_back({x.lo, std::min(x.hi, b.lo)});
+                if (x.lo < b.hi && b.lo < x.hi)
+                    out.push_back({base + (std::max(x.lo, b.lo) - b.lo),
+                                   base + (std::min(x.hi, b.hi) - b.lo)});
+                if (x.hi > b.hi) out.push_back({std::max(x.lo, b.hi), x.hi});
+            }
+            std::sort(out.begin(), out.end(),
+                      [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+            std::vector<Interval> merged;
+            for (const Interval& x : out) {
+                if (!merged.empty() && x.lo <= merged.back().hi)
+                    merged.back().hi = std::max(merged.back().hi, x.hi);
+                else
+                    merged.push_back(x);
+            }
+            site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+            site.range_count = static_cast<std::uint32_t>(merged.size());
+            trace_.ranges.insert(trace_.ranges.end(), merged.begin(), merged.end());
+        }
+    }
+
+    // A process with records in this stream runs on its OS thread.
+    void runs_here(RawProcess& p) const {
+        if (p.stream == kNone)
+            p.stream = stream_;
+        else if (p.stream != stream_)
+            p.stream = kMany;
+    }
+
     Trace& trace_;
     Symbolizer& symbolizer_;
     std::vector<RawProcess> processes_;
     std::vector<std::int64_t> object_extra_; // per object: barrier count (from its first record)
     std::vector<Interval> benign_;
     std::uint32_t current_ = kNone;
+    std::uint32_t stream_ = kNone; // the stream being read
+    std::vector<TaskBlock> task_blocks_;
+    // child pid -> (forking process, index of the Fork event in it)
+    std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::size_t>> fork_sites_;
+    std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
     std::unordered_map<std::uint64_t, std::uint32_t> locations_;
     std::map<std::tuple<std::uint8_t, std::uint64_t, std::uint64_t>, std::uint32_t> objects_;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> contexts_;

@@ -84,6 +84,10 @@ if [ -f "$archer" ]; then
   export OMP_TOOL_LIBRARIES=$archer
   read -r aw ac ar_rss <<<"$(measure "$work/omp.tsan" "${args[@]}")"
   unset OMP_TOOL_LIBRARIES
-  printf '\nOpenMP form of shared_arrays (%s): plain %s / %s s; clang + Archer %s / %s s (%s), RSS %s MiB\n' \
-    "$sa_args" "$pw" "$pc" "$aw" "$ac" "$(ratio "$aw $ac" "$pw $pc")" "$ar_rss"
+  # firstrace on the same program, same compiler (OMPT + logical processes)
+  FIRSTRACE_CC=clang "$bin/firstrace-cc" -O2 -g -fopenmp "$src" -o "$work/omp.fr"
+  read -r fw fc fr_rss <<<"$(measure "$bin/firstrace" record -q -o "$work/omp.trace" -- "$work/omp.fr" "${args[@]}")"
+  printf '\nOpenMP form of shared_arrays (%s): plain %s / %s s; clang + Archer %s / %s s (%s), RSS %s MiB; firstrace (clang) %s / %s s (%s), RSS %s MiB\n' \
+    "$sa_args" "$pw" "$pc" "$aw" "$ac" "$(ratio "$aw $ac" "$pw $pc")" "$ar_rss" \
+    "$fw" "$fc" "$(ratio "$fw $fc" "$pw $pc")" "$fr_rss"
 fi

@@ -305,6 +305,7 @@ FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
 extern "C" void frt_record_memory(void* pc, const void* addr, unsigned long size, int write) {
     ThreadState* t = tls_state;
     if (t == nullptr || t->guard != 0) return;
+    if (FRT_UNLIKELY(in_openmp_runtime(reinterpret_cast<u64>(pc)))) return;
     t->guard = 1;
     add_access_slow(t, reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
                     write ? firstrace::format::kWrite : firstrace::format::kRead);

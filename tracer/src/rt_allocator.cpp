@@ -53,6 +53,9 @@ std::atomic<void (*)(const volatile void*, size_t)> g_malloc_hook{nullptr};
 std::atomic<void (*)(const volatile void*)> g_free_hook{nullptr};
 
 void heap_free(void* p, u64 pc) {
+    // The OpenMP runtime's own blocks (dispatch buffers, task blocks) order nothing of the
+    // program (its task blocks are handled by rt_openmp.cpp).
+    if (in_openmp_runtime(pc)) return;
     pc = caller(pc);
     if (auto hook = g_free_hook.load(std::memory_order_relaxed)) hook(p);
     ThreadState* t = enter();
@@ -67,6 +70,7 @@ void heap_free(void* p, u64 pc) {
 }
 
 void heap_allocated(void* p, size_t n, u64 pc) {
+    if (in_openmp_runtime(pc)) return;
     pc = caller(pc);
     if (p == nullptr) return;
     if (auto hook = g_malloc_hook.load(std::memory_order_relaxed)) hook(p, n);

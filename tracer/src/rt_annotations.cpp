@@ -382,9 +382,10 @@ FRT_EXPORT void __tsan_destroy_fiber(void* fiber) {
     ThreadState* t = enter();
     if (t != nullptr && f->declared && f->pid != kNoPid && f != current_fiber(t)) {
         // the fiber's trace ends here: its End record, then back to the current process
-        emit_switch(t, f->pid, false, kNoPid);
+        const u32 current = t->pid;
+        emit_switch(t, f->pid);
         emit_end(t, now());
-        emit_switch(t, t->pid, false, kNoPid);
+        emit_switch(t, current);
     }
     if (t != nullptr) leave(t);
     spin_lock(g_fiber_lock);
@@ -410,9 +411,11 @@ FRT_EXPORT void __tsan_switch_to_fiber(void* fiber, unsigned flags) {
     const u64 pc = FRT_CALLER();
     if (sync) release_now(t, fmt::kObjFiber, f, pc, false);
     close_computation(t, now());
-    emit_switch(t, f->pid, !f->declared, t->pid);
+    if (f->declared)
+        emit_switch(t, f->pid);
+    else
+        emit_process(t, f->pid, t->pid, firstrace::format::kProcTask);
     f->declared = true;
-    t->pid = f->pid;
     tls_fiber = f;
     if (sync) acquire_now(t, fmt::kObjFiber, f, pc);
     leave(t);

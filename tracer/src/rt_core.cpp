@@ -227,6 +227,10 @@ u32 new_pid() {
     return g_next_pid.fetch_add(1, std::memory_order_relaxed);
 }
 
+u32 new_pids(u32 count) {
+    return g_next_pid.fetch_add(count, std::memory_order_relaxed);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Thread states: mmap'd once, recycled through a free list, registered for the exit flush.
 
@@ -586,7 +590,32 @@ void emit_benign(ThreadState* t, u64 address, u64 size) {
     }
 }
 
+void emit_process(ThreadState* t, u32 pid, u32 parent, u8 kind) {
+    close_computation(t, now());
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecProcess);
+        put(t, pid);
+        put(t, parent == kNoPid ? 0 : u64{parent} + 1);
+        put_byte(t, kind);
+        put(t, static_cast<u64>(t->os_tid));
+        end_record(t);
+    }
+    t->pid = pid;
+}
+
+void emit_switch(ThreadState* t, u32 pid) {
+    if (t->pid == pid) return;
+    close_computation(t, now());
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecSwitch);
+        put(t, pid);
+        end_record(t);
+    }
+    t->pid = pid;
+}
+
 void emit_end(ThreadState* t, u64 clock) {
+    close_computation(t, clock);
     if (begin_record(t)) {
         put_byte(t, firstrace::format::kRecEnd);
         put(t, clock);
@@ -594,15 +623,11 @@ void emit_end(ThreadState* t, u64 clock) {
     }
 }
 
-void emit_switch(ThreadState* t, u32 pid, bool declare, u32 parent) {
+void emit_varints(ThreadState* t, u8 type, const u64* values, u32 count) {
     if (begin_record(t)) {
-        put_byte(t, declare ? firstrace::format::kRecProcess : firstrace::format::kRecSwitch);
-        put(t, pid);
-        if (declare) {
-            put(t, parent == kNoPid ? 0 : u64{parent} + 1);
-            put_byte(t, 1);
-            put(t, static_cast<u64>(t->os_tid));
-        }
+        put_byte(t, type);
+        for (u32 i = 0; i < count; ++i)
+            put(t, values[i]);
         end_record(t);
     }
 }
@@ -635,6 +660,7 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     }
     t->depot_ids = 0;
     t->pid = pid;
+    t->thread_pid = pid;
     t->parent = parent;
     t->os_tid = static_cast<int>(syscall(SYS_gettid));
     t->ended = false;
@@ -670,7 +696,7 @@ static ThreadState* create_state(u32 pid, u32 parent) {
         put_byte(t, firstrace::format::kRecProcess);
         put(t, pid);
         put(t, parent == kNoPid ? 0 : u64{parent} + 1);
-        put_byte(t, 0);
+        put_byte(t, firstrace::format::kProcThread);
         put(t, static_cast<u64>(t->os_tid));
         end_record(t);
     }
@@ -714,12 +740,8 @@ void thread_finish(ThreadState* t) {
     if (t->ended) return;
     t->guard = 1;
     const u64 c = now();
-    close_computation(t, c);
-    if (begin_record(t)) {
-        put_byte(t, firstrace::format::kRecEnd);
-        put(t, c);
-        end_record(t);
-    }
+    emit_switch(t, t->thread_pid); // an OpenMP task may have been current
+    emit_end(t, c);
     flush_all_own(t);
     t->ended = true;
     // Leave the registry under io_lock so that an exit flush does not see a half-released state.
@@ -737,6 +759,8 @@ void thread_finish(ThreadState* t) {
 
 // ---------------------------------------------------------------------------------------------
 // Initialization.
+
+static void install_exit_flush_handler(); // with finalize()
 
 static int module_callback(struct dl_phdr_info* info, size_t, void*) {
     const char* name = info->dlpi_name;
@@ -953,6 +977,7 @@ void ensure_init() {
             old.sa_handler == SIG_DFL)
             sigaction(sig, &sa, nullptr);
     }
+    install_exit_flush_handler();
     atexit(atexit_handler);
     pthread_atfork(nullptr, nullptr, child_after_fork);
     g_state.store(RtState::Ready, std::memory_order_release);
@@ -963,6 +988,60 @@ void mark_instrumented() {
     Line l;
     l.s(key::kInstrumented).s(" 1");
     meta_line(l);
+}
+
+// Threads alive at exit (a worker blocked in the OpenMP pool, a detached thread sleeping):
+// finalize() signals each of them; the handler completes the thread's own open computation
+// event (and, at a normal exit, ends its process: the thread's execution ends with the
+// program's, so the trace is not truncated by it) unless the thread is inside the runtime,
+// whose committed records the flush below keeps anyway. The exiting thread waits, bounded, for
+// the acknowledgements. A thread that blocks the signal only loses its open event.
+static std::atomic<u32> g_exit_acks{0};
+static std::atomic<bool> g_exit_end_records{false};
+
+int exit_flush_signal() {
+    return SIGRTMAX - 3;
+}
+
+static void on_exit_flush_signal(int, siginfo_t*, void*) {
+    const int saved_errno = errno;
+    ThreadState* t = tls_state;
+    if (t != nullptr && t->guard == 0 && !t->ended && !t->abandoned.load()) {
+        t->guard = 1; // stays set: after the exit flush the thread is no longer traced
+        const u64 c = now();
+        close_computation(t, c);
+        if (g_exit_end_records.load(std::memory_order_acquire)) {
+            emit_switch(t, t->thread_pid);
+            emit_end(t, c);
+        }
+    }
+    g_exit_acks.fetch_add(1, std::memory_order_release);
+    errno = saved_errno;
+}
+
+static void install_exit_flush_handler() {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_exit_flush_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    sigaction(exit_flush_signal(), &sa, nullptr);
+}
+
+static void complete_other_threads(ThreadState* self, bool end_records) {
+    g_exit_end_records.store(end_records, std::memory_order_release);
+    const int pid = static_cast<int>(getpid());
+    u32 sent = 0;
+    for (u32 i = 0; i < kRegistrySize; ++i) {
+        ThreadState* t = g_registry[i].load(std::memory_order_acquire);
+        if (t == nullptr || t == self || t->ended) continue;
+        if (syscall(SYS_tgkill, pid, t->os_tid, exit_flush_signal()) == 0) ++sent;
+    }
+    const u64 deadline = now() + 1'000'000'000ull;
+    while (g_exit_acks.load(std::memory_order_acquire) < sent && now() < deadline) {
+        struct timespec pause = {0, 200'000};
+        nanosleep(&pause, nullptr);
+    }
 }
 
 // Writes what is complete and the end line. Called once: at exit, from _exit, or from a fatal
@@ -976,12 +1055,8 @@ void finalize(const char* how, long value, bool in_signal) {
         if (!in_signal || (self->guard == 0)) {
             self->guard = 1;
             const u64 c = now();
-            close_computation(self, c);
-            if (begin_record(self)) {
-                put_byte(self, firstrace::format::kRecEnd);
-                put(self, c);
-                end_record(self);
-            }
+            emit_switch(self, self->thread_pid);
+            emit_end(self, c);
             flush_all_own(self);
         } else if (!self->in_flush) {
             // interrupted inside the runtime: keep what was complete
@@ -989,6 +1064,7 @@ void finalize(const char* how, long value, bool in_signal) {
         }
         self->abandoned.store(true);
     }
+    complete_other_threads(self, std::strcmp(how, "exit") == 0);
     u32 running = 0;
     for (u32 i = 0; i < kRegistrySize; ++i) {
         ThreadState* t = g_registry[i].load(std::memory_order_acquire);

@@ -98,7 +98,8 @@ struct ThreadState {
     u64 ctx[kMaxContext];
 
     // --- identity ---
-    u32 pid;
+    u32 pid;        // the current logical process (an OpenMP task or chunk runs on the thread)
+    u32 thread_pid; // the OS thread's own process
     u32 parent;
     int os_tid;
     u32 registry_slot;
@@ -241,10 +242,14 @@ void emit_name(ThreadState* t, u32 pid, const char* name); // kRecName
 void emit_alloc(ThreadState* t, u64 address, u64 size, u64 pc);
 // kRecBenign: races on [address, address + size) are declared benign.
 void emit_benign(ThreadState* t, u64 address, u64 size);
-// kRecEnd for the current process (a fiber destroyed; threads end through thread_finish).
-void emit_end(ThreadState* t, u64 clock);
-// kRecProcess (declare, with parent) or kRecSwitch: following records belong to pid (fibers).
-void emit_switch(ThreadState* t, u32 pid, bool declare, u32 parent);
+// Logical processes (rt_openmp.cpp): declare a new process and make it current, or make an
+// existing one current. Both close the open computation event first (its accesses belong to
+// the process that was current). kind: format::ProcessKind.
+void emit_process(ThreadState* t, u32 pid, u32 parent, u8 kind);
+void emit_switch(ThreadState* t, u32 pid);
+void emit_end(ThreadState* t, u64 clock); // kRecEnd for the current process
+// A record of varints only (the OpenMP records 10-12).
+void emit_varints(ThreadState* t, u8 type, const u64* values, u32 count);
 
 // Global object table (lock-free, keyed by class + address).
 struct ObjEntry {
@@ -271,13 +276,26 @@ FRT_INLINE void spin_unlock(std::atomic<u32>& s) {
 
 // Processes (one per OS thread today).
 u32 new_pid();
+u32 new_pids(u32 count);                  // `count` consecutive ids
 void thread_started(u32 pid, u32 parent); // called first thing in a created thread
 void map_thread(u64 pthread_id, u32 pid);
 u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
 extern std::atomic<u32> g_live_threads;
 
+// The code of the OpenMP runtime (set by rt_openmp.cpp when it registers as a tool): its own
+// mem* calls work on its own data, which it synchronizes itself (and the copies it makes for
+// tasks are ordered by the task creation): not the program's accesses.
+extern std::atomic<u64> g_openmp_runtime_lo, g_openmp_runtime_hi;
+FRT_INLINE bool in_openmp_runtime(u64 pc) {
+    return pc >= g_openmp_runtime_lo.load(std::memory_order_relaxed) &&
+           pc < g_openmp_runtime_hi.load(std::memory_order_relaxed);
+}
+
 // Termination.
 void finalize(const char* how, long value, bool in_signal);
+// The signal finalize() sends to every other live thread so that it completes its own open
+// computation event (installed at initialization, SA_RESTART).
+int exit_flush_signal();
 
 void ensure_init();
 

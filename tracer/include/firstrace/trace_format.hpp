@@ -21,7 +21,7 @@
 // records; a record may span chunks. A trailing partial chunk or record is a truncation.
 //
 // Records (integers are LEB128 varints, `s` = zigzag signed varint, `b` = one byte):
-//   kRecProcess   pid, parent+1 (0 = none), b kind (0 thread, 1 task), os tid
+//   kRecProcess   pid, parent+1 (0 = none), b kind (ProcessKind), os tid
 //                 -- declares a process; following records belong to it
 //   kRecSwitch    pid   -- following records belong to process pid
 //   kRecCompute   clock_start, clock_finish - clock_start, context, nsites,
@@ -39,6 +39,13 @@
 //                 local to the stream, from 1; 0 means no stack), written before first use
 //   kRecComputeStacks  as kRecCompute, with each site's stack id after its pc:
 //                 nsites x { pc, stack id, b flags, nranges, ... } -- a site is (pc, stack)
+//   kRecOsThread  os tid, stack lo, stack hi, tls lo, tls hi -- the OS thread writing this
+//                 stream: its stack and its static TLS blocks (hull), run-time addresses
+//   kRecPrivate   pid, below -- stack addresses below `below` on the thread that runs process
+//                 pid are frames its task created itself (OMPT exit frame of the task)
+//   kRecTaskBlock pid, lo, hi -- [lo, hi) is the block the OpenMP runtime allocated for task pid
+//                 (its firstprivate copies; written by the creator just before it forks the
+//                 task); the runtime reuses it for later tasks
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -84,10 +91,21 @@ enum RecordType : std::uint8_t {
     kRecStack = 7,         // calling contexts: stack depot entry
     kRecComputeStacks = 9, // computation event whose sites carry stack ids
     // 8 = kRecAlloc (below): a heap block handed out by the allocator.
-    // 10-12: OpenMP (private storage regions of logical processes, ...).
+    // 10-12: OpenMP (below).
     // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
     kRecAlloc = 8,   // address, size, pc, context -- the current process got [address, +size)
     kRecBenign = 13, // address, size -- races on [address, +size) declared benign
+    kRecOsThread = 10,
+    kRecPrivate = 11,
+    kRecTaskBlock = 12,
+};
+
+// What a process of kRecProcess is (DESIGN "Model": a logical thread of control).
+enum ProcessKind : std::uint8_t {
+    kProcThread = 0,       // an OS thread (pthread)
+    kProcTask = 1,         // an OpenMP explicit task
+    kProcImplicitTask = 2, // an OpenMP implicit task (one per thread of a team)
+    kProcChunk = 3,        // a chunk of a dynamically scheduled worksharing loop or a section
 };
 
 // Synchronization operations on the wire (stable numbers, independent of the model enum).
@@ -130,8 +148,11 @@ enum ObjectClass : std::uint8_t {
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
-    // 20-39: OpenMP objects (regions, barriers, tasks, dependences, critical, locks, ordered,
-    //        reductions).
+    // 20-39: OpenMP objects (below; 24-39 reserved).
+    kObjOmpMutex = 20,    // omp locks, nest locks, critical, ordered, atomic: object = wait id
+    kObjOmpBarrier = 21,  // the barriers of one team: object = team id (episode = counter)
+    kObjOmpTaskDone = 22, // completion of a task with dependences: object = task pid
+    kObjOmpMutexSet = 23, // mutexinoutset dependences: object = address, incarnation = parent
 };
 
 // Access-site flags on the wire: the model's AccessFlags values.

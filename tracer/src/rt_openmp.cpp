@@ -1,0 +1,1080 @@
+// OpenMP programs through OMPT (OpenMP 5.1 ch. 19, the tool interface): libfirstrace_rt.so
+// exports ompt_start_tool, so LLVM's OpenMP runtime (libomp; gcc-compiled code is linked
+// against it too, see the wrappers) registers it as a tool. The callbacks become trace events
+// on *logical processes* (DESIGN "Model"): every implicit task, every explicit task and every
+// chunk of a dynamically scheduled worksharing loop (and every section handed out by the GNU
+// entry points) is its own process, ordered only by what OpenMP guarantees:
+//
+//   parallel region  the encountering task forks one implicit task per requested thread
+//                    (pids allocated as a block at parallel-begin) and joins them all at
+//                    parallel-end (the implicit barrier orders them already; the join orders
+//                    what follows the region).
+//   barriers         every implicit or explicit barrier of a team: BarrierArrive/Depart on the
+//                    team's barrier object, episode = number of barriers the implicit task
+//                    passed. An explicit task arrives (at its completion) at the episode of the
+//                    barrier it is bound to complete by (the creator's count at creation).
+//   explicit tasks   task-create: Fork in the creating process; first schedule: the process
+//                    starts (after acquiring its dependence predecessors); completion: End.
+//                    taskwait joins the children created so far; the end of a taskgroup joins
+//                    every task created in it and their descendants; an undeferred (if(0),
+//                    included) task is joined by its creator when it completes.
+//   dependences      computed per parent task at creation, as the OpenMP rules say (in after
+//                    the last out/inout/mutexinoutset/inoutset set, out/inout after everything
+//                    before, mutexinoutset and inoutset in groups): a task with dependences
+//                    releases its completion object (kObjOmpTaskDone) when it completes, and
+//                    each successor acquires those of its predecessors when it starts.
+//                    mutexinoutset members also hold a lock object (kObjOmpMutexSet) for their
+//                    whole execution, counters taken in the real order.
+//   mutual exclusion omp locks, nest locks, critical (named or not), ordered, atomic lock: the
+//                    mutex-acquired callback takes two counters of the lock object at once
+//                    (Acquire c, and the Release c + 1 kept for the release) while the lock is
+//                    held, so the counters follow the real order even though the released
+//                    callback comes after the runtime released the lock.
+//   chunks           a dispatch (clang: __kmpc_dispatch_next_*; gcc: GOMP_loop_*_start/next,
+//                    GOMP_sections_start/next) that hands out a chunk ends the previous chunk
+//                    of the implicit task and forks a new one from it; the end of the loop
+//                    joins the outstanding chunks. Chunks of one implicit task more than
+//                    kChunkWindow apart are ordered (joined before the next is forked): width
+//                    stays bounded on loops of millions of chunks, and races between chunks of
+//                    one thread are found up to that distance (all races between threads are).
+//                    Statically scheduled loops hand out no chunk at run time (the iterations of
+//                    an implicit task are decided by the team size): they stay in the implicit
+//                    task's process.
+//   private storage  kRecOsThread (stack and static TLS of each OS thread) and kRecPrivate
+//                    (the task's OMPT exit frame; a chunk's is its implicit task's): conflicts
+//                    of two processes of one OS thread in storage private to it are no races
+//                    (Trace::private_to_both).
+//
+// Reductions: `firstrace record` runs the program with KMP_FORCE_REDUCTION=critical (also set
+// here if unset) so the combine step of every reduction runs in a critical section the
+// mutex callbacks report, instead of inside a barrier (tree method) where the reads of other
+// threads' private copies would look unordered.
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include <cstring>
+
+#include "rt_internal.hpp"
+#include FIRSTRACE_OMP_TOOLS_HEADER
+
+namespace fmt = firstrace::format;
+
+namespace frt {
+
+std::atomic<u64> g_openmp_runtime_lo{0}, g_openmp_runtime_hi{0};
+
+namespace {
+
+inline constexpr u32 kChunkWindow = 64; // chunks of one implicit task kept unordered
+inline constexpr u32 kDepMax = 32;      // tasks per dependence set and in-list
+inline constexpr u32 kHeldMax = 64;     // omp locks held at once by one thread
+inline constexpr u64 kTaskHeader = 32;  // LLVM's kmp_task_t header before the private data
+
+ompt_get_task_info_t g_get_task_info = nullptr;
+ompt_get_task_memory_t g_get_task_memory = nullptr;
+
+// --- storage: fixed-size nodes from mmap'd slabs, recycled through a spin-locked free list ---
+
+template <class T> class Pool {
+  public:
+    T* get() {
+        spin_lock(lock_);
+        T* p = free_;
+        if (p) free_ = p->next;
+        spin_unlock(lock_);
+        if (p == nullptr) p = refill();
+        if (p != nullptr) *p = T{};
+        return p;
+    }
+    void put(T* p) {
+        spin_lock(lock_);
+        p->next = free_;
+        free_ = p;
+        spin_unlock(lock_);
+    }
+
+  private:
+    T* refill() {
+        constexpr std::size_t kSlab = 1u << 20;
+        void* mem =
+            mmap(nullptr, kSlab, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (mem == MAP_FAILED) return nullptr;
+        T* arr = static_cast<T*>(mem);
+        const std::size_t n = kSlab / sizeof(T);
+        spin_lock(lock_);
+        for (std::size_t i = 1; i < n; ++i) {
+            arr[i].next = free_;
+            free_ = &arr[i];
+        }
+        spin_unlock(lock_);
+        return &arr[0];
+    }
+    std::atomic<u32> lock_{0};
+    T* free_ = nullptr;
+};
+
+struct PidNode { // a child to join, a taskgroup member, a dependence predecessor
+    u32 pid = 0;
+    PidNode* next = nullptr;
+};
+
+struct TaskGroup {
+    TaskGroup* outer = nullptr;
+    std::atomic<PidNode*> members{nullptr}; // pushed by descendants on any thread
+    TaskGroup* next = nullptr;
+    TaskGroup& operator=(const TaskGroup& o) {
+        outer = o.outer;
+        members.store(o.members.load());
+        next = o.next;
+        return *this;
+    }
+};
+
+struct MutexHold { // a mutexinoutset lock object held for the task's execution
+    u64 address = 0;
+    u64 release_counter = 0;
+    MutexHold* next = nullptr;
+};
+
+enum class TaskKind : u8 { Initial, Implicit, Explicit };
+
+struct Task {
+    u32 pid = 0;
+    u32 active = 0; // the process running on behalf of the task: pid, or its current chunk
+    TaskKind kind = TaskKind::Explicit;
+    bool started = false;
+    bool ended = false;
+    bool undeferred = false; // if(0) or included in a final task: the creator waits for it
+    bool final = false;
+    bool has_deps = false;
+    bool private_known = false;
+    bool in_barrier = false; // implicit: arrived at a barrier it has not departed from yet
+    u32 index = 0;           // implicit: thread number in the team
+    u32 creator_pid = kNoPid;
+    Task* creator = nullptr; // explicit: the creating task (joins an undeferred task)
+    u64 team = 0;            // barrier object of the team the task is bound to (0: none)
+    u64 episode = 0;         // implicit: barriers passed; explicit: the one it completes by
+    u64 private_below = 0;
+    u32 dep_generation = 0; // bumped when all children are known complete (taskwait, barrier)
+    PidNode* children = nullptr;
+    PidNode* preds = nullptr;
+    MutexHold* mutexsets = nullptr;
+    TaskGroup* group = nullptr;     // innermost taskgroup the task itself opened
+    TaskGroup* member_of = nullptr; // the taskgroup the task belongs to (with its descendants)
+    u32 window[kChunkWindow] = {};  // outstanding chunks (implicit tasks)
+    u32 nchunks = 0;
+    Task* next = nullptr;
+};
+
+Pool<Task> g_tasks;
+
+u64 dep_owner(const Task* parent) {
+    if (parent->ended) return ~0ull;
+    return ((u64{parent->pid} << 32) | parent->dep_generation) + 1;
+}
+Pool<PidNode> g_nodes;
+Pool<TaskGroup> g_groups;
+Pool<MutexHold> g_holds;
+
+// Per OS thread: the task OMPT says runs here, locks held, whether the stack/TLS record exists.
+struct Held {
+    u64 wait_id;
+    u64 release_counter;
+};
+__thread Task* tls_task __attribute__((tls_model("initial-exec"))) = nullptr;
+__thread Held tls_held[kHeldMax] __attribute__((tls_model("initial-exec")));
+__thread u32 tls_nheld __attribute__((tls_model("initial-exec"))) = 0;
+__thread bool tls_thread_declared __attribute__((tls_model("initial-exec"))) = false;
+// The last barrier of a region the master's implicit task arrived at: its departures are
+// reported late or never, so the encountering task departs from it at parallel-end (ordering
+// after it the explicit tasks that complete there).
+__thread u64 tls_final_team __attribute__((tls_model("initial-exec"))) = 0;
+__thread u64 tls_final_episode __attribute__((tls_model("initial-exec"))) = 0;
+__thread u32 tls_in_dispatch __attribute__((tls_model("initial-exec"))) = 0;
+// GOMP_task with a false if clause is creating its task on this thread.
+__thread bool tls_creating_if0 __attribute__((tls_model("initial-exec"))) = false;
+
+Task* task_of(ompt_data_t* d) {
+    return d ? static_cast<Task*>(d->ptr) : nullptr;
+}
+
+// --- records ---------------------------------------------------------------------------------
+
+void sync(ThreadState* t, u8 op, u8 cls, u64 object, u64 counter, const void* pc, u32 inc = 0) {
+    const u64 c = now();
+    close_computation(t, c);
+    SyncRecord r{};
+    r.op = op;
+    r.cls = cls;
+    r.object = object;
+    r.incarnation = inc;
+    r.counter = counter;
+    r.clock_start = c;
+    r.clock_finish = c;
+    r.pc = reinterpret_cast<u64>(pc);
+    emit_sync(t, r);
+}
+
+void fork_join(ThreadState* t, u8 op, u32 child, const void* pc) {
+    sync(t, op, fmt::kObjThread, child, 0, pc);
+}
+
+struct TlsHull {
+    u64 lo = ~0ull;
+    u64 hi = 0;
+};
+
+int tls_hull_callback(struct dl_phdr_info* info, size_t, void* arg) {
+    auto* hull = static_cast<TlsHull*>(arg);
+    if (info->dlpi_tls_data == nullptr) return 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        if (info->dlpi_phdr[i].p_type != PT_TLS) continue;
+        const u64 lo = reinterpret_cast<u64>(info->dlpi_tls_data);
+        const u64 hi = lo + info->dlpi_phdr[i].p_memsz;
+        if (lo < hull->lo) hull->lo = lo;
+        if (hi > hull->hi) hull->hi = hi;
+    }
+    return 0;
+}
+
+// kRecOsThread: this thread's stack and static TLS (once per thread, in its own stream).
+void declare_os_thread(ThreadState* t) {
+    if (tls_thread_declared) return;
+    tls_thread_declared = true;
+    u64 stack_lo = 0, stack_hi = 0;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+        void* addr = nullptr;
+        size_t size = 0;
+        if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+            stack_lo = reinterpret_cast<u64>(addr);
+            stack_hi = stack_lo + size;
+        }
+        pthread_attr_destroy(&attr);
+    }
+    TlsHull hull;
+    dl_iterate_phdr(tls_hull_callback, &hull);
+    if (hull.hi == 0) hull.lo = 0;
+    const u64 v[] = {static_cast<u64>(t->os_tid), stack_lo, stack_hi, hull.lo, hull.hi};
+    emit_varints(t, fmt::kRecOsThread, v, 5);
+}
+
+void emit_private(ThreadState* t, u32 pid, u64 below) {
+    const u64 v[] = {pid, below};
+    emit_varints(t, fmt::kRecPrivate, v, 2);
+}
+
+// The exit frame of the task running on this thread (0 when the runtime has not set it yet:
+// an implicit task's is set only once its outlined function runs).
+u64 current_exit_frame() {
+    if (g_get_task_info == nullptr) return 0;
+    int type = 0, thread_num = 0;
+    ompt_data_t* task_data = nullptr;
+    ompt_data_t* parallel_data = nullptr;
+    ompt_frame_t* frame = nullptr;
+    if (!g_get_task_info(0, &type, &task_data, &frame, &parallel_data, &thread_num)) return 0;
+    return frame ? reinterpret_cast<u64>(frame->exit_frame.ptr) : 0;
+}
+
+// Declares the private stack bound of an implicit task once it is known (it runs here now).
+void ensure_private(ThreadState* t, Task* task) {
+    if (task->private_known || task->kind != TaskKind::Implicit) return;
+    const u64 below = current_exit_frame();
+    if (below == 0) return;
+    task->private_below = below;
+    task->private_known = true;
+    emit_private(t, task->pid, below);
+}
+
+void join_list(ThreadState* t, PidNode*& list, const void* pc) {
+    for (PidNode* n = list; n != nullptr;) {
+        PidNode* next = n->next;
+        if (t != nullptr) fork_join(t, fmt::kOpJoin, n->pid, pc);
+        g_nodes.put(n);
+        n = next;
+    }
+    list = nullptr;
+}
+
+void push(PidNode*& list, u32 pid) {
+    PidNode* n = g_nodes.get();
+    if (n == nullptr) return;
+    n->pid = pid;
+    n->next = list;
+    list = n;
+}
+
+// --- chunks of worksharing loops ---------------------------------------------------------------
+
+// Ends the chunk running for implicit task `task` (if any); with `more`, forks and starts the
+// next one, else joins the outstanding chunks: the loop is over for this implicit task.
+void chunk_boundary(ThreadState* t, Task* task, bool more, const void* pc) {
+    if (task->active != task->pid) {
+        emit_switch(t, task->active);
+        emit_end(t, now());
+    }
+    emit_switch(t, task->pid);
+    task->active = task->pid;
+    if (!more) {
+        for (u32 i = 0; i < task->nchunks && i < kChunkWindow; ++i)
+            fork_join(t, fmt::kOpJoin, task->window[i], pc);
+        task->nchunks = 0;
+        return;
+    }
+    ensure_private(t, task);
+    const u32 chunk = new_pid();
+    u32& slot = task->window[task->nchunks % kChunkWindow];
+    if (task->nchunks >= kChunkWindow) fork_join(t, fmt::kOpJoin, slot, pc);
+    slot = chunk;
+    ++task->nchunks;
+    fork_join(t, fmt::kOpFork, chunk, pc);
+    emit_process(t, chunk, task->pid, fmt::kProcChunk);
+    if (task->private_known) emit_private(t, chunk, task->private_below);
+    task->active = chunk;
+}
+
+// A dispatch entry point returned: `more` = it handed out a chunk. Nested dispatch calls (the
+// GNU entry points call the LLVM ones) count once.
+void on_dispatch(bool more, const void* pc) {
+    if (tls_in_dispatch != 0) return;
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* task = tls_task;
+    if (task != nullptr && task->kind == TaskKind::Implicit && !task->ended)
+        chunk_boundary(t, task, more, pc);
+    leave(t);
+}
+
+// --- dependences -----------------------------------------------------------------------------
+
+// One dependence address of one parent task (siblings only depend on each other), in one
+// generation of that parent (a taskwait or barrier completes every earlier sibling, whose
+// edges the joins then carry). Only the parent's thread reads or writes an entry it claimed;
+// an entry whose parent ended or moved to a later generation is stale and is reclaimed.
+struct DepEntry {
+    std::atomic<u64> owner; // (parent pid << 32 | generation) + 1; 0 = free
+    Task* parent;
+    u64 address;
+    u8 mode; // of the last set: 0 none, 1 out/inout, 2 mutexinoutset, 3 inoutset
+    u32 nset, nins, nbase;
+    u32 set[kDepMax];  // the last out / inout task, or the current mutexinoutset/inoutset group
+    u32 ins[kDepMax];  // in tasks after that set
+    u32 base[kDepMax]; // what the current group depends on
+};
+inline constexpr u64 kDepTableSize = 1u << 16;
+DepEntry* g_deps = nullptr;
+
+u64 mix(u64 k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
+bool dep_stale(const DepEntry& e, u64 owner) {
+    // Task nodes are recycled, never unmapped: reading a recycled one only finds another owner
+    return e.parent == nullptr || dep_owner(e.parent) != owner;
+}
+
+DepEntry* dep_entry(Task* parent, u64 address) {
+    if (g_deps == nullptr) return nullptr;
+    const u64 owner = dep_owner(parent);
+    u64 i = mix(owner * 31 + address) & (kDepTableSize - 1);
+    for (u32 probe = 0; probe < 4096; ++probe, i = (i + 1) & (kDepTableSize - 1)) {
+        DepEntry& e = g_deps[i];
+        u64 o = e.owner.load(std::memory_order_acquire);
+        if (o == owner && e.address == address) return &e;
+        if (o == owner) continue;
+        if ((o == 0 || dep_stale(e, o)) && e.owner.compare_exchange_strong(o, owner)) {
+            e.parent = parent;
+            e.address = address;
+            e.mode = 0;
+            e.nset = e.nins = e.nbase = 0;
+            return &e;
+        }
+    }
+    return nullptr;
+}
+
+void add_unique(u32* arr, u32& n, u32 pid) {
+    for (u32 i = 0; i < n; ++i)
+        if (arr[i] == pid) return;
+    if (n < kDepMax) arr[n++] = pid;
+}
+
+void add_preds(Task* task, const u32* arr, u32 n) {
+    for (u32 i = 0; i < n; ++i) {
+        bool seen = false;
+        for (PidNode* p = task->preds; p && !seen; p = p->next)
+            seen = p->pid == arr[i];
+        if (!seen) push(task->preds, arr[i]);
+    }
+}
+
+// OpenMP 5.1 2.19.11: the dependence of `task` (created by `parent`) on `address`.
+void add_dependence(Task* parent, Task* task, u64 address, int type) {
+    DepEntry* e = dep_entry(parent, address);
+    if (e == nullptr) return;
+    task->has_deps = true;
+    switch (type) {
+    case ompt_dependence_type_in:
+        add_preds(task, e->set, e->nset);
+        add_unique(e->ins, e->nins, task->pid);
+        break;
+    case ompt_dependence_type_out:
+    case ompt_dependence_type_inout:
+        add_preds(task, e->set, e->nset);
+        add_preds(task, e->ins, e->nins);
+        e->mode = 1;
+        e->nset = e->nins = e->nbase = 0;
+        e->set[e->nset++] = task->pid;
+        break;
+    case ompt_dependence_type_mutexinoutset:
+    case ompt_dependence_type_inoutset: {
+        const u8 mode = type == ompt_dependence_type_mutexinoutset ? 2 : 3;
+        if (e->mode != mode || e->nins != 0) { // a new group after what came before
+            e->nbase = 0;
+            for (u32 i = 0; i < e->nset; ++i)
+                add_unique(e->base, e->nbase, e->set[i]);
+            for (u32 i = 0; i < e->nins; ++i)
+                add_unique(e->base, e->nbase, e->ins[i]);
+            e->mode = mode;
+            e->nset = e->nins = 0;
+        }
+        add_preds(task, e->base, e->nbase);
+        add_unique(e->set, e->nset, task->pid);
+        if (mode == 2) {
+            MutexHold* h = g_holds.get();
+            if (h != nullptr) {
+                h->address = address;
+                h->next = task->mutexsets;
+                task->mutexsets = h;
+            }
+        }
+        break;
+    }
+    default: // source/sink (doacross loops) are not modelled
+        break;
+    }
+}
+
+u64 mutexset_key(u64 address, u32 parent) {
+    return address ^ (u64{parent} << 40) ^ (u64{parent} >> 24);
+}
+
+// --- explicit tasks ----------------------------------------------------------------------------
+
+void start_task(ThreadState* t, Task* task) {
+    task->started = true;
+    emit_process(t, task->pid, task->creator_pid, fmt::kProcTask);
+    task->private_below = current_exit_frame();
+    task->private_known = task->private_below != 0;
+    if (task->private_known) emit_private(t, task->pid, task->private_below);
+    // The task's block in the runtime (firstprivate copies, the shareds pointers): reused by
+    // later tasks, so each task's accesses there are its own (see kRecTaskBlock).
+    void* block = nullptr;
+    size_t size = 0;
+    // LLVM reports the private data after the kmp_task_t header (shareds pointer, routine,
+    // part_id and, with destructors, data1: 20 or 32 bytes); the task reads the header too (its
+    // shareds pointer), and the runtime copies it for taskloop tasks: the block starts 32 bytes
+    // earlier (in the 20-byte case 12 bytes of the runtime's own task descriptor, which no
+    // instrumented code touches).
+    if (g_get_task_memory != nullptr && g_get_task_memory(&block, &size, 0) && size != 0) {
+        const u64 lo = reinterpret_cast<u64>(block) - kTaskHeader;
+        const u64 v[] = {task->pid, lo, reinterpret_cast<u64>(block) + size};
+        emit_varints(t, fmt::kRecTaskBlock, v, 3);
+    }
+    for (PidNode* p = task->preds; p != nullptr; p = p->next)
+        sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, p->pid, 1, nullptr);
+    for (MutexHold* h = task->mutexsets; h != nullptr; h = h->next) {
+        ObjEntry* o =
+            object(fmt::kObjOmpMutexSet,
+                   reinterpret_cast<const void*>(mutexset_key(h->address, task->creator_pid)));
+        const u64 c = o->counter.fetch_add(2);
+        h->release_counter = c + 1;
+        sync(t, fmt::kOpAcquire, fmt::kObjOmpMutexSet, h->address, c, nullptr, task->creator_pid);
+    }
+}
+
+void complete_task(ThreadState* t, Task* task) {
+    emit_switch(t, task->pid);
+    for (MutexHold* h = task->mutexsets; h != nullptr;) {
+        MutexHold* next = h->next;
+        sync(t, fmt::kOpRelease, fmt::kObjOmpMutexSet, h->address, h->release_counter, nullptr,
+             task->creator_pid);
+        g_holds.put(h);
+        h = next;
+    }
+    task->mutexsets = nullptr;
+    if (task->has_deps) sync(t, fmt::kOpRelease, fmt::kObjOmpTaskDone, task->pid, 0, nullptr);
+    if (task->team != 0)
+        sync(t, fmt::kOpBarrierArrive, fmt::kObjOmpBarrier, task->team, task->episode, nullptr);
+    emit_end(t, now());
+    task->ended = true;
+}
+
+void free_task(Task* task) {
+    join_list(nullptr, task->children, nullptr);
+    join_list(nullptr, task->preds, nullptr);
+    while (TaskGroup* g = task->group) {
+        task->group = g->outer;
+        PidNode* m = g->members.load();
+        join_list(nullptr, m, nullptr);
+        g_groups.put(g);
+    }
+    g_tasks.put(task);
+}
+
+// --- OMPT callbacks
+// -------------------------------------------------------------------------------
+
+void on_thread_begin(ompt_thread_t, ompt_data_t*) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    declare_os_thread(t);
+    leave(t);
+}
+
+void on_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t* parallel,
+                       unsigned requested, int, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    if (requested == 0) requested = 1;
+    const u32 base = new_pids(requested);
+    parallel->value = (u64{requested} << 32) | base;
+    if (Task* e = task_of(encountering)) emit_switch(t, e->active);
+    for (u32 i = 0; i < requested; ++i)
+        fork_join(t, fmt::kOpFork, base + i, pc);
+    leave(t);
+}
+
+void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering, int, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* e = task_of(encountering);
+    if (e != nullptr) emit_switch(t, e->active);
+    tls_task = e;
+    const u32 base = static_cast<u32>(parallel->value);
+    const u32 requested = static_cast<u32>(parallel->value >> 32);
+    if (tls_final_team == u64{base} + 1)
+        sync(t, fmt::kOpBarrierDepart, fmt::kObjOmpBarrier, tls_final_team, tls_final_episode, pc);
+    tls_final_team = 0;
+    for (u32 i = 0; i < requested; ++i)
+        fork_join(t, fmt::kOpJoin, base + i, pc);
+    leave(t);
+}
+
+void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task_data,
+                      unsigned, unsigned index, int flags) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    declare_os_thread(t);
+    if (endpoint == ompt_scope_begin) {
+        Task* task = g_tasks.get();
+        if (task == nullptr) {
+            leave(t);
+            return;
+        }
+        const u64 region = parallel ? parallel->value : 0;
+        if ((flags & ompt_task_initial) && region == 0) {
+            // the program's initial task: the thread's own process
+            task->kind = TaskKind::Initial;
+            task->pid = task->active = t->pid;
+            task->started = true;
+        } else {
+            const u32 base = static_cast<u32>(region);
+            const u32 requested = static_cast<u32>(region >> 32);
+            task->kind = TaskKind::Implicit;
+            task->pid = task->active = index < requested ? base + index : new_pid();
+            task->team = u64{base} + 1;
+            task->index = index;
+            task->started = true;
+            emit_process(t, task->pid, kNoPid, fmt::kProcImplicitTask);
+        }
+        task_data->ptr = task;
+        tls_task = task;
+    } else {
+        Task* task = task_of(task_data);
+        if (task == nullptr) {
+            leave(t);
+            return;
+        }
+        task_data->ptr = nullptr;
+        if (task->kind == TaskKind::Implicit) {
+            if (task->active != task->pid) chunk_boundary(t, task, false, nullptr);
+            if (!task->in_barrier) {
+                // a serialized region (team of one) reports no barrier at its end: its tasks
+                // still complete there
+                emit_switch(t, task->pid);
+                sync(t, fmt::kOpBarrierArrive, fmt::kObjOmpBarrier, task->team, task->episode,
+                     nullptr);
+                task->in_barrier = true;
+            }
+            if (task->index == 0) {
+                tls_final_team = task->team;
+                tls_final_episode = task->episode;
+            }
+            emit_switch(t, task->pid);
+            emit_end(t, now());
+            emit_switch(t, t->thread_pid);
+        }
+        if (tls_task == task) tls_task = nullptr;
+        free_task(task);
+    }
+    leave(t);
+}
+
+void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t* new_task,
+                    int flags, int, const void* pc) {
+    if (!(flags & ompt_task_explicit) && !(flags & ompt_task_target)) return;
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* parent = task_of(encountering);
+    Task* task = g_tasks.get();
+    if (task == nullptr) {
+        leave(t);
+        return;
+    }
+    task->kind = TaskKind::Explicit;
+    task->pid = task->active = new_pid();
+    // The runtime also runs tasks of a team of one thread at once (flagged undeferred): that is
+    // its schedule, not the program's, so only if(0) (GOMP_task here, clang's begin_if0 below)
+    // and tasks included in a final task are joined by their creator.
+    task->final = (flags & ompt_task_final) != 0;
+    task->undeferred = (flags & ompt_task_undeferred) != 0 &&
+                       (tls_creating_if0 || (parent != nullptr && parent->final));
+    if (parent != nullptr) {
+        emit_switch(t, parent->active);
+        ensure_private(t, parent);
+        task->creator = parent;
+        task->team = parent->team;
+        task->episode = parent->episode;
+        task->member_of = parent->group ? parent->group : parent->member_of;
+        push(parent->children, task->pid);
+    }
+    task->creator_pid = t->pid;
+    if (TaskGroup* g = task->member_of) {
+        PidNode* n = g_nodes.get();
+        if (n != nullptr) {
+            n->pid = task->pid;
+            PidNode* head = g->members.load(std::memory_order_relaxed);
+            do {
+                n->next = head;
+            } while (!g->members.compare_exchange_weak(head, n, std::memory_order_release,
+                                                       std::memory_order_relaxed));
+        }
+    }
+    fork_join(t, fmt::kOpFork, task->pid, pc);
+    new_task->ptr = task;
+    leave(t);
+}
+
+void on_dependences(ompt_data_t* task_data, const ompt_dependence_t* deps, int ndeps) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* task = task_of(task_data);
+    Task* parent = task ? task->creator : nullptr;
+    if (task != nullptr && parent != nullptr)
+        for (int i = 0; i < ndeps; ++i)
+            add_dependence(parent, task, reinterpret_cast<u64>(deps[i].variable.ptr),
+                           deps[i].dependence_type);
+    leave(t);
+}
+
+void on_task_schedule(ompt_data_t* prior_data, ompt_task_status_t status, ompt_data_t* next_data) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* prior = task_of(prior_data);
+    Task* next = task_of(next_data);
+    const bool finished =
+        status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
+    if (prior != nullptr && prior->kind == TaskKind::Explicit && finished && !prior->ended) {
+        complete_task(t, prior);
+        prior_data->ptr = nullptr;
+    } else {
+        prior = finished ? prior : nullptr; // only a finished explicit task is freed below
+    }
+    if (next != nullptr) {
+        if (next->kind == TaskKind::Explicit && !next->started)
+            start_task(t, next);
+        else
+            emit_switch(t, next->active);
+        tls_task = next;
+        // the creator of an undeferred task resumes after it: ordered by a join
+        if (prior != nullptr && prior->undeferred && prior->creator == next)
+            fork_join(t, fmt::kOpJoin, prior->pid, nullptr);
+    }
+    if (prior != nullptr && prior->kind == TaskKind::Explicit && prior->ended) free_task(prior);
+    leave(t);
+}
+
+bool is_barrier(ompt_sync_region_t kind) {
+    switch (kind) {
+    case ompt_sync_region_barrier:
+    case ompt_sync_region_barrier_implicit:
+    case ompt_sync_region_barrier_explicit:
+    case ompt_sync_region_barrier_implementation:
+    case ompt_sync_region_barrier_implicit_workshare:
+    case ompt_sync_region_barrier_implicit_parallel:
+    case ompt_sync_region_barrier_teams:
+        return true;
+    default:
+        return false;
+    }
+}
+
+void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
+                    ompt_data_t* task_data, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* task = task_of(task_data);
+    if (task == nullptr) {
+        leave(t);
+        return;
+    }
+    if (is_barrier(kind)) {
+        // The end of the barrier that ends a region comes late or never for the workers
+        // (LLVM reports it at the next region, with no parallel data): the join at
+        // parallel-end orders what follows; nothing to record then.
+        if (task->team != 0 && task->kind == TaskKind::Implicit &&
+            (endpoint == ompt_scope_begin || parallel != nullptr)) {
+            if (endpoint == ompt_scope_begin) {
+                ensure_private(t, task);
+                if (task->active != task->pid) chunk_boundary(t, task, false, pc);
+                emit_switch(t, task->pid);
+                sync(t, fmt::kOpBarrierArrive, fmt::kObjOmpBarrier, task->team, task->episode, pc);
+                task->in_barrier = true;
+            } else {
+                task->in_barrier = false;
+                emit_switch(t, task->pid);
+                sync(t, fmt::kOpBarrierDepart, fmt::kObjOmpBarrier, task->team, task->episode, pc);
+                ++task->episode;
+                join_list(nullptr, task->children, nullptr); // complete: ordered by the barrier
+                ++task->dep_generation;
+            }
+        }
+    } else if (kind == ompt_sync_region_taskwait && endpoint == ompt_scope_end) {
+        emit_switch(t, task->active);
+        join_list(t, task->children, pc);
+        ++task->dep_generation;
+    } else if (kind == ompt_sync_region_taskgroup) {
+        if (endpoint == ompt_scope_begin) {
+            TaskGroup* g = g_groups.get();
+            if (g != nullptr) {
+                g->outer = task->group;
+                task->group = g;
+            }
+        } else if (TaskGroup* g = task->group) {
+            task->group = g->outer;
+            emit_switch(t, task->active);
+            PidNode* members = g->members.exchange(nullptr);
+            join_list(t, members, pc);
+            g_groups.put(g);
+        }
+    }
+    leave(t);
+}
+
+// The lock protocol of every mutual exclusion construct (see the top of this file).
+void lock_acquired(ThreadState* t, u64 id, const void* pc) {
+    ObjEntry* o = object(fmt::kObjOmpMutex, reinterpret_cast<const void*>(id));
+    const u64 c = o->counter.fetch_add(2);
+    if (tls_nheld < kHeldMax) tls_held[tls_nheld++] = Held{id, c + 1};
+    sync(t, fmt::kOpAcquire, fmt::kObjOmpMutex, id, c, pc);
+}
+
+void lock_released(ThreadState* t, u64 id, const void* pc) {
+    u64 counter = 0;
+    bool found = false;
+    for (u32 i = tls_nheld; i-- > 0;) {
+        if (tls_held[i].wait_id == id) {
+            counter = tls_held[i].release_counter;
+            tls_held[i] = tls_held[--tls_nheld];
+            found = true;
+            break;
+        }
+    }
+    if (!found) // acquired on another thread (untied task) or before tracing: next in order
+        counter =
+            object(fmt::kObjOmpMutex, reinterpret_cast<const void*>(id))->counter.fetch_add(1);
+    sync(t, fmt::kOpRelease, fmt::kObjOmpMutex, id, counter, pc);
+}
+
+void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    lock_acquired(t, wait_id, pc);
+    leave(t);
+}
+
+void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    lock_released(t, wait_id, pc);
+    leave(t);
+}
+
+// The combine step of a reduction (LLVM's __kmpc_reduce with the critical method, see the top
+// of this file): a critical section of the team, reported by this callback and not by the
+// mutex ones. Ids of these locks have the top bit set (wait ids are addresses).
+void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t endpoint, ompt_data_t*,
+                  ompt_data_t* task_data, const void* pc) {
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* task = task_of(task_data);
+    const u64 id = (1ull << 63) | (task ? task->team : 0);
+    if (endpoint == ompt_scope_begin)
+        lock_acquired(t, id, pc);
+    else
+        lock_released(t, id, pc);
+    leave(t);
+}
+
+void on_work(ompt_work_t, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t* task_data,
+             uint64_t, const void* pc) {
+    if (endpoint != ompt_scope_end) return;
+    ThreadState* t = enter();
+    if (t == nullptr) return;
+    Task* task = task_of(task_data);
+    if (task != nullptr && task->kind == TaskKind::Implicit && task->active != task->pid)
+        chunk_boundary(t, task, false, pc);
+    leave(t);
+}
+
+struct ModuleOf {
+    u64 pc;
+    u64 lo = 0, hi = 0;
+};
+
+int module_bounds_callback(struct dl_phdr_info* info, size_t, void* arg) {
+    auto* m = static_cast<ModuleOf*>(arg);
+    u64 lo = ~0ull, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        if (info->dlpi_phdr[i].p_type != PT_LOAD) continue;
+        const u64 a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+        if (a < lo) lo = a;
+        if (a + info->dlpi_phdr[i].p_memsz > hi) hi = a + info->dlpi_phdr[i].p_memsz;
+    }
+    if (m->pc >= lo && m->pc < hi) {
+        m->lo = lo;
+        m->hi = hi;
+        return 1;
+    }
+    return 0;
+}
+
+int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
+    ModuleOf runtime{reinterpret_cast<u64>(lookup)}; // the lookup function is the runtime's
+    dl_iterate_phdr(module_bounds_callback, &runtime);
+    g_openmp_runtime_lo.store(runtime.lo);
+    g_openmp_runtime_hi.store(runtime.hi);
+    auto set_callback = reinterpret_cast<ompt_set_callback_t>(lookup("ompt_set_callback"));
+    g_get_task_info = reinterpret_cast<ompt_get_task_info_t>(lookup("ompt_get_task_info"));
+    g_get_task_memory = reinterpret_cast<ompt_get_task_memory_t>(lookup("ompt_get_task_memory"));
+    if (set_callback == nullptr) return 0;
+    void* deps = mmap(nullptr, kDepTableSize * sizeof(DepEntry), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    g_deps = deps == MAP_FAILED ? nullptr : static_cast<DepEntry*>(deps);
+    auto reg = [&](ompt_callbacks_t which, auto fn) {
+        set_callback(which, reinterpret_cast<ompt_callback_t>(fn));
+    };
+    reg(ompt_callback_thread_begin, on_thread_begin);
+    reg(ompt_callback_parallel_begin, on_parallel_begin);
+    reg(ompt_callback_parallel_end, on_parallel_end);
+    reg(ompt_callback_implicit_task, on_implicit_task);
+    reg(ompt_callback_task_create, on_task_create);
+    reg(ompt_callback_dependences, on_dependences);
+    reg(ompt_callback_task_schedule, on_task_schedule);
+    reg(ompt_callback_sync_region, on_sync_region);
+    reg(ompt_callback_mutex_acquired, on_mutex_acquired);
+    reg(ompt_callback_mutex_released, on_mutex_released);
+    reg(ompt_callback_work, on_work);
+    reg(ompt_callback_reduction, on_reduction);
+    if (ThreadState* t = enter()) {
+        declare_os_thread(t);
+        leave(t);
+    }
+    return 1;
+}
+
+void finalize_tool(ompt_data_t*) {}
+
+ompt_start_tool_result_t g_tool = {initialize, finalize_tool, {0}};
+
+} // namespace
+} // namespace frt
+
+using namespace frt;
+
+FRT_EXPORT ompt_start_tool_result_t* ompt_start_tool(unsigned int, const char*) {
+    ensure_init();
+    if (g_state.load(std::memory_order_acquire) != RtState::Ready) return nullptr;
+    return &g_tool;
+}
+
+// The reduction method (see the top of this file); before the OpenMP runtime reads it.
+__attribute__((constructor)) static void frt_openmp_environment() {
+    setenv("KMP_FORCE_REDUCTION", "critical", 0);
+}
+
+// --- dispatch of worksharing chunks -----------------------------------------------------------
+
+namespace {
+template <class F> F next_symbol(F& slot, const char* name) {
+    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+    return slot;
+}
+
+// Calls the real entry point (nested dispatch calls inside it are not chunk boundaries), then
+// records the boundary.
+template <class R, class... A>
+R dispatch(R (*&slot)(A...), const char* name, const void* pc, A... args) {
+    auto real = next_symbol(slot, name);
+    if (real == nullptr) return R{};
+    ++tls_in_dispatch;
+    const R r = real(args...);
+    --tls_in_dispatch;
+    on_dispatch(r != R{}, pc);
+    return r;
+}
+} // namespace
+
+#define FRT_CALLER() (__builtin_return_address(0))
+
+// LLVM entry points (clang: dynamic, guided, runtime and auto schedules).
+using kmp_int32 = std::int32_t;
+using kmp_int64 = std::int64_t;
+#define FRT_KMP_NEXT(name, T)                                                                      \
+    FRT_EXPORT int name(void* loc, kmp_int32 gtid, kmp_int32* last, T* lb, T* ub, T* st) {         \
+        static int (*real)(void*, kmp_int32, kmp_int32*, T*, T*, T*) = nullptr;                    \
+        return dispatch(real, #name, FRT_CALLER(), loc, gtid, last, lb, ub, st);                   \
+    }
+FRT_KMP_NEXT(__kmpc_dispatch_next_4, kmp_int32)
+FRT_KMP_NEXT(__kmpc_dispatch_next_4u, std::uint32_t)
+FRT_KMP_NEXT(__kmpc_dispatch_next_8, kmp_int64)
+FRT_KMP_NEXT(__kmpc_dispatch_next_8u, std::uint64_t)
+
+// GNU entry points (gcc), as libomp implements them.
+using ull = unsigned long long;
+#define FRT_GOMP_NEXT(name, T)                                                                     \
+    FRT_EXPORT bool name(T* istart, T* iend) {                                                     \
+        static bool (*real)(T*, T*) = nullptr;                                                     \
+        return dispatch(real, #name, FRT_CALLER(), istart, iend);                                  \
+    }
+#define FRT_GOMP_START4(name)                                                                      \
+    FRT_EXPORT bool name(long s, long e, long inc, long chunk, long* istart, long* iend) {         \
+        static bool (*real)(long, long, long, long, long*, long*) = nullptr;                       \
+        return dispatch(real, #name, FRT_CALLER(), s, e, inc, chunk, istart, iend);                \
+    }
+#define FRT_GOMP_START3(name)                                                                      \
+    FRT_EXPORT bool name(long s, long e, long inc, long* istart, long* iend) {                     \
+        static bool (*real)(long, long, long, long*, long*) = nullptr;                             \
+        return dispatch(real, #name, FRT_CALLER(), s, e, inc, istart, iend);                       \
+    }
+#define FRT_GOMP_ULL_START4(name)                                                                  \
+    FRT_EXPORT bool name(bool up, ull s, ull e, ull inc, ull chunk, ull* istart, ull* iend) {      \
+        static bool (*real)(bool, ull, ull, ull, ull, ull*, ull*) = nullptr;                       \
+        return dispatch(real, #name, FRT_CALLER(), up, s, e, inc, chunk, istart, iend);            \
+    }
+#define FRT_GOMP_ULL_START3(name)                                                                  \
+    FRT_EXPORT bool name(bool up, ull s, ull e, ull inc, ull* istart, ull* iend) {                 \
+        static bool (*real)(bool, ull, ull, ull, ull*, ull*) = nullptr;                            \
+        return dispatch(real, #name, FRT_CALLER(), up, s, e, inc, istart, iend);                   \
+    }
+
+FRT_GOMP_NEXT(GOMP_loop_dynamic_next, long)
+FRT_GOMP_NEXT(GOMP_loop_guided_next, long)
+FRT_GOMP_NEXT(GOMP_loop_runtime_next, long)
+FRT_GOMP_NEXT(GOMP_loop_nonmonotonic_dynamic_next, long)
+FRT_GOMP_NEXT(GOMP_loop_nonmonotonic_guided_next, long)
+FRT_GOMP_NEXT(GOMP_loop_nonmonotonic_runtime_next, long)
+FRT_GOMP_NEXT(GOMP_loop_maybe_nonmonotonic_runtime_next, long)
+FRT_GOMP_NEXT(GOMP_loop_ordered_dynamic_next, long)
+FRT_GOMP_NEXT(GOMP_loop_ordered_guided_next, long)
+FRT_GOMP_NEXT(GOMP_loop_ordered_runtime_next, long)
+FRT_GOMP_NEXT(GOMP_loop_ordered_static_next, long)
+FRT_GOMP_NEXT(GOMP_loop_ull_dynamic_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_guided_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_runtime_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_nonmonotonic_dynamic_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_nonmonotonic_guided_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_nonmonotonic_runtime_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_maybe_nonmonotonic_runtime_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_ordered_dynamic_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_ordered_guided_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_ordered_runtime_next, ull)
+FRT_GOMP_NEXT(GOMP_loop_ull_ordered_static_next, ull)
+FRT_GOMP_START4(GOMP_loop_dynamic_start)
+FRT_GOMP_START4(GOMP_loop_guided_start)
+FRT_GOMP_START4(GOMP_loop_nonmonotonic_dynamic_start)
+FRT_GOMP_START4(GOMP_loop_nonmonotonic_guided_start)
+FRT_GOMP_START4(GOMP_loop_ordered_dynamic_start)
+FRT_GOMP_START4(GOMP_loop_ordered_guided_start)
+FRT_GOMP_START4(GOMP_loop_ordered_static_start)
+FRT_GOMP_START3(GOMP_loop_runtime_start)
+FRT_GOMP_START3(GOMP_loop_nonmonotonic_runtime_start)
+FRT_GOMP_START3(GOMP_loop_maybe_nonmonotonic_runtime_start)
+FRT_GOMP_START3(GOMP_loop_ordered_runtime_start)
+FRT_GOMP_ULL_START4(GOMP_loop_ull_dynamic_start)
+FRT_GOMP_ULL_START4(GOMP_loop_ull_guided_start)
+FRT_GOMP_ULL_START4(GOMP_loop_ull_nonmonotonic_dynamic_start)
+FRT_GOMP_ULL_START4(GOMP_loop_ull_nonmonotonic_guided_start)
+FRT_GOMP_ULL_START4(GOMP_loop_ull_ordered_dynamic_start)
+FRT_GOMP_ULL_START4(GOMP_loop_ull_ordered_guided_start)
+FRT_GOMP_ULL_START4(GOMP_loop_ull_ordered_static_start)
+FRT_GOMP_ULL_START3(GOMP_loop_ull_runtime_start)
+FRT_GOMP_ULL_START3(GOMP_loop_ull_nonmonotonic_runtime_start)
+FRT_GOMP_ULL_START3(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
+FRT_GOMP_ULL_START3(GOMP_loop_ull_ordered_runtime_start)
+
+// The OpenMP 5.0 generic start (schedule passed at run time; static ones hand out chunks too,
+// harmless: a chunk is a legal split of the implicit task).
+FRT_EXPORT bool GOMP_loop_start(long s, long e, long inc, long sched, long chunk, long* istart,
+                                long* iend, uintptr_t* reductions, void** mem) {
+    static bool (*real)(long, long, long, long, long, long*, long*, uintptr_t*, void**) = nullptr;
+    return dispatch(real, "GOMP_loop_start", FRT_CALLER(), s, e, inc, sched, chunk, istart, iend,
+                    reductions, mem);
+}
+FRT_EXPORT bool GOMP_loop_ull_start(bool up, ull s, ull e, ull inc, long sched, ull chunk,
+                                    ull* istart, ull* iend, uintptr_t* reductions, void** mem) {
+    static bool (*real)(bool, ull, ull, ull, long, ull, ull*, ull*, uintptr_t*, void**) = nullptr;
+    return dispatch(real, "GOMP_loop_ull_start", FRT_CALLER(), up, s, e, inc, sched, chunk, istart,
+                    iend, reductions, mem);
+}
+
+// Undeferred tasks of the program (if(0)): clang calls __kmpc_omp_task_begin_if0, which starts
+// the task on this thread; gcc passes the if clause to GOMP_task.
+FRT_EXPORT void __kmpc_omp_task_begin_if0(void* loc, kmp_int32 gtid, void* task) {
+    static void (*real)(void*, kmp_int32, void*) = nullptr;
+    if (next_symbol(real, "__kmpc_omp_task_begin_if0") == nullptr) return;
+    real(loc, gtid, task);
+    if (Task* started = tls_task; started != nullptr && started->kind == TaskKind::Explicit)
+        started->undeferred = true;
+}
+FRT_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
+                          long arg_align, bool if_clause, unsigned flags, void** depend,
+                          int priority, void* detach) {
+    static void (*real)(void (*)(void*), void*, void (*)(void*, void*), long, long, bool, unsigned,
+                        void**, int, void*) = nullptr;
+    if (next_symbol(real, "GOMP_task") == nullptr) return;
+    tls_creating_if0 = !if_clause;
+    real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+    tls_creating_if0 = false;
+}
+
+// Sections (gcc hands them out one by one; clang lowers them to a static loop).
+FRT_EXPORT unsigned GOMP_sections_start(unsigned count) {
+    static unsigned (*real)(unsigned) = nullptr;
+    return dispatch(real, "GOMP_sections_start", FRT_CALLER(), count);
+}
+FRT_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t* reductions, void** mem) {
+    static unsigned (*real)(unsigned, uintptr_t*, void**) = nullptr;
+    return dispatch(real, "GOMP_sections2_start", FRT_CALLER(), count, reductions, mem);
+}
+FRT_EXPORT unsigned GOMP_sections_next() {
+    static unsigned (*real)() = nullptr;
+    return dispatch(real, "GOMP_sections_next", FRT_CALLER());
+}
