@@ -73,7 +73,6 @@ struct Truncated {}; // a record ran past the end of the data
 
 struct RawProcess {
     bool declared = false;
-    std::uint8_t kind = 0; // 0 thread (created by a Fork of its parent), 1 task / fiber
     std::string name;      // given by the program
     std::uint32_t parent = kNone;
     bool ended = false;
