@@ -47,9 +47,8 @@ TEST(ConflictRules, AtomicOnlyConflictsAreDependencesNotRaces) {
     const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
     const Components comps = strong_components(graph);
     const VectorTimestamps ts(g, graph, comps);
-    const Dependences ec = compute_dependences(g, EventOrder(g, ts), c,
-                                               DependenceKind::EventControl,
-                                               Ordering::Approximate, 1000, {});
+    const Dependences ec = compute_dependences(
+        g, EventOrder(g, ts), c, DependenceKind::EventControl, Ordering::Approximate, 1000, {});
     ASSERT_EQ(ec.direct.size(), 1u);
     EXPECT_EQ(ec.direct[0].from, g.event_id(0, 0));
     EXPECT_EQ(ec.direct[0].to, g.event_id(1, 0));
@@ -89,7 +88,7 @@ Trace on_one_thread(std::uint64_t address, std::uint64_t below_a, std::uint64_t 
 }
 
 TEST(ConflictRules, PrivateStorageOfOneOsThreadDoesNotConflict) {
-    EXPECT_TRUE(analyze(on_one_thread(0x1100, 0x1800, 0x1900)).races.empty()); // stack, below
+    EXPECT_TRUE(analyze(on_one_thread(0x1100, 0x1800, 0x1900)).races.empty());  // stack, below
     EXPECT_TRUE(analyze(on_one_thread(0x3010, 0, 0)).races.empty());            // TLS
     EXPECT_EQ(analyze(on_one_thread(0x1850, 0x1800, 0x1900)).races.size(), 1u); // above min
     EXPECT_EQ(analyze(on_one_thread(0x1100, 0x1800, 0x1900, false)).races.size(), 1u);

@@ -112,10 +112,10 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
     // validation proves one (feasible or feasible-ec) in each.
     for (const Partition& p : fast.partitions) {
         if (!p.first) continue;
-        EXPECT_TRUE(std::any_of(p.races.begin(), p.races.end(), [&](std::uint32_t x) {
-            return fast.races[x].status != RaceStatus::Unvalidated;
-        })) << "first partition "
-            << p.id << " without a validated race";
+        EXPECT_TRUE(std::any_of(
+            p.races.begin(), p.races.end(),
+            [&](std::uint32_t x) { return fast.races[x].status != RaceStatus::Unvalidated; }))
+            << "first partition " << p.id << " without a validated race";
     }
     // First partitions take the lowest ids.
     for (std::size_t i = 1; i < fast.partitions.size(); ++i)
