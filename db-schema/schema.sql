@@ -1,4 +1,4 @@
--- firstrace results database, schema version 1.
+-- firstrace results database, schema version 2.
 --
 -- One database holds many runs (one `firstrace analyze TRACE -o DB` each). Every per-run table
 -- is keyed by run_id first; ids inside a run (process, event index, race id, partition id, ...)
@@ -11,7 +11,7 @@
 -- a file: a foreign or newer database is refused, never modified.
 
 PRAGMA application_id = 1179800404;
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- One analysed execution.
 CREATE TABLE runs (
@@ -72,6 +72,9 @@ CREATE TABLE locations (
     "column"  INTEGER NOT NULL,      -- 0 when unknown
     function  TEXT NOT NULL,         -- '' when unknown
     pc        INTEGER NOT NULL,      -- 0 for STD traces
+    -- (version 2) an inlined call: the location of the call in the function it was inlined
+    -- into (same pc); NULL for an outermost frame
+    inlined_into INTEGER,
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 
@@ -129,6 +132,7 @@ CREATE TABLE access_sites (
     location   INTEGER,              -- locations.id, NULL if unknown
     kind       TEXT NOT NULL,        -- read, write, read-write, atomic-read, atomic-write, atomic-read-write
     flags      INTEGER NOT NULL,     -- bit 1 read, 2 write, 4 atomic
+    context    INTEGER,              -- (version 2) contexts.id of the innermost caller frame
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 CREATE INDEX access_sites_by_event ON access_sites (run_id, process, event_index);
@@ -248,6 +252,32 @@ CREATE TABLE race_site_pairs (
     pair_id  INTEGER NOT NULL,       -- site_pairs.id
     race_id  INTEGER NOT NULL,       -- races.id
     PRIMARY KEY (run_id, pair_id, race_id)
+) WITHOUT ROWID;
+
+-- (version 2) The race site instances of each race: an access site of side a and one of side
+-- b sharing a byte, at least one writing, not both atomic (DESIGN "Outputs").
+CREATE TABLE race_site_instances (
+    run_id   INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    race_id  INTEGER NOT NULL,
+    ordinal  INTEGER NOT NULL,
+    a_ordinal INTEGER NOT NULL,      -- race_accesses.ordinal of side 'a'
+    b_ordinal INTEGER NOT NULL,      -- race_accesses.ordinal of side 'b'
+    pair_id  INTEGER NOT NULL,       -- site_pairs.id (headline locations of the two sites)
+    variable TEXT NOT NULL,          -- what the two sites share: 'X', 'ring.tail', 'heap block ...'
+    PRIMARY KEY (run_id, race_id, ordinal)
+) WITHOUT ROWID;
+
+-- (version 2) Heap blocks as the allocator handed them out (byte-addressed traces).
+CREATE TABLE heap_blocks (
+    run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    id           INTEGER NOT NULL,   -- Trace::heap_blocks index
+    lo           INTEGER NOT NULL,   -- [lo, hi): the block
+    hi           INTEGER NOT NULL,
+    process      INTEGER,            -- allocating process
+    event_index  INTEGER,            -- index of the event that followed the allocation
+    location     INTEGER,            -- locations.id of the allocation call
+    context      INTEGER,            -- contexts.id of its caller
+    PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 
 -- Source texts, deduplicated across runs by content.

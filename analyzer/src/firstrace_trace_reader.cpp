@@ -28,28 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace fmt = firstrace::format;
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-std::string unescape(const std::string& s) {
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 &&
-            hex_digit(s[i + 2]) >= 0) {
-            out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
-            i += 2;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
-
 std::string hex(std::uint64_t v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
@@ -59,78 +37,6 @@ std::string hex(std::uint64_t v) {
 std::string signal_name(long sig) {
     const char* abbrev = sigabbrev_np(static_cast<int>(sig));
     return "signal " + std::to_string(sig) + (abbrev ? std::string(" (SIG") + abbrev + ")" : "");
-}
-
-struct Metadata {
-    std::uint32_t version = 0;
-    std::string program;
-    std::vector<std::string> args;
-    bool instrumented = false;
-    bool ended = false;
-    std::string end_how;
-    long end_value = 0;
-    long end_running = 0;
-    std::string status_how; // from `firstrace record`
-    long status_value = 0;
-    std::vector<LoadedModule> modules;
-};
-
-Metadata read_metadata(const fs::path& dir) {
-    const fs::path path = dir / fmt::kMetadataFile;
-    std::ifstream in(path);
-    if (!in)
-        throw InputError(dir.string(), 0,
-                         "not a firstrace trace directory (no readable 'metadata' file)");
-    Metadata m;
-    std::string line;
-    std::uint64_t number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        std::istringstream fields(line);
-        std::string key;
-        fields >> key;
-        if (number == 1) {
-            if (key != "firstrace-trace" || !(fields >> m.version))
-                throw InputError(path.string(), 1,
-                                 "not a firstrace trace (expected 'firstrace-trace VERSION')");
-            if (m.version != fmt::kFormatVersion)
-                throw InputError(path.string(), 1,
-                                 "trace format version " + std::to_string(m.version) +
-                                     ", but this firstrace reads version " +
-                                     std::to_string(fmt::kFormatVersion) +
-                                     " (record the program again with this firstrace)");
-            continue;
-        }
-        if (key == "program") {
-            std::string v;
-            fields >> v;
-            m.program = unescape(v);
-        } else if (key == "arg") {
-            std::string v;
-            fields >> v;
-            m.args.push_back(unescape(v));
-        } else if (key == "instrumented") {
-            m.instrumented = true;
-        } else if (key == "module") {
-            LoadedModule mod;
-            std::string path_field;
-            if (!(fields >> std::hex >> mod.bias >> mod.lo >> mod.hi >> path_field))
-                throw InputError(path.string(), number, "malformed module line");
-            mod.path = unescape(path_field);
-            const bool seen =
-                std::any_of(m.modules.begin(), m.modules.end(), [&](const LoadedModule& o) {
-                    return o.bias == mod.bias && o.path == mod.path;
-                });
-            if (!seen) m.modules.push_back(mod);
-        } else if (key == "end") {
-            m.ended = true;
-            fields >> m.end_how >> m.end_value >> m.end_running;
-        } else if (key == "status") {
-            fields >> m.status_how >> m.status_value;
-        }
-    }
-    if (number == 0) throw InputError(path.string(), 0, "empty metadata file");
-    return m;
 }
 
 class ByteReader {
@@ -167,7 +73,8 @@ struct Truncated {}; // a record ran past the end of the data
 
 struct RawProcess {
     bool declared = false;
-    std::string name; // given by the program
+    std::uint8_t kind = 0; // 0 thread (created by a Fork of its parent), 1 task / fiber
+    std::string name;      // given by the program
     std::uint32_t parent = kNone;
     bool ended = false;
     std::vector<Event> events;
@@ -233,6 +140,7 @@ class TraceBuilder {
         }
         ByteReader r(raw, file);
         current_ = kNone;
+        stack_contexts_.assign(1, kNone); // stack depot ids are local to a stream; 0 = none
         while (!r.at_end()) {
             const std::size_t start = r.pos();
             try {
@@ -245,7 +153,17 @@ class TraceBuilder {
         return complete;
     }
 
+    // The consistent cut of a truncated trace (see consistent_cut below): returns what it
+    // dropped, for the summary.
+    struct CutSummary {
+        std::size_t events = 0;
+        std::size_t forks_added = 0; // thread creations the parent's stream lost
+        std::vector<std::uint32_t> processes;
+    };
+    CutSummary cut_consistently();
+
     void finish() {
+        drop_benign_ranges();
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
             p.name = pid == 0 ? "main" : "thread " + std::to_string(pid);
@@ -254,10 +172,31 @@ class TraceBuilder {
             p.events = std::move(processes_[pid].events);
             trace_.processes.push_back(std::move(p));
         }
-        for (auto& loc : trace_.locations) {
-            const std::uint64_t pc = loc.pc;
-            loc = symbolizer_.resolve(pc);
+        // Symbolize each pc; a pc in inlined code gets one more location per inlined call,
+        // chained through inlined_into (innermost frame = the pc's own location).
+        // Paths under the source root (the working directory of the analysis) are written
+        // relative to it: what a person types and what matches across machines.
+        std::error_code ec;
+        const fs::path root = fs::current_path(ec);
+        auto shorten = [&](std::string& file) {
+            if (ec || file.empty() || file[0] != '/') return;
+            const fs::path relative = fs::path(file).lexically_relative(root);
+            if (!relative.empty() && *relative.begin() != "..") file = relative.string();
+        };
+        const std::size_t pcs = trace_.locations.size();
+        for (std::size_t l = 0; l < pcs; ++l) {
+            std::vector<SourceLocation> frames = symbolizer_.resolve_frames(trace_.locations[l].pc);
+            trace_.locations[l] = std::move(frames.front());
+            std::size_t previous = l;
+            for (std::size_t f = 1; f < frames.size(); ++f) {
+                trace_.locations[previous].inlined_into =
+                    static_cast<std::uint32_t>(trace_.locations.size());
+                previous = trace_.locations.size();
+                trace_.locations.push_back(std::move(frames[f]));
+            }
         }
+        for (SourceLocation& loc : trace_.locations)
+            shorten(loc.file);
     }
 
     std::vector<std::uint32_t> unfinished() const {
@@ -269,6 +208,39 @@ class TraceBuilder {
 
   private:
     static constexpr std::uint32_t kMaxProcesses = 1u << 22;
+
+    // AnnotateBenignRace(Sized): the declared bytes leave every access range.
+    void drop_benign_ranges() {
+        if (benign_.empty()) return;
+        std::sort(benign_.begin(), benign_.end(),
+                  [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
+        std::vector<Interval> merged;
+        for (const Interval& b : benign_) {
+            if (!merged.empty() && b.lo <= merged.back().hi)
+                merged.back().hi = std::max(merged.back().hi, b.hi);
+            else
+                merged.push_back(b);
+        }
+        std::vector<Interval> ranges;
+        ranges.reserve(trace_.ranges.size());
+        for (AccessSite& site : trace_.sites) {
+            const auto first = static_cast<std::uint32_t>(ranges.size());
+            for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count; ++k) {
+                Interval r = trace_.ranges[k];
+                auto it =
+                    std::upper_bound(merged.begin(), merged.end(), r.lo,
+                                     [](std::uint64_t v, const Interval& b) { return v < b.hi; });
+                for (; it != merged.end() && it->lo < r.hi && r.lo < r.hi; ++it) {
+                    if (it->lo > r.lo) ranges.push_back({r.lo, it->lo});
+                    r.lo = std::min(r.hi, it->hi);
+                }
+                if (r.lo < r.hi) ranges.push_back(r);
+            }
+            site.first_range = first;
+            site.range_count = static_cast<std::uint32_t>(ranges.size()) - first;
+        }
+        trace_.ranges = std::move(ranges);
+    }
 
     RawProcess& process(std::uint32_t pid, const std::string& file) {
         if (pid >= kMaxProcesses)
@@ -338,6 +310,26 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::RwLock;
                 prefix = "rwlock-readers";
                 break;
+            case fmt::kObjThreadStorage:
+                o.kind = SyncObjectKind::Other;
+                prefix = "thread-storage";
+                break;
+            case fmt::kObjFile:
+                o.kind = SyncObjectKind::Other;
+                prefix = "file";
+                break;
+            case fmt::kObjOnce:
+                o.kind = SyncObjectKind::Other;
+                prefix = "once";
+                break;
+            case fmt::kObjFiber:
+                o.kind = SyncObjectKind::Other;
+                prefix = "fiber";
+                break;
+            case fmt::kObjSignal:
+                o.kind = SyncObjectKind::Other;
+                prefix = "signal";
+                break;
             default:
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));
@@ -346,6 +338,7 @@ class TraceBuilder {
             if (incarnation > 1) o.name += "#" + std::to_string(incarnation);
             if (cls == fmt::kObjSemaphore) o.initial_value = extra;
             trace_.objects.push_back(o);
+            object_extra_.push_back(extra);
         }
         return it->second;
     }
@@ -358,6 +351,7 @@ class TraceBuilder {
         for (std::uint64_t i = 0; i < depth; ++i) {
             std::uint64_t pc;
             if (!r.varint(pc)) throw Truncated{};
+            if (symbolizer_.in_runtime(pc)) continue; // the runtime's thread start wrapper
             const std::uint32_t loc = location(pc);
             auto [it, inserted] = contexts_.try_emplace(
                 {node, loc}, static_cast<std::uint32_t>(trace_.contexts.size()));
@@ -394,10 +388,11 @@ class TraceBuilder {
         case fmt::kRecProcess: {
             const std::uint64_t pid = need(r);
             const std::uint64_t parent = need(r);
-            need_byte(r); // kind
-            need(r);      // os tid
+            const std::uint8_t kind = need_byte(r);
+            need(r); // os tid
             RawProcess& p = process(static_cast<std::uint32_t>(pid), file);
             p.declared = true;
+            p.kind = kind;
             p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
             current_ = static_cast<std::uint32_t>(pid);
             return true;
@@ -408,7 +403,17 @@ class TraceBuilder {
             current_ = static_cast<std::uint32_t>(pid);
             return true;
         }
-        case fmt::kRecCompute: {
+        case fmt::kRecStack: {
+            const std::uint64_t id = need(r);
+            const std::uint32_t node = context(r);
+            if (id == 0 || id > (1u << 24))
+                throw InputError(file, 0, "bad stack id at record offset " + std::to_string(at));
+            if (id >= stack_contexts_.size()) stack_contexts_.resize(id + 1, kNone);
+            stack_contexts_[id] = node;
+            return true;
+        }
+        case fmt::kRecCompute:
+        case fmt::kRecComputeStacks: {
             current(file, at);
             Event e;
             e.kind = EventKind::Computation;
@@ -423,6 +428,12 @@ class TraceBuilder {
                 for (std::uint64_t i = 0; i < nsites; ++i) {
                     AccessSite s;
                     s.location = location(need(r));
+                    if (type == fmt::kRecComputeStacks) {
+                        const std::uint64_t stack = need(r);
+                        // An id whose record was lost (never written) leaves the site without
+                        // a stack.
+                        s.context = stack < stack_contexts_.size() ? stack_contexts_[stack] : kNone;
+                    }
                     s.flags = need_byte(r);
                     if (s.flags == 0 || s.flags > 7)
                         throw InputError(file, 0,
@@ -529,6 +540,26 @@ class TraceBuilder {
             process(static_cast<std::uint32_t>(pid), file).name = name;
             return true;
         }
+        case fmt::kRecAlloc: {
+            RawProcess& p = current(file, at);
+            HeapBlock b;
+            const std::uint64_t address = need(r);
+            const std::uint64_t size = need(r);
+            const std::uint64_t pc = need(r);
+            b.context = context(r);
+            b.range = {address, address + size};
+            b.process = current_;
+            b.event = static_cast<std::uint32_t>(p.events.size());
+            b.location = location(pc);
+            trace_.heap_blocks.push_back(b);
+            return true;
+        }
+        case fmt::kRecBenign: {
+            const std::uint64_t address = need(r);
+            const std::uint64_t size = need(r);
+            if (address + size > address) benign_.push_back({address, address + size});
+            return true;
+        }
         case fmt::kRecEnd: {
             current(file, at);
             need(r);
@@ -545,11 +576,153 @@ class TraceBuilder {
     Trace& trace_;
     Symbolizer& symbolizer_;
     std::vector<RawProcess> processes_;
+    std::vector<std::int64_t> object_extra_; // per object: barrier count (from its first record)
+    std::vector<Interval> benign_;
     std::uint32_t current_ = kNone;
     std::unordered_map<std::uint64_t, std::uint32_t> locations_;
     std::map<std::tuple<std::uint8_t, std::uint64_t, std::uint64_t>, std::uint32_t> objects_;
     std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> contexts_;
+    std::vector<std::uint32_t> stack_contexts_; // stack depot id of the stream -> context node
 };
+
+// The consistent cut of a truncated trace. When a program ends without its threads finishing
+// (exit() from another thread, _exit, a fatal signal) or is killed, each stream ends at its
+// last complete record, but an operation in flight is lost: a counter taken, its record never
+// written (release_op takes the counter before the real unlock and writes after it). Under
+// SIGKILL a stream loses everything after its last flushed chunk. The other streams go on and
+// pair their acquires with the wrong releases: a lock acquired after a lost unlock would be
+// ordered after an earlier holder only, and the critical sections in between look unordered.
+//
+// Every counter value of an object belongs to one operation, so a lost operation leaves a gap
+// in the object's counters. The cut keeps, of every process, the longest prefix in which no
+// event depends on a lost operation:
+//   - an Acquire with a counter above a gap of its object (it may have paired with the lost
+//     release);
+//   - a semaphore wait paired with a post beyond the first gap of the posts, or after a gap
+//     of the waits (pairs are by position);
+//   - a barrier departure of an episode that lacks arrivals.
+// Dropping a suffix loses more counters, so this repeats until nothing changes. A thread whose
+// creating Fork is not kept was created after everything kept of its parent (a process's
+// events are a prefix of what it did): the cut gives the parent that Fork as its last event. What
+// is kept is a consistent global state: everything kept happened after only kept events of other
+// processes it synchronized with. Counters can also be skipped for good (a failed unlock):
+// in a truncated trace that only cuts more than needed.
+TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
+    const std::size_t n = processes_.size();
+    std::vector<std::size_t> keep(n);
+    for (std::size_t p = 0; p < n; ++p)
+        keep[p] = processes_[p].events.size();
+    struct Op {
+        std::uint32_t object;
+        std::uint64_t counter;
+        EventKind kind;
+        std::uint32_t process;
+        std::uint32_t index;
+    };
+    auto cut = [&](std::uint32_t p, std::size_t i, bool& changed) {
+        if (i < keep[p]) {
+            keep[p] = i;
+            changed = true;
+        }
+    };
+    // the smallest value missing from a sorted list (counters of one object, one domain)
+    auto first_gap = [](const std::vector<std::uint64_t>& sorted) {
+        std::uint64_t expect = 0;
+        for (std::uint64_t c : sorted) {
+            if (c > expect) return expect;
+            if (c == expect) ++expect;
+        }
+        return expect;
+    };
+    for (bool changed = true; changed;) {
+        changed = false;
+        std::vector<Op> ops;
+        for (std::uint32_t p = 0; p < n; ++p)
+            for (std::uint32_t i = 0; i < keep[p]; ++i) {
+                const Event& e = processes_[p].events[i];
+                switch (e.kind) {
+                case EventKind::Acquire:
+                case EventKind::Release:
+                case EventKind::SemPost:
+                case EventKind::SemWait:
+                case EventKind::BarrierArrive:
+                case EventKind::BarrierDepart:
+                    ops.push_back({e.object, e.counter, e.kind, p, i});
+                    break;
+                default:
+                    break;
+                }
+            }
+        std::sort(ops.begin(), ops.end(), [](const Op& a, const Op& b) {
+            return std::tie(a.object, a.counter) < std::tie(b.object, b.counter);
+        });
+        for (std::size_t a = 0; a < ops.size();) {
+            std::size_t b = a;
+            while (b < ops.size() && ops[b].object == ops[a].object)
+                ++b;
+            const std::uint32_t object = ops[a].object;
+            const SyncObject& obj = trace_.objects[object];
+            if (obj.kind == SyncObjectKind::Semaphore) {
+                std::vector<std::uint64_t> posts, waits;
+                for (std::size_t k = a; k < b; ++k)
+                    (ops[k].kind == EventKind::SemPost ? posts : waits).push_back(ops[k].counter);
+                const std::uint64_t post_gap = first_gap(posts);
+                const std::uint64_t wait_gap = first_gap(waits);
+                for (std::size_t k = a; k < b; ++k) {
+                    if (ops[k].kind != EventKind::SemWait) continue;
+                    const auto post = static_cast<std::int64_t>(ops[k].counter) - obj.initial_value;
+                    if (ops[k].counter > wait_gap ||
+                        (post >= 0 && static_cast<std::uint64_t>(post) >= post_gap))
+                        cut(ops[k].process, ops[k].index, changed);
+                }
+            } else if (obj.kind == SyncObjectKind::Barrier) {
+                std::map<std::uint64_t, std::int64_t> arrivals;
+                for (std::size_t k = a; k < b; ++k)
+                    if (ops[k].kind == EventKind::BarrierArrive) ++arrivals[ops[k].counter];
+                const std::int64_t count = object_extra_[object];
+                for (std::size_t k = a; k < b; ++k)
+                    if (ops[k].kind == EventKind::BarrierDepart && count > 0 &&
+                        arrivals[ops[k].counter] < count)
+                        cut(ops[k].process, ops[k].index, changed);
+            } else {
+                std::vector<std::uint64_t> counters;
+                for (std::size_t k = a; k < b; ++k)
+                    counters.push_back(ops[k].counter);
+                const std::uint64_t gap = first_gap(counters);
+                for (std::size_t k = a; k < b; ++k)
+                    if (ops[k].kind == EventKind::Acquire && ops[k].counter > gap)
+                        cut(ops[k].process, ops[k].index, changed);
+            }
+            a = b;
+        }
+    }
+    CutSummary summary;
+    std::vector<bool> forked(n, false);
+    for (std::uint32_t p = 0; p < n; ++p) {
+        auto& events = processes_[p].events;
+        if (keep[p] != events.size()) {
+            summary.events += events.size() - keep[p];
+            summary.processes.push_back(p);
+            events.resize(keep[p]);
+        }
+        for (const Event& e : events)
+            if (e.kind == EventKind::Fork && e.object < n) forked[e.object] = true;
+    }
+    for (std::uint32_t c = 0; c < n; ++c) {
+        const std::uint32_t parent = processes_[c].parent;
+        if (processes_[c].kind != 0 || parent >= n || forked[c]) continue;
+        auto& events = processes_[parent].events;
+        Event fork;
+        fork.kind = EventKind::Fork;
+        fork.object = c;
+        if (!events.empty()) fork.clock_start = fork.clock_finish = events.back().clock_finish;
+        events.push_back(fork);
+        ++summary.forks_added;
+    }
+    std::erase_if(trace_.heap_blocks,
+                  [&](const HeapBlock& b) { return b.process < n && b.event > keep[b.process]; });
+    return summary;
+}
 
 std::string list_pids(const std::vector<std::uint32_t>& pids) {
     std::string out;
@@ -563,7 +736,7 @@ std::string list_pids(const std::vector<std::uint32_t>& pids) {
 
 Trace read_firstrace_trace(const std::string& directory) {
     const fs::path dir(directory);
-    const Metadata meta = read_metadata(dir);
+    const TraceMetadata meta = read_trace_metadata(directory);
 
     std::vector<std::pair<std::uint64_t, fs::path>> streams;
     for (const auto& entry : fs::directory_iterator(dir)) {
@@ -579,7 +752,7 @@ Trace read_firstrace_trace(const std::string& directory) {
         streams.emplace_back(std::stoull(number), entry.path());
     }
     std::sort(streams.begin(), streams.end());
-    if (streams.empty())
+    if (streams.empty() && !meta.instrumented)
         throw InputError(directory, 0,
                          meta.instrumented
                              ? "the trace has no event streams (the program wrote nothing)"
@@ -595,6 +768,11 @@ Trace read_firstrace_trace(const std::string& directory) {
     std::vector<std::string> cut;
     for (const auto& [number, path] : streams)
         if (!builder.read_stream(path)) cut.push_back(path.filename().string());
+    const auto unfinished = builder.unfinished();
+    const bool incomplete =
+        !meta.ended || meta.end_how == "signal" || !unfinished.empty() || !cut.empty();
+    const TraceBuilder::CutSummary dropped =
+        incomplete ? builder.cut_consistently() : TraceBuilder::CutSummary{};
     builder.finish();
     trace.data_symbols = symbolizer.data_symbols();
 
@@ -611,7 +789,6 @@ Trace read_firstrace_trace(const std::string& directory) {
     } else if (meta.end_how == "signal") {
         reason = "the program was killed by " + signal_name(meta.end_value);
     }
-    const auto unfinished = builder.unfinished();
     if (reason.empty() && !unfinished.empty()) {
         reason = std::to_string(unfinished.size()) + " thread(s) (" + list_pids(unfinished) +
                  ") were still running when the program ended";
@@ -620,10 +797,15 @@ Trace read_firstrace_trace(const std::string& directory) {
     }
     if (reason.empty() && !cut.empty())
         reason = "stream " + cut.front() + " ends inside a chunk or record";
+    if (!reason.empty() && dropped.events != 0)
+        reason += "; cut at a consistent point: " + std::to_string(dropped.events) +
+                  " event(s) of thread(s) " + list_pids(dropped.processes) +
+                  " dropped (they follow synchronization whose other side the trace lost)";
     if (!reason.empty()) {
         trace.truncated = true;
         trace.truncation_reason = reason;
     }
+    trace.metadata = meta;
     return trace;
 }
 

@@ -23,6 +23,16 @@ void write_sites(JsonWriter& w, const std::vector<ReportSite>& sites) {
         w.key("column").value(s.column);
         w.key("function").value(s.function);
         w.key("kind").value(s.kind);
+        w.key("stack").begin_array();
+        for (const ReportFrame& f : s.stack) {
+            w.begin_object();
+            w.key("file").value(f.file);
+            w.key("line").value(f.line);
+            w.key("column").value(f.column);
+            w.key("function").value(f.function);
+            w.end_object();
+        }
+        w.end_array();
         w.end_object();
     }
     w.end_array();
@@ -86,6 +96,17 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
         w.key("b");
         write_sites(w, r.sites_b);
         w.end_object();
+        // The race site instances: an a site and a b site sharing a byte (indices into
+        // sites.a / sites.b), with the variable they share.
+        w.key("site_pairs").begin_array();
+        for (const ReportSitePair& p : r.pairs) {
+            w.begin_object();
+            w.key("a").value(p.a);
+            w.key("b").value(p.b);
+            w.key("variable").value(p.variable);
+            w.end_object();
+        }
+        w.end_array();
         w.end_object();
     }
     w.end_array();

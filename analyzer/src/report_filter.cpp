@@ -49,6 +49,8 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
     out.truncated = model.truncated;
     out.counts = model.counts;
     std::set<std::uint32_t> kept;
+    std::set<std::uint32_t>
+        selected_out; // partitions with a race left out by --status / --first-only
     for (const ReportRace& r : model.races) {
         bool keep = true;
         if (filter.first_only) {
@@ -60,6 +62,14 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
                    filter.statuses.end();
         if (keep && !filter.file_patterns.empty())
             keep = any_site_file_matches(r, filter.file_patterns);
+        if (!keep && (filter.first_only || !filter.statuses.empty())) {
+            // --status and --first-only select what to print; the race still orders the
+            // partitions after it. Only hidden races (--file, suppressions, baseline) are
+            // looked through when ranking.
+            bool by_file =
+                !filter.file_patterns.empty() && !any_site_file_matches(r, filter.file_patterns);
+            if (!by_file) selected_out.insert(r.partition);
+        }
         if (!keep) {
             ++st.filtered;
             continue;
@@ -80,11 +90,24 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
         kept.insert(r.id);
         out.races.push_back(r);
     }
+    // Ranking after filtering: a partition is first in the filtered view when no partition
+    // that keeps a race (or one only deselected by --status / --first-only) is before it in the
+    // partition DAG: partitions hidden by --file, suppressions or the baseline are looked
+    // through, so hiding library noise never leaves a report without first partitions.
+    // Partition ids follow a topological order of the DAG (DESIGN-NOTES), so one pass in id
+    // order propagates "a kept partition is before me".
+    std::vector<bool> kept_before(model.partitions.size(), false);
     for (const ReportPartition& p : model.partitions) {
         ReportPartition q = p;
         q.races.clear();
         for (std::uint32_t id : p.races)
             if (kept.count(id)) q.races.push_back(id);
+        const bool before = p.id < kept_before.size() && kept_before[p.id];
+        for (std::uint32_t next : p.after)
+            if (next < kept_before.size() &&
+                (before || !q.races.empty() || selected_out.count(p.id) > 0))
+                kept_before[next] = true;
+        q.first = !before;
         if (!q.races.empty()) out.partitions.push_back(std::move(q));
     }
     st.kept = out.races.size();

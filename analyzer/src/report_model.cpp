@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "report_call_stacks.hpp"
+#include "report_sites.hpp"
+
 namespace firstrace {
 namespace {
 
@@ -12,34 +15,39 @@ std::string site_kind(std::uint8_t flags) {
     return (flags & kAccessAtomic) ? "atomic-" + kind : kind;
 }
 
-std::vector<ReportSite> report_sites(const Trace& trace, const std::vector<std::uint32_t>& sites) {
-    std::vector<ReportSite> out;
-    for (std::uint32_t s : sites) {
-        const AccessSite& site = trace.sites[s];
-        ReportSite r;
-        if (site.location < trace.locations.size()) {
-            const SourceLocation& loc = trace.locations[site.location];
-            r.file = loc.file;
-            r.line = loc.line;
-            r.column = loc.column;
-            r.function = loc.function;
-        }
-        r.kind = site_kind(site.flags);
-        out.push_back(std::move(r));
-    }
-    return out;
+ReportFrame frame_of(const SourceLocation& loc) {
+    return ReportFrame{loc.file, loc.line, loc.column, loc.function};
 }
 
 } // namespace
 
-ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
-                              bool first_partitions_only) {
+ReportSite make_report_site(const Trace& trace, std::uint32_t s) {
+    const AccessSite& site = trace.sites[s];
+    ReportSite r;
+    r.kind = site_kind(site.flags);
+    if (site.location >= trace.locations.size()) return r;
+    const std::vector<std::uint32_t> stack = call_stack(trace, site.location, site.context);
+    const std::uint32_t headline = headline_location(trace, stack);
+    const ReportFrame h = frame_of(trace.locations[headline]);
+    r.file = h.file;
+    r.line = h.line;
+    r.column = h.column;
+    r.function = h.function;
+    // A stack of the access alone says nothing the headline does not.
+    if (stack.size() > 1)
+        for (std::uint32_t l : stack)
+            r.stack.push_back(frame_of(trace.locations[l]));
+    return r;
+}
+
+ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, bool listed_only) {
     ReportModel model;
     model.trace_path = trace.path;
     model.ordering = result.ordering;
     model.truncated = trace.truncated;
     model.counts = result.counts;
     model.races.reserve(result.races.size());
+    const MemoryNames names(trace);
     for (const Race& race : result.races) {
         ReportRace r;
         r.id = race.id;
@@ -49,19 +57,24 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
         r.tangle = race.tangle;
         r.actual = race.actual;
         r.partition = race.partition;
-        if (first_partitions_only && !result.partitions[race.partition].first) {
+        if (listed_only && !result.partitions[race.partition].first &&
+            race.status == RaceStatus::Unvalidated) {
             model.races.push_back(std::move(r));
             continue;
         }
         for (const Interval& c : race.conflicts) {
             if (!trace.variable_names.empty())
                 for (std::uint64_t v = c.lo; v < c.hi; ++v)
-                    r.variables.push_back(trace.describe({v, v + 1}));
+                    r.variables.push_back(names.name({v, v + 1}));
             else
-                r.variables.push_back(trace.describe(c));
+                r.variables.push_back(names.name(c));
         }
-        r.sites_a = report_sites(trace, race.sites_a);
-        r.sites_b = report_sites(trace, race.sites_b);
+        for (std::uint32_t s : race.sites_a)
+            r.sites_a.push_back(make_report_site(trace, s));
+        for (std::uint32_t s : race.sites_b)
+            r.sites_b.push_back(make_report_site(trace, s));
+        for (const ConflictingSitePair& p : conflicting_site_pairs(trace, race))
+            r.pairs.push_back({p.a, p.b, shared_variable_name(trace, names, p.shared)});
         model.races.push_back(std::move(r));
     }
     for (const Partition& p : result.partitions)

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "firstrace/results_database.hpp"
+#include "report_sites.hpp"
 #include "results_database_schema.hpp"
 #include "results_database_sqlite.hpp"
 
@@ -152,16 +153,33 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
                                  std::to_string(p));
         return process_names[static_cast<std::size_t>(p)];
     };
-    std::vector<ReportSite> locations;
+    // Locations, calling contexts and access sites as a trace, so that stacks and headlines
+    // come from the same functions as in make_report_model.
+    Trace stacks;
     {
-        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function FROM locations "
-                                    "WHERE run_id = ? ORDER BY id");
+        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function, inlined_into "
+                                    "FROM locations WHERE run_id = ? ORDER BY id");
         s.bind(1, run_id);
         while (s.step()) {
             const auto id = static_cast<std::size_t>(s.int64(0));
-            if (id >= locations.size()) locations.resize(id + 1);
-            locations[id] =
-                ReportSite{s.text(1), s.uint32(2), s.uint32(3), s.text(4), std::string()};
+            if (id >= stacks.locations.size()) stacks.locations.resize(id + 1);
+            SourceLocation& l = stacks.locations[id];
+            l.file = s.text(1);
+            l.line = s.uint32(2);
+            l.column = s.uint32(3);
+            l.function = s.text(4);
+            l.inlined_into = s.is_null(5) ? kNone : s.uint32(5);
+        }
+    }
+    {
+        db::Statement s =
+            c.prepare("SELECT id, parent, location FROM contexts WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto id = static_cast<std::size_t>(s.int64(0));
+            if (id >= stacks.contexts.size()) stacks.contexts.resize(id + 1);
+            stacks.contexts[id] = {s.is_null(1) ? kNone : s.uint32(1),
+                                   s.is_null(2) ? kNone : s.uint32(2)};
         }
     }
     {
@@ -199,41 +217,48 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
             race_at(s.int64(0)).variables.push_back(s.text(1));
     }
     {
-        // The run's access sites in one sequential scan (location and kind), then the race
-        // accesses in race order: no per-access lookup.
-        std::vector<std::string> kinds;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>>
-            sites; // id -> (location or kNone, kind)
+        // The run's access sites in one sequential scan, then the race accesses in race
+        // order: no per-access lookup. Each site's ReportSite is made once.
+        std::vector<bool> known;
         {
-            db::Statement s = c.prepare(
-                "SELECT id, location, kind FROM access_sites WHERE run_id = ? ORDER BY id");
+            db::Statement s = c.prepare("SELECT id, location, flags, context FROM access_sites "
+                                        "WHERE run_id = ? ORDER BY id");
             s.bind(1, run_id);
             while (s.step()) {
                 const auto id = static_cast<std::size_t>(s.int64(0));
-                if (id >= sites.size()) sites.resize(id + 1, {kNone, kNone});
-                const std::string kind = s.text(2);
-                auto k = std::find(kinds.begin(), kinds.end(), kind);
-                if (k == kinds.end()) k = kinds.insert(kinds.end(), kind);
-                sites[id] = {s.is_null(1) ? kNone : s.uint32(1),
-                             static_cast<std::uint32_t>(k - kinds.begin())};
+                if (id >= stacks.sites.size()) {
+                    stacks.sites.resize(id + 1);
+                    known.resize(id + 1, false);
+                }
+                AccessSite& site = stacks.sites[id];
+                site.location = s.is_null(1) ? kNone : s.uint32(1);
+                site.flags = static_cast<std::uint8_t>(s.int64(2));
+                site.context = s.is_null(3) ? kNone : s.uint32(3);
+                known[id] = true;
             }
         }
+        std::vector<std::optional<ReportSite>> made(stacks.sites.size());
         db::Statement s = c.prepare("SELECT race_id, side, site FROM race_accesses WHERE run_id = "
                                     "? ORDER BY race_id, side, ordinal");
         s.bind(1, run_id);
         while (s.step()) {
             ReportRace& r = race_at(s.int64(0));
             const auto site_id = static_cast<std::size_t>(s.int64(2));
-            if (site_id >= sites.size() || sites[site_id].second == kNone)
+            if (site_id >= stacks.sites.size() || !known[site_id])
                 throw InputError(db_path_, 0,
                                  "run " + std::to_string(run_id) + ": race " +
                                      std::to_string(r.id) + " names unknown access site " +
                                      std::to_string(site_id));
-            ReportSite site;
-            if (sites[site_id].first < locations.size()) site = locations[sites[site_id].first];
-            site.kind = kinds[sites[site_id].second];
-            (s.text(1) == "a" ? r.sites_a : r.sites_b).push_back(std::move(site));
+            if (!made[site_id])
+                made[site_id] = make_report_site(stacks, static_cast<std::uint32_t>(site_id));
+            (s.text(1) == "a" ? r.sites_a : r.sites_b).push_back(*made[site_id]);
         }
+        db::Statement i =
+            c.prepare("SELECT race_id, a_ordinal, b_ordinal, variable FROM "
+                      "race_site_instances WHERE run_id = ? ORDER BY race_id, ordinal");
+        i.bind(1, run_id);
+        while (i.step())
+            race_at(i.int64(0)).pairs.push_back({i.uint32(1), i.uint32(2), i.text(3)});
     }
     {
         db::Statement s =

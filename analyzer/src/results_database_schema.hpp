@@ -1,36 +1,8 @@
-// The results database schema as embedded from db-schema/ (see db-schema/CMakeLists.txt) and
-// the checks every open goes through: application_id, user_version, forward migrations.
+// The checks every open of a results database goes through (application_id, user_version,
+// integrity) and the creation and migration of the schema embedded by db-schema/.
 #pragma once
 
-#include <cstddef>
-#include <vector>
-
-namespace firstrace::db {
-
-// "FRST": PRAGMA application_id of every firstrace database.
-inline constexpr int kApplicationId = 0x46525354;
-// PRAGMA user_version that db-schema/schema.sql creates.
-inline constexpr int kSchemaVersion = 1;
-
-struct Migration {
-    int version;      // the version this migration produces (from version - 1)
-    const char* name; // file name in db-schema/migrations/
-    const char* sql;
-};
-
-extern const char* const kSchemaSql;
-extern const Migration kMigrationTable[];
-extern const std::size_t kMigrationTableSize;
-
-// The migrations in version order (the generated table may hold one empty sentinel entry).
-inline std::vector<Migration> migrations() {
-    std::vector<Migration> out;
-    for (std::size_t i = 0; i < kMigrationTableSize; ++i)
-        if (kMigrationTable[i].sql != nullptr) out.push_back(kMigrationTable[i]);
-    return out;
-}
-
-} // namespace firstrace::db
+#include <firstrace/db_schema.hpp>
 
 namespace firstrace::db {
 

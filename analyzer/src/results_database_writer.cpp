@@ -8,9 +8,11 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "report_call_stacks.hpp"
 #include "firstrace/results_database.hpp"
 #include "firstrace/triage_report.hpp"
 #include "json_writer.hpp"
+#include "report_sites.hpp"
 #include "results_database_schema.hpp"
 #include "results_database_sqlite.hpp"
 
@@ -186,14 +188,15 @@ class RunWriter {
                 .bind(4, so.name);
             obj.bind(5, so.address).bind(6, static_cast<std::int64_t>(so.initial_value)).run();
         }
-        db::Statement loc = c_.prepare("INSERT INTO locations VALUES (?,?,?,?,?,?,?)");
+        db::Statement loc = c_.prepare("INSERT INTO locations VALUES (?,?,?,?,?,?,?,?)");
         for (std::size_t l = 0; l < trace_.locations.size(); ++l) {
             const SourceLocation& sl = trace_.locations[l];
             loc.bind(1, run_)
                 .bind(2, static_cast<std::int64_t>(l))
                 .bind(3, sl.file)
                 .bind(4, sl.line);
-            loc.bind(5, sl.column).bind(6, sl.function).bind(7, sl.pc).run();
+            loc.bind(5, sl.column).bind(6, sl.function).bind(7, sl.pc);
+            loc.bind(8, id_or_null(sl.inlined_into)).run();
             tick();
         }
         db::Statement ctx = c_.prepare("INSERT INTO contexts VALUES (?,?,?,?)");
@@ -232,7 +235,7 @@ class RunWriter {
             }
         }
         ev.finish();
-        db::BulkInsert site(c_, "access_sites", 7);
+        db::BulkInsert site(c_, "access_sites", 8);
         db::BulkInsert range(c_, "site_ranges", 4);
         for (std::uint32_t s = 0; s < trace_.sites.size(); ++s) {
             const AccessSite& as = trace_.sites[s];
@@ -243,6 +246,7 @@ class RunWriter {
             site.add(id_or_null(as.location))
                 .add(site_kind(as.flags))
                 .add(static_cast<std::int64_t>(as.flags))
+                .add(id_or_null(as.context))
                 .end_row();
             for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
                 range.add(run_).add(s).add(trace_.ranges[r].lo).add(trace_.ranges[r].hi).end_row();
@@ -252,6 +256,14 @@ class RunWriter {
         }
         site.finish();
         range.finish();
+        db::BulkInsert heap(c_, "heap_blocks", 8);
+        for (std::uint32_t h = 0; h < trace_.heap_blocks.size(); ++h) {
+            const HeapBlock& b = trace_.heap_blocks[h];
+            heap.add(run_).add(h).add(b.range.lo).add(b.range.hi).add(id_or_null(b.process));
+            heap.add(id_or_null(b.event)).add(id_or_null(b.location)).add(id_or_null(b.context));
+            heap.end_row();
+        }
+        heap.finish();
         db::BulkInsert edge(c_, "graph_edges", 7);
         for (const GraphEdge& g : result_.edges) {
             edge.add(run_).add(to_string(g.kind)).add(g.from.process).add(g.from.index);
@@ -284,6 +296,7 @@ class RunWriter {
         db::BulkInsert var(c_, "race_variables", 6);
         db::BulkInsert acc(c_, "race_accesses", 5);
         const bool named = !trace_.variable_names.empty();
+        const MemoryNames names(trace_);
         for (const Race& r : result_.races) {
             race.add(run_)
                 .add(r.id)
@@ -302,7 +315,7 @@ class RunWriter {
             for (const Interval& c : r.conflicts) {
                 if (named) {
                     for (std::uint64_t v = c.lo; v < c.hi; ++v) {
-                        const std::string name = trace_.describe({v, v + 1});
+                        const std::string name = names.name({v, v + 1});
                         var.add(run_)
                             .add(r.id)
                             .add(ordinal++)
@@ -312,7 +325,7 @@ class RunWriter {
                             .end_row();
                     }
                 } else {
-                    const std::string name = trace_.describe(c);
+                    const std::string name = names.name(c);
                     var.add(run_).add(r.id).add(ordinal++).add(name).add(c.lo).add(c.hi).end_row();
                 }
             }
@@ -340,8 +353,9 @@ class RunWriter {
             tangle.bind(1, run_).bind(2, id).bind(3, t.first).bind(4, t.second).run();
     }
 
-    // The race sites: every (a-site location, b-site location) pair of every race, keyed by the
-    // (file, line) pairs only (the same keys group_race_sites computes from a ReportModel).
+    // The race sites: the headline-location pairs of every race's conflicting site pairs
+    // (conflicting_site_pairs, the definition make_report_model uses too), keyed by the (file,
+    // line) pairs only, as group_race_sites computes them from a ReportModel.
     void write_site_pairs() {
         std::vector<SiteEnd> ends;
         std::unordered_map<std::string, std::uint32_t> end_by_key;
@@ -357,58 +371,49 @@ class RunWriter {
             const SourceLocation& sl = trace_.locations[l];
             end_of_location[l] = end_of(SiteEnd{sl.file, sl.line, sl.column, sl.function});
         }
-        // (end, writes) of one side, merged by end; an unknown writing end for a side without
-        // sites.
-        auto side_ends = [&](const std::vector<std::uint32_t>& sites,
-                             std::vector<std::pair<std::uint32_t, bool>>& out) {
-            out.clear();
-            for (std::uint32_t s : sites) {
-                const bool valid = s < trace_.sites.size();
-                const std::uint32_t loc = valid ? trace_.sites[s].location : kNone;
-                const bool writes = valid && (trace_.sites[s].flags & kAccessWrite) != 0;
-                const std::uint32_t end =
-                    loc < end_of_location.size() ? end_of_location[loc] : unknown;
-                auto it = std::find_if(out.begin(), out.end(),
-                                       [&](const auto& e) { return e.first == end; });
-                if (it == out.end())
-                    out.emplace_back(end, writes);
-                else
-                    it->second = it->second || writes;
+        // The end of each access site, computed once per site (its headline frame).
+        std::vector<std::uint32_t> end_of_site(trace_.sites.size(), kNone);
+        auto site_end = [&](std::uint32_t s) {
+            if (s >= trace_.sites.size()) return unknown;
+            std::uint32_t& e = end_of_site[s];
+            if (e == kNone) {
+                const std::uint32_t loc = site_headline(trace_, trace_.sites[s]);
+                e = loc < end_of_location.size() ? end_of_location[loc] : unknown;
             }
-            if (out.empty()) out.emplace_back(unknown, true);
+            return e;
         };
         std::unordered_map<std::uint64_t, std::uint32_t> pair_ids;
         std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;      // id -> (end, end)
         std::vector<std::pair<std::uint32_t, std::uint32_t>> membership; // (pair, race)
-        std::vector<std::pair<std::uint32_t, bool>> ea, eb;
+        auto pair_id = [&](std::uint32_t x, std::uint32_t y) {
+            if (site_end_less(ends[y], ends[x])) std::swap(x, y);
+            const std::uint64_t k = (std::uint64_t(x) << 32) | y;
+            auto [it, inserted] = pair_ids.try_emplace(k, static_cast<std::uint32_t>(pairs.size()));
+            if (inserted) pairs.emplace_back(x, y);
+            return it->second;
+        };
+        db::BulkInsert instance(c_, "race_site_instances", 7);
+        const MemoryNames names(trace_);
         for (const Race& r : result_.races) {
-            side_ends(r.sites_a, ea);
-            side_ends(r.sites_b, eb);
             const std::size_t before = membership.size();
-            // Pairs with at least one writing end (all pairs, should no end write), as
-            // group_race_sites and the text report count them.
-            bool any = false;
-            for (const auto& x : ea)
-                for (const auto& y : eb)
-                    any = any || x.second || y.second;
-            for (const auto& [ax, wa] : ea)
-                for (const auto& [by, wb] : eb) {
-                    if (any && !wa && !wb) continue;
-                    std::uint32_t x = ax, y = by;
-                    if (site_end_less(ends[y], ends[x])) std::swap(x, y);
-                    const std::uint64_t k = (std::uint64_t(x) << 32) | y;
-                    auto [it, inserted] =
-                        pair_ids.try_emplace(k, static_cast<std::uint32_t>(pairs.size()));
-                    if (inserted) pairs.emplace_back(x, y);
-                    membership.emplace_back(it->second, r.id);
-                }
-            // Two location pairs of one race can share a key only if locations repeat; keep one.
+            std::int64_t ordinal = 0;
+            for (const ConflictingSitePair& p : conflicting_site_pairs(trace_, r)) {
+                const std::uint32_t id =
+                    pair_id(site_end(r.sites_a[p.a]), site_end(r.sites_b[p.b]));
+                membership.emplace_back(id, r.id);
+                instance.add(run_).add(r.id).add(ordinal++).add(p.a).add(p.b).add(id);
+                instance.add(shared_variable_name(trace_, names, p.shared)).end_row();
+            }
+            // A race without recorded sites is an instance of the unknown pair.
+            if (ordinal == 0) membership.emplace_back(pair_id(unknown, unknown), r.id);
+            // Several site pairs of one race can share a headline pair; keep one membership.
             std::sort(membership.begin() + static_cast<std::ptrdiff_t>(before), membership.end());
             membership.erase(std::unique(membership.begin() + static_cast<std::ptrdiff_t>(before),
                                          membership.end()),
                              membership.end());
             tick();
         }
+        instance.finish();
         db::BulkInsert pair(c_, "site_pairs", 9);
         for (std::uint32_t id = 0; id < pairs.size(); ++id) {
             const SiteEnd& x = ends[pairs[id].first];

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <unordered_map>
 
 namespace firstrace {
@@ -45,6 +46,13 @@ std::string die_function_name(Dwarf_Die* die) {
     if (linkage != nullptr) return demangle(linkage);
     const char* name = dwarf_diename(die);
     return name ? name : std::string();
+}
+
+// An absolute, lexically normal path: `/usr/bin/../lib/gcc/.../../../../include/c++/12/x.h`
+// becomes `/usr/include/c++/12/x.h`. Relative names (a CU without comp_dir) stay relative.
+std::string canonical_path(const char* file) {
+    if (file == nullptr || *file == '\0') return {};
+    return std::filesystem::path(file).lexically_normal().string();
 }
 
 // Address ranges of every compilation unit of a module, sorted: clang emits no
@@ -163,7 +171,7 @@ SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
                 int lineno = 0, column = 0;
                 dwarf_lineno(line, &lineno);
                 dwarf_linecol(line, &column);
-                if (const char* file = dwarf_linesrc(line, nullptr, nullptr)) loc.file = file;
+                loc.file = canonical_path(dwarf_linesrc(line, nullptr, nullptr));
                 loc.line = lineno > 0 ? static_cast<std::uint32_t>(lineno) : 0;
                 loc.column = column > 0 ? static_cast<std::uint32_t>(column) : 0;
             }
@@ -200,6 +208,58 @@ SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
     }
     impl_->cache.emplace(return_address, loc);
     return loc;
+}
+
+bool Symbolizer::in_runtime(std::uint64_t address) const {
+    for (const auto& m : impl_->modules)
+        if (address >= m.lo && address < m.hi)
+            return base_name(m.path).rfind("libfirstrace_rt", 0) == 0;
+    return false;
+}
+
+std::vector<SourceLocation> Symbolizer::resolve_frames(std::uint64_t return_address) {
+    std::vector<SourceLocation> frames{resolve(return_address)};
+    const Dwarf_Addr addr = return_address - 1;
+    Dwfl_Module* mod = impl_->dwfl ? dwfl_addrmodule(impl_->dwfl, addr) : nullptr;
+    if (mod == nullptr) return frames;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu_storage;
+    Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
+    if (cu == nullptr) cu = impl_->find_cu(mod, addr, bias, cu_storage);
+    if (cu == nullptr) return frames;
+    Dwarf_Files* files = nullptr;
+    std::size_t nfiles = 0;
+    if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0) files = nullptr;
+    Dwarf_Die* scopes = nullptr;
+    const int n = dwarf_getscopes(cu, addr - bias, &scopes);
+    // scopes[0..n) run from the innermost scope outwards. Each inlined subroutine is a call
+    // made in the next enclosing function scope (inlined subroutine or subprogram).
+    for (int i = 0; i < n; ++i) {
+        if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;
+        SourceLocation call;
+        call.pc = return_address;
+        Dwarf_Attribute attr;
+        Dwarf_Word value = 0;
+        if (files != nullptr && dwarf_attr(&scopes[i], DW_AT_call_file, &attr) != nullptr &&
+            dwarf_formudata(&attr, &value) == 0 && value < nfiles)
+            call.file = canonical_path(dwarf_filesrc(files, value, nullptr, nullptr));
+        if (dwarf_attr(&scopes[i], DW_AT_call_line, &attr) != nullptr &&
+            dwarf_formudata(&attr, &value) == 0)
+            call.line = static_cast<std::uint32_t>(value);
+        if (dwarf_attr(&scopes[i], DW_AT_call_column, &attr) != nullptr &&
+            dwarf_formudata(&attr, &value) == 0)
+            call.column = static_cast<std::uint32_t>(value);
+        for (int j = i + 1; j < n; ++j) {
+            const int tag = dwarf_tag(&scopes[j]);
+            if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+                call.function = die_function_name(&scopes[j]);
+                if (!call.function.empty()) break;
+            }
+        }
+        frames.push_back(std::move(call));
+    }
+    std::free(scopes);
+    return frames;
 }
 
 } // namespace firstrace

@@ -9,15 +9,9 @@
 #include <vector>
 
 #include "firstrace/model.hpp"
+#include "firstrace/trace_metadata.hpp"
 
 namespace firstrace {
-
-struct LoadedModule {
-    std::uint64_t bias = 0; // load bias: file address = pc - bias
-    std::uint64_t lo = 0;   // mapped range [lo, hi)
-    std::uint64_t hi = 0;
-    std::string path;
-};
 
 class Symbolizer {
   public:
@@ -29,6 +23,17 @@ class Symbolizer {
     // `return_address` is a return address (the tracer records those): the call instruction
     // before it is what is looked up. Fills file/line/column/function; pc is kept.
     SourceLocation resolve(std::uint64_t return_address);
+
+    // The frames at `return_address`, innermost first: the location of the instruction in the
+    // innermost inlined function, then for each inlined call the location of that call in the
+    // function it was inlined into (DW_AT_call_file / DW_AT_call_line), up to the function the
+    // code belongs to. One element when nothing is inlined there. Paths are canonical
+    // (absolute, lexically normal).
+    std::vector<SourceLocation> resolve_frames(std::uint64_t return_address);
+
+    // True when the address lies in the firstrace runtime (libfirstrace_rt.so): its frames
+    // (the thread start wrapper, interceptors) are no part of the program's stacks.
+    bool in_runtime(std::uint64_t address) const;
 
     // The data objects (STT_OBJECT symbols with a size) of every module, at run-time addresses,
     // sorted and without overlaps: names for the addresses of global and static variables.

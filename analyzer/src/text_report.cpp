@@ -1,5 +1,9 @@
-// What a person reads first: one line of counts, then every first partition with its races
-// grouped by race site (unordered pair of source locations), many instances shown once.
+// What a person reads first (DESIGN "Outputs"): one line of counts, then the race sites in the
+// order a person should look at them: (1) the sites of first partitions, (2) every other site
+// with a validated (feasible / feasible-ec) race — proven real wherever the ordering put it —,
+// (3) one line counting the unvalidated races of later partitions. Each site once, with its
+// instance and status counts, then a ThreadSanitizer-like block: both accesses with kind,
+// thread and call stack, and the memory they share.
 #include <algorithm>
 #include <ostream>
 #include <set>
@@ -10,47 +14,79 @@
 namespace firstrace {
 namespace {
 
-// Race sites listed per first partition before the rest is summarized in one line.
-constexpr std::size_t kMaxSitesShown = 25;
+// ANSI colour codes, empty when not on a terminal.
+struct Style {
+    bool on = false;
+    const char* bold() const { return on ? "\033[1m" : ""; }
+    const char* red() const { return on ? "\033[1;31m" : ""; }
+    const char* yellow() const { return on ? "\033[33m" : ""; }
+    const char* blue() const { return on ? "\033[34m" : ""; }
+    const char* dim() const { return on ? "\033[2m" : ""; }
+    const char* reset() const { return on ? "\033[0m" : ""; }
+};
 
-// The race with this id; races are sorted by id but a filtered model may lack some. Null if absent.
-const ReportRace* find_race(const ReportModel& model, std::uint32_t id) {
-    const auto it = std::lower_bound(model.races.begin(), model.races.end(), id,
-                                     [](const ReportRace& r, std::uint32_t v) { return r.id < v; });
-    return it != model.races.end() && it->id == id ? &*it : nullptr;
+std::string capitalized(std::string s) {
+    if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
+    return s;
 }
 
-void write_site(std::ostream& out, const ReportModel& model, const RaceSite& site) {
-    out << "  " << location_key(site.first.file, site.first.line) << "  <->  "
-        << location_key(site.second.file, site.second.line) << "  ["
-        << join_limited(site.threads, 4) << "]\n      ";
+void write_frame(std::ostream& out, const Style& st, std::size_t depth, const ReportFrame& f,
+                 bool headline) {
+    out << "      " << st.dim() << "#" << depth << st.reset() << " "
+        << (f.function.empty() ? "??" : f.function) << " " << (headline ? st.blue() : "")
+        << location_key(f.file, f.line) << (headline ? st.reset() : "") << "\n";
+}
+
+// "Write by thread 1 in producer at ring.c:40", then the call stack (innermost first).
+void write_access(std::ostream& out, const Style& st, const ReportSite& access,
+                  const std::string& thread, std::size_t max_frames) {
+    out << "    " << st.bold() << capitalized(access.kind) << st.reset() << " by " << thread;
+    if (!access.function.empty()) out << " in " << access.function;
+    out << " at " << st.blue() << location_key(access.file, access.line) << st.reset() << "\n";
+    if (access.stack.empty()) return;
+    const std::size_t shown = std::min(access.stack.size(), max_frames);
+    for (std::size_t k = 0; k < shown; ++k) {
+        const ReportFrame& f = access.stack[k];
+        write_frame(out, st, k, f, f.file == access.file && f.line == access.line);
+    }
+    if (access.stack.size() > shown)
+        out << "      " << st.dim() << "… " << access.stack.size() - shown << " more frames"
+            << st.reset() << "\n";
+}
+
+void write_site(std::ostream& out, const Style& st, const ReportModel& model, const RaceSite& site,
+                std::size_t number, const TextReportOptions& options) {
+    out << "\n"
+        << st.bold() << "Race site " << number << ": "
+        << location_key(site.first.file, site.first.line) << "  <->  "
+        << location_key(site.second.file, site.second.line) << st.reset() << "\n";
+    out << "  ";
     const std::size_t n = site.races.size();
     bool first = true;
     for (auto [status, count] : {std::pair{RaceStatus::Feasible, site.feasible},
                                  {RaceStatus::FeasibleEc, site.feasible_ec},
                                  {RaceStatus::Unvalidated, site.unvalidated}}) {
         if (count == 0) continue;
-        out << (first ? "" : ", ") << to_string(status);
-        if (n > 1) out << " ×" << count;
+        out << (first ? "" : ", ") << (status == RaceStatus::Unvalidated ? st.yellow() : st.red())
+            << to_string(status) << st.reset() << " ×" << count;
         first = false;
     }
-    if (n > 1)
-        out << "  (" << n << " races, first #" << site.races.front() << ")";
-    else
-        out << "  (race #" << site.races.front() << ")";
-    if (model.ordering == Ordering::Complete)
-        out << (site.actual > 0 ? ", actual" : ", not actual");
-    const bool tangled = std::any_of(site.races.begin(), site.races.end(), [&](std::uint32_t id) {
-        const ReportRace* race = find_race(model, id);
-        return race != nullptr && race->tangle.has_value();
-    });
-    if (tangled) out << ", tangled";
-    out << "\n      on " << join_limited(site.variables, 6) << "\n";
+    out << "  (" << n << (n == 1 ? " race" : " races") << ", "
+        << (site.in_first_partition ? "first partition" : "later partition");
+    if (model.ordering == Ordering::Complete && site.actual > 0)
+        out << ", " << site.actual << " actual";
+    out << ", e.g. race #" << site.example_race << ")\n";
+    write_access(out, st, site.access_first, site.thread_first, options.max_frames);
+    write_access(out, st, site.access_second, site.thread_second, options.max_frames);
+    if (!site.variables.empty()) out << "    Memory: " << join_limited(site.variables, 4) << "\n";
+    if (site.threads.size() > 2) out << "    Threads: " << join_limited(site.threads, 6) << "\n";
 }
 
 } // namespace
 
-void write_text_report(std::ostream& out, const ReportModel& model) {
+void write_text_report(std::ostream& out, const ReportModel& model,
+                       const TextReportOptions& options) {
+    const Style st{options.colour};
     const AnalysisCounts& c = model.counts;
     out << c.events << " events, " << c.processes << " processes: " << c.apparent
         << " apparent races";
@@ -65,34 +101,56 @@ void write_text_report(std::ostream& out, const ReportModel& model) {
         out << "\nNo apparent data races.\n";
         return;
     }
-    std::size_t later_races = 0, later_partitions = 0;
+    // Only the races the report lists: first partitions and validated races. The others are
+    // counted (they may be artifacts of the listed ones, thesis ch. 8).
+    ReportModel listed;
+    listed.ordering = model.ordering;
+    listed.partitions = model.partitions;
+    std::vector<bool> first(model.partitions.size() + 1, false);
     for (const ReportPartition& p : model.partitions) {
-        if (!p.first) {
-            ++later_partitions;
-            later_races += p.races.size();
-            continue;
-        }
-        out << "\nFirst partition " << p.id << " (" << p.races.size()
-            << (p.races.size() == 1 ? " race" : " races") << "):\n";
-        // The race sites of this partition alone (race ids stay those of the whole model).
-        ReportModel partition;
-        partition.ordering = model.ordering;
-        partition.partitions = {p};
-        for (std::uint32_t id : p.races)
-            if (const ReportRace* race = find_race(model, id)) partition.races.push_back(*race);
-        const std::vector<RaceSite> sites = group_race_sites(partition);
-        const std::size_t shown = std::min(sites.size(), kMaxSitesShown);
-        for (std::size_t k = 0; k < shown; ++k)
-            write_site(out, model, sites[k]);
-        if (sites.size() > shown)
-            out << "  … and " << sites.size() - shown
-                << " more race sites (--format json lists every race)\n";
+        if (p.id >= first.size()) first.resize(p.id + 1, false);
+        first[p.id] = p.first;
     }
-    if (later_partitions > 0)
+    std::size_t later_unvalidated = 0;
+    std::set<std::uint32_t> later_partitions;
+    for (const ReportRace& r : model.races) {
+        const bool in_first = r.partition < first.size() && first[r.partition];
+        if (in_first || r.status != RaceStatus::Unvalidated) {
+            listed.races.push_back(r);
+        } else {
+            ++later_unvalidated;
+            later_partitions.insert(r.partition);
+        }
+    }
+    std::vector<RaceSite> sites = group_race_sites(listed);
+    // (1) sites of first partitions, (2) the other sites with a validated race; each by its
+    // smallest partition, then race id (group_race_sites' order).
+    std::stable_partition(sites.begin(), sites.end(),
+                          [](const RaceSite& s) { return s.in_first_partition; });
+    const std::size_t in_first = static_cast<std::size_t>(std::count_if(
+        sites.begin(), sites.end(), [](const RaceSite& s) { return s.in_first_partition; }));
+    const std::size_t shown = std::min(sites.size(), options.max_sites);
+    out << sites.size() << (sites.size() == 1 ? " race site" : " race sites")
+        << " to look at: " << in_first << " in first partitions, " << sites.size() - in_first
+        << " more with validated races in later partitions\n";
+    for (std::size_t k = 0; k < shown; ++k) {
+        if (k == in_first)
+            out << "\n"
+                << st.bold()
+                << "Validated races ordered after others (real, but fix the ones above first):"
+                << st.reset() << "\n";
+        write_site(out, st, model, sites[k], k + 1, options);
+    }
+    if (sites.size() > shown)
+        out << "\n… and " << sites.size() - shown
+            << " more race sites (--max-sites N shows more; --format json lists every race)\n";
+    if (later_unvalidated > 0)
         out << "\n"
-            << later_races << (later_races == 1 ? " race" : " races") << " in " << later_partitions
-            << (later_partitions == 1 ? " later partition" : " later partitions")
-            << " may be artifacts of the first ones (--format json lists them).\n";
+            << later_unvalidated
+            << (later_unvalidated == 1 ? " unvalidated race" : " unvalidated races") << " in "
+            << later_partitions.size()
+            << (later_partitions.size() == 1 ? " later partition" : " later partitions")
+            << " may be artifacts of the races above (--format json lists them).\n";
 }
 
 } // namespace firstrace

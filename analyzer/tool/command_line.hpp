@@ -2,10 +2,14 @@
 // positional argument; parse errors become UsageError (exit code 2).
 #pragma once
 
+#include <unistd.h>
+
 #include <boost/program_options.hpp>
+#include <cstdio>
 
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include "firstrace/report_model.hpp"
 
 namespace firstrace::cli {
 
@@ -28,6 +32,21 @@ parse_command_line(const Arguments& args,
         throw UsageError(e.what());
     }
     return vm;
+}
+
+// The text report options shared by `analyze` and `report`: --max-sites, --colour.
+inline TextReportOptions text_report_options(const boost::program_options::variables_map& vm,
+                                             bool to_stdout = true) {
+    TextReportOptions options;
+    if (vm.count("max-sites")) options.max_sites = vm["max-sites"].as<std::size_t>();
+    const std::string colour = vm.count("colour") ? vm["colour"].as<std::string>() : "auto";
+    if (colour == "always")
+        options.colour = true;
+    else if (colour == "auto")
+        options.colour = to_stdout && isatty(fileno(stdout)) != 0;
+    else if (colour != "never")
+        throw UsageError("unknown --colour '" + colour + "' (auto, always or never)");
+    return options;
 }
 
 } // namespace firstrace::cli

@@ -15,9 +15,10 @@
 #include <string>
 #include <vector>
 
-#include <firstrace/trace_format.hpp>
+#include "firstrace/trace_metadata.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include <firstrace/trace_format.hpp>
 
 namespace po = boost::program_options;
 namespace fs = std::filesystem;
@@ -206,16 +207,10 @@ int record_command(const Arguments& args) {
                          " showed no instrumentation: it wrote no trace. Build it with "
                          "firstrace-cc / firstrace-c++ (or CC=firstrace-cc CXX=firstrace-c++)");
     }
-    bool instrumented = false;
-    {
-        std::ifstream in(metadata);
-        std::string line;
-        while (std::getline(in, line))
-            if (line.rfind("instrumented", 0) == 0) instrumented = true;
-    }
+    const bool instrumented = read_trace_metadata(dir.string()).instrumented;
     {
         std::ofstream out(metadata, std::ios::app);
-        out << "status " << (exited.signaled ? "signal " : "exit ") << exited.value << "\n";
+        out << trace_status_line(exited.signaled, exited.value) << "\n";
     }
     if (!instrumented)
         throw UsageError(command[0] +

@@ -89,6 +89,9 @@ int report_command(const Arguments& args) {
                                      "feasible-ec), any; none: always 0")(
         "source-root", po::value<std::string>(),
         "SARIF: write paths under this directory relative to it (%SRCROOT%)")(
+        "max-sites", po::value<std::size_t>()->default_value(20),
+        "text: race sites shown in full")("colour", po::value<std::string>()->default_value("auto"),
+                                          "text: auto (when stdout is a terminal), always, never")(
         "quiet,q", "nothing on stderr")("verbose,v", "filter and suppression statistics on stderr");
     const po::variables_map vm = parse_command_line(args, visible, "database");
     if (vm.count("help")) {
@@ -187,10 +190,6 @@ int report_command(const Arguments& args) {
         run.title = summary.program.value_or(summary.trace_path);
         run.analyzed_at = summary.analyzed_at;
         run.source = [&db, id](const std::string& f) { return db.source_text(id, f); };
-        if (format == "text" && !unfiltered) {
-            // The text writer looks races up by id: keep every race, show the kept partitions.
-            shown.races = std::move(model.races);
-        }
         run.model = std::move(shown);
         runs.push_back(std::move(run));
     }
@@ -219,7 +218,7 @@ int report_command(const Arguments& args) {
             if (runs.size() > 1)
                 out << (i > 0 ? "\n" : "") << "== Run " << runs[i].id << ": " << runs[i].title
                     << " (" << runs[i].analyzed_at << ") ==\n";
-            write_text_report(out, runs[i].model);
+            write_text_report(out, runs[i].model, text_report_options(vm, !vm.count("output")));
         }
     } else if (format == "sarif") {
         SarifOptions options;

@@ -168,6 +168,13 @@ TEST(FirstraceTraceReader, BuildsTheModel) {
     EXPECT_EQ(trace.format, "firstrace");
     EXPECT_TRUE(trace.has_clock);
     EXPECT_FALSE(trace.truncated) << trace.truncation_reason;
+    // the metadata travels in the model: nothing needs to reopen the directory
+    ASSERT_TRUE(trace.metadata);
+    EXPECT_EQ(trace.metadata->program, "/bin/app");
+    EXPECT_EQ(trace.metadata->args, std::vector<std::string>{"app"});
+    EXPECT_EQ(trace.metadata->tool_version, "0.1.0");
+    EXPECT_TRUE(trace.metadata->instrumented);
+    EXPECT_EQ(trace.metadata->end_how, "exit");
     ASSERT_EQ(trace.processes.size(), 2u);
     EXPECT_EQ(trace.processes[0].name, "main");
     EXPECT_EQ(trace.processes[1].name, "thread 1 (worker)");

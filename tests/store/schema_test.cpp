@@ -72,11 +72,11 @@ void expect_input_error(F&& f, const std::string& path, const std::string& words
 }
 
 const std::vector<std::string> kTables = {
-    "runs",           "run_stages",    "processes",       "locations",       "contexts",
-    "sync_objects",   "variables",     "events",          "access_sites",    "site_ranges",
-    "graph_edges",    "partitions",    "partition_edges", "tangles",         "races",
-    "race_variables", "race_accesses", "site_pairs",      "race_site_pairs", "source_texts",
-    "source_files"};
+    "runs",           "run_stages",          "processes",       "locations",       "contexts",
+    "sync_objects",   "variables",           "events",          "access_sites",    "site_ranges",
+    "graph_edges",    "partitions",          "partition_edges", "tangles",         "races",
+    "race_variables", "race_accesses",       "site_pairs",      "race_site_pairs", "source_texts",
+    "source_files",   "race_site_instances", "heap_blocks"};
 
 TEST(Schema, NewDatabaseHasTheApplicationIdVersionTablesAndViews) {
     TempDir dir;
@@ -135,6 +135,32 @@ TEST(Schema, EmptyFileBecomesADatabase) {
     const test::HandMadeRun h = test::hand_made_run();
     EXPECT_EQ(write_run(path, h.trace, h.result), 1);
     EXPECT_EQ(ResultsDatabase(path).runs().size(), 1u);
+}
+
+// A version-1 database (tests/data/schema-v1.sql is schema.sql as version 1 shipped it) is
+// migrated when a run is appended: its tables and columns then equal a new database's.
+TEST(Schema, VersionOneDatabaseIsMigratedToTheCurrentSchema) {
+    TempDir dir;
+    const std::string old = dir.file("v1.db");
+    RawDb(old).exec(test::read_file(std::string(FIRSTRACE_TEST_DATA) + "/schema-v1.sql"));
+    ASSERT_EQ(RawDb(old).integer("PRAGMA user_version"), 1);
+    const test::HandMadeRun h = test::hand_made_run();
+    EXPECT_EQ(write_run(old, h.trace, h.result), 1);
+    const std::string fresh = make_database(dir);
+    auto columns = [](const std::string& path) {
+        RawDb db(path);
+        std::set<std::string> out;
+        for (const std::string& table :
+             db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+            for (const std::string& column :
+                 db.strings("SELECT name FROM pragma_table_info('" + table + "')"))
+                out.insert(table + "." + column);
+        return out;
+    };
+    EXPECT_EQ(columns(old), columns(fresh));
+    EXPECT_EQ(RawDb(old).integer("PRAGMA user_version"), db::kSchemaVersion);
+    EXPECT_EQ(test::json_of(ResultsDatabase(old).read_report(1)),
+              test::json_of(make_report_model(h.trace, h.result)));
 }
 
 TEST(Schema, RunsAreAppendedWithIncreasingIds) {

@@ -123,21 +123,25 @@ inline HandMadeRun hand_made_run() {
     t.truncated = true;
     t.truncation_reason = "the program crashed";
     t.locations = {
-        {"/src/app/queue.c", 42, 7, "queue_push", 0x401000},
-        {"/src/app/queue.c", 57, 3, "queue_pop", 0x401100},
-        {"", 0, 0, "", 0x402000}, // unknown location
-        {"/src/app/main.c", 10, 1, "main", 0x400500},
-        {"/src/app/weird <name> & \"quotes\".c", 5, 0, "f|g", 0x400600},
+        {"/src/app/queue.c", 42, 7, "queue_push", 0x401000, kNone},
+        // an access in a library header inlined into the user's queue_pop (location 5)
+        {"/usr/include/c++/12/bits/hashtable.h", 1650, 3, "std::_Hashtable::find", 0x401100, 5},
+        {"", 0, 0, "", 0x402000, kNone}, // unknown location
+        {"/src/app/main.c", 10, 1, "main", 0x400500, kNone},
+        {"/src/app/weird <name> & \"quotes\".c", 5, 0, "f|g", 0x400600, kNone},
+        {"/src/app/queue.c", 57, 3, "queue_pop", 0x401100, kNone},
+        {"/src/app/main.c", 20, 5, "main", 0x400700, kNone},
     };
-    t.contexts = {{kNone, 3}, {0, 0}};
+    t.contexts = {{kNone, 3}, {0, 0}, {kNone, 6}};
+    t.heap_blocks = {{{0x7000, 0x7018}, 0, 1, 6, kNone}};
     t.objects = {{SyncObjectKind::Lock, "mutex@0x1000", 0x1000, 0},
                  {SyncObjectKind::Semaphore, "sem@0x2000", 0x2000, 2}};
     t.ranges = {
-        {0x7000, 0x7008}, {0x7000, 0x7004}, {0x7010, 0x7018}, {0x7000, 0x7008}, {0x9000, 0x9001}};
+        {0x7000, 0x7018}, {0x7000, 0x7004}, {0x7010, 0x7018}, {0x7000, 0x7008}, {0x9000, 0x9001}};
     t.sites = {
-        {0, kAccessWrite, 0, 1},     {2, kAccessRead | kAccessWrite, 1, 1},
-        {1, kAccessRead, 2, 1},      {4, kAccessWrite | kAccessAtomic, 3, 1},
-        {kNone, kAccessWrite, 4, 1},
+        {0, kAccessWrite, 0, 1, 0},         {2, kAccessRead | kAccessWrite, 1, 1, kNone},
+        {1, kAccessRead, 2, 1, 2},          {4, kAccessWrite | kAccessAtomic, 3, 1, kNone},
+        {kNone, kAccessWrite, 4, 1, kNone},
     };
     Process main;
     main.name = "thread 1";

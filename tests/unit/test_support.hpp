@@ -81,8 +81,4 @@ inline void add_os_threads_and_atomics(Trace& trace, std::uint64_t seed) {
         if (pick(0, 3) == 0) site.flags |= kAccessAtomic;
 }
 
-inline std::string data_file(const std::string& name) {
-    return std::string(FIRSTRACE_TEST_DATA) + "/" + name;
-}
-
 } // namespace firstrace::test

@@ -90,16 +90,20 @@ FRT_EXPORT void __tsan_func_entry(void* caller_pc) {
         if (t == nullptr) return;
     }
     const u32 d = t->depth++;
-    if (FRT_LIKELY(d < kMaxStack)) t->stack[d] = reinterpret_cast<u64>(caller_pc);
+    if (FRT_LIKELY(d < kMaxStack)) {
+        const u64 pc = reinterpret_cast<u64>(caller_pc);
+        t->stack[d] = pc;
+        t->stack_hash = t->stack_hashes[d + 1] = stack_hash_push(t->stack_hashes[d], pc);
+    }
 }
 
 FRT_EXPORT void __tsan_func_exit() {
     ThreadState* t = tls_state;
-    if (FRT_LIKELY(t != nullptr) && t->depth != 0) --t->depth;
+    if (FRT_LIKELY(t != nullptr) && t->depth != 0) {
+        const u32 d = --t->depth;
+        t->stack_hash = t->stack_hashes[d < kMaxStack ? d : kMaxStack];
+    }
 }
-
-FRT_EXPORT void __tsan_ignore_thread_begin() {}
-FRT_EXPORT void __tsan_ignore_thread_end() {}
 
 // --- atomics ------------------------------------------------------------------------------------
 //
@@ -294,16 +298,6 @@ FRT_EXPORT void __tsan_atomic_thread_fence(int mo) {
 }
 FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
     __atomic_signal_fence(order(mo));
-}
-
-// Annotations some code uses to describe custom synchronization.
-FRT_EXPORT void __tsan_acquire(void* addr) {
-    atomic_op(
-        FRT_PC(), addr, 1, kAcquire, kAcquire, OpKind::Load, [] { return 0; }, kAlways);
-}
-FRT_EXPORT void __tsan_release(void* addr) {
-    atomic_op(
-        FRT_PC(), addr, 1, kRelease, kRelease, OpKind::Store, [] { return 0; }, kAlways);
 }
 
 // Called by the memcpy/memmove/memset interceptors (rt_memory.c). Only threads that already

@@ -22,11 +22,14 @@
 
 namespace frt {
 
+namespace key = firstrace::format::metadata_key;
+
 __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
 // Set once a thread has finished: instrumented code running after that is not traced.
 static __thread bool tls_done __attribute__((tls_model("initial-exec"))) = false;
 
 std::atomic<RtState> g_state{RtState::Uninit};
+u32 g_stack_depth = 64;
 std::atomic<u32> g_live_threads{0};
 static std::atomic<u32> g_next_pid{0};
 static std::atomic<bool> g_instrumented{false};
@@ -246,8 +249,8 @@ static ThreadState* allocate_state() {
     const std::size_t zcap =
         ZSTD_compressBound(kBufferSize) + sizeof(firstrace::format::ChunkHeader);
     const std::size_t total = sizeof(ThreadState) + kTableSize * sizeof(Slot) +
-                              kMaxSites * sizeof(Site) + kArenaSize + kBufferSize + zcap +
-                              g_cctx_size + 4096 * 6;
+                              kMaxSites * sizeof(Site) + kDepotSize * sizeof(DepotSlot) +
+                              kArenaSize + kBufferSize + zcap + g_cctx_size + 4096 * 7;
     char* mem = static_cast<char*>(map(total));
     if (mem == nullptr) return nullptr;
     auto align = [](std::size_t v) { return (v + 63) & ~std::size_t{63}; };
@@ -257,6 +260,8 @@ static ThreadState* allocate_state() {
     off = align(off + kTableSize * sizeof(Slot));
     t->sites = reinterpret_cast<Site*>(mem + off);
     off = align(off + kMaxSites * sizeof(Site));
+    t->depot = reinterpret_cast<DepotSlot*>(mem + off);
+    off = align(off + kDepotSize * sizeof(DepotSlot));
     t->arena = mem + off;
     off = align(off + kArenaSize);
     t->buf = reinterpret_cast<unsigned char*>(mem + off);
@@ -367,9 +372,39 @@ static void put_current_context(ThreadState* t) {
     put_context(t, t->stack + (d - k), k);
 }
 
+// The stack depot id of the current calling context, writing a kRecStack record the first time
+// this stream sees the stack (the innermost g_stack_depth frames). 0: no stack (depth 0, the
+// depot is full, or the record could not be written).
+static u32 intern_stack(ThreadState* t) {
+    const u32 d = t->depth < kMaxStack ? t->depth : kMaxStack;
+    if (d == 0 || g_stack_depth == 0) return 0;
+    const u64 h = t->stack_hash;
+    u32 i = static_cast<u32>((h * 0x9E3779B97F4A7C15ull) >> (64 - kDepotBits));
+    for (u32 probe = 0; probe < kDepotSize; ++probe, i = (i + 1) & (kDepotSize - 1)) {
+        DepotSlot& slot = t->depot[i];
+        if (slot.gen == t->depot_gen) {
+            if (slot.hash == h) return slot.id;
+            continue;
+        }
+        if (t->depot_ids >= kDepotSize / 4 * 3) return 0; // full enough: stop interning
+        if (!begin_record(t)) return 0;
+        const u32 id = ++t->depot_ids;
+        const u32 k = d < g_stack_depth ? d : g_stack_depth;
+        put_byte(t, firstrace::format::kRecStack);
+        put(t, id);
+        put_context(t, t->stack + (d - k), k);
+        end_record(t);
+        slot.hash = h;
+        slot.id = id;
+        slot.gen = t->depot_gen;
+        return id;
+    }
+    return 0;
+}
+
 void close_computation(ThreadState* t, u64 clock) {
     if (t->nsites != 0 && begin_record(t)) {
-        put_byte(t, firstrace::format::kRecCompute);
+        put_byte(t, firstrace::format::kRecComputeStacks);
         put(t, t->event_start);
         put(t, clock >= t->event_start ? clock - t->event_start : 0);
         put_context(t, t->ctx, t->ctx_depth);
@@ -377,6 +412,7 @@ void close_computation(ThreadState* t, u64 clock) {
         for (u32 i = 0; i < t->nsites; ++i) {
             const Site& s = t->sites[i];
             put(t, s.pc);
+            put(t, s.stack);
             put_byte(t, s.flags);
             put(t, s.n);
             u64 prev = 0;
@@ -418,6 +454,7 @@ static Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
             s.site = t->nsites;
             Site& site = t->sites[t->nsites++];
             site.pc = pc;
+            site.stack = intern_stack(t);
             site.flags = flags;
             site.n = 0;
             site.cap = 4;
@@ -481,7 +518,11 @@ void periodic(ThreadState* t) {
 
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     if (size == 0) return;
-    const u64 key = (pc << 3) | flags;
+    // Annotated ignore regions: never enter the site table, so the fast path never sees the
+    // site either (rt_annotations.cpp closes the event when the region begins).
+    if (FRT_UNLIKELY(t->ignore_access_kinds & flags) && !(flags & firstrace::format::kAtomic))
+        return;
+    const u64 key = site_key(t, pc, flags);
     for (int attempt = 0; attempt < 2; ++attempt) {
         Site* s =
             (t->last_key == key && t->last_site) ? t->last_site : find_site(t, key, pc, flags);
@@ -499,7 +540,7 @@ void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
 // Synchronization events.
 
 void emit_sync(ThreadState* t, const SyncRecord& r) {
-    if (begin_record(t)) {
+    if (t->ignore_sync_depth == 0 && begin_record(t)) {
         put_byte(t, firstrace::format::kRecSync);
         put_byte(t, r.op);
         put_byte(t, r.cls);
@@ -530,6 +571,47 @@ void emit_name(ThreadState* t, u32 pid, const char* name) {
     }
 }
 
+void emit_alloc(ThreadState* t, u64 address, u64 size, u64 pc) {
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecAlloc);
+        put(t, address);
+        put(t, size);
+        put(t, pc);
+        put_current_context(t);
+        end_record(t);
+    }
+}
+
+void emit_benign(ThreadState* t, u64 address, u64 size) {
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecBenign);
+        put(t, address);
+        put(t, size);
+        end_record(t);
+    }
+}
+
+void emit_end(ThreadState* t, u64 clock) {
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecEnd);
+        put(t, clock);
+        end_record(t);
+    }
+}
+
+void emit_switch(ThreadState* t, u32 pid, bool declare, u32 parent) {
+    if (begin_record(t)) {
+        put_byte(t, declare ? firstrace::format::kRecProcess : firstrace::format::kRecSwitch);
+        put(t, pid);
+        if (declare) {
+            put(t, parent == kNoPid ? 0 : u64{parent} + 1);
+            put_byte(t, 1);
+            put(t, static_cast<u64>(t->os_tid));
+        }
+        end_record(t);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Thread life cycle.
 
@@ -547,6 +629,13 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     t->guard = 1;
     // t->gen keeps counting across recycled uses: stale table slots must stay invalid
     t->depth = 0;
+    t->stack_hash = 0;
+    t->stack_hashes[0] = 0;
+    if (++t->depot_gen == 0) { // wrapped: clear the depot once every 2^32 thread states
+        std::memset(t->depot, 0, kDepotSize * sizeof(DepotSlot));
+        t->depot_gen = 1;
+    }
+    t->depot_ids = 0;
     t->pid = pid;
     t->parent = parent;
     t->os_tid = static_cast<int>(syscall(SYS_gettid));
@@ -561,6 +650,8 @@ static ThreadState* create_state(u32 pid, u32 parent) {
     t->bytes_written = 0;
     t->acq_obj = nullptr;
     t->acq_stamp = 0;
+    t->ignore_access_kinds = 0;
+    t->ignore_reads_depth = t->ignore_writes_depth = t->ignore_sync_depth = 0;
     t->ctx_depth = 0;
     t->budget = kBudget;
     reset_event(t, now());
@@ -669,23 +760,23 @@ static int module_callback(struct dl_phdr_info* info, size_t, void*) {
     }
     if (hi == 0) return 0;
     Line l;
-    l.s("module ").x(info->dlpi_addr).s(" ").x(lo).s(" ").x(hi).s(" ").esc(name);
+    l.s(key::kModule).s(" ").x(info->dlpi_addr).s(" ").x(lo).s(" ").x(hi).s(" ").esc(name);
     meta_line(l);
     return 0;
 }
 
 static void write_header() {
     Line l;
-    l.s("firstrace-trace ").u(firstrace::format::kFormatVersion);
+    l.s(key::kHeader).s(" ").u(firstrace::format::kFormatVersion);
     meta_line(l);
     l.n = 0;
-    l.s("tool-version ").s(FIRSTRACE_VERSION);
+    l.s(key::kToolVersion).s(" ").s(FIRSTRACE_VERSION);
     meta_line(l);
     char exe[4096];
     const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         l.n = 0;
-        l.s("program ").esc(exe, static_cast<std::size_t>(n));
+        l.s(key::kProgram).s(" ").esc(exe, static_cast<std::size_t>(n));
         meta_line(l);
     }
     const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
@@ -699,27 +790,27 @@ static void write_header() {
         for (ssize_t i = 0; i < got;) {
             const std::size_t len = strnlen(args + i, static_cast<std::size_t>(got - i));
             l.n = 0;
-            l.s("arg ").esc(args + i, len);
+            l.s(key::kArg).s(" ").esc(args + i, len);
             meta_line(l);
             i += static_cast<ssize_t>(len) + 1;
         }
     }
     l.n = 0;
-    l.s("pid ").u(static_cast<u64>(getpid()));
+    l.s(key::kPid).s(" ").u(static_cast<u64>(getpid()));
     meta_line(l);
     struct utsname host;
     if (uname(&host) == 0) {
         l.n = 0;
-        l.s("host ").esc(host.nodename);
+        l.s(key::kHost).s(" ").esc(host.nodename);
         meta_line(l);
     }
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     l.n = 0;
-    l.s("start-time ").u(static_cast<u64>(rt.tv_sec)).s(".").u(static_cast<u64>(rt.tv_nsec));
+    l.s(key::kStartTime).s(" ").u(static_cast<u64>(rt.tv_sec)).s(".").u(static_cast<u64>(rt.tv_nsec));
     meta_line(l);
     l.n = 0;
-    l.s("clock ").u(now());
+    l.s(key::kClock).s(" ").u(now());
     meta_line(l);
     dl_iterate_phdr(module_callback, nullptr);
 }
@@ -748,6 +839,12 @@ void ensure_init() {
     if (disable && disable[0] && disable[0] != '0') {
         g_state.store(RtState::Disabled);
         return;
+    }
+    if (const char* depth = getenv("FIRSTRACE_STACK_DEPTH")) {
+        u64 v = 0;
+        for (const char* c = depth; *c >= '0' && *c <= '9' && v <= kMaxStack; ++c)
+            v = v * 10 + static_cast<u64>(*c - '0');
+        g_stack_depth = static_cast<u32>(v < kMaxStack ? v : kMaxStack);
     }
     const char* out = getenv("FIRSTRACE_OUTPUT");
     Line dir;
@@ -818,7 +915,7 @@ void ensure_init() {
     struct sigaction sa;
     std::memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fatal_signal;
-    sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK; // flush after a stack overflow too
     sigemptyset(&sa.sa_mask);
     const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
                          SIGTERM, SIGINT, SIGHUP, SIGQUIT};
@@ -836,7 +933,7 @@ void ensure_init() {
 void mark_instrumented() {
     if (g_instrumented.exchange(true)) return;
     Line l;
-    l.s("instrumented 1");
+    l.s(key::kInstrumented).s(" 1");
     meta_line(l);
 }
 

@@ -23,12 +23,7 @@
 //                    = arrival number / count.
 //   fork / join      Fork(child pid) in the parent after pthread_create succeeded; the child's
 //                    first record declares it with its parent; Join(child pid) after join.
-//   heap blocks      free(p): Release on p's block object (counter before the real free);
-//                    malloc returning p: Acquire on that object if p was freed before (counter
-//                    after). The allocator orders a block's reuse after its free in reality, so
-//                    accesses before the free never race with accesses after the reuse. Only
-//                    recorded while more than one thread is alive: with one thread, process
-//                    order already orders both.
+//   heap blocks      see rt_allocator.cpp.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -37,20 +32,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstring>
 
-#include "rt_internal.hpp"
+#include "rt_record.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
-
-extern "C" {
-void* __libc_malloc(size_t);
-void* __libc_calloc(size_t, size_t);
-void* __libc_realloc(void*, size_t);
-void __libc_free(void*);
-void* __libc_memalign(size_t, size_t);
-}
 
 namespace {
 
@@ -66,24 +54,6 @@ template <class F> F resolve(F& slot, const char* name, const char* version = nu
 #define REAL(name) resolve(real_##name, #name)
 #define REALV(name, version) resolve(real_##name, #name, version)
 #define DECLARE_REAL(name) decltype(&::name) real_##name = nullptr
-
-#define FRT_CALLER() (reinterpret_cast<u64>(__builtin_return_address(0)))
-
-// Records one synchronization event whose operation started at c0 (computation closed there).
-void record(ThreadState* t, u8 op, u8 cls, const void* obj, u64 counter, u64 c0, u64 pc,
-            i64 extra = 0, u32 incarnation = 0) {
-    SyncRecord r{};
-    r.op = op;
-    r.cls = cls;
-    r.object = reinterpret_cast<u64>(obj);
-    r.incarnation = incarnation;
-    r.counter = counter;
-    r.clock_start = c0;
-    r.clock_finish = now();
-    r.pc = pc;
-    r.extra = extra;
-    emit_sync(t, r);
-}
 
 // Lock-like objects: acquire after the real operation succeeded.
 template <class Real, class... Args>
@@ -202,43 +172,72 @@ void free_start_args(StartArgs* a) {
     spin_unlock(g_start_lock);
 }
 
+// A thread's stack and static TLS block: glibc caches the stacks of threads that ended and
+// hands them to later threads, with the thread descriptor (what pthread_self() points to) at
+// the same place in the block. The end of a thread is a Release on kObjThreadStorage at its
+// pthread_t, the start of a thread an Acquire on it when an earlier thread ended there, so
+// that the frames and TLS variables of both do not look shared.
+void storage_handed_over(ThreadState* t) {
+    const void* self = reinterpret_cast<const void*>(pthread_self());
+    if (find_object(fmt::kObjThreadStorage, self) != nullptr)
+        acquire_now(t, fmt::kObjThreadStorage, self, 0);
+}
+
+void thread_exit(ThreadState* t) {
+    if (t->ended) return;
+    t->guard = 1;
+    release_now(t, fmt::kObjThreadStorage, reinterpret_cast<const void*>(pthread_self()), 0, false);
+    thread_finish(t);
+}
+
+// A thread's trace ends in the destructor of this thread-specific data key, not when its start
+// routine returns: the destructors of C++ thread_local objects (__call_tls_dtors) and of other
+// keys run after the start routine and free blocks that later threads reuse, so they must be
+// traced. glibc calls key destructors in rounds while values remain set; the destructor sets
+// its value again once, so that the thread ends in the second round, after the first-round
+// destructors of every other key. Threads that never return from their start routine
+// (pthread_cancel, pthread_exit from code the runtime does not see) end here too.
+pthread_key_t g_exit_key;
+std::atomic<int> g_exit_key_state{0}; // 0 none, 1 creating, 2 ready, 3 failed
+constexpr std::uintptr_t kExitRoundOne = 1, kExitRoundTwo = 2;
+
+void exit_key_destructor(void* value) {
+    if (reinterpret_cast<std::uintptr_t>(value) == kExitRoundOne &&
+        pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundTwo)) == 0)
+        return;
+    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0) thread_exit(t);
+}
+
+bool exit_key_ready() {
+    int s = g_exit_key_state.load(std::memory_order_acquire);
+    if (s == 0 && g_exit_key_state.compare_exchange_strong(s, 1)) {
+        s = pthread_key_create(&g_exit_key, exit_key_destructor) == 0 ? 2 : 3;
+        g_exit_key_state.store(s, std::memory_order_release);
+    }
+    while (s == 1)
+        s = g_exit_key_state.load(std::memory_order_acquire);
+    return s == 2;
+}
+
 void* thread_start(void* p) {
     auto* a = static_cast<StartArgs*>(p);
     void* (*fn)(void*) = a->fn;
     void* arg = a->arg;
     thread_started(a->pid, a->parent);
     free_start_args(a);
-    void* result = fn(arg);
-    if (ThreadState* t = tls_state) thread_finish(t);
-    return result;
-}
-
-bool heap_tracking() {
-    return g_live_threads.load(std::memory_order_relaxed) > 1;
-}
-
-void heap_release(void* p, u64 pc) {
-    if (p == nullptr || !heap_tracking()) return;
-    ThreadState* t = enter();
-    if (t == nullptr) return;
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* o = object(fmt::kObjHeapBlock, p);
-    record(t, fmt::kOpRelease, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
-    leave(t);
-}
-
-void heap_acquire(void* p, u64 pc) {
-    if (p == nullptr || !heap_tracking()) return;
-    ThreadState* t = enter();
-    if (t == nullptr) return;
-    ObjEntry* o = find_object(fmt::kObjHeapBlock, p);
-    if (o != nullptr) { // the block was freed before: its reuse is ordered after that
-        const u64 c0 = now();
-        close_computation(t, c0);
-        record(t, fmt::kOpAcquire, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
+    alt_stack_attach();
+    bool ends_in_destructor = false;
+    if (ThreadState* t = tls_state) {
+        t->guard = 1;
+        storage_handed_over(t);
+        ends_in_destructor =
+            exit_key_ready() &&
+            pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne)) == 0;
+        leave(t);
     }
-    leave(t);
+    void* result = fn(arg);
+    if (ThreadState* t = tls_state; t != nullptr && !ends_in_destructor) thread_exit(t);
+    return result;
 }
 
 } // namespace
@@ -250,6 +249,7 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     auto real = REAL(pthread_create);
     ThreadState* t = enter();
     if (t == nullptr) return real(thread, attr, fn, arg);
+    exit_key_ready();
     StartArgs* a = new_start_args();
     if (a == nullptr) {
         leave(t);
@@ -334,9 +334,52 @@ FRT_EXPORT int pthread_timedjoin_np(pthread_t thread, void** ret, const struct t
 
 FRT_EXPORT void pthread_exit(void* value) {
     auto real = REAL(pthread_exit);
-    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0) thread_finish(t);
+    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0) thread_exit(t);
     real(value);
     __builtin_unreachable();
+}
+
+// pthread_once (std::call_once in libstdc++): the init routine's end is a Release on
+// kObjOnce at the once control, every call that returns without running the routine (it ran
+// before, or in another thread while this one waited) an Acquire. The routine takes no
+// argument, so the interposed call runs a trampoline that finds its frame in TLS (once calls
+// nest when a routine calls pthread_once itself).
+namespace {
+struct OnceFrame {
+    void (*routine)();
+    const pthread_once_t* once;
+    u64 pc;
+    bool ran;
+    OnceFrame* outer;
+};
+__thread OnceFrame* tls_once __attribute__((tls_model("initial-exec"))) = nullptr;
+
+void once_trampoline() {
+    OnceFrame* f = tls_once;
+    f->routine();
+    f->ran = true;
+    if (ThreadState* t = enter()) {
+        release_now(t, fmt::kObjOnce, f->once, f->pc, false);
+        leave(t);
+    }
+}
+DECLARE_REAL(pthread_once);
+} // namespace
+
+FRT_EXPORT int pthread_once(pthread_once_t* once, void (*routine)()) {
+    auto real = REAL(pthread_once);
+    OnceFrame f{routine, once, FRT_CALLER(), false, tls_once};
+    tls_once = &f;
+    const int r = real(once, once_trampoline);
+    tls_once = f.outer;
+    if (r == 0 && !f.ran) {
+        if (ThreadState* t = enter()) {
+            if (find_object(fmt::kObjOnce, once) != nullptr)
+                acquire_now(t, fmt::kObjOnce, once, f.pc);
+            leave(t);
+        }
+    }
+    return r;
 }
 
 // Thread names become process names in the trace ("thread 3 (worker)").
@@ -604,47 +647,6 @@ FRT_EXPORT int sem_timedwait(sem_t* s, const struct timespec* abstime) {
 }
 FRT_EXPORT int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* abstime) {
     return sem_wait_common(s, FRT_CALLER(), REAL(sem_clockwait), clock, abstime);
-}
-
-// --- allocator -----------------------------------------------------------------------------------
-
-FRT_EXPORT void* malloc(size_t n) {
-    void* p = __libc_malloc(n);
-    heap_acquire(p, FRT_CALLER());
-    return p;
-}
-FRT_EXPORT void* calloc(size_t n, size_t size) {
-    void* p = __libc_calloc(n, size);
-    heap_acquire(p, FRT_CALLER());
-    return p;
-}
-FRT_EXPORT void* realloc(void* old, size_t n) {
-    if (old != nullptr) heap_release(old, FRT_CALLER());
-    void* p = __libc_realloc(old, n);
-    heap_acquire(p, FRT_CALLER());
-    return p;
-}
-FRT_EXPORT void free(void* p) {
-    heap_release(p, FRT_CALLER());
-    __libc_free(p);
-}
-FRT_EXPORT int posix_memalign(void** out, size_t alignment, size_t n) {
-    if (alignment < sizeof(void*) || (alignment & (alignment - 1)) != 0) return 22; // EINVAL
-    void* p = __libc_memalign(alignment, n);
-    if (p == nullptr) return 12; // ENOMEM
-    heap_acquire(p, FRT_CALLER());
-    *out = p;
-    return 0;
-}
-FRT_EXPORT void* aligned_alloc(size_t alignment, size_t n) {
-    void* p = __libc_memalign(alignment, n);
-    heap_acquire(p, FRT_CALLER());
-    return p;
-}
-FRT_EXPORT void* memalign(size_t alignment, size_t n) {
-    void* p = __libc_memalign(alignment, n);
-    heap_acquire(p, FRT_CALLER());
-    return p;
 }
 
 // --- process exit

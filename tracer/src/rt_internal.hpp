@@ -37,6 +37,11 @@ inline constexpr std::size_t kArenaSize = 8u << 20;    // range arrays of the op
 inline constexpr std::size_t kBufferSize = 512u << 10; // raw record buffer (one chunk)
 inline constexpr u32 kMaxStack = 256;                  // shadow stack depth kept
 inline constexpr u32 kMaxContext = 64;                 // innermost frames written per event
+inline constexpr u32 kDepotBits = 13;                  // stack depot: 8192 stacks per thread
+inline constexpr u32 kDepotSize = 1u << kDepotBits;
+// Frames of an access site's stack written to the trace (FIRSTRACE_STACK_DEPTH, default 64,
+// at most kMaxStack); set once at start-up.
+extern u32 g_stack_depth;
 
 struct Range {
     u64 lo;
@@ -45,6 +50,7 @@ struct Range {
 
 struct Site {
     u64 pc;
+    u32 stack; // stack depot id of the calling context (0: none)
     u8 flags;
     u32 n;    // ranges used
     u32 cap;  // ranges allocated
@@ -58,6 +64,14 @@ struct Slot {
     u32 gen;
 };
 
+// One entry of a thread's stack depot: stacks are interned by their incremental hash, and ids
+// are local to the thread's stream (the reader maps (stream, id) to a calling context).
+struct DepotSlot {
+    u64 hash;
+    u32 id;
+    u32 gen; // valid when equal to ThreadState::depot_gen (a recycled state starts empty)
+};
+
 struct ThreadState {
     // --- hot fields ---
     u32 guard;    // nonzero while inside the runtime
@@ -65,13 +79,18 @@ struct ThreadState {
     u64 last_key; // one-entry cache of the site table
     Site* last_site;
     u32 nsites;
-    u32 depth;  // shadow stack depth (may exceed kMaxStack)
-    u32 budget; // accesses until the next look at the clock (periodic event split)
+    u32 depth;      // shadow stack depth (may exceed kMaxStack)
+    u64 stack_hash; // hash of stack[0, min(depth, kMaxStack)): part of every site key
+    u32 budget;     // accesses until the next look at the clock (periodic event split)
     Slot* table;
     Site* sites;
     char* arena;
     std::size_t arena_used;
     u64 stack[kMaxStack];
+    u64 stack_hashes[kMaxStack + 1]; // stack_hashes[d]: hash of stack[0, d)
+    DepotSlot* depot;
+    u32 depot_gen;
+    u32 depot_ids; // ids handed out in this stream
 
     // --- event state ---
     u64 event_start; // clock at the start of the open computation event
@@ -103,6 +122,13 @@ struct ThreadState {
     // acquire-elision cache: last atomic object acquired and its release stamp then
     const void* acq_obj;
     u64 acq_stamp;
+
+    // TSan annotation API (rt_annotations.cpp): accesses of these kinds (kRead/kWrite bits)
+    // are dropped in add_access_slow; while ignore_sync is nonzero no sync record is written.
+    u8 ignore_access_kinds;
+    u32 ignore_reads_depth;
+    u32 ignore_writes_depth;
+    u32 ignore_sync_depth;
 
     ThreadState* next_free;
 };
@@ -159,6 +185,18 @@ FRT_INLINE void add_range_fast(ThreadState* t, Site* s, u64 lo, u64 hi, u64 pc, 
     add_access_slow(t, pc, lo, hi - lo, flags);
 }
 
+// The key of an access site in the open event: program counter, kind and calling context. The
+// stack enters through its incremental hash (maintained by __tsan_func_entry/exit), so the same
+// pc reached through two call paths makes two sites, at the cost of one xor on the access path.
+FRT_INLINE u64 site_key(const ThreadState* t, u64 pc, u8 flags) {
+    return ((pc << 3) | flags) ^ t->stack_hash;
+}
+
+// One step of the incremental stack hash: the hash of a stack one frame deeper.
+FRT_INLINE u64 stack_hash_push(u64 h, u64 caller_pc) {
+    return (h ^ caller_pc) * 0x9E3779B97F4A7C15ull + 0x632BE59BD9B4E019ull;
+}
+
 FRT_INLINE u32 slot_index(u64 key) {
     return static_cast<u32>((key * 0x9E3779B97F4A7C15ull) >> (64 - kTableBits));
 }
@@ -172,7 +210,7 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
     if (FRT_UNLIKELY(t->guard != 0)) return;
     t->guard = 1;
     if (FRT_UNLIKELY(--t->budget == 0)) periodic(t);
-    const u64 key = (pc << 3) | flags;
+    const u64 key = site_key(t, pc, flags);
     // Fast path: the site is in its home slot of the table (the common case: a handful of
     // sites per loop) and the access extends or falls in the range it touched last.
     const Slot& slot = t->table[slot_index(key)];
@@ -199,6 +237,14 @@ struct SyncRecord {
 void emit_sync(ThreadState* t, const SyncRecord& r);       // event_start = clock_finish after
 void thread_finish(ThreadState* t);                        // End record, flush, release state
 void emit_name(ThreadState* t, u32 pid, const char* name); // kRecName
+// kRecAlloc: the current process got [address, address + size) from the allocator at pc.
+void emit_alloc(ThreadState* t, u64 address, u64 size, u64 pc);
+// kRecBenign: races on [address, address + size) are declared benign.
+void emit_benign(ThreadState* t, u64 address, u64 size);
+// kRecEnd for the current process (a fiber destroyed; threads end through thread_finish).
+void emit_end(ThreadState* t, u64 clock);
+// kRecProcess (declare, with parent) or kRecSwitch: following records belong to pid (fibers).
+void emit_switch(ThreadState* t, u32 pid, bool declare, u32 parent);
 
 // Global object table (lock-free, keyed by class + address).
 struct ObjEntry {

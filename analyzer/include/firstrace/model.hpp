@@ -5,8 +5,11 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "firstrace/trace_metadata.hpp"
 
 namespace firstrace {
 
@@ -33,6 +36,9 @@ struct SourceLocation {
     std::uint32_t column = 0;
     std::string function; // empty when unknown
     std::uint64_t pc = 0; // 0 for STD traces
+    // When this frame is a call inlined into another function: the location of the call in
+    // that function (same pc; Trace::locations index), else kNone. Stacks expand through it.
+    std::uint32_t inlined_into = kNone;
 };
 
 // All accesses one program location made inside one computation event: the kind and the
@@ -42,6 +48,10 @@ struct AccessSite {
     std::uint8_t flags = 0;         // AccessFlags
     std::uint32_t first_range = 0;  // index into Trace::ranges
     std::uint32_t range_count = 0;
+    // The calling context the accesses were made in (index into Trace::contexts: the innermost
+    // caller frame), kNone when not recorded. Sites of one pc under different stacks are
+    // different sites.
+    std::uint32_t context = kNone;
 };
 
 enum class EventKind : std::uint8_t {
@@ -143,6 +153,7 @@ struct DataSymbol {
 struct Trace {
     std::string path;   // what was read, for messages
     std::string format; // "std" or "firstrace"
+    std::optional<TraceMetadata> metadata; // recorded traces: the trace directory's metadata
     std::vector<Process> processes;
     std::vector<SyncObject> objects;
     std::vector<AccessSite> sites;

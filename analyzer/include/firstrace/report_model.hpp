@@ -15,13 +15,37 @@
 
 namespace firstrace {
 
+// One frame of a call stack: a source location and the function executing there.
+struct ReportFrame {
+    std::string file; // empty when unknown
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::string function;
+    friend bool operator==(const ReportFrame&, const ReportFrame&) = default;
+};
+
+// An access site as reports show it. file/line/column/function are its headline location: the
+// innermost frame of its call stack in the user's code (report_frames.cpp, headline_frame), or
+// the access itself when no frame is. `stack` is the full call stack, innermost frame (the
+// access) first; empty when the trace recorded none.
 struct ReportSite {
     std::string file; // empty when unknown
     std::uint32_t line = 0;
     std::uint32_t column = 0;
     std::string function;
     std::string kind; // "read", "write", "read-write"
+    std::vector<ReportFrame> stack;
     friend bool operator==(const ReportSite&, const ReportSite&) = default;
+};
+
+// One race site instance of a race (DESIGN "Outputs"): an access site of event a and one of
+// event b whose byte ranges intersect, at least one writing and not both atomic. `a` and `b`
+// index ReportRace::sites_a / sites_b; `variable` names the bytes they share.
+struct ReportSitePair {
+    std::uint32_t a = 0;
+    std::uint32_t b = 0;
+    std::string variable;
+    friend bool operator==(const ReportSitePair&, const ReportSitePair&) = default;
 };
 
 struct ReportEvent {
@@ -41,6 +65,7 @@ struct ReportRace {
     std::vector<std::string> variables; // conflicting variables or address ranges
     std::vector<ReportSite> sites_a;
     std::vector<ReportSite> sites_b;
+    std::vector<ReportSitePair> pairs; // the race sites this race is an instance of
 };
 
 struct ReportPartition {
@@ -59,10 +84,11 @@ struct ReportModel {
     std::vector<ReportPartition> partitions;
 };
 
-// With `first_partitions_only`, races outside first partitions get no variables and no sites:
-// enough for the text report, and much cheaper on traces with millions of races.
+// With `listed_only`, only the races the default report lists get variables, sites and pairs:
+// those of first partitions and the validated (feasible / feasible-ec) ones. Enough for the
+// text report, and much cheaper on traces with millions of races.
 ReportModel make_report_model(const Trace& trace, const AnalysisResult& result,
-                              bool first_partitions_only = false);
+                              bool listed_only = false);
 
 // "a, b, c, … (12 in all)": at most `limit` items, for every text-like format.
 std::string join_limited(const std::set<std::string>& items, std::size_t limit,
@@ -73,7 +99,14 @@ std::string format_location(const ReportSite& site);
 
 // The JSON object of DESIGN "Outputs".
 void write_json_report(std::ostream& out, const ReportModel& model);
-// What a person reads: counts, then each first partition with its races grouped by site pair.
-void write_text_report(std::ostream& out, const ReportModel& model);
+struct TextReportOptions {
+    std::size_t max_sites = 20; // race sites shown in full
+    std::size_t max_frames = 8; // frames of each call stack
+    bool colour = false;        // ANSI colours (on a terminal)
+};
+// What a person reads: counts, then the race sites of first partitions, the other sites with
+// validated races, and a count of the unvalidated races of later partitions.
+void write_text_report(std::ostream& out, const ReportModel& model,
+                       const TextReportOptions& options = {});
 
 } // namespace firstrace

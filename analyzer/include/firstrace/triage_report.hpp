@@ -35,7 +35,13 @@ std::string site_key(const SiteEnd& x, const SiteEnd& y);
 
 struct RaceSite {
     std::string key;
-    SiteEnd first, second;            // site_end_less(first, second) or equal
+    SiteEnd first, second; // site_end_less(first, second) or equal
+    // The two accesses of one instance (the strongest status, then smallest race id): kind,
+    // headline and call stack of the side at `first` and of the side at `second`.
+    ReportSite access_first, access_second;
+    std::string thread_first, thread_second; // the processes that made them
+    std::uint32_t example_race = 0;
+    RaceStatus example_status = RaceStatus::Unvalidated;
     std::vector<std::uint32_t> races; // race instances, ascending id
     std::set<std::string> threads;
     std::set<std::string> variables;
@@ -46,10 +52,10 @@ struct RaceSite {
     RaceStatus strongest() const;
 };
 
-// The race sites of the races of `model`: a race is an instance of every (a-site, b-site)
-// location pair with at least one of the two writing (as in the text report); a side without
-// sites counts as one unknown, writing location. Ordered by first partition, then smallest
-// race id.
+// The race sites of the races of `model`: a race is an instance of the headline-location pair
+// of each of its ReportRace::pairs (conflicting_site_pairs: access sites sharing a byte, one
+// writing, not both atomic); a race without pairs counts under the unknown pair. Ordered by
+// first partition, then smallest race id. Hashed ends: linear in the number of pairs.
 std::vector<RaceSite> group_race_sites(const ReportModel& model);
 // The race sites of each first partition (a site is listed under every first partition holding
 // one of its instances), in the order of `sites`.

@@ -31,6 +31,14 @@
 //                 context, s extra (semaphore initial value, barrier count)
 //   kRecEnd       clock   -- the current process finished (thread returned / exited)
 //   kRecName      pid, length, bytes   -- the program named process pid (pthread_setname_np)
+//   kRecAlloc     address, size, pc, context -- the current process got [address, +size) from
+//                 the allocator (malloc, calloc, realloc, aligned variants, operator new)
+//   kRecBenign    address, size -- the program declared races on [address, +size) benign
+//                 (AnnotateBenignRace(Sized)): accesses to these bytes are not analyzed
+//   kRecStack     id, context   -- stack depot entry: the calling context with id `id` (ids are
+//                 local to the stream, from 1; 0 means no stack), written before first use
+//   kRecComputeStacks  as kRecCompute, with each site's stack id after its pc:
+//                 nsites x { pc, stack id, b flags, nranges, ... } -- a site is (pc, stack)
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -70,11 +78,13 @@ enum RecordType : std::uint8_t {
     kRecName = 6,
     // Reserved so that parallel work merges cleanly; each block is defined (layout documented
     // above) by the work that first writes it.
-    // 7, 9: calling contexts (stack depot entries, ...).
+    kRecStack = 7,         // calling contexts: stack depot entry
+    kRecComputeStacks = 9, // computation event whose sites carry stack ids
     // 8 = kRecAlloc (below): a heap block handed out by the allocator.
     // 10-12: OpenMP (private storage regions of logical processes, ...).
     // 13-15: C library / kernel modelling (process tree after fork, signal delivery, ...).
-    kRecAlloc = 8, // address, size, pc, context -- the current process got [address, +size)
+    kRecAlloc = 8,   // address, size, pc, context -- the current process got [address, +size)
+    kRecBenign = 13, // address, size -- races on [address, +size) declared benign
 };
 
 // Synchronization operations on the wire (stable numbers, independent of the model enum).
@@ -106,6 +116,14 @@ enum ObjectClass : std::uint8_t {
     kObjHeapBlock = 8,      // malloc/free ordering of a recycled block
     kObjAnnotation = 9,     // __tsan_acquire / __tsan_release
     kObjRwLockReaders = 10, // the read unlocks of a rwlock (the lock itself is kObjRwLock)
+    // C library, C++ runtime and kernel (tracer/src/rt_*.cpp; Release/Acquire pairs):
+    kObjThreadStorage = 11, // a thread's stack + static TLS (key: its pthread_t, which glibc
+                            // places in that block): a thread's end -> the next one's start
+    kObjFile = 12,          // an open file description (pipe, socket, eventfd, ...):
+                            // write/send -> the read/recv that returns after it
+    kObjOnce = 13,          // pthread_once / std::call_once: the init routine -> every return
+    kObjFiber = 14,         // a fiber of the TSan fiber API: switch_to_fiber -> the fiber
+    kObjSignal = 15,        // a signal number: raise/kill/pthread_kill/sigaction -> handler
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
@@ -157,6 +175,22 @@ inline std::uint64_t zigzag(std::int64_t v) {
 inline std::int64_t unzigzag(std::uint64_t v) {
     return static_cast<std::int64_t>(v >> 1) ^ -static_cast<std::int64_t>(v & 1);
 }
+
+// Keys of the metadata file (one `key value...` line each; see the top of this file).
+namespace metadata_key {
+inline constexpr const char* kHeader = "firstrace-trace";
+inline constexpr const char* kToolVersion = "tool-version";
+inline constexpr const char* kProgram = "program";
+inline constexpr const char* kArg = "arg";
+inline constexpr const char* kPid = "pid";
+inline constexpr const char* kHost = "host";
+inline constexpr const char* kStartTime = "start-time";
+inline constexpr const char* kClock = "clock";
+inline constexpr const char* kInstrumented = "instrumented";
+inline constexpr const char* kModule = "module";
+inline constexpr const char* kEnd = "end";
+inline constexpr const char* kStatus = "status";
+} // namespace metadata_key
 
 // Percent-escaping of metadata values (space, %, control characters, bytes >= 0x7f).
 inline bool needs_escape(unsigned char c) {

@@ -1,0 +1,51 @@
+// The metadata file of a trace directory (format: tracer/include/firstrace/trace_format.hpp),
+// parsed once by the reader and carried in the model (Trace::metadata), so that nothing reopens
+// the trace directory later.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace firstrace {
+
+// A module (executable or shared library) loaded in the traced process.
+struct LoadedModule {
+    std::uint64_t bias = 0; // load bias: file address = pc - bias
+    std::uint64_t lo = 0;   // mapped range [lo, hi)
+    std::uint64_t hi = 0;
+    std::string path;
+};
+
+struct TraceMetadata {
+    std::uint32_t version = 0;
+    std::string tool_version;
+    std::string program;
+    std::vector<std::string> args;
+    std::uint64_t pid = 0;
+    std::string host;
+    std::string start_time; // unix seconds.nanoseconds, as written
+    bool instrumented = false;
+    std::vector<LoadedModule> modules; // distinct (bias, path)
+    bool ended = false;                // an `end` line: the program finished writing the trace
+    std::string end_how;               // exit | _exit | signal
+    long end_value = 0;
+    long end_running = 0;
+    std::string status_how; // from `firstrace record`: exit | signal (empty: not recorded)
+    long status_value = 0;
+
+    // "2025-11-22T11:03:20Z" from start_time, when it is valid.
+    std::optional<std::string> start_time_iso8601() const;
+};
+
+// Parses a metadata file; throws InputError naming `path` (and the line) when it is not one or
+// was written by another format version.
+TraceMetadata parse_trace_metadata(std::istream& in, const std::string& path);
+// Reads `directory`/metadata.
+TraceMetadata read_trace_metadata(const std::string& directory);
+// The `status` line `firstrace record` appends once the program has ended.
+std::string trace_status_line(bool signaled, int value);
+
+} // namespace firstrace

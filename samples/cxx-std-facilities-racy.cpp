@@ -1,0 +1,59 @@
+// The C++ facilities of cxx-std-facilities.cpp with two mistakes: the tasks started with
+// std::async count their work in a shared total without the mutex, and they append to the
+// function-local static registry (safely initialized once) without any lock.
+#include <cstdio>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace {
+
+struct Registry {
+    int entries[64] = {};
+    int count = 0;
+};
+
+Registry& registry() {
+    static Registry instance; // the initialization itself is synchronized (__cxa_guard_*)
+    return instance;
+}
+
+std::once_flag table_once;
+std::vector<int>* table;
+long total;
+
+void build_table() {
+    table = new std::vector<int>(32, 2);
+}
+
+long work(int id, std::shared_ptr<const std::vector<int>> weights) {
+    std::call_once(table_once, build_table);
+    long sum = 0;
+    for (int v : *table)
+        sum += v * id;
+    for (int w : *weights)
+        sum += w;
+    Registry& r = registry();
+    r.entries[id] = static_cast<int>(sum); // distinct elements: no race
+    r.count = r.count + 1;                 // RACE
+    total += sum;                          // RACE
+    return sum;
+}
+
+} // namespace
+
+int main() {
+    auto weights = std::make_shared<const std::vector<int>>(8, 5);
+    std::vector<std::future<long>> results;
+    for (int i = 0; i < 3; ++i)
+        results.push_back(std::async(std::launch::async, work, i, weights));
+    weights.reset();
+    long sum = 0;
+    for (auto& r : results)
+        sum += r.get();
+    std::printf("sum %ld total %ld entries %d\n", sum, total, registry().count);
+    delete table;
+    return 0;
+}

@@ -1,0 +1,91 @@
+// A small C++ thread pool pricing orders. Jobs are handed out under the pool's mutex, and
+// prices are inserted into an unordered_map under `prices_lock`, but two accesses escaped
+// their locks: the workers add to `total` without the lock, and `price_of` reads the map
+// without `prices_lock` while another worker inserts.
+#include <condition_variable>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+class ThreadPool {
+  public:
+    explicit ThreadPool(unsigned n) {
+        for (unsigned i = 0; i < n; ++i)
+            workers_.emplace_back([this] { run(); });
+    }
+    ~ThreadPool() {
+        {
+            std::lock_guard<std::mutex> g(lock_);
+            done_ = true;
+        }
+        ready_.notify_all();
+        for (std::thread& t : workers_)
+            t.join();
+    }
+    void submit(std::function<void()> job) {
+        {
+            std::lock_guard<std::mutex> g(lock_);
+            jobs_.push_back(std::move(job));
+        }
+        ready_.notify_one();
+    }
+
+  private:
+    void run() {
+        for (;;) {
+            std::function<void()> job;
+            {
+                std::unique_lock<std::mutex> g(lock_);
+                ready_.wait(g, [this] { return done_ || !jobs_.empty(); });
+                if (jobs_.empty()) return;
+                job = std::move(jobs_.front());
+                jobs_.pop_front();
+            }
+            job();
+        }
+    }
+    std::mutex lock_;
+    std::condition_variable ready_;
+    std::deque<std::function<void()>> jobs_;
+    std::vector<std::thread> workers_;
+    bool done_ = false;
+};
+
+static std::unordered_map<std::string, double> prices;
+static std::mutex prices_lock;
+static double total = 0;
+
+static void set_price(const std::string& item, double price) {
+    std::lock_guard<std::mutex> g(prices_lock);
+    prices[item] = price; // RACE? BUG in set_price
+}
+
+static double price_of(const std::string& item) {
+    const auto it = prices.find(item); // RACE? BUG in price_of
+    return it == prices.end() ? 0.0 : it->second; // RACE?
+}
+
+static void price_order(int order) {
+    const std::string item = "item" + std::to_string(order % 7);
+    double price = price_of(item);
+    if (price == 0.0) {
+        price = 1.0 + order % 7;
+        set_price(item, price);
+    }
+    total += price; // RACE? BUG in price_order
+}
+
+int main() {
+    {
+        ThreadPool pool(3);
+        for (int order = 0; order < 60; ++order)
+            pool.submit([order] { price_order(order); });
+    }
+    std::printf("total %.1f\n", total);
+    return 0;
+}

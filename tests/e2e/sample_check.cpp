@@ -1,0 +1,173 @@
+// Compares the races `firstrace analyze --format json` found in a sample with the markers in
+// the sample's source (samples/README.md):
+//   // RACE      the line takes part in a race of a first partition
+//   // RACE?     the line may take part in races (first partition or not)
+//   // ARTIFACT  the line takes part in races, none of them in a first partition
+//   // FIRST-VARIABLE: name   a first-partition race is reported on that variable by name
+// A sample without markers must show no apparent race. `--any-races` (optimized builds, where
+// line attribution moves) only checks that a racy sample shows races and a race-free one none.
+//
+//   firstrace_sample_check SAMPLE.c ANALYSIS.json [--any-races] [--label TEXT]
+//
+// Prints the lines seen; exit 0 when the markers match, 1 with one line per mismatch, 2 on bad
+// input. (It replaced a CMake script whose JSON parsing was quadratic in the races.)
+#include <boost/property_tree/json_parser.hpp>
+#include <boost/property_tree/ptree.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using boost::property_tree::ptree;
+
+struct Markers {
+    std::set<int> race, maybe, artifact;
+    std::vector<std::string> first_variables;
+    bool racy() const { return !race.empty() || !maybe.empty() || !artifact.empty(); }
+};
+
+Markers read_markers(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot read");
+    Markers m;
+    std::string text;
+    for (int n = 1; std::getline(in, text); ++n) {
+        if (text.find("// RACE?") != std::string::npos)
+            m.maybe.insert(n);
+        else if (const auto at = text.find("// RACE");
+                 at != std::string::npos && (at + 7 == text.size() || text[at + 7] == ' '))
+            m.race.insert(n);
+        else if (text.find("// ARTIFACT") != std::string::npos)
+            m.artifact.insert(n);
+        const std::string key = "// FIRST-VARIABLE: ";
+        if (const auto at = text.find(key); at != std::string::npos) {
+            std::string name = text.substr(at + key.size());
+            name = name.substr(0, name.find_first_of(" \t\r"));
+            m.first_variables.push_back(name);
+        }
+    }
+    return m;
+}
+
+std::string join(const std::set<int>& lines) {
+    std::string out;
+    for (int l : lines)
+        out += (out.empty() ? "" : " ") + std::to_string(l);
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    bool any_races = false;
+    std::string label;
+    std::vector<std::string> positional;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--any-races")
+            any_races = true;
+        else if (args[i] == "--label" && i + 1 < args.size())
+            label = args[++i];
+        else
+            positional.push_back(args[i]);
+    }
+    if (positional.size() != 2) {
+        std::cerr << "usage: firstrace_sample_check SAMPLE ANALYSIS.json [--any-races] [--label "
+                     "TEXT]\n";
+        return 2;
+    }
+    const std::string sample = positional[0];
+    const std::string sample_file = std::filesystem::path(sample).filename().string();
+    Markers markers;
+    ptree json;
+    try {
+        markers = read_markers(sample);
+        boost::property_tree::read_json(positional[1], json);
+    } catch (const std::exception& e) {
+        std::cerr << "firstrace_sample_check: " << e.what() << "\n";
+        return 2;
+    }
+    if (label.empty()) label = sample_file;
+
+    std::vector<std::string> failures;
+    if (json.get<bool>("truncated", false))
+        failures.push_back("the trace is unexpectedly truncated");
+    std::set<std::string> first_partitions;
+    if (const auto parts = json.get_child_optional("partitions"))
+        for (const auto& [_, p] : *parts)
+            if (p.get<bool>("first", false)) first_partitions.insert(p.get<std::string>("id"));
+
+    std::set<int> first_seen, all_seen;
+    std::set<std::string> first_variables;
+    std::size_t races = 0;
+    if (const auto list = json.get_child_optional("races")) {
+        for (const auto& [_, race] : *list) {
+            ++races;
+            const bool first = first_partitions.count(race.get<std::string>("partition", "")) != 0;
+            for (const char* side : {"a", "b"}) {
+                const auto sites = race.get_child_optional(std::string("sites.") + side);
+                if (!sites) continue;
+                for (const auto& [__, site] : *sites) {
+                    const std::string file =
+                        std::filesystem::path(site.get<std::string>("file", ""))
+                            .filename()
+                            .string();
+                    const int line = site.get<int>("line", 0);
+                    if (file != sample_file) {
+                        failures.push_back("a race has a site outside the sample: " + file + ":" +
+                                           std::to_string(line));
+                        continue;
+                    }
+                    all_seen.insert(line);
+                    if (first) first_seen.insert(line);
+                }
+            }
+            if (first)
+                if (const auto vars = race.get_child_optional("variables"))
+                    for (const auto& [__, v] : *vars)
+                        first_variables.insert(v.get_value<std::string>());
+        }
+    }
+    std::cout << label << ": " << races
+              << " apparent races; first-partition lines: " << join(first_seen)
+              << "; all: " << join(all_seen) << "\n";
+
+    if (any_races || !markers.racy()) {
+        if (markers.racy() && races == 0) failures.push_back("racy sample shows no apparent race");
+        if (!markers.racy() && races > 0)
+            failures.push_back("race-free sample shows " + std::to_string(races) +
+                               " apparent races on lines " + join(all_seen));
+    } else {
+        if (races == 0) failures.push_back("racy sample shows no apparent race");
+        for (int l : markers.race)
+            if (!first_seen.count(l))
+                failures.push_back("line " + std::to_string(l) +
+                                   " (// RACE) is in no race of a first partition");
+        for (int l : first_seen)
+            if (!markers.race.count(l) && !markers.maybe.count(l))
+                failures.push_back("line " + std::to_string(l) +
+                                   " is in a first partition but not marked // RACE");
+        for (int l : all_seen)
+            if (!markers.race.count(l) && !markers.maybe.count(l) && !markers.artifact.count(l))
+                failures.push_back("line " + std::to_string(l) +
+                                   " takes part in a race but is not marked");
+        for (int l : markers.artifact) {
+            if (!all_seen.count(l))
+                failures.push_back("line " + std::to_string(l) + " (// ARTIFACT) is in no race");
+            else if (first_seen.count(l))
+                failures.push_back("line " + std::to_string(l) +
+                                   " (// ARTIFACT) is in a first partition");
+        }
+        for (const auto& v : markers.first_variables)
+            if (!first_variables.count(v))
+                failures.push_back("no first-partition race on variable " + v);
+    }
+    for (const auto& f : failures)
+        std::cout << label << ": " << f << "\n";
+    return failures.empty() ? 0 : 1;
+}

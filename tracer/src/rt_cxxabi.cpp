@@ -1,0 +1,75 @@
+// The C++ runtime's synchronization: function-local statics (Itanium C++ ABI 3.3.2,
+// __cxa_guard_acquire / __cxa_guard_release / __cxa_guard_abort).
+//
+// The compiler's inline fast path tests the guard's first byte with an acquire load, which
+// -fsanitize=thread turns into __tsan_atomic8_load: an Acquire on the kObjAtomic object at the
+// guard address (rt_access.cpp). __cxa_guard_release is the matching release store: a Release
+// on that same object, its counter taken under the object's spin lock together with the real
+// release, exactly as an atomic store would be, so the atomic model pairs them. A thread that
+// finds the object initialized inside __cxa_guard_acquire (it waited for another thread's
+// initialization, or lost the race to start it) returns 0 there: that is an acquire load of
+// the guard, recorded the same way.
+#include <dlfcn.h>
+
+#include "rt_record.hpp"
+
+using namespace frt;
+namespace fmt = firstrace::format;
+
+namespace {
+using GuardFn = int (*)(u64*);
+using GuardVoidFn = void (*)(u64*);
+GuardFn real_acquire = nullptr;
+GuardVoidFn real_release = nullptr;
+GuardVoidFn real_abort = nullptr;
+
+template <class F> F next(F& slot, const char* name) {
+    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+    return slot;
+}
+
+// One atomic operation on the guard, recorded as the atomic model records it (rt_access.cpp).
+template <class Op> void guard_op(u64* g, bool release, u64 pc, Op&& op) {
+    ThreadState* t = enter();
+    if (t == nullptr) {
+        op();
+        return;
+    }
+    ObjEntry* o = object(fmt::kObjAtomic, g);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    spin_lock(o->spin);
+    op();
+    const u64 counter = o->counter.fetch_add(1, std::memory_order_relaxed);
+    if (release) o->last_release.store(counter + 1, std::memory_order_relaxed);
+    const u64 stamp = o->last_release.load(std::memory_order_relaxed);
+    spin_unlock(o->spin);
+    record(t, release ? fmt::kOpRelease : fmt::kOpAcquire, fmt::kObjAtomic, g, counter, c0, pc);
+    if (release) {
+        t->acq_obj = nullptr;
+    } else {
+        t->acq_obj = o;
+        t->acq_stamp = stamp;
+    }
+    leave(t);
+}
+} // namespace
+
+FRT_EXPORT int __cxa_guard_acquire(u64* g) {
+    auto real = next(real_acquire, "__cxa_guard_acquire");
+    if (real == nullptr) return 0;
+    const int r = real(g);
+    if (r == 0) guard_op(g, false, FRT_CALLER(), [] {});
+    return r;
+}
+
+FRT_EXPORT void __cxa_guard_release(u64* g) {
+    auto real = next(real_release, "__cxa_guard_release");
+    if (real == nullptr) return;
+    guard_op(g, true, FRT_CALLER(), [&] { real(g); });
+}
+
+FRT_EXPORT void __cxa_guard_abort(u64* g) {
+    auto real = next(real_abort, "__cxa_guard_abort");
+    if (real != nullptr) real(g);
+}

@@ -1,0 +1,393 @@
+// File descriptors, as the kernel orders them.
+//
+//   data through a description   write/pwrite/writev/send/sendto/sendmsg: a Release on a
+//                                kObjFile object of the open file description, before the
+//                                real call (what the call puts in the pipe/socket/eventfd is
+//                                there once it returns); read/pread/readv/recv/recvfrom/
+//                                recvmsg returning >= 0: an Acquire after the call. A reader
+//                                is ordered after every writer before it (several threads
+//                                writing one pipe), while writers are not ordered after each
+//                                other (threads writing to stdout stay unordered): each
+//                                description has one object per writer (process id mod 64)
+//                                and a read acquires all of those written so far. This is
+//                                ThreadSanitizer's model (its release joins clocks).
+//                                Descriptions: pipe() and socketpair() give both ends one
+//                                description; dup, dup2, dup3 and fcntl(F_DUPFD*) share it;
+//                                any other descriptor is its own.
+//   the descriptor itself        every call that uses fd reads a byte that stands for fd's
+//                                current incarnation; close(fd) and dup2/dup3 onto fd write it
+//                                (then fd has a new incarnation: the kernel hands a closed
+//                                number out again only after the close). So close/dup2
+//                                racing with a read/write on the same fd is a race, and two
+//                                unrelated uses of a reused fd number are not.
+//   buffers                      read & co. write the bytes they returned into the buffer,
+//                                write & co. read the bytes they were given.
+// Descriptors up to kMaxFd are modelled; larger ones only get the buffer accesses.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "rt_record.hpp"
+
+using namespace frt;
+namespace fmt = firstrace::format;
+
+namespace {
+constexpr int kMaxFd = 4096;
+constexpr u32 kIncarnations = 64;       // bytes per descriptor: incarnations wrap around after this
+std::atomic<u64> g_description[kMaxFd]; // 0: the descriptor is its own description
+std::atomic<u32> g_incarnation[kMaxFd];
+std::atomic<u64> g_next_description{1};
+} // namespace
+
+// One byte per (descriptor, incarnation), named in reports through the runtime's symbols.
+extern "C" {
+__attribute__((
+    visibility("default"))) unsigned char firstrace_file_descriptors[kMaxFd * kIncarnations];
+}
+
+namespace {
+
+template <class F> F next(F& slot, const char* name) {
+    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+    return slot;
+}
+#define NEXT(name) next(real_##name, #name)
+#define DECLARE_NEXT(name) decltype(&::name) real_##name = nullptr
+
+bool modelled(int fd) {
+    return fd >= 0 && fd < kMaxFd;
+}
+
+const void* descriptor_byte(int fd) {
+    const u32 inc = g_incarnation[fd].load(std::memory_order_relaxed) % kIncarnations;
+    return &firstrace_file_descriptors[static_cast<u64>(fd) * kIncarnations + inc];
+}
+
+// fd's open file description (a key), and the writers it has seen (bit = pid mod 64).
+u64 description(int fd) {
+    const u64 d = g_description[fd].load(std::memory_order_relaxed);
+    return d != 0 ? d << 13 : static_cast<u64>(fd) + 1;
+}
+constexpr u32 kWriterSets = 4096;
+std::atomic<u64> g_writers[kWriterSets];
+std::atomic<u64>& writers(u64 desc) {
+    return g_writers[(desc * 0x9E3779B97F4A7C15ull) >> 52];
+}
+const void* writer_object(u64 desc, u32 bit) {
+    return reinterpret_cast<const void*>(desc << 6 | bit);
+}
+
+void new_description(int fd, u64 d) {
+    if (modelled(fd)) g_description[fd].store(d, std::memory_order_relaxed);
+}
+
+// A use of fd (read of its byte); `transfer`: +1 data goes out (Release before), -1 data came
+// in (Acquire after).
+void used(ThreadState* t, int fd, u64 pc) {
+    if (modelled(fd)) library_access(t, pc, descriptor_byte(fd), 1, false);
+}
+
+void before_send(int fd, u64 pc, const void* buf, u64 n) {
+    ThreadState* t = enter_call(pc);
+    if (t == nullptr) return;
+    used(t, fd, pc);
+    library_access(t, pc, buf, n, false);
+    if (modelled(fd)) {
+        const u64 desc = description(fd);
+        const u32 bit = t->pid % 64;
+        writers(desc).fetch_or(1ull << bit, std::memory_order_relaxed);
+        release_now(t, fmt::kObjFile, writer_object(desc, bit), pc, false);
+    }
+    leave(t);
+}
+
+void after_receive(int fd, u64 pc, ssize_t r) {
+    ThreadState* t = enter_call(pc);
+    if (t == nullptr) return;
+    used(t, fd, pc);
+    if (r >= 0 && modelled(fd)) {
+        const u64 desc = description(fd);
+        u64 set = writers(desc).load(std::memory_order_relaxed);
+        while (set != 0) {
+            const u32 bit = static_cast<u32>(__builtin_ctzll(set));
+            set &= set - 1;
+            if (find_object(fmt::kObjFile, writer_object(desc, bit)) != nullptr)
+                acquire_now(t, fmt::kObjFile, writer_object(desc, bit), pc);
+        }
+    }
+    leave(t);
+}
+
+void received_into(const void* buf, ssize_t r, u64 pc) {
+    if (r <= 0) return;
+    if (ThreadState* t = enter_call(pc)) {
+        library_access(t, pc, buf, static_cast<u64>(r), true);
+        leave(t);
+    }
+}
+
+void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc) {
+    ThreadState* t = enter_call(pc);
+    if (t == nullptr) return;
+    for (int i = 0; i < n && bytes > 0; ++i) {
+        const u64 k = iov[i].iov_len < bytes ? iov[i].iov_len : bytes;
+        library_access(t, pc, iov[i].iov_base, k, write);
+        bytes -= k;
+    }
+    leave(t);
+}
+
+u64 iov_bytes(const struct iovec* iov, int n) {
+    u64 s = 0;
+    for (int i = 0; i < n; ++i)
+        s += iov[i].iov_len;
+    return s;
+}
+
+// fd is closed or replaced: a write of its byte. Its uses after the close (a bug) still read
+// the same byte; the next descriptor the kernel hands out with that number starts a new
+// incarnation (created()).
+void retired(int fd, u64 pc) {
+    if (!modelled(fd)) return;
+    if (ThreadState* t = enter_call(pc)) {
+        library_access(t, pc, descriptor_byte(fd), 1, true);
+        leave(t);
+    }
+    g_description[fd].store(0, std::memory_order_relaxed);
+}
+
+// The kernel handed out fd: a new incarnation of the number, its own description.
+int created(int fd) {
+    if (modelled(fd)) {
+        g_incarnation[fd].fetch_add(1, std::memory_order_relaxed);
+        g_description[fd].store(0, std::memory_order_relaxed);
+    }
+    return fd;
+}
+
+DECLARE_NEXT(read);
+DECLARE_NEXT(write);
+DECLARE_NEXT(pread);
+DECLARE_NEXT(pwrite);
+DECLARE_NEXT(readv);
+DECLARE_NEXT(writev);
+DECLARE_NEXT(recv);
+DECLARE_NEXT(recvfrom);
+DECLARE_NEXT(recvmsg);
+DECLARE_NEXT(send);
+DECLARE_NEXT(sendto);
+DECLARE_NEXT(sendmsg);
+DECLARE_NEXT(close);
+DECLARE_NEXT(dup);
+DECLARE_NEXT(dup2);
+DECLARE_NEXT(dup3);
+DECLARE_NEXT(pipe);
+DECLARE_NEXT(pipe2);
+DECLARE_NEXT(socketpair);
+DECLARE_NEXT(fcntl);
+DECLARE_NEXT(socket);
+DECLARE_NEXT(accept);
+DECLARE_NEXT(accept4);
+DECLARE_NEXT(eventfd);
+using open_fn = int (*)(const char*, int, ...);
+using openat_fn = int (*)(int, const char*, int, ...);
+open_fn real_open = nullptr;
+open_fn real_open64 = nullptr;
+openat_fn real_openat = nullptr;
+DECLARE_NEXT(creat);
+
+// The mode argument of open/openat, present when a file may be created.
+mode_t mode_of(int flags, va_list ap) {
+    return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? va_arg(ap, mode_t) : 0;
+}
+
+} // namespace
+
+FRT_EXPORT ssize_t read(int fd, void* buf, size_t n) {
+    const ssize_t r = NEXT(read)(fd, buf, n);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
+    const ssize_t r = NEXT(pread)(fd, buf, n, off);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
+    const ssize_t r = NEXT(readv)(fd, iov, n);
+    after_receive(fd, FRT_CALLER(), r);
+    if (r > 0) iov_access(iov, n, static_cast<u64>(r), true, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t recv(int fd, void* buf, size_t n, int flags) {
+    const ssize_t r = NEXT(recv)(fd, buf, n, flags);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags, struct sockaddr* from,
+                            socklen_t* fromlen) {
+    const ssize_t r = NEXT(recvfrom)(fd, buf, n, flags, from, fromlen);
+    after_receive(fd, FRT_CALLER(), r);
+    received_into(buf, r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
+    const ssize_t r = NEXT(recvmsg)(fd, msg, flags);
+    after_receive(fd, FRT_CALLER(), r);
+    if (r > 0)
+        iov_access(msg->msg_iov, static_cast<int>(msg->msg_iovlen), static_cast<u64>(r), true,
+                   FRT_CALLER());
+    return r;
+}
+
+FRT_EXPORT ssize_t write(int fd, const void* buf, size_t n) {
+    before_send(fd, FRT_CALLER(), buf, n);
+    return NEXT(write)(fd, buf, n);
+}
+FRT_EXPORT ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
+    before_send(fd, FRT_CALLER(), buf, n);
+    return NEXT(pwrite)(fd, buf, n, off);
+}
+FRT_EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
+    iov_access(iov, n, iov_bytes(iov, n), false, FRT_CALLER());
+    before_send(fd, FRT_CALLER(), nullptr, 0);
+    return NEXT(writev)(fd, iov, n);
+}
+FRT_EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
+    before_send(fd, FRT_CALLER(), buf, n);
+    return NEXT(send)(fd, buf, n, flags);
+}
+FRT_EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags, const struct sockaddr* to,
+                          socklen_t tolen) {
+    before_send(fd, FRT_CALLER(), buf, n);
+    return NEXT(sendto)(fd, buf, n, flags, to, tolen);
+}
+FRT_EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
+    iov_access(msg->msg_iov, static_cast<int>(msg->msg_iovlen),
+               iov_bytes(msg->msg_iov, static_cast<int>(msg->msg_iovlen)), false, FRT_CALLER());
+    before_send(fd, FRT_CALLER(), nullptr, 0);
+    return NEXT(sendmsg)(fd, msg, flags);
+}
+
+FRT_EXPORT int close(int fd) {
+    retired(fd, FRT_CALLER());
+    return NEXT(close)(fd);
+}
+
+FRT_EXPORT int pipe(int fds[2]) {
+    const int r = NEXT(pipe)(fds);
+    if (r == 0) {
+        created(fds[0]);
+        created(fds[1]);
+        const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
+        new_description(fds[0], d);
+        new_description(fds[1], d);
+    }
+    return r;
+}
+FRT_EXPORT int pipe2(int fds[2], int flags) {
+    const int r = NEXT(pipe2)(fds, flags);
+    if (r == 0) {
+        created(fds[0]);
+        created(fds[1]);
+        const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
+        new_description(fds[0], d);
+        new_description(fds[1], d);
+    }
+    return r;
+}
+FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
+    const int r = NEXT(socketpair)(domain, type, protocol, fds);
+    if (r == 0) {
+        created(fds[0]);
+        created(fds[1]);
+        const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
+        new_description(fds[0], d);
+        new_description(fds[1], d);
+    }
+    return r;
+}
+
+namespace {
+// newfd now refers to oldfd's description (it was closed first if it was open).
+int duplicated(int oldfd, int newfd) {
+    if (newfd >= 0 && newfd != oldfd) created(newfd);
+    if (newfd >= 0 && newfd != oldfd && modelled(oldfd) && modelled(newfd)) {
+        u64 d = g_description[oldfd].load(std::memory_order_relaxed);
+        if (d == 0) { // oldfd was its own description: give both a shared one
+            d = g_next_description.fetch_add(1, std::memory_order_relaxed);
+            g_description[oldfd].store(d, std::memory_order_relaxed);
+        }
+        g_description[newfd].store(d, std::memory_order_relaxed);
+    }
+    return newfd;
+}
+} // namespace
+
+FRT_EXPORT int dup(int fd) {
+    return duplicated(fd, NEXT(dup)(fd));
+}
+FRT_EXPORT int dup2(int oldfd, int newfd) {
+    if (oldfd != newfd) retired(newfd, FRT_CALLER());
+    return duplicated(oldfd, NEXT(dup2)(oldfd, newfd));
+}
+FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
+    if (oldfd != newfd) retired(newfd, FRT_CALLER());
+    return duplicated(oldfd, NEXT(dup3)(oldfd, newfd, flags));
+}
+FRT_EXPORT int fcntl(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    const unsigned long arg = va_arg(ap, unsigned long); // int, long or pointer: one register
+    va_end(ap);
+    const int r = NEXT(fcntl)(fd, cmd, arg);
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r);
+    return r;
+}
+
+// --- descriptors the kernel hands out --------------------------------------------------------
+
+FRT_EXPORT int open(const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return created(next(real_open, "open")(path, flags, mode));
+}
+FRT_EXPORT int open64(const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return created(next(real_open64, "open64")(path, flags, mode));
+}
+FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return created(next(real_openat, "openat")(dir, path, flags, mode));
+}
+FRT_EXPORT int creat(const char* path, mode_t mode) {
+    return created(NEXT(creat)(path, mode));
+}
+FRT_EXPORT int socket(int domain, int type, int protocol) {
+    return created(NEXT(socket)(domain, type, protocol));
+}
+FRT_EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
+    return created(NEXT(accept)(fd, addr, len));
+}
+FRT_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags) {
+    return created(NEXT(accept4)(fd, addr, len, flags));
+}
+FRT_EXPORT int eventfd(unsigned value, int flags) {
+    return created(NEXT(eventfd)(value, flags));
+}

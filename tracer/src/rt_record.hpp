@@ -1,0 +1,73 @@
+// Helpers the interceptor files share to write synchronization events and the accesses that
+// library calls make on the program's behalf. All of them expect the guard to be held.
+#pragma once
+
+#include "rt_internal.hpp"
+
+namespace frt {
+
+#define FRT_CALLER() (reinterpret_cast<frt::u64>(__builtin_return_address(0)))
+
+// Writes one synchronization event whose operation started at c0 (computation closed there).
+inline void record(ThreadState* t, u8 op, u8 cls, const void* obj, u64 counter, u64 c0, u64 pc,
+                   i64 extra = 0, u32 incarnation = 0) {
+    SyncRecord r{};
+    r.op = op;
+    r.cls = cls;
+    r.object = reinterpret_cast<u64>(obj);
+    r.incarnation = incarnation;
+    r.counter = counter;
+    r.clock_start = c0;
+    r.clock_finish = now();
+    r.pc = pc;
+    r.extra = extra;
+    emit_sync(t, r);
+}
+
+// Acquire on (cls, obj) now: the operation is complete, its counter is taken here.
+inline void acquire_now(ThreadState* t, u8 cls, const void* obj, u64 pc) {
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* o = object(cls, obj);
+    record(t, firstrace::format::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
+}
+
+// Release on (cls, obj) now, before the operation that publishes it. With `merge`, the release
+// also acquires the object first (Acquire + Release with consecutive counters): a later acquire
+// is then ordered after every earlier release too, as in ThreadSanitizer's release, which joins
+// the releasing thread's clock into the object's clock instead of replacing it.
+inline void release_now(ThreadState* t, u8 cls, const void* obj, u64 pc, bool merge) {
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* o = object(cls, obj);
+    const u64 c = o->counter.fetch_add(merge ? 2 : 1);
+    if (merge) record(t, firstrace::format::kOpAcquire, cls, obj, c, c0, pc);
+    record(t, firstrace::format::kOpRelease, cls, obj, merge ? c + 1 : c, c0, pc);
+}
+
+// True when pc is in the runtime's own code: the runtime's metadata and stream writes go
+// through the same interposed functions (write, close, strlen, ...) as the program's calls,
+// and are not the program's.
+extern u64 g_runtime_lo, g_runtime_hi;
+FRT_INLINE bool from_runtime(u64 pc) {
+    return pc >= g_runtime_lo && pc < g_runtime_hi;
+}
+
+// enter() for an interposed library call made at pc: null when it is the runtime's own call.
+FRT_INLINE ThreadState* enter_call(u64 pc) {
+    return from_runtime(pc) ? nullptr : enter();
+}
+
+// Alternate signal stacks for the fatal-signal flush (rt_signals.cpp): the calling thread gets
+// one if it has none; at its end it goes back to a pool.
+void alt_stack_attach();
+void alt_stack_detach();
+
+// A library call's access to the program's memory, at the caller's pc.
+inline void library_access(ThreadState* t, u64 pc, const void* addr, u64 size, bool write) {
+    if (size != 0)
+        add_access_slow(t, pc, reinterpret_cast<u64>(addr), size,
+                        write ? firstrace::format::kWrite : firstrace::format::kRead);
+}
+
+} // namespace frt

@@ -1,0 +1,233 @@
+// Signals. A handler the program installs runs whenever the signal arrives, on whichever
+// thread the kernel picks; what the program did before installing it, or before sending the
+// signal, happened before the handler runs.
+//
+//   sigaction/signal   a Release on kObjSignal (the signal number), then the handler is
+//                      installed wrapped: the wrapper records an Acquire on that object before
+//                      the program's handler runs (errno preserved), on the interrupted thread.
+//   kill, raise, pthread_kill, tgkill, sigqueue, pthread_sigqueue, alarm
+//                      a Release on kObjSignal before the signal is sent (alarm: SIGALRM).
+// sigaction's `oldact` shows the program's handler, not the wrapper. A handler that runs
+// while the runtime itself is interrupted is not traced (rt_internal.hpp).
+//
+// Alternate signal stacks: every traced thread gets one (unless the program set its own), so
+// that the runtime's fatal-signal handler (SA_ONSTACK) can flush all threads' events even when
+// a thread overflowed its stack.
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "rt_record.hpp"
+
+using namespace frt;
+namespace fmt = firstrace::format;
+
+namespace {
+
+constexpr int kMaxSignal = 65;
+// The program's handler per signal: sa_handler or sa_sigaction (SA_SIGINFO in the flags).
+std::atomic<void*> g_handler[kMaxSignal];
+std::atomic<bool> g_siginfo[kMaxSignal];
+
+template <class F> F next(F& slot, const char* name) {
+    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+    return slot;
+}
+
+using sigaction_fn = int (*)(int, const struct sigaction*, struct sigaction*);
+sigaction_fn real_sigaction = nullptr;
+
+const void* signal_object(int sig) {
+    return reinterpret_cast<const void*>(static_cast<u64>(sig));
+}
+
+void signal_sent(int sig, u64 pc) {
+    if (sig <= 0 || sig >= kMaxSignal) return;
+    ThreadState* t = enter_call(pc);
+    if (t == nullptr) return;
+    release_now(t, fmt::kObjSignal, signal_object(sig), pc, false);
+    leave(t);
+}
+
+void wrapper(int sig, siginfo_t* info, void* context) {
+    const int saved_errno = errno;
+    void* h =
+        sig > 0 && sig < kMaxSignal ? g_handler[sig].load(std::memory_order_acquire) : nullptr;
+    const bool siginfo = h != nullptr && g_siginfo[sig].load(std::memory_order_relaxed);
+    ThreadState* t = tls_state;
+    if (t != nullptr && t->guard == 0 && h != nullptr) {
+        t->guard = 1;
+        if (find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
+            acquire_now(t, fmt::kObjSignal, signal_object(sig), reinterpret_cast<u64>(h));
+        leave(t);
+    }
+    errno = saved_errno;
+    if (h == nullptr) return;
+    if (siginfo)
+        reinterpret_cast<void (*)(int, siginfo_t*, void*)>(h)(sig, info, context);
+    else
+        reinterpret_cast<void (*)(int)>(h)(sig);
+}
+
+bool program_handler(const struct sigaction* act) {
+    if (act == nullptr) return false;
+    if (act->sa_flags & SA_SIGINFO) return true;
+    return act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN;
+}
+
+int install(int sig, const struct sigaction* act, struct sigaction* old, u64 pc) {
+    auto real = next(real_sigaction, "sigaction");
+    if (real == nullptr) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (sig <= 0 || sig >= kMaxSignal ||
+        g_state.load(std::memory_order_acquire) != RtState::Ready || from_runtime(pc))
+        return real(sig, act, old);
+    void* previous = g_handler[sig].load(std::memory_order_acquire);
+    const bool previous_siginfo = g_siginfo[sig].load(std::memory_order_relaxed);
+    int r;
+    if (program_handler(act)) {
+        signal_sent(sig, pc); // what came before the installation happens before the handler
+        struct sigaction wrapped = *act;
+        wrapped.sa_flags |= SA_SIGINFO;
+        wrapped.sa_sigaction = wrapper;
+        void* h = (act->sa_flags & SA_SIGINFO) ? reinterpret_cast<void*>(act->sa_sigaction)
+                                               : reinterpret_cast<void*>(act->sa_handler);
+        g_siginfo[sig].store((act->sa_flags & SA_SIGINFO) != 0, std::memory_order_relaxed);
+        g_handler[sig].store(h, std::memory_order_release);
+        r = real(sig, &wrapped, old);
+    } else {
+        r = real(sig, act, old);
+        if (r == 0 && act != nullptr) g_handler[sig].store(nullptr, std::memory_order_release);
+    }
+    if (r == 0 && old != nullptr && (old->sa_flags & SA_SIGINFO) && old->sa_sigaction == wrapper) {
+        // show the program its own handler
+        if (previous_siginfo) {
+            old->sa_sigaction = reinterpret_cast<void (*)(int, siginfo_t*, void*)>(previous);
+        } else {
+            old->sa_flags &= ~SA_SIGINFO;
+            old->sa_handler = reinterpret_cast<void (*)(int)>(previous);
+        }
+    }
+    return r;
+}
+
+using kill_fn = int (*)(pid_t, int);
+using raise_fn = int (*)(int);
+using pthread_kill_fn = int (*)(pthread_t, int);
+using sigqueue_fn = int (*)(pid_t, int, const union sigval);
+using pthread_sigqueue_fn = int (*)(pthread_t, int, const union sigval);
+using alarm_fn = unsigned (*)(unsigned);
+kill_fn real_kill = nullptr;
+raise_fn real_raise = nullptr;
+pthread_kill_fn real_pthread_kill = nullptr;
+sigqueue_fn real_sigqueue = nullptr;
+pthread_sigqueue_fn real_pthread_sigqueue = nullptr;
+alarm_fn real_alarm = nullptr;
+
+} // namespace
+
+FRT_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
+    return install(sig, act, old, FRT_CALLER());
+}
+
+FRT_EXPORT sighandler_t signal(int sig, sighandler_t handler) {
+    struct sigaction act {};
+    act.sa_handler = handler;
+    sigemptyset(&act.sa_mask);
+    if (sig > 0 && sig < kMaxSignal) sigaddset(&act.sa_mask, sig);
+    act.sa_flags = SA_RESTART; // glibc's signal(): BSD semantics
+    struct sigaction old {};
+    if (install(sig, &act, &old, FRT_CALLER()) != 0) return SIG_ERR;
+    return old.sa_handler; // one union with sa_sigaction in glibc: the previous handler either way
+}
+
+FRT_EXPORT int kill(pid_t pid, int sig) {
+    signal_sent(sig, FRT_CALLER());
+    return next(real_kill, "kill")(pid, sig);
+}
+FRT_EXPORT int raise(int sig) {
+    signal_sent(sig, FRT_CALLER());
+    return next(real_raise, "raise")(sig);
+}
+FRT_EXPORT int pthread_kill(pthread_t thread, int sig) {
+    signal_sent(sig, FRT_CALLER());
+    return next(real_pthread_kill, "pthread_kill")(thread, sig);
+}
+FRT_EXPORT int sigqueue(pid_t pid, int sig, const union sigval value) {
+    signal_sent(sig, FRT_CALLER());
+    return next(real_sigqueue, "sigqueue")(pid, sig, value);
+}
+FRT_EXPORT int pthread_sigqueue(pthread_t thread, int sig, const union sigval value) {
+    signal_sent(sig, FRT_CALLER());
+    return next(real_pthread_sigqueue, "pthread_sigqueue")(thread, sig, value);
+}
+FRT_EXPORT int tgkill(pid_t tgid, pid_t tid, int sig) {
+    signal_sent(sig, FRT_CALLER());
+    return static_cast<int>(syscall(SYS_tgkill, tgid, tid, sig));
+}
+FRT_EXPORT unsigned alarm(unsigned seconds) {
+    if (seconds != 0) signal_sent(SIGALRM, FRT_CALLER());
+    return next(real_alarm, "alarm")(seconds);
+}
+
+// --- alternate signal stacks ------------------------------------------------------------------
+
+namespace frt {
+
+namespace {
+constexpr std::size_t kAltStackSize = 64 << 10;
+struct AltStack {
+    AltStack* next;
+};
+std::atomic<u32> g_alt_lock{0};
+AltStack* g_free_alt = nullptr;
+__thread void* tls_alt_stack __attribute__((tls_model("initial-exec"))) = nullptr;
+} // namespace
+
+// Gives the calling thread an alternate signal stack if it has none.
+void alt_stack_attach() {
+    stack_t current{};
+    if (sigaltstack(nullptr, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
+    spin_lock(g_alt_lock);
+    AltStack* s = g_free_alt;
+    if (s != nullptr) g_free_alt = s->next;
+    spin_unlock(g_alt_lock);
+    void* mem = s;
+    if (mem == nullptr) {
+        mem = mmap(nullptr, kAltStackSize, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (mem == MAP_FAILED) return;
+    }
+    stack_t ss{};
+    ss.ss_sp = mem;
+    ss.ss_size = kAltStackSize;
+    if (sigaltstack(&ss, nullptr) == 0) tls_alt_stack = mem;
+}
+
+// The thread ends: its alternate stack (if the runtime gave it one) goes back to the pool.
+void alt_stack_detach() {
+    void* mem = tls_alt_stack;
+    if (mem == nullptr) return;
+    stack_t off{};
+    off.ss_flags = SS_DISABLE;
+    if (sigaltstack(&off, nullptr) != 0) return;
+    tls_alt_stack = nullptr;
+    auto* s = static_cast<AltStack*>(mem);
+    spin_lock(g_alt_lock);
+    s->next = g_free_alt;
+    g_free_alt = s;
+    spin_unlock(g_alt_lock);
+}
+
+} // namespace frt
+
+// The main thread's alternate stack (threads get theirs in thread_start).
+__attribute__((constructor)) static void main_alt_stack() {
+    frt::alt_stack_attach();
+}
