@@ -29,15 +29,12 @@ int analyze_command(const Arguments& args) {
         "format", po::value<std::string>()->default_value("text"), "text or json (stdout)")(
         "output,o", po::value<std::string>(),
         "also store the run in this results database (created, or appended to as a new run)")(
-<<<<<<< HEAD
         "transitive-budget", po::value<std::uint64_t>(),
         "steps of the exact transitive-dependence search per origin event before it falls\n"
         "back to a sound superset (default 4000; larger: more precise, slower)")(
-=======
         "max-sites", po::value<std::size_t>()->default_value(20),
         "text: race sites shown in full")("colour", po::value<std::string>()->default_value("auto"),
                                           "text: auto (when stdout is a terminal), always, never")(
->>>>>>> main
         "quiet,q", "no progress, no summary on stderr")("verbose,v",
                                                         "print stage timings on stderr");
     const po::variables_map vm = parse_command_line(args, visible, "trace");
