@@ -56,7 +56,7 @@ class StageClock {
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-// Fills sites_a / sites_b of every race: the (non-atomic) sites of each event whose ranges
+// Fills sites_a / sites_b of every race: the sites (plain or atomic) of each event whose ranges
 // overlap the race's conflicts. Events are visited once each, their ranges sorted by start with
 // the running maximum of their ends, so that lookups are binary searches even in events with
 // thousands of sites, and only one event's index is alive at a time.
@@ -126,14 +126,15 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const EventOrder order(g, ts);
     clock.done("temporal ordering graph");
 
-    const std::vector<ApparentRace> races = find_apparent_races(g, order, progress);
+    const UnorderedConflicts conflicts = find_apparent_races(g, order, progress);
+    const std::vector<ApparentRace>& races = conflicts.races;
     clock.done("apparent races");
 
     const Dependences shared_data =
-        compute_dependences(g, order, races, DependenceKind::SharedData, result.ordering,
+        compute_dependences(g, order, conflicts, DependenceKind::SharedData, result.ordering,
                             options.transitive_budget, progress);
     const Dependences event_control =
-        compute_dependences(g, order, races, DependenceKind::EventControl, result.ordering,
+        compute_dependences(g, order, conflicts, DependenceKind::EventControl, result.ordering,
                             options.transitive_budget, progress);
     result.transitive_origins = shared_data.origins + event_control.origins;
     result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
@@ -162,7 +163,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
             race.actual = !(a.clock_finish < b.clock_start) && !(b.clock_finish < a.clock_start);
         }
         race.partition = ordering.partition_of_race[i];
-        race.conflicts = in.conflicts;
+        race.conflicts = conflicts.conflicts(in);
     }
     fill_conflicting_sites(g, result.races);
     result.partitions = ordering.partitions;

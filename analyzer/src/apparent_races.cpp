@@ -6,11 +6,39 @@
 namespace firstrace {
 namespace {
 
-// One event touching one elementary address segment.
+// What one event does to one elementary segment.
+enum SegmentAccess : std::uint8_t {
+    kPlainRead = 1,
+    kPlainWrite = 2,
+    kAtomicRead = 4,
+    kAtomicWrite = 8,
+    kAnyWrite = kPlainWrite | kAtomicWrite,
+    kAnyRead = kPlainRead | kAtomicRead,
+    kAny = kAnyRead | kAnyWrite,
+};
+
+std::uint8_t segment_access(std::uint8_t site_flags) {
+    const bool atomic = (site_flags & kAccessAtomic) != 0;
+    std::uint8_t out = 0;
+    if (site_flags & kAccessRead) out |= atomic ? kAtomicRead : kPlainRead;
+    if (site_flags & kAccessWrite) out |= atomic ? kAtomicWrite : kPlainWrite;
+    return out;
+}
+
+// A data race on a segment: a write and another access, not both atomic.
+bool races_on(std::uint8_t x, std::uint8_t y) {
+    return ((x & kPlainWrite) && (y & kAny)) || ((y & kPlainWrite) && (x & kAny)) ||
+           ((x & kAtomicWrite) && (y & kPlainRead)) || ((y & kAtomicWrite) && (x & kPlainRead));
+}
+
+// One event touching one elementary address segment. Events are numbered by their rank in the
+// timestamp slot chains (slot by slot, in chain order): the events of one slot are totally
+// ordered in G, so races are only looked for between slots, whose number is that of processes
+// live at once even when processes are many.
 struct Incidence {
     std::uint32_t segment;
-    EventId event; // event ids are ordered by (process, index)
-    std::uint8_t flags;
+    std::uint32_t rank;
+    std::uint8_t access; // SegmentAccess
 };
 
 // The unordered events of another process for the current event: candidates [first, last).
@@ -19,20 +47,22 @@ struct Window {
     std::size_t last = 0;
 };
 
-// One race found on one segment.
-struct RaceHit {
+// One conflict found on one segment.
+struct ConflictHit {
     EventId a;
     EventId b;
     std::uint32_t segment;
-    std::uint8_t control; // bit 0: a writes / b reads, bit 1: b writes / a reads
+    std::uint8_t flags; // bit 0: a writes / b reads, bit 1: b writes / a reads, bit 2: data race
 };
 
 } // namespace
 
-std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const EventOrder& order,
-                                              const ProgressCallback& progress) {
+UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
+                                       const ProgressCallback& progress) {
     const Trace& trace = g.trace();
-    // Elementary segments: the address line cut at every interval end point.
+    // Elementary segments: the address line cut at every interval end point, and at the
+    // borders of private storage so that a segment is private to two processes entirely or
+    // not at all.
     std::vector<std::uint64_t> bounds;
     for (EventId e = 0; e < g.event_count(); ++e) {
         const Event& ev = g.event(e);
@@ -42,6 +72,13 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
             bounds.push_back(range.hi);
         });
     }
+    if (!bounds.empty()) {
+        for (const OsThread& t : trace.os_threads)
+            for (std::uint64_t b : {t.stack.lo, t.stack.hi, t.tls.lo, t.tls.hi})
+                bounds.push_back(b);
+        for (const Process& p : trace.processes)
+            if (p.os_thread != kNone) bounds.push_back(p.private_below);
+    }
     std::sort(bounds.begin(), bounds.end());
     bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
     auto segment_of = [&](std::uint64_t address) {
@@ -49,36 +86,40 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
                                           bounds.begin());
     };
 
+    std::vector<EventId> event_of_rank;
+    event_of_rank.reserve(g.event_count());
+    for (std::uint32_t s = 0; s < g.slot_count(); ++s)
+        event_of_rank.insert(event_of_rank.end(), g.slot_events(s).begin(), g.slot_events(s).end());
     std::vector<Incidence> incidences;
-    for (EventId e = 0; e < g.event_count(); ++e) {
-        const Event& ev = g.event(e);
+    for (std::uint32_t rank = 0; rank < event_of_rank.size(); ++rank) {
+        const Event& ev = g.event(event_of_rank[rank]);
         if (ev.kind != EventKind::Computation) continue;
-        trace.for_each_data_range(ev, [&](std::uint32_t, const AccessSite& site,
-                                          const Interval& range) {
-            const auto flags = static_cast<std::uint8_t>(site.flags & (kAccessRead | kAccessWrite));
-            const std::uint32_t last = segment_of(range.hi);
-            for (std::uint32_t seg = segment_of(range.lo); seg < last; ++seg)
-                incidences.push_back({seg, e, flags});
-        });
+        trace.for_each_data_range(
+            ev, [&](std::uint32_t, const AccessSite& site, const Interval& range) {
+                const std::uint8_t access = segment_access(site.flags);
+                const std::uint32_t last = segment_of(range.hi);
+                for (std::uint32_t seg = segment_of(range.lo); seg < last; ++seg)
+                    incidences.push_back({seg, rank, access});
+            });
     }
     std::sort(incidences.begin(), incidences.end(), [](const Incidence& x, const Incidence& y) {
-        return std::tie(x.segment, x.event) < std::tie(y.segment, y.event);
+        return std::tie(x.segment, x.rank) < std::tie(y.segment, y.rank);
     });
-    // Merge the flags of one event on one segment.
+    // Merge the accesses of one event on one segment.
     std::size_t out = 0;
     for (std::size_t i = 0; i < incidences.size(); ++i) {
         if (out > 0 && incidences[out - 1].segment == incidences[i].segment &&
-            incidences[out - 1].event == incidences[i].event)
-            incidences[out - 1].flags |= incidences[i].flags;
+            incidences[out - 1].rank == incidences[i].rank)
+            incidences[out - 1].access |= incidences[i].access;
         else
             incidences[out++] = incidences[i];
     }
     incidences.resize(out);
 
-    std::vector<RaceHit> hits;
-    const std::uint32_t p = g.process_count();
-    // Per process: the accessors and the writers of the current segment.
-    std::vector<std::vector<const Incidence*>> all(p), writers(p);
+    std::vector<ConflictHit> hits;
+    const std::uint32_t slots = g.slot_count();
+    // Per slot: the accessors and the writers of the current segment.
+    std::vector<std::vector<const Incidence*>> all(slots), writers(slots);
     std::vector<std::uint32_t> present;
     for (std::size_t i = 0; i < incidences.size();) {
         std::size_t j = i;
@@ -92,38 +133,54 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
         }
         present.clear();
         for (std::size_t k = i; k < j; ++k) {
-            const std::uint32_t q = g.event_process(incidences[k].event);
+            const std::uint32_t q = g.event_slot(event_of_rank[incidences[k].rank]);
             if (all[q].empty()) present.push_back(q);
             all[q].push_back(&incidences[k]);
-            if (incidences[k].flags & kAccessWrite) writers[q].push_back(&incidences[k]);
+            if (incidences[k].access & kAnyWrite) writers[q].push_back(&incidences[k]);
         }
+        const std::uint32_t segment = incidences[i].segment;
+        const Interval segment_range{bounds[segment], bounds[segment + 1]};
         if (present.size() > 1) {
-            std::sort(present.begin(), present.end());
             for (std::size_t pi = 0; pi < present.size(); ++pi) {
-                const std::uint32_t pp = present[pi];
+                const std::uint32_t ps = present[pi];
                 for (std::size_t qi = pi + 1; qi < present.size(); ++qi) {
-                    const std::uint32_t qq = present[qi];
-                    // For later events x of pp the window of unordered events of qq only moves
-                    // forward (a predecessor of x precedes later x too; a successor of x follows
-                    // earlier x too): two pointers per candidate list.
+                    const std::uint32_t qs = present[qi];
+                    // For later events x of slot ps the window of unordered events of slot qs
+                    // only moves forward (a predecessor of x precedes later x too; a successor
+                    // of x follows earlier x too): two pointers per candidate list.
                     Window all_window, writer_window;
-                    for (const Incidence* x : all[pp]) {
-                        const bool x_writes = (x->flags & kAccessWrite) != 0;
-                        const auto& candidates = x_writes ? all[qq] : writers[qq];
+                    for (const Incidence* xi : all[ps]) {
+                        const EventId x = event_of_rank[xi->rank];
+                        const bool x_writes = (xi->access & kAnyWrite) != 0;
+                        const auto& candidates = x_writes ? all[qs] : writers[qs];
                         Window& w = x_writes ? all_window : writer_window;
                         while (w.first < candidates.size() &&
-                               order.precedes(candidates[w.first]->event, x->event))
+                               order.precedes(event_of_rank[candidates[w.first]->rank], x))
                             ++w.first;
                         w.last = std::max(w.last, w.first);
                         while (w.last < candidates.size() &&
-                               !order.precedes(x->event, candidates[w.last]->event))
+                               !order.precedes(x, event_of_rank[candidates[w.last]->rank]))
                             ++w.last;
+                        const std::uint32_t px = g.event_process(x);
+                        const std::uint32_t os_thread = trace.processes[px].os_thread;
                         for (std::size_t k = w.first; k < w.last; ++k) {
-                            const Incidence* y = candidates[k];
-                            std::uint8_t control = 0;
-                            if ((x->flags & kAccessWrite) && (y->flags & kAccessRead)) control |= 1;
-                            if ((y->flags & kAccessWrite) && (x->flags & kAccessRead)) control |= 2;
-                            hits.push_back({x->event, y->event, incidences[i].segment, control});
+                            const Incidence* yi = candidates[k];
+                            const EventId y = event_of_rank[yi->rank];
+                            const std::uint32_t py = g.event_process(y);
+                            // Only processes of one OS thread can share private storage: the
+                            // check costs nothing for the others.
+                            if (os_thread != kNone && os_thread == trace.processes[py].os_thread &&
+                                trace.private_to_both(px, py, segment_range))
+                                continue;
+                            // a is the event of the lower process.
+                            const bool swap = py < px;
+                            const std::uint8_t a_access = swap ? yi->access : xi->access;
+                            const std::uint8_t b_access = swap ? xi->access : yi->access;
+                            std::uint8_t flags = 0;
+                            if ((a_access & kAnyWrite) && (b_access & kAnyRead)) flags |= 1;
+                            if ((b_access & kAnyWrite) && (a_access & kAnyRead)) flags |= 2;
+                            if (races_on(a_access, b_access)) flags |= 4;
+                            hits.push_back({swap ? y : x, swap ? x : y, segment, flags});
                         }
                     }
                 }
@@ -134,29 +191,38 @@ std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const Even
     incidences.clear();
     incidences.shrink_to_fit();
 
-    std::sort(hits.begin(), hits.end(), [](const RaceHit& x, const RaceHit& y) {
+    std::sort(hits.begin(), hits.end(), [](const ConflictHit& x, const ConflictHit& y) {
         return std::tie(x.a, x.b, x.segment) < std::tie(y.a, y.b, y.segment);
     });
-    std::vector<ApparentRace> races;
+    UnorderedConflicts result;
     for (std::size_t i = 0; i < hits.size();) {
         ApparentRace race;
         race.a = hits[i].a;
         race.b = hits[i].b;
+        race.first_conflict = static_cast<std::uint32_t>(result.conflict_ranges.size());
         std::size_t j = i;
         for (; j < hits.size() && hits[j].a == race.a && hits[j].b == race.b; ++j) {
+            race.a_writes_b_reads |= (hits[j].flags & 1) != 0;
+            race.b_writes_a_reads |= (hits[j].flags & 2) != 0;
+            if (!(hits[j].flags & 4)) continue;
             const Interval seg{bounds[hits[j].segment], bounds[hits[j].segment + 1]};
-            if (!race.conflicts.empty() && race.conflicts.back().hi == seg.lo)
-                race.conflicts.back().hi = seg.hi;
-            else
-                race.conflicts.push_back(seg);
-            race.a_writes_b_reads |= (hits[j].control & 1) != 0;
-            race.b_writes_a_reads |= (hits[j].control & 2) != 0;
+            if (race.conflict_count > 0 && result.conflict_ranges.back().hi == seg.lo) {
+                result.conflict_ranges.back().hi = seg.hi;
+            } else {
+                result.conflict_ranges.push_back(seg);
+                ++race.conflict_count;
+            }
         }
-        races.push_back(std::move(race));
+        if (race.conflict_count > 0) {
+            result.races.push_back(race);
+        } else {
+            race.first_conflict = 0;
+            result.atomic_only.push_back(race);
+        }
         i = j;
     }
     if (progress) progress("apparent races", 1.0);
-    return races;
+    return result;
 }
 
 } // namespace firstrace

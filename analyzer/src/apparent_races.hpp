@@ -2,6 +2,14 @@
 // unordered by G, with a data conflict. Conflicts are found by sweeping addresses, and for each
 // address only the window of events of another process that is unordered with a given event is
 // visited, so the cost follows the conflicts rather than all unordered pairs.
+//
+// Conflicts (DESIGN-NOTES "Atomic and plain accesses", "Private storage of logical processes"):
+// two accesses to the same byte conflict when at least one writes. A conflict is a data race
+// unless both accesses are atomic (C11/C++11: atomic accesses never race with each other, an
+// atomic and a plain access to the same bytes do). Conflicting atomic accesses are still
+// dependences (a relaxed load's value depends on which store it read), so unordered event pairs
+// whose only conflicts are atomic are returned too, for the dependence computation only. Bytes
+// private to the OS thread both processes ran on (Trace::private_to_both) conflict not at all.
 #pragma once
 
 #include <vector>
@@ -11,12 +19,25 @@
 
 namespace firstrace {
 
+// One unordered pair of events with a conflict; a few tens of bytes (the conflicting
+// addresses live in a pool shared by all pairs).
 struct ApparentRace {
     EventId a = kNone; // the event of the lower process id
     EventId b = kNone;
-    std::vector<Interval> conflicts; // merged conflicting addresses
-    bool a_writes_b_reads = false;   // WRITE(a) ∩ READ(b) != ∅: a may event-control b
+    std::uint32_t first_conflict = 0; // into UnorderedConflicts::conflict_ranges
+    std::uint32_t conflict_count = 0; // merged racing addresses (none for atomic-only pairs)
+    bool a_writes_b_reads = false;    // WRITE(a) ∩ READ(b) != ∅: a may event-control b
     bool b_writes_a_reads = false;
+};
+
+struct UnorderedConflicts {
+    std::vector<ApparentRace> races;       // data races, sorted by (a, b)
+    std::vector<ApparentRace> atomic_only; // pairs whose conflicts are all atomic-atomic
+    std::vector<Interval> conflict_ranges; // racing addresses of the races, merged per race
+    std::vector<Interval> conflicts(const ApparentRace& r) const {
+        return {conflict_ranges.begin() + r.first_conflict,
+                conflict_ranges.begin() + r.first_conflict + r.conflict_count};
+    }
 };
 
 // Ordering of events in a graph given by its timestamps (Alg 6.2).
@@ -34,8 +55,7 @@ class EventOrder {
     const VectorTimestamps* ts_;
 };
 
-// Races sorted by (a, b).
-std::vector<ApparentRace> find_apparent_races(const TemporalGraph& g, const EventOrder& order,
-                                              const ProgressCallback& progress);
+UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
+                                       const ProgressCallback& progress);
 
 } // namespace firstrace

@@ -18,7 +18,14 @@ class ChainSearch {
                 const std::vector<EventId>& targets)
         : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(offsets),
           targets_(targets), in_path_(g.process_count(), false),
-          best_(g.process_count(), Best{kNone, false}) {}
+          best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
+          targets_of_process_(g.process_count()) {
+        std::vector<bool> is_target(g.event_count(), false);
+        for (EventId y : targets)
+            is_target[y] = true;
+        for (EventId y = 0; y < g.event_count(); ++y)
+            if (is_target[y]) targets_of_process_[g.event_process(y)].push_back(y);
+    }
 
     // Edges from `orig`, appended to `direct` and `all`. Returns false when the budget ran out
     // and the conservative fallback was used.
@@ -26,6 +33,7 @@ class ChainSearch {
         touched_.clear();
         steps_ = 0;
         exhausted_ = false;
+        compute_bounds(orig);
         for (std::uint32_t i = offsets_[orig]; i < offsets_[orig + 1]; ++i) {
             const EventId y = targets_[i];
             const std::uint32_t q = g_.event_process(y), j = g_.event_index(y);
@@ -40,7 +48,7 @@ class ChainSearch {
 
         path_.assign(1, orig);
         in_path_[g_.event_process(orig)] = true;
-        extend(orig);
+        if (open_ > 0) extend(orig);
         in_path_[g_.event_process(orig)] = false;
         forget_paths();
         if (exhausted_) fallback(orig);
@@ -70,7 +78,32 @@ class ChainSearch {
         const std::uint32_t q = g_.event_process(y), j = g_.event_index(y);
         Best& b = best_[q];
         if (b.index == kNone) touched_.push_back(q);
-        if (j < b.index || b.index == kNone) b = Best{j, transitive};
+        if (j < b.index || b.index == kNone) {
+            b = Best{j, transitive};
+            if (j == bound_[q]) --open_;
+        }
+    }
+
+    // The earliest event of each process any dependence from orig could reach: the first event
+    // with an incoming direct dependence that is unordered with orig (and allowed by the
+    // ordering mode; the events preceding orig form a prefix of a process, those it precedes
+    // and, in complete mode, those finished before it started a suffix and a prefix). Once
+    // every process has a target at its bound, no chain can improve the result: the search
+    // stops, exactly (this is what ends it early on dense traces where every event conflicts).
+    void compute_bounds(EventId orig) {
+        open_ = 0;
+        const std::uint32_t p = g_.event_process(orig);
+        for (std::uint32_t q = 0; q < g_.process_count(); ++q) {
+            bound_[q] = kNone;
+            const auto& list = targets_of_process_[q];
+            if (q == p || list.empty()) continue;
+            auto it = std::partition_point(list.begin(), list.end(), [&](EventId y) {
+                return order_.precedes(y, orig) || !dependence_allowed(g_, ordering_, orig, y);
+            });
+            if (it == list.end() || order_.precedes(orig, *it)) continue;
+            bound_[q] = g_.event_index(*it);
+            ++open_;
+        }
     }
 
     // Depth-first over chains of direct dependences. A chain's extensions depend only on the set
@@ -79,6 +112,7 @@ class ChainSearch {
     // earlier chain reaching y adds nothing, and is cut.
     void extend(EventId x) {
         for (std::uint32_t i = offsets_[x]; i < offsets_[x + 1]; ++i) {
+            if (open_ == 0) return; // every process reached at its bound
             if (++steps_ > budget_) {
                 exhausted_ = true;
                 return;
@@ -102,7 +136,7 @@ class ChainSearch {
             extend(y);
             in_path_[q] = false;
             path_.pop_back();
-            if (exhausted_) return;
+            if (exhausted_ || open_ == 0) return;
         }
     }
 
@@ -176,6 +210,9 @@ class ChainSearch {
     std::vector<bool> in_path_;
     std::vector<EventId> path_;
     std::vector<Best> best_;
+    std::vector<std::uint32_t> bound_;                     // per process, see compute_bounds
+    std::uint32_t open_ = 0;                               // processes not yet at their bound
+    std::vector<std::vector<EventId>> targets_of_process_; // events with a direct dependence in
     std::vector<std::uint32_t> touched_;
     std::vector<std::uint32_t> direct_best_;
     std::vector<std::uint32_t> touched_direct_;
@@ -196,17 +233,18 @@ class ChainSearch {
 } // namespace
 
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
-                                const std::vector<ApparentRace>& races, DependenceKind kind,
+                                const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress) {
     // Direct dependences as adjacency lists (CSR), targets sorted by event id.
     std::vector<Edge> pairs;
-    for (const ApparentRace& r : races) {
-        const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
-        const bool ba = kind == DependenceKind::SharedData || r.b_writes_a_reads;
-        if (ab && dependence_allowed(g, ordering, r.a, r.b)) pairs.emplace_back(r.a, r.b);
-        if (ba && dependence_allowed(g, ordering, r.b, r.a)) pairs.emplace_back(r.b, r.a);
-    }
+    for (const auto* list : {&conflicts.races, &conflicts.atomic_only})
+        for (const ApparentRace& r : *list) {
+            const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
+            const bool ba = kind == DependenceKind::SharedData || r.b_writes_a_reads;
+            if (ab && dependence_allowed(g, ordering, r.a, r.b)) pairs.emplace_back(r.a, r.b);
+            if (ba && dependence_allowed(g, ordering, r.b, r.a)) pairs.emplace_back(r.b, r.a);
+        }
     std::sort(pairs.begin(), pairs.end());
     std::vector<std::uint32_t> offsets(g.event_count() + 1, 0);
     std::vector<EventId> targets(pairs.size());

@@ -1,7 +1,10 @@
 // Shared-data (D̂) and event-control (Ê) dependences between events unordered by G
 // (thesis 7.2.1, Alg 7.1-7.4; DESIGN step 4).
 //
-// Direct: between the two events of an apparent race; Ê only where WRITE(a) ∩ READ(b) ≠ ∅.
+// Direct: between the two events of an unordered conflicting pair, a data race or a pair whose
+// conflicts are all between atomic accesses (not a race, but the value an atomic load returns
+// depends on the order of the stores, so reordering them may change the events: keeping these
+// dependences keeps validation sound); Ê only where WRITE(a) ∩ READ(b) ≠ ∅.
 // Transitive: a chain of direct dependences whose events are all mutually unordered by G
 // ("closure by definition"). Alg 7.3/7.4 search such chains with one visited mark per event and
 // stop at the first conflicting event of a process, which can miss chains that continue only
@@ -39,7 +42,7 @@ struct Dependences {
 bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y);
 
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
-                                const std::vector<ApparentRace>& races, DependenceKind kind,
+                                const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress);
 

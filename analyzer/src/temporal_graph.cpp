@@ -41,11 +41,17 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
 
 void TemporalGraph::assign_slots() {
     const std::uint32_t p = process_count();
+    const std::uint32_t nodes = node_count();
     process_slot_.assign(p, kNone);
     process_node_base_.assign(p, 0);
     process_event_base_.assign(p, 0);
     std::vector<std::uint32_t> slot_tail;       // last process of each slot
     std::vector<std::uint32_t> slot_node_count; // nodes in each slot so far
+    auto node_total = [&](std::uint32_t q) {
+        return process_begin(q) == process_end(q)
+                   ? 0u
+                   : finish_node_[process_end(q) - 1] - start_node_[process_begin(q)] + 1;
+    };
     auto open_slot = [&](std::uint32_t process, std::uint32_t slot) {
         if (slot == kNone) {
             slot = static_cast<std::uint32_t>(slot_events_.size());
@@ -59,49 +65,94 @@ void TemporalGraph::assign_slots() {
         slot_tail[slot] = process;
         for (EventId e = process_begin(process); e < process_end(process); ++e)
             slot_events_[slot].push_back(e);
-        slot_node_count[slot] +=
-            process_begin(process) == process_end(process)
-                ? 0
-                : finish_node_[process_end(process) - 1] - start_node_[process_begin(process)] + 1;
+        slot_node_count[slot] += node_total(process);
     };
-    // Walk the fork tree from the roots; a slot is reusable by a child when its parent joined
-    // the slot's last process before forking the child (then all of that process precedes it).
-    std::vector<std::uint32_t> stack;
-    for (std::uint32_t root = 0; root < p; ++root) {
-        if (process_slot_[root] != kNone) continue;
-        const std::uint32_t parent = trace_->processes[root].parent;
-        if (parent != kNone && parent < p) continue; // assigned at its fork
-        open_slot(root, kNone);
-        stack.push_back(root);
-        while (!stack.empty()) {
-            const std::uint32_t q = stack.back();
-            stack.pop_back();
-            std::vector<std::uint32_t> free_slots;
-            for (EventId e = process_begin(q); e < process_end(q); ++e) {
-                const Event& ev = event(e);
-                if (ev.object >= p) continue;
-                if (ev.kind == EventKind::Join) {
-                    const std::uint32_t slot = process_slot_[ev.object];
-                    if (slot != kNone && slot_tail[slot] == ev.object) free_slots.push_back(slot);
-                } else if (ev.kind == EventKind::Fork && process_slot_[ev.object] == kNone &&
-                           trace_->processes[ev.object].parent == q) {
-                    std::uint32_t slot = kNone;
-                    while (!free_slots.empty() && slot == kNone) {
-                        const std::uint32_t s = free_slots.back();
-                        free_slots.pop_back();
-                        if (slot_tail[s] != kNone && process_slot_[slot_tail[s]] == s &&
-                            process_begin(slot_tail[s]) != process_end(slot_tail[s]))
-                            slot = s;
-                    }
-                    open_slot(ev.object, slot);
-                    stack.push_back(ev.object);
-                }
-            }
+
+    // A topological walk of G with vector clocks over the slots opened so far: when a process
+    // starts, the clock of its first node says which slots' last processes have ended before it
+    // by some path (join, barrier, lock release, semaphore, ...), and it takes over one of them.
+    // Each slot is then a chain of processes totally ordered in G, and the width is the number
+    // of processes live at once, however many were created over time. Clocks are kept only
+    // where still needed: the current node of each running process and the sources of
+    // synchronization edges not yet consumed; the walk is depth first so that a process runs
+    // to its end before others start.
+    using Clock = std::vector<std::int32_t>;
+    auto merge = [](Clock& into, const Clock& from) {
+        if (into.size() < from.size()) into.resize(from.size(), -1);
+        for (std::size_t i = 0; i < from.size(); ++i)
+            into[i] = std::max(into[i], from[i]);
+    };
+    std::vector<std::uint32_t> in_offsets(nodes + 1, 0), out_offsets(nodes + 1, 0);
+    for (const auto& [from, to] : sync_edges_) {
+        ++in_offsets[to + 1];
+        ++out_offsets[from + 1];
+    }
+    for (NodeId v = 0; v < nodes; ++v) {
+        in_offsets[v + 1] += in_offsets[v];
+        out_offsets[v + 1] += out_offsets[v];
+    }
+    std::vector<NodeId> in_sources(sync_edges_.size()), out_targets(sync_edges_.size());
+    {
+        std::vector<std::uint32_t> in_fill(in_offsets.begin(), in_offsets.end() - 1);
+        std::vector<std::uint32_t> out_fill(out_offsets.begin(), out_offsets.end() - 1);
+        for (const auto& [from, to] : sync_edges_) {
+            in_sources[in_fill[to]++] = from;
+            out_targets[out_fill[from]++] = to;
         }
     }
-    // Processes never reached (a fork cycle in a malformed trace): slots of their own.
+    auto has_process_successor = [&](NodeId v) {
+        return node_process_[v] != kNone && v + 1 < nodes &&
+               node_process_[v + 1] == node_process_[v];
+    };
+    auto has_process_predecessor = [&](NodeId v) {
+        return node_process_[v] != kNone && v > 0 && node_process_[v - 1] == node_process_[v];
+    };
+    std::vector<std::uint32_t> waiting(nodes, 0); // unprocessed predecessors
+    std::vector<NodeId> ready;
+    for (NodeId v = 0; v < nodes; ++v) {
+        waiting[v] = in_offsets[v + 1] - in_offsets[v] + (has_process_predecessor(v) ? 1 : 0);
+        if (waiting[v] == 0) ready.push_back(v);
+    }
+    std::reverse(ready.begin(), ready.end());                            // lowest processes first
+    std::unordered_map<NodeId, std::pair<Clock, std::uint32_t>> pending; // clock, uses left
+    std::vector<Clock> running(p);
+    while (!ready.empty()) {
+        const NodeId v = ready.back();
+        ready.pop_back();
+        const std::uint32_t q = node_process_[v];
+        Clock clock;
+        if (has_process_predecessor(v)) clock = std::move(running[q]);
+        for (std::uint32_t i = in_offsets[v]; i < in_offsets[v + 1]; ++i) {
+            const auto it = pending.find(in_sources[i]);
+            merge(clock, it->second.first);
+            if (--it->second.second == 0) pending.erase(it);
+        }
+        if (q != kNone) {
+            if (!has_process_predecessor(v)) { // q starts: reuse a slot whose tail has ended
+                std::uint32_t slot = kNone;
+                for (std::uint32_t s = 0; s < clock.size() && slot == kNone; ++s) {
+                    const std::uint32_t tail = slot_tail[s];
+                    if (clock[s] >= 0 && static_cast<std::uint32_t>(clock[s]) + 1 >=
+                                             process_node_base_[tail] + node_total(tail))
+                        slot = s;
+                }
+                open_slot(q, slot);
+            }
+            const std::uint32_t s = process_slot_[q];
+            if (clock.size() <= s) clock.resize(s + 1, -1);
+            clock[s] = static_cast<std::int32_t>(node_slot_serial(v));
+        }
+        const std::uint32_t uses = out_offsets[v + 1] - out_offsets[v];
+        if (uses > 0) pending.emplace(v, std::make_pair(clock, uses));
+        if (has_process_successor(v)) running[q] = std::move(clock);
+        // Successors: synchronization targets, then the process successor (walked first).
+        for (std::uint32_t i = out_offsets[v]; i < out_offsets[v + 1]; ++i)
+            if (--waiting[out_targets[i]] == 0) ready.push_back(out_targets[i]);
+        if (has_process_successor(v) && --waiting[v + 1] == 0) ready.push_back(v + 1);
+    }
+    // Processes in a cycle of G (a malformed trace) were not reached: slots of their own.
     for (std::uint32_t q = 0; q < p; ++q)
-        if (process_slot_[q] == kNone) open_slot(q, kNone);
+        if (process_slot_[q] == kNone && process_begin(q) != process_end(q)) open_slot(q, kNone);
 }
 
 const Event& TemporalGraph::event(EventId e) const {

@@ -52,9 +52,10 @@ class TemporalGraph {
         return node_event_[n] != kNone && start_node_[node_event_[n]] == n;
     }
 
-    // Timestamp slots (DESIGN step 2): a process takes over the slot of a process its parent
-    // joined before forking it, so the slots form chains ordered in G and the timestamp width
-    // is the number of processes live at once in fork/join programs, not of all processes.
+    // Timestamp slots (DESIGN step 2): a process takes over the slot of a process whose end is
+    // ordered before its start by any path of G (join, barrier, lock, semaphore), so the slots
+    // form chains ordered in G and the timestamp width is the number of processes live at once,
+    // not of all processes ever created. Processes without events have no slot (kNone).
     std::uint32_t slot_count() const { return static_cast<std::uint32_t>(slot_events_.size()); }
     std::uint32_t node_slot(NodeId n) const {
         return node_process_[n] == kNone ? kNone : process_slot_[node_process_[n]];

@@ -31,6 +31,9 @@ int analyze_command(const Arguments& args) {
         "format", po::value<std::string>()->default_value("text"), "text or json (stdout)")(
         "output,o", po::value<std::string>(),
         "also store the run in this results database (created, or appended to as a new run)")(
+        "transitive-budget", po::value<std::uint64_t>(),
+        "steps of the exact transitive-dependence search per origin event before it falls\n"
+        "back to a sound superset (default 4000; larger: more precise, slower)")(
         "max-sites", po::value<std::size_t>()->default_value(20),
         "text: race sites shown in full")("colour", po::value<std::string>()->default_value("auto"),
                                           "text: auto (when stdout is a terminal), always, never")(
@@ -56,6 +59,10 @@ int analyze_command(const Arguments& args) {
         else
             throw UsageError("unknown --ordering '" + o + "' (approximate or complete)");
     }
+    if (vm.count("transitive-budget"))
+        options.transitive_budget = vm["transitive-budget"].as<std::uint64_t>();
+    if (vm.count("output") && vm["output"].as<std::string>().empty())
+        throw UsageError("--output names no file (an empty path)");
     const bool quiet = vm.count("quiet") > 0;
     TerminalProgress progress(!quiet);
     options.progress = progress.callback();

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "commands.hpp"
@@ -52,6 +53,10 @@ int main(int argc, char** argv) {
         firstrace::cli::Arguments args(argv + 2, argv + argc);
         try {
             return c.run(args);
+        } catch (const std::bad_alloc&) {
+            std::cerr << "firstrace " << name
+                      << ": out of memory (the trace needs more than this process may allocate)\n";
+            return 2;
         } catch (const std::exception& e) {
             std::cerr << "firstrace " << name << ": " << e.what() << "\n";
             return 2;

@@ -99,5 +99,22 @@ TEST(AnalyzeCommand, NeverCrashesOnGarbage) {
     }
 }
 
+TEST(AnalyzeCommand, EmptyOutputPathIsAnError) {
+    const CommandRun r = run("analyze -q " + kFigure + " -o ''");
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find("--output names no file"), std::string::npos) << r.out;
+}
+
+TEST(AnalyzeCommand, TransitiveBudgetIsAnOption) {
+    // Figure 2.1: with no budget the searches that need a step fall back; with the default
+    // none does.
+    const CommandRun none =
+        run("analyze -q -v --ordering approximate --transitive-budget 0 " + kFigure);
+    ASSERT_EQ(none.status, 0) << none.out;
+    EXPECT_NE(none.out.find("7 origins searched, 3 fell back"), std::string::npos) << none.out;
+    const CommandRun normal = run("analyze -q -v --ordering approximate " + kFigure);
+    EXPECT_NE(normal.out.find("7 origins searched, 0 fell back"), std::string::npos) << normal.out;
+}
+
 } // namespace
 } // namespace firstrace

@@ -1,6 +1,6 @@
 // Randomized differential tests: the fast analysis against the brute-force references of
 // reference_analysis.hpp, on hundreds of random STD traces with locks, forks and joins, in both
-// ordering modes.
+// ordering modes, also with OS threads, private storage and atomic accesses added.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -108,6 +108,15 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
         EXPECT_EQ(after, ref.after[rp]) << "DAG successors of partition " << p.id;
         EXPECT_TRUE(std::is_sorted(p.races.begin(), p.races.end()));
     }
+    // Thm 8.2: every first partition holds a feasible race; with exact dependences the
+    // validation proves one (feasible or feasible-ec) in each.
+    for (const Partition& p : fast.partitions) {
+        if (!p.first) continue;
+        EXPECT_TRUE(std::any_of(
+            p.races.begin(), p.races.end(),
+            [&](std::uint32_t x) { return fast.races[x].status != RaceStatus::Unvalidated; }))
+            << "first partition " << p.id << " without a validated race";
+    }
     // First partitions take the lowest ids.
     for (std::size_t i = 1; i < fast.partitions.size(); ++i)
         EXPECT_FALSE(!fast.partitions[i - 1].first && fast.partitions[i].first);
@@ -117,9 +126,10 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
     const Components gcomp = strong_components(gnodes);
     const VectorTimestamps gts(g, gnodes, gcomp);
     const EventOrder order(g, gts);
-    const auto races = find_apparent_races(g, order, {});
+    const auto conflicts = find_apparent_races(g, order, {});
     for (auto kind : {DependenceKind::SharedData, DependenceKind::EventControl}) {
-        const Dependences deps = compute_dependences(g, order, races, kind, ordering, 1u << 30, {});
+        const Dependences deps =
+            compute_dependences(g, order, conflicts, kind, ordering, 1u << 30, {});
         const NodeGraph fast_graph = augmented_graph(g, deps.all);
         const Components comps = strong_components(fast_graph);
         const VectorTimestamps ts(g, fast_graph, comps);
@@ -147,6 +157,15 @@ TEST_P(Differential, CompleteOrderingMatchesReference) {
     const auto params = params_for(GetParam());
     check_against_reference(test::parse_std(test::random_std(params)), Ordering::Complete,
                             "seed " + std::to_string(GetParam()));
+}
+
+TEST_P(Differential, PrivateStorageAndAtomicsMatchReference) {
+    Trace trace = test::parse_std(test::random_std(params_for(GetParam())));
+    test::add_os_threads_and_atomics(trace, GetParam());
+    for (Ordering ordering : {Ordering::Approximate, Ordering::Complete})
+        check_against_reference(trace, ordering,
+                                "seed " + std::to_string(GetParam()) + " with OS threads, " +
+                                    to_string(ordering));
 }
 
 INSTANTIATE_TEST_SUITE_P(RandomTraces, Differential, ::testing::Range<std::uint64_t>(1, 301));
@@ -201,6 +220,38 @@ TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
     EXPECT_GT(tangled, 10);
     EXPECT_GT(later_partitions, 10);
     EXPECT_GT(reused_slots, 10); // timestamp slots handed from joined to newly forked threads
+}
+
+TEST(DifferentialCoverage, PrivateStorageAndAtomicsChangeTheRaces) {
+    // The decorated traces must hide races behind private storage and atomic pairs, keep
+    // atomic/plain races, and give atomic-only pairs that still order through dependences.
+    int hidden = 0, atomic_plain = 0, atomic_only = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+        const Trace plain = test::parse_std(test::random_std(params_for(seed)));
+        Trace decorated = plain;
+        test::add_os_threads_and_atomics(decorated, seed);
+        AnalysisOptions options;
+        options.ordering = Ordering::Approximate;
+        hidden += analyze(plain, options).races.size() > analyze(decorated, options).races.size();
+        const TemporalGraph g(decorated);
+        const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
+        const Components comps = strong_components(graph);
+        const VectorTimestamps ts(g, graph, comps);
+        const UnorderedConflicts conflicts = find_apparent_races(g, EventOrder(g, ts), {});
+        atomic_only += static_cast<int>(conflicts.atomic_only.size());
+        for (const ApparentRace& r : conflicts.races) {
+            bool atomic_a = false, atomic_b = false;
+            for (auto [event, atomic] : {std::pair{r.a, &atomic_a}, std::pair{r.b, &atomic_b}}) {
+                const Event& e = g.event(event);
+                for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
+                    *atomic = *atomic || (decorated.sites[s].flags & kAccessAtomic);
+            }
+            atomic_plain += atomic_a != atomic_b;
+        }
+    }
+    EXPECT_GT(hidden, 30);
+    EXPECT_GT(atomic_plain, 100);
+    EXPECT_GT(atomic_only, 100);
 }
 
 } // namespace

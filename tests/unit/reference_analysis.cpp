@@ -31,11 +31,12 @@ bool Reachability::reaches_nonempty(NodeId from, NodeId to) const {
 
 namespace {
 
-std::set<std::uint64_t> addresses(const Trace& t, const Event& e, std::uint8_t kind) {
+// The addresses an event accesses with one kind (kAccessRead / kAccessWrite), plain or atomic.
+std::set<std::uint64_t> addresses(const Trace& t, const Event& e, std::uint8_t kind, bool atomic) {
     std::set<std::uint64_t> out;
     for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
         const AccessSite& site = t.sites[s];
-        if ((site.flags & kAccessAtomic) || !(site.flags & kind)) continue;
+        if (((site.flags & kAccessAtomic) != 0) != atomic || !(site.flags & kind)) continue;
         for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
             for (std::uint64_t a = t.ranges[r].lo; a < t.ranges[r].hi; ++a)
                 out.insert(a);
@@ -43,11 +44,19 @@ std::set<std::uint64_t> addresses(const Trace& t, const Event& e, std::uint8_t k
     return out;
 }
 
-bool intersects(const std::set<std::uint64_t>& x, const std::set<std::uint64_t>& y) {
-    for (auto v : x)
-        if (y.count(v)) return true;
-    return false;
-}
+// READ/WRITE of one event, plain and atomic apart.
+struct Accesses {
+    std::set<std::uint64_t> plain_read, plain_write, atomic_read, atomic_write;
+    bool reads(std::uint64_t v) const { return plain_read.count(v) || atomic_read.count(v); }
+    bool writes(std::uint64_t v) const { return plain_write.count(v) || atomic_write.count(v); }
+    bool touches(std::uint64_t v) const { return reads(v) || writes(v); }
+    std::set<std::uint64_t> all() const {
+        std::set<std::uint64_t> out;
+        for (const auto* s : {&plain_read, &plain_write, &atomic_read, &atomic_write})
+            out.insert(s->begin(), s->end());
+        return out;
+    }
+};
 
 } // namespace
 
@@ -60,29 +69,41 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
     };
     auto unordered = [&](EventId x, EventId y) { return !precedes(x, y) && !precedes(y, x); };
 
-    // Apparent races: all pairs.
+    // Apparent races: all pairs, byte by byte. A byte conflicts when one of the two writes it
+    // and it is not private to both processes' OS thread; the conflict is a data race unless
+    // both accesses are atomic. Pairs with atomic-only conflicts give dependences only.
     const std::uint32_t n = g.event_count();
-    std::vector<std::set<std::uint64_t>> reads(n), writes(n);
+    std::vector<Accesses> acc(n);
     for (EventId e = 0; e < n; ++e) {
         if (!g.is_computation(e)) continue;
-        reads[e] = addresses(trace, g.event(e), kAccessRead);
-        writes[e] = addresses(trace, g.event(e), kAccessWrite);
+        acc[e] = {addresses(trace, g.event(e), kAccessRead, false),
+                  addresses(trace, g.event(e), kAccessWrite, false),
+                  addresses(trace, g.event(e), kAccessRead, true),
+                  addresses(trace, g.event(e), kAccessWrite, true)};
     }
+    std::vector<ReferenceRace> conflict_pairs; // races and atomic-only pairs
     for (EventId a = 0; a < n; ++a)
         for (EventId b = a + 1; b < n; ++b) {
-            if (!g.is_computation(a) || !g.is_computation(b) ||
-                g.event_process(a) == g.event_process(b))
-                continue;
+            const std::uint32_t pa = g.event_process(a), pb = g.event_process(b);
+            if (!g.is_computation(a) || !g.is_computation(b) || pa == pb) continue;
             if (!unordered(a, b)) continue;
             ReferenceRace r{a, b, {}, false, false, RaceStatus::Feasible, false};
-            for (auto v : writes[a])
-                if (reads[b].count(v) || writes[b].count(v)) r.conflicts.insert(v);
-            for (auto v : writes[b])
-                if (reads[a].count(v)) r.conflicts.insert(v);
-            if (r.conflicts.empty()) continue;
-            r.a_ctrl_b = intersects(writes[a], reads[b]);
-            r.b_ctrl_a = intersects(writes[b], reads[a]);
-            out.races.push_back(r);
+            bool conflicting = false;
+            for (std::uint64_t v : acc[a].all()) {
+                if (!acc[b].touches(v) || trace.private_to_both(pa, pb, {v, v + 1})) continue;
+                const Accesses &x = acc[a], &y = acc[b];
+                if (!x.writes(v) && !y.writes(v)) continue;
+                conflicting = true;
+                const bool race = x.plain_write.count(v) || y.plain_write.count(v) ||
+                                  (x.atomic_write.count(v) && y.plain_read.count(v)) ||
+                                  (y.atomic_write.count(v) && x.plain_read.count(v));
+                if (race) r.conflicts.insert(v);
+                r.a_ctrl_b = r.a_ctrl_b || (x.writes(v) && y.reads(v));
+                r.b_ctrl_a = r.b_ctrl_a || (y.writes(v) && x.reads(v));
+            }
+            if (!conflicting) continue;
+            conflict_pairs.push_back(r);
+            if (!r.conflicts.empty()) out.races.push_back(r);
         }
 
     // Direct dependences (uncompacted), then transitive ones by enumerating every chain of
@@ -90,7 +111,7 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
     auto allowed = [&](EventId x, EventId y) { return dependence_allowed(g, ordering, x, y); };
     auto build = [&](bool event_control) {
         std::map<EventId, std::set<EventId>> direct;
-        for (const auto& r : out.races) {
+        for (const auto& r : conflict_pairs) {
             if ((!event_control || r.a_ctrl_b) && allowed(r.a, r.b)) direct[r.a].insert(r.b);
             if ((!event_control || r.b_ctrl_a) && allowed(r.b, r.a)) direct[r.b].insert(r.a);
         }
@@ -157,7 +178,7 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
 
     // Ordering: Ê* by BFS over G plus direct event-control edges start -> start.
     std::vector<Edge> ehat = g.edges();
-    for (const auto& x : out.races) {
+    for (const auto& x : conflict_pairs) {
         if (x.a_ctrl_b && allowed(x.a, x.b))
             ehat.emplace_back(g.start_node(x.a), g.start_node(x.b));
         if (x.b_ctrl_a && allowed(x.b, x.a))

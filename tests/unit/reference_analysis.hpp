@@ -1,7 +1,9 @@
 // Brute-force references for every algorithm of the analysis, written from the definitions
 // (thesis ch. 6-8, DESIGN "Analysis pipeline") with no timestamps, no compaction and no
 // address sweep: reachability by BFS, races by checking all pairs, dependences by enumerating
-// chains, R̂* by closing R̂ pairwise. Only for small traces.
+// chains, R̂* by closing R̂ pairwise. Conflicts byte by byte from the definitions: a write and
+// another access not both atomic race; atomic-only conflicts give dependences; bytes private to
+// both processes (Trace::private_to_both) do not conflict. Only for small traces.
 #pragma once
 
 #include <map>

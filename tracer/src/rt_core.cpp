@@ -35,6 +35,10 @@ static std::atomic<u32> g_next_pid{0};
 static std::atomic<bool> g_instrumented{false};
 static std::atomic<bool> g_finalized{false};
 static char g_dir[4096];
+// The trace directory, opened once and checked (ours, not writable by others); every file in it
+// is created through this descriptor, O_EXCL|O_NOFOLLOW: nothing planted there is followed or
+// truncated (issue 13).
+static int g_dir_fd = -1;
 static int g_meta_fd = -1;
 static bool g_announce = false; // print the trace path at exit (not under `firstrace record`)
 
@@ -637,12 +641,9 @@ void emit_varints(ThreadState* t, u8 type, const u64* values, u32 count) {
 
 static bool open_stream(ThreadState* t) {
     Line l;
-    l.s(g_dir)
-        .s("/")
-        .s(firstrace::format::kStreamPrefix)
-        .u(t->pid)
-        .s(firstrace::format::kStreamSuffix);
-    t->fd = ::open(l.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    l.s(firstrace::format::kStreamPrefix).u(t->pid).s(firstrace::format::kStreamSuffix);
+    t->fd =
+        ::openat(g_dir_fd, l.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     return t->fd >= 0;
 }
 
@@ -933,7 +934,7 @@ void ensure_init() {
         return;
     }
     std::memcpy(g_dir, dir.c_str(), dir.n + 1);
-    if (mkdir(g_dir, 0777) != 0 && errno != EEXIST) {
+    if (mkdir(g_dir, 0700) != 0 && errno != EEXIST) {
         Line l;
         l.s("cannot create trace directory ")
             .s(g_dir)
@@ -944,9 +945,30 @@ void ensure_init() {
         g_state.store(RtState::Disabled);
         return;
     }
+    g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat dir_stat;
+    const char* refused = nullptr;
+    if (g_dir_fd < 0)
+        refused = strerror(errno);
+    else if (fstat(g_dir_fd, &dir_stat) != 0)
+        refused = strerror(errno);
+    else if (dir_stat.st_uid != geteuid())
+        refused = "owned by another user";
+    else if (dir_stat.st_mode & (S_IWGRP | S_IWOTH))
+        refused = "writable by other users";
+    if (refused != nullptr) {
+        Line l;
+        l.s("refusing trace directory ").s(g_dir).s(": ").s(refused).s("; not tracing");
+        message(l.c_str());
+        if (g_dir_fd >= 0) ::close(g_dir_fd);
+        g_dir_fd = -1;
+        g_state.store(RtState::Disabled);
+        return;
+    }
     Line meta;
     meta.s(g_dir).s("/").s(firstrace::format::kMetadataFile);
-    g_meta_fd = ::open(meta.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    g_meta_fd = ::openat(g_dir_fd, firstrace::format::kMetadataFile,
+                         O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (g_meta_fd < 0) {
         Line l;
         l.s("cannot create ")

@@ -22,9 +22,8 @@ struct Interval {
     friend bool operator==(const Interval&, const Interval&) = default;
 };
 
-// Bit flags of an access site. Atomic accesses are synchronization (they are ordered by the
-// acquire/release events the tracer records for them) and are kept for display only: they take
-// no part in READ(e) / WRITE(e).
+// Bit flags of an access site. An atomic access is part of READ(e) / WRITE(e) like a plain one,
+// but two atomic accesses never race (C11/C++11): see apparent_races.hpp for the conflict rules.
 enum AccessFlags : std::uint8_t {
     kAccessRead = 1,
     kAccessWrite = 2,
@@ -177,12 +176,11 @@ struct Trace {
     std::size_t event_count() const;
     std::size_t access_count() const; // number of (site, range) pairs
     // Calls f(site index, site, range) for every range of the event's data accesses: what
-    // READ(e) and WRITE(e) are made of (atomic sites are synchronization and are skipped).
+    // READ(e) and WRITE(e) are made of, atomic accesses included (site.flags tells them apart).
     template <class F> void for_each_data_range(const Event& e, F&& f) const {
         for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
             const AccessSite& site = sites[s];
-            if ((site.flags & kAccessAtomic) || !(site.flags & (kAccessRead | kAccessWrite)))
-                continue;
+            if (!(site.flags & (kAccessRead | kAccessWrite))) continue;
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 f(s, site, ranges[r]);
         }

@@ -1,0 +1,223 @@
+// The stress suite (issue 14): worst-case trace shapes analysed like `firstrace analyze` does
+// (analysis + default text report), each in a child process under a memory cap and a CPU-time
+// cap, printing time, peak memory, races, race sites, the unvalidated share, first partitions
+// without a validated race (Thm 8.2) and, on small traces, how many statuses differ from the
+// exact (unbounded) transitive search. A run over a cap is reported as failed.
+//
+//   firstrace_stress                       the suite (see kSuite)
+//   firstrace_stress --quick               small sizes only
+//   firstrace_stress --shape hot --threads 8 --lines 100000 [--cap-mib 4096] [--exact]
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unordered_set>
+
+#include "firstrace/analysis.hpp"
+#include "firstrace/report_model.hpp"
+#include "firstrace/trace_loader.hpp"
+#include "stress_shapes.hpp"
+
+namespace {
+
+using firstrace::bench::StressShape;
+
+struct Case {
+    StressShape shape;
+    bool exact = false; // also compare statuses with the unbounded search
+};
+
+// What the child reports through the pipe.
+struct Outcome {
+    unsigned long long events = 0, races = 0, sites = 0, unvalidated = 0, partitions = 0, first = 0,
+                       first_unvalidated = 0, fallbacks = 0, origins = 0;
+    long long differing = -1; // statuses differing from the exact search; -1: not compared
+};
+
+// Distinct race sites: unordered pairs of source locations (file:line) of the racing accesses.
+unsigned long long race_sites(const firstrace::Trace& trace, const firstrace::AnalysisResult& r) {
+    std::unordered_set<std::uint64_t> keys;
+    auto loc = [&](std::uint32_t site) { return std::uint64_t(trace.sites[site].location); };
+    for (const auto& race : r.races)
+        for (std::uint32_t sa : race.sites_a)
+            for (std::uint32_t sb : race.sites_b) {
+                std::uint64_t x = loc(sa), y = loc(sb);
+                if (x > y) std::swap(x, y);
+                keys.insert(x << 32 | y);
+            }
+    return keys.size();
+}
+
+Outcome analyse(const std::string& path, bool exact) {
+    Outcome o;
+    const firstrace::Trace trace = firstrace::read_std_trace(path);
+    firstrace::AnalysisResult result = firstrace::analyze(trace);
+    {
+        const firstrace::ReportModel model = firstrace::make_report_model(trace, result, true);
+        std::ofstream null("/dev/null");
+        firstrace::write_text_report(null, model);
+    }
+    o.events = result.counts.events;
+    o.races = result.races.size();
+    o.sites = race_sites(trace, result);
+    o.unvalidated = result.counts.unvalidated;
+    o.partitions = result.partitions.size();
+    o.origins = result.transitive_origins;
+    o.fallbacks = result.transitive_fallbacks;
+    for (const auto& p : result.partitions) {
+        if (!p.first) continue;
+        ++o.first;
+        bool validated = false;
+        for (std::uint32_t x : p.races)
+            validated |= result.races[x].status != firstrace::RaceStatus::Unvalidated;
+        o.first_unvalidated += !validated;
+    }
+    if (exact) {
+        firstrace::AnalysisOptions options;
+        options.transitive_budget = std::uint64_t(1) << 40;
+        const firstrace::AnalysisResult e = firstrace::analyze(trace, options);
+        o.differing = 0;
+        for (std::size_t i = 0; i < e.races.size(); ++i)
+            o.differing += e.races[i].status != result.races[i].status;
+    }
+    return o;
+}
+
+// Runs one case in a child under the caps. Returns false when it failed.
+bool run_case(const Case& c, const std::string& dir, unsigned long long cap_mib,
+              unsigned cpu_seconds) {
+    const std::string path = dir + "/" + c.shape.name + "-" + std::to_string(c.shape.threads) +
+                             "-" + std::to_string(c.shape.lines) + ".std";
+    unsigned long long lines = 0;
+    {
+        std::ofstream out(path);
+        lines = firstrace::bench::StressTraceWriter(c.shape).write(out);
+    }
+    int fds[2];
+    if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t child = fork();
+    if (child == 0) {
+        close(fds[0]);
+        const rlimit as{cap_mib << 20, cap_mib << 20};
+        const rlimit cpu{cpu_seconds, cpu_seconds};
+        setrlimit(RLIMIT_AS, &as);
+        setrlimit(RLIMIT_CPU, &cpu);
+        int code = 0;
+        try {
+            const Outcome o = analyse(path, c.exact);
+            if (write(fds[1], &o, sizeof o) != sizeof o) code = 4;
+        } catch (const std::bad_alloc&) {
+            code = 3;
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s: %s\n", path.c_str(), e.what());
+            code = 2;
+        }
+        _exit(code);
+    }
+    close(fds[1]);
+    Outcome o;
+    const bool got = read(fds[0], &o, sizeof o) == sizeof o;
+    close(fds[0]);
+    int status = 0;
+    rusage usage{};
+    wait4(child, &status, 0, &usage);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double peak_mib = usage.ru_maxrss / 1024.0;
+    std::filesystem::remove(path);
+    std::printf("%-7s %4u %9llu ", c.shape.name.c_str(), c.shape.threads, lines);
+    if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        const char* why = WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU ? "CPU-time cap"
+                          : WIFEXITED(status) && WEXITSTATUS(status) == 3    ? "memory cap"
+                                                                             : "error";
+        std::printf("FAILED (%s: %.1f s, %.0f MiB; caps %llu MiB, %u s)\n", why, seconds, peak_mib,
+                    cap_mib, cpu_seconds);
+        return false;
+    }
+    std::printf("%8.2f %8.0f %11llu %7llu %6.2f%% %9llu %5llu %4llu %9llu/%-9llu", seconds,
+                peak_mib, o.races, o.sites,
+                o.races ? 100.0 * double(o.unvalidated) / double(o.races) : 0.0, o.partitions,
+                o.first, o.first_unvalidated, o.fallbacks, o.origins);
+    if (o.differing >= 0)
+        std::printf(" %6.2f%%", o.races ? 100.0 * double(o.differing) / double(o.races) : 0.0);
+    std::printf("\n");
+    std::fflush(stdout);
+    return o.first_unvalidated == 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    namespace po = boost::program_options;
+    Case one;
+    unsigned long long cap_mib = 4096;
+    unsigned cpu_seconds = 600;
+    std::string dir = std::filesystem::temp_directory_path().string();
+    po::options_description desc("usage: firstrace_stress [options]\n\noptions");
+    desc.add_options()("help,h", "show this help")("quick", "small sizes only")(
+        "shape", po::value(&one.shape.name),
+        "run one case: hot, vars, waves, lock, low, churn or random")(
+        "threads", po::value(&one.shape.threads)->default_value(8), "threads of that case")(
+        "lines", po::value(&one.shape.lines)->default_value(100000), "trace lines of that case")(
+        "seed", po::value(&one.shape.seed)->default_value(1),
+        "random seed")("exact", "also compare statuses with the unbounded transitive search")(
+        "cap-mib", po::value(&cap_mib)->default_value(cap_mib),
+        "address-space cap per run (MiB; at most 4096 on a shared machine)")(
+        "cpu-seconds", po::value(&cpu_seconds)->default_value(cpu_seconds),
+        "CPU-time cap per run")("dir", po::value(&dir)->default_value(dir),
+                                "where the traces are written (removed after each run)");
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, desc), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "firstrace_stress: " << e.what() << "\n";
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << desc << "\n";
+        return 0;
+    }
+    std::vector<Case> cases;
+    if (vm.count("shape")) {
+        one.exact = vm.count("exact") > 0;
+        cases.push_back(one);
+    } else {
+        auto add = [&](const char* name, std::uint32_t threads, std::uint64_t lines,
+                       bool exact = false) {
+            cases.push_back({{name, threads, lines, 1}, exact});
+        };
+        // Small dense traces: statuses against the exact search.
+        for (const char* name : {"hot", "vars", "waves", "random"})
+            add(name, 8, 10000, true);
+        if (!vm.count("quick")) {
+            // The shapes of issue 14's table.
+            add("hot", 8, 100000);
+            add("vars", 8, 100000);
+            add("waves", 8, 1400000);
+            add("random", 8, 1000000);
+            add("random", 128, 2000000);
+            add("low", 8, 1000000);
+            add("lock", 8, 1000000);
+            add("lock", 2, 10000000);
+            add("churn", 1, 1000000);
+            add("random", 8, 10000000);
+        }
+    }
+    std::printf("%-7s %4s %9s %8s %8s %11s %7s %7s %9s %5s %4s %19s %7s\n", "shape", "thr", "lines",
+                "seconds", "peak-MiB", "races", "sites", "unval", "partitns", "first", "!8.2",
+                "fallback/origins", "!exact");
+    bool ok = true;
+    for (const Case& c : cases)
+        ok = run_case(c, dir, cap_mib, cpu_seconds) && ok;
+    return ok ? 0 : 1;
+}
