@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #define WORKERS 4
@@ -36,7 +37,11 @@ int main(int argc, char** argv) {
     pthread_t t[WORKERS];
     for (long i = 0; i < WORKERS; ++i)
         pthread_create(&t[i], NULL, worker, (void*)i);
-    usleep(exit_mode ? 10000000 : 150000);
+    // Sleep the whole time even when a signal interrupts the sleep (the tracer signals every
+    // thread while a worker's exit() flushes the trace).
+    struct timespec left = {exit_mode ? 10 : 0, exit_mode ? 0 : 150000000};
+    while (nanosleep(&left, &left) != 0) {
+    }
     raise(SIGKILL);
     return 1;
 }

@@ -38,9 +38,12 @@ TEST(AnalyzeCommand, TextSummaryShowsCountsAndTheFirstPartition) {
                          "partitions, 1 first"),
               std::string::npos)
         << r.out;
-    EXPECT_NE(r.out.find("First partition 0 (1 race)"), std::string::npos);
-    EXPECT_NE(r.out.find("workq.c:20"), std::string::npos);
-    EXPECT_NE(r.out.find("on q.head"), std::string::npos);
+    // the queue race of the first partition, by race site, then the validated later site
+    EXPECT_NE(r.out.find("Race site 1: workq.c:20  <->  workq.c:23"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("first partition, e.g. race #0"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Memory: q.head"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Race site 3: workq.c:40  <->  workq.c:40"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("1 unvalidated race in 1 later partition"), std::string::npos) << r.out;
 }
 
 TEST(AnalyzeCommand, JsonHasTheFieldsOfDesignOutputs) {

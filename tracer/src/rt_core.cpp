@@ -848,11 +848,17 @@ static void atexit_handler() {
     finalize("exit", 0, false);
 }
 
+// The fork child's trace directory (g_dir, just created by the child, mode 0700): streams and
+// metadata are created through its descriptor, as in ensure_init.
 static void g_meta_fd_reopen() {
     if (g_meta_fd >= 0) ::close(g_meta_fd);
-    Line meta;
-    meta.s(g_dir).s("/").s(firstrace::format::kMetadataFile);
-    g_meta_fd = ::open(meta.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+    if (g_dir_fd >= 0) ::close(g_dir_fd);
+    g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    g_meta_fd = g_dir_fd < 0 ? -1
+                             : ::openat(g_dir_fd, firstrace::format::kMetadataFile,
+                                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
+                                            O_CLOEXEC,
+                                        0600);
 }
 
 // The child of fork() is traced into a trace of its own, `fork-<pid>` inside the parent's
@@ -872,7 +878,7 @@ static void child_after_fork() {
     self->guard = 1;
     Line dir;
     dir.s(g_dir).s("/").s(firstrace::format::kForkPrefix).u(static_cast<u64>(getpid()));
-    if (dir.n >= sizeof g_dir - 64 || mkdir(dir.c_str(), 0777) != 0) {
+    if (dir.n >= sizeof g_dir - 64 || mkdir(dir.c_str(), 0700) != 0) {
         tls_state = nullptr;
         tls_done = true;
         return;
@@ -891,6 +897,11 @@ static void child_after_fork() {
     g_next_pid.store(0);
     g_live_threads.store(0);
     write_header();
+    if (g_instrumented.load()) { // the child runs the same instrumented code
+        Line l;
+        l.s(key::kInstrumented).s(" 1");
+        meta_line(l);
+    }
     // the forking thread: a fresh stream, its unflushed records were the parent's
     const u32 pid = new_pid();
     const u32 depth = self->depth;
