@@ -292,6 +292,26 @@ TEST(Schema, FailedWriteKeepsAnEmptyFileItDidNotCreate) {
     EXPECT_TRUE(std::filesystem::exists(path));
 }
 
+// An index whose entries do not match its table is corruption PRAGMA quick_check does not look
+// for; a small database gets the full integrity_check and is refused unchanged.
+TEST(Schema, IndexContentCorruptionIsRefusedBeforeAppending) {
+    TempDir dir;
+    const std::string path = dir.file("index.db");
+    const test::HandMadeRun h = test::hand_made_run();
+    write_run(path, h.trace, h.result);
+    {
+        RawDb raw(path);
+        raw.exec("CREATE TABLE extra(x, y); CREATE INDEX extra_x ON extra(x);"
+                 "INSERT INTO extra VALUES (1, 20), (3, 40);");
+        raw.exec("PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = "
+                 "'CREATE INDEX extra_x ON extra(y)' WHERE name = 'extra_x';");
+    }
+    ASSERT_EQ(RawDb(path).strings("PRAGMA quick_check"), std::vector<std::string>{"ok"});
+    const FileSnapshot before = FileSnapshot::of(path);
+    expect_input_error([&] { write_run(path, h.trace, h.result); }, path, "corrupt");
+    EXPECT_EQ(FileSnapshot::of(path), before);
+}
+
 // Flips bytes inside the b-tree pages (not the header): SQLite sees a malformed database.
 void corrupt_pages(const std::string& path) {
     std::string bytes = test::read_file(path);
