@@ -2,6 +2,8 @@
 // integrity) and the creation and migration of the schema embedded by db-schema/.
 #pragma once
 
+#include <cstdint>
+
 #include <firstrace/db_schema.hpp>
 
 namespace firstrace::db {
@@ -12,7 +14,11 @@ class Connection;
 // application_id) that may become one. Throws InputError naming the file when it is not a
 // firstrace database, its version is newer than kSchemaVersion, or it cannot be read.
 int check_database(Connection& connection);
-// Verifies the file's structure (PRAGMA quick_check) before it is written to.
+// Databases up to this size get PRAGMA integrity_check before a run is appended, larger ones
+// PRAGMA quick_check (which does not verify index order).
+inline constexpr std::int64_t kFullIntegrityCheckBytes = std::int64_t{256} << 20;
+
+// Verifies the file's structure before it is written to.
 void check_integrity(Connection& connection);
 // Creates the current schema in an empty database (inside the caller's transaction).
 void create_schema(Connection& connection);

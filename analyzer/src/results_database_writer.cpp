@@ -1,17 +1,21 @@
 // `firstrace analyze -o DB`: one run into the results database, in one transaction.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <ctime>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <unistd.h>
 #include <unordered_map>
 
-#include "report_call_stacks.hpp"
 #include "firstrace/results_database.hpp"
 #include "firstrace/triage_report.hpp"
 #include "json_writer.hpp"
+#include "report_call_stacks.hpp"
 #include "report_sites.hpp"
 #include "results_database_schema.hpp"
 #include "results_database_sqlite.hpp"
@@ -504,6 +508,24 @@ class RunWriter {
     std::string phase_ = "writing database";
 };
 
+// Removes the file this writer created after its run failed, but only while it still holds the
+// write lock, the path still names the file it opened, and no table was committed to it (by
+// anyone): a database another writer committed in between is never deleted.
+void remove_if_uncommitted(db::Connection& c, const std::string& database) noexcept {
+    if (sqlite3_exec(c.get(), "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) != SQLITE_OK) return;
+    int moved = 1;
+    sqlite3_file_control(c.get(), "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+    sqlite3_stmt* count = nullptr;
+    bool empty = false;
+    if (sqlite3_prepare_v2(c.get(), "SELECT count(*) FROM sqlite_master", -1, &count, nullptr) ==
+            SQLITE_OK &&
+        sqlite3_step(count) == SQLITE_ROW)
+        empty = sqlite3_column_int64(count, 0) == 0;
+    sqlite3_finalize(count);
+    if (!moved && empty) ::unlink(database.c_str());
+    sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
 } // namespace
 
 int results_database_schema_version() {
@@ -513,10 +535,21 @@ int results_database_schema_version() {
 std::int64_t write_run(const std::string& database, const Trace& trace,
                        const AnalysisResult& result, const RunInfo& info,
                        const DatabaseWriteOptions& options) {
-    std::error_code ec;
-    const bool existed = fs::exists(database, ec);
-    try {
-        db::Connection c(database, db::Connection::Mode::ReadWriteCreate);
+    // Whether this writer creates the file is decided by the create itself (O_CREAT|O_EXCL), not
+    // by an earlier look: between a look and the open another writer may create and commit it.
+    bool created = false;
+    {
+        const int fd = ::open(database.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd >= 0) {
+            created = true;
+            ::close(fd);
+        } else if (errno != EEXIST) {
+            throw InputError(database, 0,
+                             std::string("cannot create the database: ") + std::strerror(errno));
+        }
+    }
+    {
+        db::Connection c(database, db::Connection::Mode::ReadWrite);
         c.exec("PRAGMA cache_size = -65536");
         // Rebuilding the indexes sorts in memory rather than through temporary files.
         c.exec("PRAGMA temp_store = MEMORY");
@@ -524,6 +557,14 @@ std::int64_t write_run(const std::string& database, const Trace& trace,
         // written before the checks pass, and a failure rolls back everything of this run.
         c.exec("BEGIN IMMEDIATE");
         try {
+            // A writer that created the path and failed removes it (remove_if_uncommitted); a run
+            // committed to the removed file would be lost, so this one stops instead.
+            int moved = 0;
+            sqlite3_file_control(c.get(), "main", SQLITE_FCNTL_HAS_MOVED, &moved);
+            if (moved)
+                throw InputError(database, 0,
+                                 "the database was removed by a concurrent writer while this "
+                                 "run waited for it; nothing was stored");
             const int version = db::check_database(c);
             if (version == 0) {
                 db::create_schema(c);
@@ -560,14 +601,9 @@ std::int64_t write_run(const std::string& database, const Trace& trace,
             return run;
         } catch (...) {
             sqlite3_exec(c.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+            if (created) remove_if_uncommitted(c, database);
             throw;
         }
-    } catch (...) {
-        if (!existed) {
-            fs::remove(database, ec);
-            fs::remove(database + "-journal", ec);
-        }
-        throw;
     }
 }
 

@@ -2,7 +2,10 @@
 // that are not firstrace's, newer, or corrupt (never modified, never a crash).
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -238,6 +241,75 @@ TEST(Schema, FailedCreationLeavesNoFileBehind) {
     };
     EXPECT_THROW(write_run(path, h.trace, h.result, {}, options), std::runtime_error);
     EXPECT_FALSE(std::filesystem::exists(path));
+}
+
+// Writers racing to create one database (separate processes, as two `analyze -o` would be): each
+// either stores its run or fails with a message, and no committed run is ever removed.
+TEST(Schema, ConcurrentCreatorsNeverRemoveACommittedRun) {
+    TempDir dir;
+    const test::HandMadeRun h = test::hand_made_run();
+    for (int round = 0; round < 5; ++round) {
+        const std::string path = dir.file("race" + std::to_string(round) + ".db");
+        constexpr int kWriters = 4;
+        std::vector<pid_t> children;
+        for (int w = 0; w < kWriters; ++w) {
+            const pid_t pid = fork();
+            ASSERT_GE(pid, 0);
+            if (pid == 0) {
+                try {
+                    write_run(path, h.trace, h.result);
+                    _exit(0);
+                } catch (...) {
+                    _exit(1);
+                }
+            }
+            children.push_back(pid);
+        }
+        int stored = 0;
+        for (const pid_t pid : children) {
+            int status = 0;
+            waitpid(pid, &status, 0);
+            ASSERT_TRUE(WIFEXITED(status));
+            if (WEXITSTATUS(status) == 0) ++stored;
+        }
+        ASSERT_TRUE(std::filesystem::exists(path)) << "round " << round;
+        EXPECT_EQ(RawDb(path).integer("SELECT count(*) FROM runs"), stored) << "round " << round;
+        EXPECT_GE(stored, 1);
+    }
+}
+
+// A file that was there before (even empty) is never removed by a writer that failed on it.
+TEST(Schema, FailedWriteKeepsAnEmptyFileItDidNotCreate) {
+    TempDir dir;
+    const std::string path = dir.file("empty.db");
+    { std::ofstream touch(path); }
+    const test::HandMadeRun h = test::hand_made_run();
+    DatabaseWriteOptions options;
+    options.progress = [](const std::string&, double f) {
+        if (f > 0.3) throw std::runtime_error("interrupted");
+    };
+    EXPECT_THROW(write_run(path, h.trace, h.result, {}, options), std::runtime_error);
+    EXPECT_TRUE(std::filesystem::exists(path));
+}
+
+// An index whose entries do not match its table is corruption PRAGMA quick_check does not look
+// for; a small database gets the full integrity_check and is refused unchanged.
+TEST(Schema, IndexContentCorruptionIsRefusedBeforeAppending) {
+    TempDir dir;
+    const std::string path = dir.file("index.db");
+    const test::HandMadeRun h = test::hand_made_run();
+    write_run(path, h.trace, h.result);
+    {
+        RawDb raw(path);
+        raw.exec("CREATE TABLE extra(x, y); CREATE INDEX extra_x ON extra(x);"
+                 "INSERT INTO extra VALUES (1, 20), (3, 40);");
+        raw.exec("PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = "
+                 "'CREATE INDEX extra_x ON extra(y)' WHERE name = 'extra_x';");
+    }
+    ASSERT_EQ(RawDb(path).strings("PRAGMA quick_check"), std::vector<std::string>{"ok"});
+    const FileSnapshot before = FileSnapshot::of(path);
+    expect_input_error([&] { write_run(path, h.trace, h.result); }, path, "corrupt");
+    EXPECT_EQ(FileSnapshot::of(path), before);
 }
 
 // Flips bytes inside the b-tree pages (not the header): SQLite sees a malformed database.
