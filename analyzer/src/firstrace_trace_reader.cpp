@@ -911,8 +911,11 @@ Trace read_firstrace_trace(const std::string& directory) {
     for (const auto& [number, path] : streams)
         if (!builder.read_stream(path)) cut.push_back(path.filename().string());
     const auto unfinished = builder.unfinished();
-    const bool incomplete =
-        !meta.ended || meta.end_how == "signal" || !unfinished.empty() || !cut.empty();
+    // Threads still running at the end were flushed by the ending thread (finalize): one that
+    // did not answer in time keeps only its committed records, so the streams are cut at a
+    // consistent point whenever any thread was running (a no-op when nothing was lost).
+    const bool incomplete = !meta.ended || meta.end_how == "signal" || !unfinished.empty() ||
+                            !cut.empty() || meta.end_running > 0;
     const TraceBuilder::CutSummary dropped =
         incomplete ? builder.cut_consistently() : TraceBuilder::CutSummary{};
     builder.finish();
@@ -939,6 +942,9 @@ Trace read_firstrace_trace(const std::string& directory) {
     }
     if (reason.empty() && !cut.empty())
         reason = "stream " + cut.front() + " ends inside a chunk or record";
+    if (reason.empty() && dropped.events != 0)
+        reason = std::to_string(meta.end_running) +
+                 " thread(s) were still running when the program ended and lost records";
     if (!reason.empty() && dropped.events != 0)
         reason += "; cut at a consistent point: " + std::to_string(dropped.events) +
                   " event(s) of thread(s) " + list_pids(dropped.processes) +

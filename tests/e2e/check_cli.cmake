@@ -64,8 +64,13 @@ elseif(MODE STREQUAL "exit-from-thread-synchronized" OR MODE STREQUAL "sigkill-s
            r_rc EQUAL ${expected_rc})
     run(a COMMAND ${BIN}/firstrace analyze ${WORK}/${MODE}.trace --format json -q)
     expect("run ${i}: analyze to succeed: ${a_err}" a_rc EQUAL 0)
+    # exit() from a worker: the exiting thread has the others complete their open events
+    # (finalize), so the trace may be complete; SIGKILL always leaves a truncated one, cut at a
+    # consistent point. Either way: no race.
     string(JSON truncated GET "${a_out}" truncated)
-    expect("run ${i}: a truncated trace" truncated)
+    if(MODE STREQUAL "sigkill-synchronized")
+      expect("run ${i}: a truncated trace" truncated)
+    endif()
     string(JSON races LENGTH "${a_out}" races)
     expect("run ${i}: no race in a synchronized program, got ${races}: ${a_err}" races EQUAL 0)
     string(JSON events GET "${a_out}" counts events)
