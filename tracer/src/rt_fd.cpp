@@ -282,8 +282,8 @@ FRT_EXPORT int close(int fd) {
     return NEXT(close)(fd);
 }
 
-FRT_EXPORT int pipe(int fds[2]) {
-    const int r = NEXT(pipe)(fds);
+// pipe, pipe2: two new descriptors of one description (a write to one is read at the other).
+static int pipe_created(int r, const int fds[2]) {
     if (r == 0) {
         created(fds[0]);
         created(fds[1]);
@@ -293,16 +293,12 @@ FRT_EXPORT int pipe(int fds[2]) {
     }
     return r;
 }
+
+FRT_EXPORT int pipe(int fds[2]) {
+    return pipe_created(NEXT(pipe)(fds), fds);
+}
 FRT_EXPORT int pipe2(int fds[2], int flags) {
-    const int r = NEXT(pipe2)(fds, flags);
-    if (r == 0) {
-        created(fds[0]);
-        created(fds[1]);
-        const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
-        new_description(fds[0], d);
-        new_description(fds[1], d);
-    }
-    return r;
+    return pipe_created(NEXT(pipe2)(fds, flags), fds);
 }
 FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
     const int r = NEXT(socketpair)(domain, type, protocol, fds);
