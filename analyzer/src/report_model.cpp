@@ -40,12 +40,17 @@ ReportSite make_report_site(const Trace& trace, std::uint32_t s) {
     return r;
 }
 
-ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, bool listed_only) {
+ReportModel make_report_header(const Trace& trace, const AnalysisResult& result) {
     ReportModel model;
     model.trace_path = trace.path;
     model.ordering = result.ordering;
     model.truncated = trace.truncated;
     model.counts = result.counts;
+    return model;
+}
+
+ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, bool listed_only) {
+    ReportModel model = make_report_header(trace, result);
     model.races.reserve(result.races.size());
     const MemoryNames names(trace);
     for (const Race& race : result.races) {

@@ -7,36 +7,17 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "firstrace/triage_report.hpp"
+#include "report_call_stacks.hpp"
 
 namespace firstrace {
 namespace {
-
-// Appends a ∩ b (both sorted, disjoint) to out.
-void intersect(const Interval* a, std::size_t na, const Interval* b, std::size_t nb,
-               std::vector<Interval>& out) {
-    std::size_t i = 0, j = 0;
-    while (i < na && j < nb) {
-        const std::uint64_t lo = std::max(a[i].lo, b[j].lo);
-        const std::uint64_t hi = std::min(a[i].hi, b[j].hi);
-        if (lo < hi) out.push_back({lo, hi});
-        if (a[i].hi < b[j].hi)
-            ++i;
-        else
-            ++j;
-    }
-}
-
-bool writes(std::uint8_t flags) {
-    return (flags & kAccessWrite) != 0;
-}
-bool atomic(std::uint8_t flags) {
-    return (flags & kAccessAtomic) != 0;
-}
 
 // (file, line) of a headline location, hashed without building a string.
 struct EndKey {
@@ -85,25 +66,12 @@ template <class F> void for_each_instance(const ReportRace& race, F&& f) {
 
 std::vector<ConflictingSitePair> conflicting_site_pairs(const Trace& trace, const Race& race) {
     std::vector<ConflictingSitePair> out;
-    std::vector<Interval> both;
-    for (std::uint32_t i = 0; i < race.sites_a.size(); ++i) {
-        const AccessSite& x = trace.sites[race.sites_a[i]];
-        for (std::uint32_t j = 0; j < race.sites_b.size(); ++j) {
-            const AccessSite& y = trace.sites[race.sites_b[j]];
-            if (!writes(x.flags) && !writes(y.flags)) continue;
-            if (atomic(x.flags) && atomic(y.flags)) continue;
-            both.clear();
-            intersect(trace.ranges.data() + x.first_range, x.range_count,
-                      trace.ranges.data() + y.first_range, y.range_count, both);
-            if (both.empty()) continue;
-            ConflictingSitePair pair{i, j, {}};
-            // Only the race's conflicting bytes: storage private to both processes is no
-            // conflict (Trace::private_to_both) and was left out of race.conflicts.
-            intersect(both.data(), both.size(), race.conflicts.data(), race.conflicts.size(),
-                      pair.shared);
-            if (!pair.shared.empty()) out.push_back(std::move(pair));
-        }
-    }
+    ConflictScratch scratch;
+    for_each_conflicting_site_pair(
+        trace, race, scratch,
+        [&](std::uint32_t i, std::uint32_t j, const std::vector<Interval>& shared) {
+            out.push_back({i, j, shared});
+        });
     return out;
 }
 
@@ -168,10 +136,14 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
     EndTable ends;
     std::unordered_map<std::uint64_t, std::size_t> index; // (end, end) -> sites index
     std::vector<RaceSite> sites;
-    std::vector<std::size_t> seen;
+    // The ordinal of the last race counted at each site: a race is counted once per site,
+    // however many of its site pairs map to it (a stamp, not a search: dense races have
+    // hundreds of pairs).
+    std::vector<std::size_t> counted_race;
+    std::size_t ordinal = 0;
     for (const ReportRace& r : model.races) {
         const bool first = r.partition < first_partition.size() && first_partition[r.partition];
-        seen.clear();
+        ++ordinal;
         for_each_instance(
             r, [&](const ReportSite& a, const ReportSite& b, const std::string& variable) {
                 std::uint32_t x = ends.id(a), y = ends.id(b);
@@ -179,6 +151,7 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
                 if (swap) std::swap(x, y);
                 auto [it, inserted] = index.try_emplace((std::uint64_t(x) << 32) | y, sites.size());
                 if (inserted) {
+                    counted_race.push_back(0);
                     RaceSite site;
                     site.first = ends.end(x);
                     site.second = ends.end(y);
@@ -188,9 +161,8 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
                 }
                 RaceSite& s = sites[it->second];
                 if (!variable.empty()) s.variables.insert(variable);
-                // A race is counted once per site, however many of its site pairs map to it.
-                if (std::find(seen.begin(), seen.end(), it->second) != seen.end()) return;
-                seen.push_back(it->second);
+                if (counted_race[it->second] == ordinal) return;
+                counted_race[it->second] = ordinal;
                 s.races.push_back(r.id);
                 s.runs.insert(r.run);
                 s.threads.insert(r.a.thread);
@@ -248,6 +220,240 @@ sites_by_first_partition(const ReportModel& model, const std::vector<RaceSite>& 
             out[p].push_back(&s);
     }
     return out;
+}
+
+ListedRaceSites listed_race_sites(const ReportModel& model) {
+    ListedRaceSites out;
+    ReportModel listed;
+    listed.ordering = model.ordering;
+    listed.partitions = model.partitions;
+    std::vector<bool> first(model.partitions.size() + 1, false);
+    for (const ReportPartition& p : model.partitions) {
+        if (p.id >= first.size()) first.resize(p.id + 1, false);
+        first[p.id] = p.first;
+    }
+    std::set<std::uint32_t> later_partitions;
+    for (const ReportRace& r : model.races) {
+        const bool in_first = r.partition < first.size() && first[r.partition];
+        if (in_first || r.status != RaceStatus::Unvalidated) {
+            listed.races.push_back(r);
+        } else {
+            ++out.later_unvalidated;
+            later_partitions.insert(r.partition);
+        }
+    }
+    out.later_partitions = later_partitions.size();
+    out.sites = group_race_sites(listed);
+    return out;
+}
+
+namespace {
+
+// group_race_sites on the analysis itself, for traces with millions of race site instances:
+// ends, site pairs, variables and threads are dense integer ids (each headline computed once
+// per access site, each variable name once per distinct set of shared bytes), and the
+// strings a report shows are built once per race site at the end.
+class ListedSiteGrouping {
+  public:
+    ListedSiteGrouping(const Trace& trace, const AnalysisResult& result)
+        : trace_(trace), result_(result), end_of_site_(trace.sites.size(), kNone) {}
+
+    ListedRaceSites run() {
+        ListedRaceSites out;
+        std::vector<bool> later_partition(result_.partitions.size(), false);
+        ConflictScratch scratch;
+        for (const Race& race : result_.races) {
+            const bool first = race.partition < result_.partitions.size() &&
+                               result_.partitions[race.partition].first;
+            if (!first && race.status == RaceStatus::Unvalidated) {
+                ++out.later_unvalidated;
+                if (race.partition < later_partition.size()) {
+                    out.later_partitions += !later_partition[race.partition];
+                    later_partition[race.partition] = true;
+                }
+                continue;
+            }
+            bool any = false;
+            for_each_conflicting_site_pair(
+                trace_, race, scratch,
+                [&](std::uint32_t i, std::uint32_t j, const std::vector<Interval>& shared) {
+                    add(race, first, race.sites_a[i], race.sites_b[j], variable_id(shared));
+                    any = true;
+                });
+            // A race without recorded sites is an instance of the unknown pair.
+            if (!any) add(race, first, kNone, kNone, kNone);
+        }
+        out.sites = finish();
+        return out;
+    }
+
+  private:
+    // A race site while grouping; example sides are access sites (kNone: unknown).
+    struct Group {
+        std::uint32_t first_end = 0, second_end = 0;
+        std::uint32_t counted_race = kNone; // the last race counted here
+        std::uint32_t last_variable = kNone;
+        std::vector<std::uint32_t> races;
+        std::vector<std::uint32_t> processes;
+        std::uint32_t feasible = 0, feasible_ec = 0, unvalidated = 0, actual = 0;
+        bool in_first_partition = false;
+        std::uint32_t first_partition = 0;
+        std::uint32_t example_race = 0;
+        RaceStatus example_status = RaceStatus::Unvalidated;
+        std::uint32_t example_first = kNone, example_second = kNone; // access sites
+        std::uint32_t process_first = kNone, process_second = kNone;
+    };
+
+    std::uint32_t end_id(std::string_view file, std::uint32_t line, const SourceLocation* l) {
+        auto [it, inserted] =
+            end_ids_.try_emplace(EndKey{file, line}, static_cast<std::uint32_t>(ends_.size()));
+        if (inserted)
+            ends_.push_back(l ? SiteEnd{l->file, l->line, l->column, l->function} : SiteEnd{});
+        return it->second;
+    }
+
+    // The (file, line) end of an access site: its headline frame (make_report_site).
+    std::uint32_t site_end(std::uint32_t s) {
+        if (s >= trace_.sites.size()) return end_id({}, 0, nullptr);
+        std::uint32_t& e = end_of_site_[s];
+        if (e != kNone) return e;
+        const AccessSite& site = trace_.sites[s];
+        if (site.location >= trace_.locations.size()) return e = end_id({}, 0, nullptr);
+        const SourceLocation& l = trace_.locations[site_headline(trace_, site)];
+        return e = end_id(l.file, l.line, &l);
+    }
+
+    // Interns the shared bytes of an instance; its name is computed once per distinct set.
+    std::uint32_t variable_id(const std::vector<Interval>& shared) {
+        if (shared == last_shared_) return last_variable_;
+        std::string key(reinterpret_cast<const char*>(shared.data()),
+                        shared.size() * sizeof(Interval));
+        auto [it, inserted] =
+            variable_ids_.try_emplace(std::move(key), static_cast<std::uint32_t>(shared_.size()));
+        if (inserted) shared_.push_back(shared);
+        last_shared_ = shared;
+        return last_variable_ = it->second;
+    }
+
+    void add(const Race& race, bool first, std::uint32_t site_a, std::uint32_t site_b,
+             std::uint32_t variable) {
+        std::uint32_t x = site_end(site_a), y = site_end(site_b);
+        const std::uint64_t key =
+            x < y ? (std::uint64_t(x) << 32 | y) : (std::uint64_t(y) << 32 | x);
+        auto [it, inserted] =
+            group_of_pair_.try_emplace(key, static_cast<std::uint32_t>(groups_.size()));
+        if (inserted) {
+            Group g;
+            const bool swap = site_end_less(ends_[y], ends_[x]);
+            g.first_end = swap ? y : x;
+            g.second_end = swap ? x : y;
+            g.first_partition = race.partition;
+            groups_.push_back(std::move(g));
+        }
+        Group& g = groups_[it->second];
+        if (variable != kNone && variable != g.last_variable) {
+            g.last_variable = variable;
+            group_variables_.insert(std::uint64_t(it->second) << 32 | variable);
+        }
+        if (g.counted_race == race.id) return;
+        g.counted_race = race.id;
+        g.races.push_back(race.id);
+        for (std::uint32_t p : {race.a.process, race.b.process})
+            if (std::find(g.processes.begin(), g.processes.end(), p) == g.processes.end())
+                g.processes.push_back(p);
+        switch (race.status) {
+        case RaceStatus::Feasible:
+            ++g.feasible;
+            break;
+        case RaceStatus::FeasibleEc:
+            ++g.feasible_ec;
+            break;
+        case RaceStatus::Unvalidated:
+            ++g.unvalidated;
+            break;
+        }
+        // The access pair shown is that of the strongest, then earliest, instance.
+        if (g.races.size() == 1 || race.status < g.example_status) {
+            const bool swap = x != y && x != g.first_end;
+            g.example_first = swap ? site_b : site_a;
+            g.example_second = swap ? site_a : site_b;
+            g.process_first = swap ? race.b.process : race.a.process;
+            g.process_second = swap ? race.a.process : race.b.process;
+            g.example_race = race.id;
+            g.example_status = race.status;
+        }
+        if (race.actual.value_or(false)) ++g.actual;
+        if (first) g.in_first_partition = true;
+        g.first_partition = std::min(g.first_partition, race.partition);
+    }
+
+    std::string process_name(std::uint32_t p) const {
+        return p < trace_.processes.size() ? trace_.processes[p].name : std::string();
+    }
+    ReportSite access(std::uint32_t s) const {
+        return s < trace_.sites.size() ? make_report_site(trace_, s) : ReportSite{};
+    }
+
+    std::vector<RaceSite> finish() {
+        const MemoryNames names(trace_);
+        std::vector<std::string> variable_names;
+        variable_names.reserve(shared_.size());
+        for (const std::vector<Interval>& shared : shared_)
+            variable_names.push_back(shared_variable_name(trace_, names, shared));
+        std::vector<RaceSite> sites(groups_.size());
+        for (std::size_t k = 0; k < groups_.size(); ++k) {
+            Group& g = groups_[k];
+            RaceSite& s = sites[k];
+            s.first = ends_[g.first_end];
+            s.second = ends_[g.second_end];
+            s.key = site_key(s.first, s.second);
+            s.access_first = access(g.example_first);
+            s.access_second = access(g.example_second);
+            s.thread_first = process_name(g.process_first);
+            s.thread_second = process_name(g.process_second);
+            s.example_race = g.example_race;
+            s.example_status = g.example_status;
+            s.races = std::move(g.races);
+            std::sort(s.races.begin(), s.races.end());
+            for (std::uint32_t p : g.processes)
+                s.threads.insert(process_name(p));
+            s.runs.insert(0);
+            s.feasible = g.feasible;
+            s.feasible_ec = g.feasible_ec;
+            s.unvalidated = g.unvalidated;
+            s.actual = g.actual;
+            s.in_first_partition = g.in_first_partition;
+            s.first_partition = g.first_partition;
+        }
+        for (std::uint64_t gv : group_variables_) {
+            const std::string& name = variable_names[gv & 0xffffffffu];
+            if (!name.empty()) sites[gv >> 32].variables.insert(name);
+        }
+        std::sort(sites.begin(), sites.end(), [](const RaceSite& x, const RaceSite& y) {
+            return std::tie(x.first_partition, x.races.front(), x.key) <
+                   std::tie(y.first_partition, y.races.front(), y.key);
+        });
+        return sites;
+    }
+
+    const Trace& trace_;
+    const AnalysisResult& result_;
+    std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
+    std::vector<SiteEnd> ends_;
+    std::vector<std::uint32_t> end_of_site_;
+    std::unordered_map<std::string, std::uint32_t> variable_ids_;
+    std::vector<std::vector<Interval>> shared_;
+    std::vector<Interval> last_shared_;
+    std::uint32_t last_variable_ = kNone;
+    std::unordered_map<std::uint64_t, std::uint32_t> group_of_pair_;
+    std::vector<Group> groups_;
+    std::unordered_set<std::uint64_t> group_variables_; // (group, variable)
+};
+
+} // namespace
+
+ListedRaceSites listed_race_sites(const Trace& trace, const AnalysisResult& result) {
+    return ListedSiteGrouping(trace, result).run();
 }
 
 } // namespace firstrace

@@ -2,6 +2,7 @@
 // make_report_model (every report format) and the results database writer (the GUI).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,8 +22,52 @@ struct ConflictingSitePair {
     std::vector<Interval> shared; // the bytes (STD: variable ids) both touch, sorted, disjoint
 };
 
-// Every conflicting site pair of `race`, in (a, b) order. Cost: the ranges of each pair of the
-// race's sites, merged once.
+// Buffers of for_each_conflicting_site_pair, reused across races (no allocation per pair).
+struct ConflictScratch {
+    std::vector<Interval> both, shared;
+};
+
+// Calls f(index into sites_a, index into sites_b, shared bytes) for every conflicting site pair
+// of `race`, in (a, b) order: the one definition of a race site instance. Cost: the ranges of
+// each pair of the race's sites, merged once.
+template <class F>
+void for_each_conflicting_site_pair(const Trace& trace, const Race& race, ConflictScratch& scratch,
+                                    F&& f) {
+    // Appends a ∩ b (both sorted, disjoint) to out.
+    auto intersect = [](const Interval* a, std::size_t na, const Interval* b, std::size_t nb,
+                        std::vector<Interval>& out) {
+        std::size_t i = 0, j = 0;
+        while (i < na && j < nb) {
+            const std::uint64_t lo = std::max(a[i].lo, b[j].lo);
+            const std::uint64_t hi = std::min(a[i].hi, b[j].hi);
+            if (lo < hi) out.push_back({lo, hi});
+            if (a[i].hi < b[j].hi)
+                ++i;
+            else
+                ++j;
+        }
+    };
+    for (std::uint32_t i = 0; i < race.sites_a.size(); ++i) {
+        const AccessSite& x = trace.sites[race.sites_a[i]];
+        for (std::uint32_t j = 0; j < race.sites_b.size(); ++j) {
+            const AccessSite& y = trace.sites[race.sites_b[j]];
+            if (!(x.flags & kAccessWrite) && !(y.flags & kAccessWrite)) continue;
+            if ((x.flags & kAccessAtomic) && (y.flags & kAccessAtomic)) continue;
+            scratch.both.clear();
+            intersect(trace.ranges.data() + x.first_range, x.range_count,
+                      trace.ranges.data() + y.first_range, y.range_count, scratch.both);
+            if (scratch.both.empty()) continue;
+            // Only the race's conflicting bytes: storage private to both processes is no
+            // conflict (Trace::private_to_both) and was left out of race.conflicts.
+            scratch.shared.clear();
+            intersect(scratch.both.data(), scratch.both.size(), race.conflicts.data(),
+                      race.conflicts.size(), scratch.shared);
+            if (!scratch.shared.empty()) f(i, j, scratch.shared);
+        }
+    }
+}
+
+// Every conflicting site pair of `race`, in (a, b) order.
 std::vector<ConflictingSitePair> conflicting_site_pairs(const Trace& trace, const Race& race);
 
 // What a pair conflicts on, as displayed: "X", "ring.tail", "heap block of 24 bytes ...",
@@ -30,8 +75,8 @@ std::vector<ConflictingSitePair> conflicting_site_pairs(const Trace& trace, cons
 std::string shared_variable_name(const Trace& trace, const MemoryNames& names,
                                  const std::vector<Interval>& shared);
 
-// An access site as reports show it: kind, headline location (report_call_stacks.hpp) and call stack.
-// Defined in report_model.cpp; the database reader calls it on the stored sites and stacks.
+// An access site as reports show it: kind, headline location (report_call_stacks.hpp) and call
+// stack. Defined in report_model.cpp; the database reader calls it on the stored sites and stacks.
 ReportSite make_report_site(const Trace& trace, std::uint32_t site);
 
 } // namespace firstrace

@@ -6,7 +6,6 @@
 // thread and call stack, and the memory they share.
 #include <algorithm>
 #include <ostream>
-#include <set>
 
 #include "firstrace/report_model.hpp"
 #include "firstrace/triage_report.hpp"
@@ -107,6 +106,11 @@ void write_site(std::ostream& out, const Style& st, const ReportModel& model, co
 
 void write_text_report(std::ostream& out, const ReportModel& model,
                        const TextReportOptions& options) {
+    write_text_report(out, model, listed_race_sites(model), options);
+}
+
+void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSites listed,
+                       const TextReportOptions& options) {
     const Style st{options.colour};
     const AnalysisCounts& c = model.counts;
     out << c.events << " events, " << c.processes << " processes: " << c.apparent
@@ -122,32 +126,14 @@ void write_text_report(std::ostream& out, const ReportModel& model,
     else
         for (const std::string& run : model.merged_runs)
             out << "== " << run << "\n";
-    if (model.races.empty()) {
+    // Only the races the report lists: first partitions and validated races. The others are
+    // counted (they may be artifacts of the listed ones, thesis ch. 8).
+    const std::size_t later_unvalidated = listed.later_unvalidated;
+    if (listed.sites.empty() && later_unvalidated == 0) {
         out << "\nNo apparent data races.\n";
         return;
     }
-    // Only the races the report lists: first partitions and validated races. The others are
-    // counted (they may be artifacts of the listed ones, thesis ch. 8).
-    ReportModel listed;
-    listed.ordering = model.ordering;
-    listed.partitions = model.partitions;
-    std::vector<bool> first(model.partitions.size() + 1, false);
-    for (const ReportPartition& p : model.partitions) {
-        if (p.id >= first.size()) first.resize(p.id + 1, false);
-        first[p.id] = p.first;
-    }
-    std::size_t later_unvalidated = 0;
-    std::set<std::uint32_t> later_partitions;
-    for (const ReportRace& r : model.races) {
-        const bool in_first = r.partition < first.size() && first[r.partition];
-        if (in_first || r.status != RaceStatus::Unvalidated) {
-            listed.races.push_back(r);
-        } else {
-            ++later_unvalidated;
-            later_partitions.insert(r.partition);
-        }
-    }
-    std::vector<RaceSite> sites = group_race_sites(listed);
+    std::vector<RaceSite> sites = std::move(listed.sites);
     // (1) sites of first partitions, (2) the other sites with a validated race; each by its
     // smallest partition, then race id (group_race_sites' order).
     std::stable_partition(sites.begin(), sites.end(),
@@ -173,8 +159,8 @@ void write_text_report(std::ostream& out, const ReportModel& model,
         out << "\n"
             << later_unvalidated
             << (later_unvalidated == 1 ? " unvalidated race" : " unvalidated races") << " in "
-            << later_partitions.size()
-            << (later_partitions.size() == 1 ? " later partition" : " later partitions")
+            << listed.later_partitions
+            << (listed.later_partitions == 1 ? " later partition" : " later partitions")
             << " may be artifacts of the races above (--format json lists them).\n";
 }
 

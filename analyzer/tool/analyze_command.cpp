@@ -9,6 +9,7 @@
 #include "firstrace/report_model.hpp"
 #include "firstrace/results_database.hpp"
 #include "firstrace/trace_loader.hpp"
+#include "firstrace/triage_report.hpp"
 #include "terminal_progress.hpp"
 
 namespace po = boost::program_options;
@@ -96,6 +97,13 @@ int analyze_command(const Arguments& args) {
             progress.finish();
             if (vm.count("verbose"))
                 std::cerr << "  stored as run " << run << " in " << database << "\n";
+        }
+        // One trace in text: the race sites grouped straight from the analysis (dense traces
+        // have hundreds of site pairs per race; a ReportModel of them would not fit).
+        if (format == "text" && traces.size() == 1) {
+            write_text_report(std::cout, make_report_header(trace, result),
+                              listed_race_sites(trace, result), text_report_options(vm));
+            return 0;
         }
         models.push_back(make_report_model(trace, result, format == "text"));
     }

@@ -7,6 +7,7 @@
 //   firstrace_stress                       the suite (see kSuite)
 //   firstrace_stress --quick               small sizes only
 //   firstrace_stress --shape hot --threads 8 --lines 100000 [--cap-mib 4096] [--exact]
+//   firstrace_stress --shape hot --lines 10000 --write hot.std   only writes that trace
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include "firstrace/analysis.hpp"
 #include "firstrace/report_model.hpp"
 #include "firstrace/trace_loader.hpp"
+#include "firstrace/triage_report.hpp"
 #include "stress_shapes.hpp"
 
 namespace {
@@ -61,9 +63,9 @@ Outcome analyse(const std::string& path, bool exact) {
     const firstrace::Trace trace = firstrace::read_std_trace(path);
     firstrace::AnalysisResult result = firstrace::analyze(trace);
     {
-        const firstrace::ReportModel model = firstrace::make_report_model(trace, result, true);
         std::ofstream null("/dev/null");
-        firstrace::write_text_report(null, model);
+        firstrace::write_text_report(null, firstrace::make_report_header(trace, result),
+                                     firstrace::listed_race_sites(trace, result));
     }
     o.events = result.counts.events;
     o.races = result.races.size();
@@ -174,7 +176,8 @@ int main(int argc, char** argv) {
         "address-space cap per run (MiB; at most 4096 on a shared machine)")(
         "cpu-seconds", po::value(&cpu_seconds)->default_value(cpu_seconds),
         "CPU-time cap per run")("dir", po::value(&dir)->default_value(dir),
-                                "where the traces are written (removed after each run)");
+                                "where the traces are written (removed after each run)")(
+        "write", po::value<std::string>(), "only write the trace of --shape to this file");
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, desc), vm);
@@ -186,6 +189,16 @@ int main(int argc, char** argv) {
     if (vm.count("help")) {
         std::cout << desc << "\n";
         return 0;
+    }
+    if (vm.count("write")) {
+        if (!vm.count("shape")) {
+            std::cerr << "firstrace_stress: --write needs --shape\n";
+            return 2;
+        }
+        std::ofstream out(vm["write"].as<std::string>());
+        const auto lines = firstrace::bench::StressTraceWriter(one.shape).write(out);
+        std::cerr << "wrote " << lines << " lines\n";
+        return out ? 0 : 2;
     }
     std::vector<Case> cases;
     if (vm.count("shape")) {

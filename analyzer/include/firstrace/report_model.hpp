@@ -88,6 +88,10 @@ struct ReportModel {
     std::vector<std::string> merged_runs;
 };
 
+// The run's header alone (trace, ordering, counts; no races or partitions): what the text
+// report needs besides race sites grouped straight from the analysis (listed_race_sites).
+ReportModel make_report_header(const Trace& trace, const AnalysisResult& result);
+
 // With `listed_only`, only the races the default report lists get variables, sites and pairs:
 // those of first partitions and the validated (feasible / feasible-ec) ones. Enough for the
 // text report, and much cheaper on traces with millions of races.

@@ -62,6 +62,22 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model);
 // one of its instances), in the order of `sites`.
 std::map<std::uint32_t, std::vector<const RaceSite*>>
 sites_by_first_partition(const ReportModel& model, const std::vector<RaceSite>& sites);
+// What the default text report lists: the race sites of the races of first partitions and of
+// the validated races (group_race_sites of those), and a count of the others.
+struct ListedRaceSites {
+    std::vector<RaceSite> sites;
+    std::size_t later_unvalidated = 0; // unvalidated races of later partitions, not listed
+    std::size_t later_partitions = 0;  // the partitions holding them
+};
+ListedRaceSites listed_race_sites(const ReportModel& model);
+// The same, straight from one analysed trace without a ReportModel: equal to
+// listed_race_sites(make_report_model(trace, result)), in time and memory linear in the race
+// site instances with integer keys (dense traces have hundreds of instances per race).
+ListedRaceSites listed_race_sites(const Trace& trace, const AnalysisResult& result);
+// The text report of `model`'s header (counts, ordering, trace, runs) with race sites already
+// grouped (write_text_report in report_model.hpp groups the model's own races).
+void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSites listed,
+                       const TextReportOptions& options = {});
 // The site keys of one race.
 std::vector<std::string> race_site_keys(const ReportRace& race);
 

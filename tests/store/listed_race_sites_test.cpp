@@ -1,0 +1,107 @@
+// listed_race_sites(trace, result), the integer-keyed grouping `analyze` uses for its text
+// report, against the reference definition: group_race_sites of the listed races of the
+// ReportModel (listed_race_sites(model)), field by field, on the hand-made run (stacks, heap,
+// atomics, unknown sites), random STD traces and small traces of the stress shapes.
+#include <sstream>
+
+#include "firstrace/triage_report.hpp"
+#include "store_test_support.hpp"
+#include "stress/stress_shapes.hpp"
+
+namespace firstrace {
+namespace {
+
+void expect_same_site(const RaceSite& x, const RaceSite& y) {
+    EXPECT_EQ(x.key, y.key);
+    for (auto [a, b] : {std::pair{&x.first, &y.first}, {&x.second, &y.second}}) {
+        EXPECT_EQ(a->file, b->file);
+        EXPECT_EQ(a->line, b->line);
+        EXPECT_EQ(a->column, b->column);
+        EXPECT_EQ(a->function, b->function);
+    }
+    EXPECT_EQ(x.access_first, y.access_first);
+    EXPECT_EQ(x.access_second, y.access_second);
+    EXPECT_EQ(x.thread_first, y.thread_first);
+    EXPECT_EQ(x.thread_second, y.thread_second);
+    EXPECT_EQ(x.example_race, y.example_race);
+    EXPECT_EQ(x.example_status, y.example_status);
+    EXPECT_EQ(x.races, y.races);
+    EXPECT_EQ(x.threads, y.threads);
+    EXPECT_EQ(x.variables, y.variables);
+    EXPECT_EQ(x.runs, y.runs);
+    EXPECT_EQ(x.feasible, y.feasible);
+    EXPECT_EQ(x.feasible_ec, y.feasible_ec);
+    EXPECT_EQ(x.unvalidated, y.unvalidated);
+    EXPECT_EQ(x.actual, y.actual);
+    EXPECT_EQ(x.in_first_partition, y.in_first_partition);
+    EXPECT_EQ(x.first_partition, y.first_partition);
+}
+
+void expect_same_listing(const Trace& trace, const AnalysisResult& result) {
+    const ListedRaceSites fast = listed_race_sites(trace, result);
+    const ListedRaceSites reference = listed_race_sites(make_report_model(trace, result));
+    EXPECT_EQ(fast.later_unvalidated, reference.later_unvalidated);
+    EXPECT_EQ(fast.later_partitions, reference.later_partitions);
+    ASSERT_EQ(fast.sites.size(), reference.sites.size());
+    for (std::size_t k = 0; k < fast.sites.size(); ++k) {
+        SCOPED_TRACE("site " + std::to_string(k));
+        expect_same_site(fast.sites[k], reference.sites[k]);
+    }
+    // The text report prints the same from either.
+    std::ostringstream a, b;
+    write_text_report(a, make_report_header(trace, result), fast);
+    write_text_report(b, make_report_model(trace, result));
+    EXPECT_EQ(a.str(), b.str());
+}
+
+Trace parse(const std::string& text) {
+    test::TempDir dir;
+    const std::string path = dir.file("trace.std");
+    test::write_file(path, text);
+    return read_std_trace(path);
+}
+
+TEST(ListedRaceSites, HandMadeRunMatchesTheModelGrouping) {
+    const test::HandMadeRun h = test::hand_made_run();
+    expect_same_listing(h.trace, h.result);
+}
+
+TEST(ListedRaceSites, RandomTracesMatchTheModelGrouping) {
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        bench::GeneratorParams p;
+        p.seed = seed;
+        p.threads = 2 + static_cast<std::uint32_t>(seed % 5);
+        p.locks = static_cast<std::uint32_t>(seed % 3);
+        p.variables = 1 + static_cast<std::uint32_t>(seed % 7);
+        p.locations = 1 + static_cast<std::uint32_t>(seed % 9);
+        p.operations = 200 + 10 * seed;
+        std::ostringstream text;
+        bench::StdTraceGenerator(p).write(text);
+        const Trace trace = parse(text.str());
+        expect_same_listing(trace, analyze(trace));
+    }
+}
+
+TEST(ListedRaceSites, StressShapesMatchTheModelGrouping) {
+    for (const char* shape : {"hot", "vars", "waves", "low", "churn"}) {
+        SCOPED_TRACE(shape);
+        std::ostringstream text;
+        bench::StressTraceWriter({shape, 4, 600, 3}).write(text);
+        const Trace trace = parse(text.str());
+        expect_same_listing(trace, analyze(trace));
+    }
+}
+
+TEST(ListedRaceSites, NoRacesIsReportedAsSuch) {
+    const Trace trace =
+        parse("T0|fork(T1)|a.c:1\nT1|w(V)|a.c:2\nT0|join(T1)|a.c:3\nT0|w(V)|a.c:4\n");
+    const AnalysisResult result = analyze(trace);
+    ASSERT_TRUE(result.races.empty());
+    std::ostringstream out;
+    write_text_report(out, make_report_header(trace, result), listed_race_sites(trace, result));
+    EXPECT_NE(out.str().find("No apparent data races."), std::string::npos);
+}
+
+} // namespace
+} // namespace firstrace
