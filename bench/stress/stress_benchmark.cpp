@@ -20,12 +20,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <unordered_set>
 
 #include "firstrace/analysis.hpp"
 #include "firstrace/report_model.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "firstrace/triage_report.hpp"
+#include "hb_epoch_detector.hpp"
 #include "stress_shapes.hpp"
 
 namespace {
@@ -37,12 +39,29 @@ struct Case {
     bool exact = false; // also compare statuses with the unbounded search
 };
 
-// What the child reports through the pipe.
+// What the child reports through the pipe. Time and memory are measured in the child right
+// after the analysis and its text report (before the exact comparison, which is not timed).
 struct Outcome {
+    double cpu_seconds = 0, peak_mib = 0;
     unsigned long long events = 0, races = 0, sites = 0, unvalidated = 0, partitions = 0, first = 0,
                        first_unvalidated = 0, fallbacks = 0, origins = 0;
     long long differing = -1; // statuses differing from the exact search; -1: not compared
 };
+
+// The yardstick's outcome: the epoch-based HB detector on the same trace file.
+struct HbOutcome {
+    double cpu_seconds = 0, peak_mib = 0;
+    unsigned long long racy_accesses = 0;
+};
+
+// CPU time (user + system) and peak RSS of this process so far.
+std::pair<double, double> cpu_and_peak() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    const double cpu = double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                       double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+    return {cpu, double(u.ru_maxrss) / 1024.0};
+}
 
 // Distinct race sites: unordered pairs of source locations (file:line) of the racing accesses.
 unsigned long long race_sites(const firstrace::Trace& trace, const firstrace::AnalysisResult& r) {
@@ -60,6 +79,8 @@ unsigned long long race_sites(const firstrace::Trace& trace, const firstrace::An
 
 Outcome analyse(const std::string& path, bool exact) {
     Outcome o;
+    const auto [cpu0, peak0] = cpu_and_peak();
+    (void)peak0;
     const firstrace::Trace trace = firstrace::read_std_trace(path);
     firstrace::AnalysisResult result = firstrace::analyze(trace);
     {
@@ -67,6 +88,9 @@ Outcome analyse(const std::string& path, bool exact) {
         firstrace::write_text_report(null, firstrace::make_report_header(trace, result),
                                      firstrace::listed_race_sites(trace, result));
     }
+    const auto [cpu1, peak1] = cpu_and_peak();
+    o.cpu_seconds = cpu1 - cpu0;
+    o.peak_mib = peak1;
     o.events = result.counts.events;
     o.races = result.races.size();
     o.sites = race_sites(trace, result);
@@ -93,19 +117,24 @@ Outcome analyse(const std::string& path, bool exact) {
     return o;
 }
 
-// Runs one case in a child under the caps. Returns false when it failed.
-bool run_case(const Case& c, const std::string& dir, unsigned long long cap_mib,
-              unsigned cpu_seconds) {
-    const std::string path = dir + "/" + c.shape.name + "-" + std::to_string(c.shape.threads) +
-                             "-" + std::to_string(c.shape.lines) + ".std";
-    unsigned long long lines = 0;
-    {
-        std::ofstream out(path);
-        lines = firstrace::bench::StressTraceWriter(c.shape).write(out);
-    }
+HbOutcome detect_hb(const std::string& path) {
+    HbOutcome o;
+    const auto [cpu0, peak0] = cpu_and_peak();
+    (void)peak0;
+    std::ifstream in(path);
+    o.racy_accesses = firstrace::bench::HbEpochDetector().run(in).racy_accesses;
+    const auto [cpu1, peak1] = cpu_and_peak();
+    o.cpu_seconds = cpu1 - cpu0;
+    o.peak_mib = peak1;
+    return o;
+}
+
+// Runs f() in a child under the caps and returns what it wrote, or the reason it failed.
+template <class Result, class F>
+std::optional<Result> in_child(F&& f, unsigned long long cap_mib, unsigned cpu_seconds,
+                               std::string& why) {
     int fds[2];
     if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
-    const auto t0 = std::chrono::steady_clock::now();
     const pid_t child = fork();
     if (child == 0) {
         close(fds[0]);
@@ -115,45 +144,79 @@ bool run_case(const Case& c, const std::string& dir, unsigned long long cap_mib,
         setrlimit(RLIMIT_CPU, &cpu);
         int code = 0;
         try {
-            const Outcome o = analyse(path, c.exact);
-            if (write(fds[1], &o, sizeof o) != sizeof o) code = 4;
+            const Result r = f();
+            if (write(fds[1], &r, sizeof r) != sizeof r) code = 4;
         } catch (const std::bad_alloc&) {
             code = 3;
         } catch (const std::exception& e) {
-            std::fprintf(stderr, "%s: %s\n", path.c_str(), e.what());
+            std::fprintf(stderr, "%s\n", e.what());
             code = 2;
         }
         _exit(code);
     }
     close(fds[1]);
-    Outcome o;
-    const bool got = read(fds[0], &o, sizeof o) == sizeof o;
+    Result r;
+    const bool got = read(fds[0], &r, sizeof r) == sizeof r;
     close(fds[0]);
     int status = 0;
     rusage usage{};
     wait4(child, &status, 0, &usage);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double peak_mib = usage.ru_maxrss / 1024.0;
+    if (got && WIFEXITED(status) && WEXITSTATUS(status) == 0) return r;
+    why = (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU ? "CPU-time cap"
+           : WIFEXITED(status) && WEXITSTATUS(status) == 3    ? "memory cap"
+                                                              : "error") +
+          std::string(", ") + std::to_string(usage.ru_maxrss / 1024) + " MiB";
+    return std::nullopt;
+}
+
+// Runs one case: the HB yardstick, then firstrace, each in a child under the caps. Returns
+// false when firstrace failed or a first partition lacks a validated race (Thm 8.2).
+bool run_case(const Case& c, const std::string& dir, unsigned long long cap_mib,
+              unsigned cpu_seconds) {
+    const std::string path = dir + "/" + c.shape.name + "-" + std::to_string(c.shape.threads) +
+                             "-" + std::to_string(c.shape.lines) + ".std";
+    unsigned long long lines = 0;
+    {
+        std::ofstream out(path);
+        lines = firstrace::bench::StressTraceWriter(c.shape).write(out);
+    }
+    std::string hb_why, why;
+    const auto hb =
+        in_child<HbOutcome>([&] { return detect_hb(path); }, cap_mib, cpu_seconds, hb_why);
+    const auto o =
+        in_child<Outcome>([&] { return analyse(path, c.exact); }, cap_mib, cpu_seconds, why);
     std::filesystem::remove(path);
     std::printf("%-7s %4u %9llu ", c.shape.name.c_str(), c.shape.threads, lines);
-    if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        const char* why = WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU ? "CPU-time cap"
-                          : WIFEXITED(status) && WEXITSTATUS(status) == 3    ? "memory cap"
-                                                                             : "error";
-        std::printf("FAILED (%s: %.1f s, %.0f MiB; caps %llu MiB, %u s)\n", why, seconds, peak_mib,
-                    cap_mib, cpu_seconds);
+    if (hb)
+        std::printf("%7.2f %7.0f %10llu | ", hb->cpu_seconds, hb->peak_mib, hb->racy_accesses);
+    else
+        std::printf("FAILED (%s) | ", hb_why.c_str());
+    if (!o) {
+        std::printf("FAILED (%s; caps %llu MiB, %u s)\n", why.c_str(), cap_mib, cpu_seconds);
+        std::fflush(stdout);
         return false;
     }
-    std::printf("%8.2f %8.0f %11llu %7llu %6.2f%% %9llu %5llu %4llu %9llu/%-9llu", seconds,
-                peak_mib, o.races, o.sites,
-                o.races ? 100.0 * double(o.unvalidated) / double(o.races) : 0.0, o.partitions,
-                o.first, o.first_unvalidated, o.fallbacks, o.origins);
-    if (o.differing >= 0)
-        std::printf(" %6.2f%%", o.races ? 100.0 * double(o.differing) / double(o.races) : 0.0);
+    // Issue 14's bar: at most the HB detector's time, and at most twice its memory or, where
+    // apparent races outnumber the lines, at most 64 bytes per apparent race.
+    const char* verdict = "-";
+    if (hb) {
+        const double memory_bar =
+            o->races > lines ? std::max(2 * hb->peak_mib, 64.0 * double(o->races) / 1048576.0)
+                             : 2 * hb->peak_mib;
+        verdict = o->cpu_seconds <= hb->cpu_seconds && o->peak_mib <= memory_bar ? "yes"
+                  : o->cpu_seconds <= hb->cpu_seconds                            ? "time"
+                  : o->peak_mib <= memory_bar                                    ? "memory"
+                                                                                 : "no";
+    }
+    std::printf("%7.2f %7.0f %4s %11llu %7llu %6.2f%% %9llu %5llu %4llu %9llu/%-9llu",
+                o->cpu_seconds, o->peak_mib, verdict, o->races, o->sites,
+                o->races ? 100.0 * double(o->unvalidated) / double(o->races) : 0.0, o->partitions,
+                o->first, o->first_unvalidated, o->fallbacks, o->origins);
+    if (o->differing >= 0)
+        std::printf(" %6.2f%%", o->races ? 100.0 * double(o->differing) / double(o->races) : 0.0);
     std::printf("\n");
     std::fflush(stdout);
-    return o.first_unvalidated == 0;
+    return o->first_unvalidated == 0;
 }
 
 } // namespace
@@ -226,9 +289,13 @@ int main(int argc, char** argv) {
             add("random", 8, 10000000);
         }
     }
-    std::printf("%-7s %4s %9s %8s %8s %11s %7s %7s %9s %5s %4s %19s %7s\n", "shape", "thr", "lines",
-                "seconds", "peak-MiB", "races", "sites", "unval", "partitns", "first", "!8.2",
-                "fallback/origins", "!exact");
+    // hb-*: the epoch-based HB detector (hb_epoch_detector.hpp) on the same trace; fr-*:
+    // firstrace (analysis + text report); CPU seconds, peak RSS; ok: within issue 14's bar
+    // ("time" / "memory": only that one met).
+    std::printf("%-7s %4s %9s %7s %7s %10s | %7s %7s %4s %11s %7s %7s %9s %5s %4s %19s %7s\n",
+                "shape", "thr", "lines", "hb-s", "hb-MiB", "hb-racy", "fr-s", "fr-MiB", "ok",
+                "races", "sites", "unval", "partitns", "first", "!8.2", "fallback/origins",
+                "!exact");
     bool ok = true;
     for (const Case& c : cases)
         ok = run_case(c, dir, cap_mib, cpu_seconds) && ok;
