@@ -51,7 +51,7 @@ class ChainSearch {
         if (open_ > 0) extend(orig);
         in_path_[g_.event_process(orig)] = false;
         forget_paths();
-        if (exhausted_) fallback(orig);
+        if (exhausted_) fallback();
         for (std::uint32_t q : touched_) {
             all.push_back({orig, g_.event_id(q, best_[q].index), best_[q].transitive});
             best_[q] = Best{kNone, false};
@@ -167,38 +167,17 @@ class ChainSearch {
         pool_.clear();
     }
 
-    // Conservative superset once the exact search is too expensive: every transitive target in
-    // process q is unordered with orig, so an edge to the first event of q unordered with orig
-    // implies them all (through process order). Sound for validation (G_D only gains paths),
-    // less precise; counted in the statistics.
-    void fallback(EventId orig) {
-        const std::uint32_t p = g_.event_process(orig);
-        for (std::uint32_t q = 0; q < g_.process_count(); ++q) {
-            if (q == p || g_.process_begin(q) == g_.process_end(q)) continue;
-            // Events of q preceding orig form a prefix; the first one after it is the target.
-            EventId lo = g_.process_begin(q), hi = g_.process_end(q);
-            while (lo < hi) {
-                const EventId mid = lo + (hi - lo) / 2;
-                if (order_.precedes(mid, orig))
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            // Under complete ordering the allowed targets (not finished before orig started) are
-            // a suffix of q as well.
-            if (ordering_ == Ordering::Complete) {
-                hi = g_.process_end(q);
-                while (lo < hi) {
-                    const EventId mid = lo + (hi - lo) / 2;
-                    if (!dependence_allowed(g_, ordering_, orig, mid))
-                        lo = mid + 1;
-                    else
-                        hi = mid;
-                }
-            }
-            if (lo == g_.process_end(q) || order_.precedes(orig, lo)) continue;
-            record(lo, true);
-        }
+    // Conservative superset once the exact search is too expensive: a transitive target in
+    // process q ends a chain of direct dependences, so it has an incoming one, and it is
+    // unordered with orig and allowed by the ordering mode: it lies at or after bound_[q]
+    // (compute_bounds), and an edge to that event implies them all through process order.
+    // Sound for validation (G_D only gains paths), less precise; counted in the statistics.
+    // (Bounding by the first event of q unordered with orig instead, as before, also covers
+    // events no chain can end at, and made 2 % of the statuses of the random 10^4-line stress
+    // trace differ from the exact search.)
+    void fallback() {
+        for (std::uint32_t q = 0; q < g_.process_count(); ++q)
+            if (bound_[q] != kNone) record(g_.event_id(q, bound_[q]), true);
     }
 
     const TemporalGraph& g_;
