@@ -1,202 +1,291 @@
+// The race ordering of thesis ch. 8 as six named stages (race_ordering.hpp gives the idea):
+//   1. race_reach           m_x[q]: where each race's R̂ (Def 8.1) enters each chain, from Ê*
+//   2. race_chain_graph     races and event chains as one graph: x R̂* y iff a path x -> y
+//   3. group_partitions     its strongly connected components holding races (Def 8.2)
+//   4. reached_components   which components another partition reaches: the first partitions
+//                           are the others (Thm 8.2: each holds a feasible race)
+//   5. partition_hasse_diagram   the DAG of partitions: the Hasse diagram of R̂* between them
+//   6. number_partitions    ids in Kahn's topological order, first partitions first
 #include "race_ordering.hpp"
 
 #include <algorithm>
 #include <queue>
 #include <tuple>
 
+#include "analysis_ids.hpp"
+
 namespace firstrace {
+namespace {
 
-OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
-                            const std::vector<DependenceEdge>& direct_event_control,
-                            const ProgressCallback& progress) {
-    OrderingOutcome out;
-    const auto r = static_cast<std::uint32_t>(races.size());
-    if (r == 0) return out;
-    const std::uint32_t p = g.slot_count(); // chains are timestamp slots
-    if (progress) progress("ordering", 0.0);
-
-    // m_x[q] for every race, from the earliest-reach timestamps of Ê*.
-    std::vector<std::uint32_t> m(static_cast<std::size_t>(r) * p);
-    {
+// Per race and chain (timestamp slot) q, the slot position from which race x R̂-orders the
+// events of q: m_x[q] = max(er(a_s)[q], er(b_s)[q]) with er the earliest-reach timestamps of
+// Ê* (G plus the direct event-control edges moved to start -> start, end of thesis 8.2).
+class RaceReach {
+  public:
+    RaceReach(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+              const std::vector<DependenceEdge>& direct_event_control)
+        : slots_(g.slot_count()), m_(races.size() * std::size_t(g.slot_count())) {
         std::vector<Edge> edges = g.edges();
         for (const auto& e : direct_event_control)
             edges.emplace_back(g.start_node(e.from), g.start_node(e.to));
         const NodeGraph ehat = NodeGraph::from_edges(g.node_count(), std::move(edges));
         const Components comps = strong_components(ehat);
         const EarliestReach reach(g, ehat, comps);
-        for (std::uint32_t x = 0; x < r; ++x)
-            for (std::uint32_t q = 0; q < p; ++q)
-                m[static_cast<std::size_t>(x) * p + q] =
-                    std::max(reach.earliest(g.start_node(races[x].a), q),
-                             reach.earliest(g.start_node(races[x].b), q));
+        for (RaceId x : ids<RaceId>(races.size()))
+            for (std::uint32_t q = 0; q < slots_; ++q)
+                at(x, q) = std::max(reach.earliest(g.start_node(races[x.value].a), q),
+                                    reach.earliest(g.start_node(races[x.value].b), q));
     }
-    if (progress) progress("ordering", 0.4);
+    std::uint32_t at(RaceId x, std::uint32_t q) const {
+        return m_[x.value * std::size_t(slots_) + q];
+    }
 
-    // The graph of races (nodes 0..r-1) and event chains (node r + event id).
-    const std::uint32_t n = g.event_count();
+  private:
+    std::uint32_t& at(RaceId x, std::uint32_t q) { return m_[x.value * std::size_t(slots_) + q]; }
+    std::uint32_t slots_;
+    std::vector<std::uint32_t> m_;
+};
+
+// Nodes 0..r-1 are the races, node r + e the event e on its chain:
+//     race x -> chain(q, m_x[q]),  chain(q, i) -> chain(q, i+1),  event e -> the races of e.
+// A path from race x to race y exists exactly when x R̂* y.
+struct RaceChainGraph {
+    NodeGraph graph;
+    Components components;
+    std::uint32_t races = 0;
+    NodeId race_node(RaceId x) const { return x.value; }
+    NodeId event_node(EventId e) const { return races + e; }
+    bool is_event(NodeId v) const { return v >= races; }
+    EventId event_of(NodeId v) const { return v - races; }
+};
+
+RaceChainGraph race_chain_graph(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+                                const RaceReach& reach) {
+    RaceChainGraph out;
+    out.races = static_cast<std::uint32_t>(races.size());
     std::vector<Edge> edges;
-    for (std::uint32_t x = 0; x < r; ++x)
-        for (std::uint32_t q = 0; q < p; ++q) {
-            const std::uint32_t j = m[static_cast<std::size_t>(x) * p + q];
+    for (RaceId x : ids<RaceId>(races.size()))
+        for (std::uint32_t q = 0; q < g.slot_count(); ++q) {
+            const std::uint32_t j = reach.at(x, q);
             if (j != kNone && j < g.slot_events(q).size())
-                edges.emplace_back(x, r + g.slot_events(q)[j]);
+                edges.emplace_back(out.race_node(x), out.event_node(g.slot_events(q)[j]));
         }
-    for (std::uint32_t q = 0; q < p; ++q) {
+    for (std::uint32_t q = 0; q < g.slot_count(); ++q) {
         const auto& chain = g.slot_events(q);
         for (std::size_t i = 0; i + 1 < chain.size(); ++i)
-            edges.emplace_back(r + chain[i], r + chain[i + 1]);
+            edges.emplace_back(out.event_node(chain[i]), out.event_node(chain[i + 1]));
     }
-    for (std::uint32_t x = 0; x < r; ++x) {
-        edges.emplace_back(r + races[x].a, x);
-        edges.emplace_back(r + races[x].b, x);
+    for (RaceId x : ids<RaceId>(races.size())) {
+        edges.emplace_back(out.event_node(races[x.value].a), out.race_node(x));
+        edges.emplace_back(out.event_node(races[x.value].b), out.race_node(x));
     }
-    const NodeGraph graph = NodeGraph::from_edges(r + n, std::move(edges));
-    const Components comps = strong_components(graph);
-    if (progress) progress("ordering", 0.7);
+    out.graph = NodeGraph::from_edges(out.races + g.event_count(), std::move(edges));
+    out.components = strong_components(out.graph);
+    return out;
+}
 
-    // Partitions = components holding races; a first partition is reached from no other one.
-    std::vector<std::uint32_t> comp_partition(comps.count, kNone);
-    std::vector<std::vector<std::uint32_t>> members;
-    for (std::uint32_t x = 0; x < r; ++x) {
-        auto& id = comp_partition[comps.of[x]];
-        if (id == kNone) {
-            id = static_cast<std::uint32_t>(members.size());
-            members.emplace_back();
+// Partitions (Def 8.2): the components holding races, numbered in order of their smallest race.
+struct Partitions {
+    IdVector<ComponentId, PartitionId> of_component;    // none(): no race in the component
+    IdVector<PartitionId, std::vector<RaceId>> members; // ascending
+    IdVector<PartitionId, ComponentId> component;
+};
+
+Partitions group_partitions(const RaceChainGraph& rg) {
+    Partitions out;
+    out.of_component = IdVector<ComponentId, PartitionId>(rg.components.count);
+    for (RaceId x : ids<RaceId>(rg.races)) {
+        const ComponentId c{rg.components.of[rg.race_node(x)]};
+        PartitionId& part = out.of_component[c];
+        if (!part.valid()) {
+            part = out.members.next_id();
+            out.members.emplace_back();
+            out.component.push_back(c);
         }
-        members[id].push_back(x);
+        out.members[part].push_back(x);
     }
-    const auto partition_count = static_cast<std::uint32_t>(members.size());
+    return out;
+}
+
+// Components reached from a partition by a non-empty path: a partition whose component is
+// not reached is first (no race of another partition is R̂*-before it).
+std::vector<bool> reached_components(const RaceChainGraph& rg, const Partitions& parts) {
+    const Components& comps = rg.components;
     std::vector<bool> reached(comps.count, false);
-    {
-        // Components are numbered in reverse topological order.
-        const ComponentMembers members_of(comps);
-        for (std::uint32_t c = comps.count; c-- > 0;) {
-            const bool propagate = reached[c] || comp_partition[c] != kNone;
-            if (!propagate) continue;
-            for (std::uint32_t i = members_of.begin[c]; i < members_of.begin[c + 1]; ++i)
-                graph.for_each_successor(members_of.nodes[i], [&](NodeId w) {
-                    if (comps.of[w] != c) reached[comps.of[w]] = true;
-                });
-        }
+    // Components are numbered in reverse topological order.
+    const ComponentMembers members_of(comps);
+    for (std::uint32_t c = comps.count; c-- > 0;) {
+        const bool propagate = reached[c] || parts.of_component[ComponentId{c}].valid();
+        if (!propagate) continue;
+        for (std::uint32_t i = members_of.begin[c]; i < members_of.begin[c + 1]; ++i)
+            rg.graph.for_each_successor(members_of.nodes[i], [&](NodeId w) {
+                if (comps.of[w] != c) reached[comps.of[w]] = true;
+            });
     }
+    return reached;
+}
 
-    // What each partition reaches through R̂* (nonempty paths): per process, the earliest event
-    // position of the chain it reaches. Partition R reaches partition Q iff for some process q,
-    // Q has a race event at or after er_R[q] (a race is entered only from its events' chains).
-    const std::vector<std::uint32_t> er_comp = earliest_reach_by_component(
-        graph, comps, p, [&](NodeId v) { return v >= r ? g.event_slot(v - r) : kNone; },
-        [&](NodeId v) { return g.event_slot_position(v - r); });
-    auto er = [&](std::uint32_t part, std::uint32_t q) {
-        return er_comp[static_cast<std::size_t>(comps.of[members[part].front()]) * p + q];
+// The DAG of partitions: the minimal partitions among each partition P's R̂ successors (the
+// Hasse diagram of R̂* between partitions).
+//
+// What P reaches through R̂* (non-empty paths) is, per chain q, the earliest chain position
+// it reaches (reach_from); partition R reaches partition Q iff for some chain q, Q has a race
+// event at or after R's position in q (a race is entered only from its events' chains).
+// Scanning each chain from where P's own races enter it (enter), a position is covered once
+// two other partitions already seen reach it (one of them is not the partition at that
+// position), so the scan stops there: the work follows the output, with no scan of all pairs.
+IdVector<PartitionId, std::vector<PartitionId>>
+partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+                        const RaceReach& reach, const RaceChainGraph& rg, const Partitions& parts) {
+    const std::uint32_t p = g.slot_count();
+    const std::size_t count = parts.members.size();
+    const std::vector<std::uint32_t> reach_by_component = earliest_reach_by_component(
+        rg.graph, rg.components, p,
+        [&](NodeId v) { return rg.is_event(v) ? g.event_slot(rg.event_of(v)) : kNone; },
+        [&](NodeId v) { return g.event_slot_position(rg.event_of(v)); });
+    auto reach_from = [&](PartitionId part, std::uint32_t q) {
+        return reach_by_component[std::size_t(parts.component[part].value) * p + q];
     };
-    // Per process: (event position, partition) of race events, sorted; per partition its last
-    // race event position in each process, and the earliest chain position its races R̂-reach.
-    std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> events_of(p);
-    std::vector<std::uint32_t> last_pos(static_cast<std::size_t>(partition_count) * p, kNone);
-    std::vector<std::uint32_t> direct(static_cast<std::size_t>(partition_count) * p, kNone);
-    for (std::uint32_t x = 0; x < r; ++x) {
-        const std::uint32_t part = comp_partition[comps.of[x]];
-        for (EventId e : {races[x].a, races[x].b}) {
+    auto partition_of = [&](RaceId x) {
+        return parts.of_component[ComponentId{rg.components.of[rg.race_node(x)]}];
+    };
+    // Per chain: (position, partition) of race events, sorted; per partition and chain its
+    // last race event position, and the earliest position its own races R̂-order (enter).
+    std::vector<std::vector<std::pair<std::uint32_t, PartitionId>>> race_events_of(p);
+    std::vector<std::uint32_t> last_position(count * p, kNone);
+    std::vector<std::uint32_t> enter(count * p, kNone);
+    for (RaceId x : ids<RaceId>(races.size())) {
+        const PartitionId part = partition_of(x);
+        for (EventId e : {races[x.value].a, races[x.value].b}) {
             const std::uint32_t q = g.event_slot(e), j = g.event_slot_position(e);
-            events_of[q].emplace_back(j, part);
-            auto& lp = last_pos[static_cast<std::size_t>(part) * p + q];
-            lp = lp == kNone ? j : std::max(lp, j);
+            race_events_of[q].emplace_back(j, part);
+            auto& last = last_position[std::size_t(part.value) * p + q];
+            last = last == kNone ? j : std::max(last, j);
         }
         for (std::uint32_t q = 0; q < p; ++q) {
-            auto& d = direct[static_cast<std::size_t>(part) * p + q];
-            d = std::min(d, m[static_cast<std::size_t>(x) * p + q]);
+            auto& d = enter[std::size_t(part.value) * p + q];
+            d = std::min(d, reach.at(x, q));
         }
     }
-    for (auto& list : events_of) {
+    for (auto& list : race_events_of) {
         std::sort(list.begin(), list.end());
         list.erase(std::unique(list.begin(), list.end()), list.end());
     }
-    auto reaches = [&](std::uint32_t from_er_best, std::uint32_t q, std::uint32_t part) {
-        const std::uint32_t lp = last_pos[static_cast<std::size_t>(part) * p + q];
-        return lp != kNone && from_er_best != kNone && lp >= from_er_best;
+    // Whether `part` has a race event at or after `from` in chain q.
+    auto has_race_event_from = [&](std::uint32_t from, std::uint32_t q, PartitionId part) {
+        const std::uint32_t last = last_position[std::size_t(part.value) * p + q];
+        return last != kNone && from != kNone && last >= from;
     };
 
-    // Partition DAG = the Hasse diagram of R̂* between partitions: the minimal partitions among
-    // P's direct R̂ successors. Scanning each process chain from where P's races reach it, a
-    // position is covered once two other partitions already seen reach it (one of them is not
-    // the partition at that position), so the scan stops there: the work follows the output.
-    std::vector<std::vector<std::uint32_t>> after(partition_count);
-    std::vector<std::uint32_t> stamp(partition_count, kNone);
-    struct Best {
-        std::uint32_t value1, part1, value2;
+    IdVector<PartitionId, std::vector<PartitionId>> after(count);
+    IdVector<PartitionId, PartitionId> visited_by(count); // the partition whose scan saw it
+    // Per chain, the two smallest positions reached by the partitions seen so far: the smallest
+    // and the one reaching it, and the smallest of any other partition.
+    struct TwoEarliest {
+        std::uint32_t earliest;
+        PartitionId earliest_from;
+        std::uint32_t second;
     };
-    std::vector<Best> cut(p);
-    std::vector<std::uint32_t> seen;
-    for (std::uint32_t part = 0; part < partition_count; ++part) {
-        std::fill(cut.begin(), cut.end(), Best{kNone, kNone, kNone});
+    std::vector<TwoEarliest> covered(p);
+    std::vector<PartitionId> seen;
+    for (PartitionId part : ids<PartitionId>(count)) {
+        std::fill(covered.begin(), covered.end(), TwoEarliest{kNone, PartitionId::none(), kNone});
         seen.clear();
-        stamp[part] = part;
-        auto add = [&](std::uint32_t other) {
+        visited_by[part] = part;
+        auto add = [&](PartitionId other) {
             for (std::uint32_t q = 0; q < p; ++q) {
-                const std::uint32_t v = er(other, q);
-                Best& b = cut[q];
-                if (v < b.value1) {
-                    if (b.part1 != other) b.value2 = b.value1;
-                    b.value1 = v;
-                    b.part1 = other;
-                } else if (other != b.part1 && v < b.value2) {
-                    b.value2 = v;
+                const std::uint32_t v = reach_from(other, q);
+                TwoEarliest& b = covered[q];
+                if (v < b.earliest) {
+                    if (b.earliest_from != other) b.second = b.earliest;
+                    b.earliest = v;
+                    b.earliest_from = other;
+                } else if (other != b.earliest_from && v < b.second) {
+                    b.second = v;
                 }
             }
         };
         for (std::uint32_t q = 0; q < p; ++q) {
-            const std::uint32_t from = direct[static_cast<std::size_t>(part) * p + q];
+            const std::uint32_t from = enter[std::size_t(part.value) * p + q];
             if (from == kNone) continue;
-            auto it = std::lower_bound(events_of[q].begin(), events_of[q].end(),
-                                       std::make_pair(from, 0u));
-            for (; it != events_of[q].end() && it->first < cut[q].value2; ++it) {
-                if (stamp[it->second] == part) continue;
-                stamp[it->second] = part;
+            auto it = std::lower_bound(race_events_of[q].begin(), race_events_of[q].end(),
+                                       std::make_pair(from, PartitionId{0}));
+            for (; it != race_events_of[q].end() && it->first < covered[q].second; ++it) {
+                if (visited_by[it->second] == part) continue;
+                visited_by[it->second] = part;
                 seen.push_back(it->second);
                 add(it->second);
             }
         }
-        for (std::uint32_t other : seen) {
-            bool covered = false;
-            for (std::uint32_t q = 0; q < p && !covered; ++q)
-                covered = reaches(cut[q].part1 == other ? cut[q].value2 : cut[q].value1, q, other);
-            if (!covered) after[part].push_back(other);
+        for (PartitionId other : seen) {
+            bool through_another = false;
+            for (std::uint32_t q = 0; q < p && !through_another; ++q)
+                through_another = has_race_event_from(
+                    covered[q].earliest_from == other ? covered[q].second : covered[q].earliest, q,
+                    other);
+            if (!through_another) after[part].push_back(other);
         }
     }
-    if (progress) progress("ordering", 0.9);
+    return after;
+}
 
-    // Ids: Kahn's topological order of the DAG, first partitions first, ties by smallest race.
-    std::vector<std::uint32_t> indegree(partition_count, 0);
-    for (const auto& succ : after)
-        for (std::uint32_t q : succ)
+// Ids: Kahn's topological order of the DAG, first partitions first, ties by smallest race.
+OrderingOutcome number_partitions(const Partitions& parts,
+                                  const IdVector<PartitionId, std::vector<PartitionId>>& after,
+                                  const std::vector<bool>& reached, std::size_t race_count) {
+    const std::size_t count = parts.members.size();
+    auto is_first = [&](PartitionId part) { return !reached[parts.component[part].value]; };
+    IdVector<PartitionId, std::uint32_t> indegree(count, 0);
+    for (const auto& successors : after)
+        for (PartitionId q : successors)
             ++indegree[q];
-    using Key = std::tuple<bool, std::uint32_t, std::uint32_t>; // (not first, min race, partition)
+    using Key = std::tuple<bool, RaceId, PartitionId>; // (not first, smallest race, partition)
     std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
-    auto is_first = [&](std::uint32_t part) { return !reached[comps.of[members[part].front()]]; };
-    for (std::uint32_t part = 0; part < partition_count; ++part)
-        if (indegree[part] == 0) ready.emplace(!is_first(part), members[part].front(), part);
-    std::vector<std::uint32_t> new_id(partition_count, kNone);
+    for (PartitionId part : ids<PartitionId>(count))
+        if (indegree[part] == 0) ready.emplace(!is_first(part), parts.members[part].front(), part);
+    IdVector<PartitionId, std::uint32_t> new_id(count, kNone);
     std::uint32_t next = 0;
     while (!ready.empty()) {
-        const auto part = std::get<2>(ready.top());
+        const PartitionId part = std::get<2>(ready.top());
         ready.pop();
         new_id[part] = next++;
-        for (std::uint32_t q : after[part])
-            if (--indegree[q] == 0) ready.emplace(!is_first(q), members[q].front(), q);
+        for (PartitionId q : after[part])
+            if (--indegree[q] == 0) ready.emplace(!is_first(q), parts.members[q].front(), q);
     }
-    out.partitions.resize(partition_count);
-    out.partition_of_race.resize(r);
-    for (std::uint32_t part = 0; part < partition_count; ++part) {
+    OrderingOutcome out;
+    out.partitions.resize(count);
+    out.partition_of_race.resize(race_count);
+    for (PartitionId part : ids<PartitionId>(count)) {
         Partition& P = out.partitions[new_id[part]];
         P.id = new_id[part];
         P.first = is_first(part);
-        P.races = members[part];
-        for (std::uint32_t q : after[part])
+        for (RaceId x : parts.members[part]) {
+            P.races.push_back(x.value);
+            out.partition_of_race[x.value] = P.id;
+        }
+        for (PartitionId q : after[part])
             P.after.push_back(new_id[q]);
         std::sort(P.after.begin(), P.after.end());
-        for (std::uint32_t x : members[part])
-            out.partition_of_race[x] = P.id;
     }
+    return out;
+}
+
+} // namespace
+
+OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+                            const std::vector<DependenceEdge>& direct_event_control,
+                            const ProgressCallback& progress) {
+    if (races.empty()) return {};
+    if (progress) progress("ordering", 0.0);
+    const RaceReach reach(g, races, direct_event_control);
+    if (progress) progress("ordering", 0.4);
+    const RaceChainGraph rg = race_chain_graph(g, races, reach);
+    if (progress) progress("ordering", 0.7);
+    const Partitions parts = group_partitions(rg);
+    const std::vector<bool> reached = reached_components(rg, parts);
+    const auto after = partition_hasse_diagram(g, races, reach, rg, parts);
+    if (progress) progress("ordering", 0.9);
+    OrderingOutcome out = number_partitions(parts, after, reached, races.size());
     if (progress) progress("ordering", 1.0);
     return out;
 }
