@@ -256,7 +256,15 @@ namespace {
 class ListedSiteGrouping {
   public:
     ListedSiteGrouping(const Trace& trace, const AnalysisResult& result)
-        : trace_(trace), result_(result), end_of_site_(trace.sites.size(), kNone) {}
+        : trace_(trace), result_(result), end_of_site_(trace.sites.size(), kNone) {
+        // At most one end per location, plus the unknown one.
+        constexpr std::size_t kDenseEnds = 2048; // a table of at most 16 MiB
+        const std::size_t ends = trace.locations.size() + 1;
+        if (ends <= kDenseEnds) {
+            dense_ends_ = ends;
+            dense_groups_.assign(ends * ends, kNone);
+        }
+    }
 
     ListedRaceSites run() {
         ListedRaceSites out;
@@ -293,7 +301,7 @@ class ListedSiteGrouping {
         std::uint32_t first_end = 0, second_end = 0;
         std::uint32_t counted_race = kNone; // the last race counted here
         std::uint32_t last_variable = kNone;
-        std::vector<std::uint32_t> races;
+        std::uint32_t smallest_race = kNone;
         std::vector<std::uint32_t> processes;
         std::uint32_t feasible = 0, feasible_ec = 0, unvalidated = 0, actual = 0;
         bool in_first_partition = false;
@@ -335,14 +343,20 @@ class ListedSiteGrouping {
         return last_variable_ = it->second;
     }
 
+    // The group of the end pair (x, y), x <= y, kNone when new: a dense table while the trace
+    // has few locations (each instance is one array access), else a hash map.
+    std::uint32_t& group_slot(std::uint32_t x, std::uint32_t y) {
+        if (dense_ends_ > 0) return dense_groups_[std::size_t(x) * dense_ends_ + y];
+        return group_of_pair_.try_emplace(std::uint64_t(x) << 32 | y, kNone).first->second;
+    }
+
     void add(const Race& race, bool first, std::uint32_t site_a, std::uint32_t site_b,
              std::uint32_t variable) {
         std::uint32_t x = site_end(site_a), y = site_end(site_b);
-        const std::uint64_t key =
-            x < y ? (std::uint64_t(x) << 32 | y) : (std::uint64_t(y) << 32 | x);
-        auto [it, inserted] =
-            group_of_pair_.try_emplace(key, static_cast<std::uint32_t>(groups_.size()));
+        std::uint32_t& slot = group_slot(std::min(x, y), std::max(x, y));
+        const bool inserted = slot == kNone;
         if (inserted) {
+            slot = static_cast<std::uint32_t>(groups_.size());
             Group g;
             const bool swap = site_end_less(ends_[y], ends_[x]);
             g.first_end = swap ? y : x;
@@ -350,14 +364,15 @@ class ListedSiteGrouping {
             g.first_partition = race.partition;
             groups_.push_back(std::move(g));
         }
-        Group& g = groups_[it->second];
+        const std::uint32_t group = slot;
+        Group& g = groups_[group];
         if (variable != kNone && variable != g.last_variable) {
             g.last_variable = variable;
-            group_variables_.insert(std::uint64_t(it->second) << 32 | variable);
+            group_variables_.insert(std::uint64_t(group) << 32 | variable);
         }
         if (g.counted_race == race.id) return;
         g.counted_race = race.id;
-        g.races.push_back(race.id);
+        if (g.smallest_race == kNone) g.smallest_race = race.id; // races come by ascending id
         for (std::uint32_t p : {race.a.process, race.b.process})
             if (std::find(g.processes.begin(), g.processes.end(), p) == g.processes.end())
                 g.processes.push_back(p);
@@ -373,7 +388,7 @@ class ListedSiteGrouping {
             break;
         }
         // The access pair shown is that of the strongest, then earliest, instance.
-        if (g.races.size() == 1 || race.status < g.example_status) {
+        if (g.smallest_race == race.id || race.status < g.example_status) {
             const bool swap = x != y && x != g.first_end;
             g.example_first = swap ? site_b : site_a;
             g.example_second = swap ? site_a : site_b;
@@ -413,8 +428,7 @@ class ListedSiteGrouping {
             s.thread_second = process_name(g.process_second);
             s.example_race = g.example_race;
             s.example_status = g.example_status;
-            s.races = std::move(g.races);
-            std::sort(s.races.begin(), s.races.end());
+            s.races = {g.smallest_race};
             for (std::uint32_t p : g.processes)
                 s.threads.insert(process_name(p));
             s.runs.insert(0);
@@ -445,6 +459,8 @@ class ListedSiteGrouping {
     std::vector<std::vector<Interval>> shared_;
     std::vector<Interval> last_shared_;
     std::uint32_t last_variable_ = kNone;
+    std::size_t dense_ends_ = 0; // > 0: dense_groups_ is used, not group_of_pair_
+    std::vector<std::uint32_t> dense_groups_;
     std::unordered_map<std::uint64_t, std::uint32_t> group_of_pair_;
     std::vector<Group> groups_;
     std::unordered_set<std::uint64_t> group_variables_; // (group, variable)

@@ -79,7 +79,9 @@ void write_site(std::ostream& out, const Style& st, const ReportModel& model, co
         << location_key(site.first.file, site.first.line) << "  <->  "
         << location_key(site.second.file, site.second.line) << st.reset() << "\n";
     out << "  ";
-    const std::size_t n = site.races.size();
+    // Each instance has one status (listed_race_sites keeps the race ids of none but the
+    // smallest).
+    const std::size_t n = std::size_t(site.feasible) + site.feasible_ec + site.unvalidated;
     bool first = true;
     for (auto [status, count] : {std::pair{RaceStatus::Feasible, site.feasible},
                                  {RaceStatus::FeasibleEc, site.feasible_ec},

@@ -71,8 +71,10 @@ struct ListedRaceSites {
 };
 ListedRaceSites listed_race_sites(const ReportModel& model);
 // The same, straight from one analysed trace without a ReportModel: equal to
-// listed_race_sites(make_report_model(trace, result)), in time and memory linear in the race
-// site instances with integer keys (dense traces have hundreds of instances per race).
+// listed_race_sites(make_report_model(trace, result)) except that RaceSite::races holds only
+// the smallest race of each site (the status counts give their number): time linear in the
+// race site instances with integer keys (dense traces have hundreds of instances per race),
+// memory linear in the race sites.
 ListedRaceSites listed_race_sites(const Trace& trace, const AnalysisResult& result);
 // The text report of `model`'s header (counts, ordering, trace, runs) with race sites already
 // grouped (write_text_report in report_model.hpp groups the model's own races).
