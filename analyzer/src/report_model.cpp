@@ -40,15 +40,6 @@ ReportSite make_report_site(const Trace& trace, std::uint32_t s) {
     return r;
 }
 
-ReportModel make_report_header(const Trace& trace, const AnalysisResult& result) {
-    ReportModel model;
-    model.trace_path = trace.path;
-    model.ordering = result.ordering;
-    model.truncated = trace.truncated;
-    model.counts = result.counts;
-    return model;
-}
-
 ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, bool listed_only) {
     ReportModel model = make_report_header(trace, result);
     model.races.reserve(result.races.size());
@@ -104,6 +95,15 @@ std::string join_limited(const std::set<std::string>& items, std::size_t limit,
 std::string format_location(const ReportSite& site) {
     if (site.file.empty()) return "<unknown>";
     return site.line == 0 ? site.file : site.file + ":" + std::to_string(site.line);
+}
+
+ReportModel make_report_header(const Trace& trace, const AnalysisResult& result) {
+    ReportModel model;
+    model.trace_path = trace.path;
+    model.ordering = result.ordering;
+    model.truncated = trace.truncated;
+    model.counts = result.counts;
+    return model;
 }
 
 } // namespace firstrace
