@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "firstrace/results_database.hpp"
 #include "report_sites.hpp"
@@ -136,14 +137,17 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
     model.counts = summary.counts;
 
     std::vector<std::string> process_names;
+    std::vector<std::uint32_t> process_parents;
     {
-        db::Statement s = c.prepare("SELECT id, name FROM processes WHERE run_id = ? ORDER BY id");
+        db::Statement s =
+            c.prepare("SELECT id, name, parent FROM processes WHERE run_id = ? ORDER BY id");
         s.bind(1, run_id);
         while (s.step()) {
             if (s.int64(0) != static_cast<std::int64_t>(process_names.size()))
                 throw InputError(db_path_, 0,
                                  "run " + std::to_string(run_id) + ": process ids are not dense");
             process_names.push_back(s.text(1));
+            process_parents.push_back(s.is_null(2) ? kNone : s.uint32(2));
         }
     }
     auto process_name = [&](std::int64_t p) -> const std::string& {
@@ -182,6 +186,7 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
                                    s.is_null(2) ? kNone : s.uint32(2)};
         }
     }
+    std::vector<std::pair<EventRef, EventRef>> race_events; // per race: (a, b)
     {
         db::Statement s = c.prepare(
             "SELECT id, a_process, a_index, b_process, b_index, status, tangle, actual, partition"
@@ -193,8 +198,11 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
             if (r.id != model.races.size())
                 throw InputError(db_path_, 0,
                                  "run " + std::to_string(run_id) + ": race ids are not dense");
-            r.a = {process_name(s.int64(1)), s.uint32(2)};
-            r.b = {process_name(s.int64(3)), s.uint32(4)};
+            r.a.thread = process_name(s.int64(1));
+            r.a.index = s.uint32(2);
+            r.b.thread = process_name(s.int64(3));
+            r.b.index = s.uint32(4);
+            race_events.push_back({{s.uint32(1), s.uint32(2)}, {s.uint32(3), s.uint32(4)}});
             r.status = parse_status(s.text(5), db_path_);
             if (!s.is_null(6)) r.tangle = s.uint32(6);
             if (!s.is_null(7)) r.actual = s.int64(7) != 0;
@@ -260,6 +268,8 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         while (i.step())
             race_at(i.int64(0)).pairs.push_back({i.uint32(1), i.uint32(2), i.text(3)});
     }
+    read_event_facts(run_id, stacks, process_names, process_parents, race_events, model);
+    read_orderings(run_id, stacks, process_names, model);
     {
         db::Statement s =
             c.prepare("SELECT id, first FROM partitions WHERE run_id = ? ORDER BY id");
@@ -295,6 +305,90 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         }
     }
     return model;
+}
+
+// The locks held during each race event and the creation of its thread, as ReportEventFacts
+// shows them.
+void ResultsDatabase::read_event_facts(
+    std::int64_t run_id, const Trace& stacks, const std::vector<std::string>& process_names,
+    const std::vector<std::uint32_t>& process_parents,
+    const std::vector<std::pair<EventRef, EventRef>>& race_events, ReportModel& model) const {
+    db::Connection& c = *connection_;
+    std::map<EventRef, std::vector<ReportHeldLock>> locks;
+    {
+        db::Statement s = c.prepare(
+            "SELECT h.process, h.event_index, coalesce(o.label, o.name), e.location, e.context"
+            " FROM held_locks AS h"
+            " JOIN sync_objects AS o ON o.run_id = h.run_id AND o.id = h.object"
+            " JOIN events AS e ON e.run_id = h.run_id AND e.process = h.process"
+            "  AND e.idx = h.acquire_index"
+            " WHERE h.run_id = ? ORDER BY h.process, h.event_index, h.ordinal");
+        s.bind(1, run_id);
+        while (s.step())
+            locks[EventRef{s.uint32(0), s.uint32(1)}].push_back(
+                {s.text(2), make_report_stack(stacks, s.is_null(3) ? kNone : s.uint32(3),
+                                              s.is_null(4) ? kNone : s.uint32(4))});
+    }
+    std::vector<ReportStack> created(process_names.size());
+    {
+        db::Statement s = c.prepare("SELECT p.id, e.location, e.context FROM processes AS p"
+                                    " JOIN events AS e ON e.run_id = p.run_id"
+                                    "  AND e.process = p.parent AND e.idx = p.creation_event"
+                                    " WHERE p.run_id = ?");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto p = static_cast<std::size_t>(s.int64(0));
+            if (p < created.size())
+                created[p] = make_report_stack(stacks, s.is_null(1) ? kNone : s.uint32(1),
+                                               s.is_null(2) ? kNone : s.uint32(2));
+        }
+    }
+    auto fill = [&](const EventRef& ref, ReportEvent& e) {
+        if (auto it = locks.find(ref); it != locks.end()) e.locks = it->second;
+        const std::uint32_t parent = process_parents[ref.process];
+        if (parent < process_names.size()) {
+            e.parent = process_names[parent];
+            e.created = created[ref.process];
+        }
+    };
+    for (std::size_t i = 0; i < race_events.size(); ++i) {
+        fill(race_events[i].first, model.races[i].a);
+        fill(race_events[i].second, model.races[i].b);
+    }
+}
+
+void ResultsDatabase::read_orderings(std::int64_t run_id, const Trace& stacks,
+                                     const std::vector<std::string>& process_names,
+                                     ReportModel& model) const {
+    db::Connection& c = *connection_;
+    auto race_at = [&](std::int64_t id) -> ReportRace& {
+        if (id < 0 || static_cast<std::size_t>(id) >= model.races.size())
+            throw InputError(db_path_, 0,
+                             "run " + std::to_string(run_id) + ": ordering of unknown race " +
+                                 std::to_string(id));
+        return model.races[static_cast<std::size_t>(id)];
+    };
+    db::Statement s =
+        c.prepare("SELECT race_id, after_race_id FROM race_orderings WHERE run_id = ?");
+    s.bind(1, run_id);
+    while (s.step())
+        race_at(s.int64(0)).ordered_after = ReportOrderedAfter{s.uint32(1), {}};
+    db::Statement t = c.prepare("SELECT race_id, process, event_index, via, kind, object, location,"
+                                " context FROM race_ordering_steps WHERE run_id = ?"
+                                " ORDER BY race_id, ordinal");
+    t.bind(1, run_id);
+    while (t.step()) {
+        ReportRace& r = race_at(t.int64(0));
+        const auto p = static_cast<std::size_t>(t.int64(1));
+        if (!r.ordered_after || p >= process_names.size())
+            throw InputError(db_path_, 0,
+                             "run " + std::to_string(run_id) + ": ordering step of race " +
+                                 std::to_string(r.id) + " without its ordering");
+        r.ordered_after->chain.push_back(
+            {process_names[p], t.uint32(2), t.text(3), t.text(4), t.text(5),
+             make_report_stack(stacks, t.is_null(6) ? kNone : t.uint32(6),
+                               t.is_null(7) ? kNone : t.uint32(7))});
+    }
 }
 
 std::vector<std::string> ResultsDatabase::site_keys(std::optional<std::int64_t> run) const {

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "firstrace/analysis.hpp"
@@ -91,6 +92,13 @@ class ResultsDatabase {
     std::optional<std::string> source_text(std::int64_t run, const std::string& file) const;
 
   private:
+    void read_event_facts(std::int64_t run, const Trace& stacks,
+                          const std::vector<std::string>& process_names,
+                          const std::vector<std::uint32_t>& process_parents,
+                          const std::vector<std::pair<EventRef, EventRef>>& race_events,
+                          ReportModel& model) const;
+    void read_orderings(std::int64_t run, const Trace& stacks,
+                        const std::vector<std::string>& process_names, ReportModel& model) const;
     std::string db_path_;
     std::unique_ptr<db::Connection> connection_;
 };
