@@ -14,6 +14,11 @@
 namespace firstrace {
 namespace {
 
+std::optional<std::int64_t> id_or_null(std::optional<std::uint32_t> id) {
+    if (!id) return std::nullopt;
+    return *id;
+}
+
 RaceStatus parse_status(const std::string& s, const std::string& path) {
     if (s == "feasible") return RaceStatus::Feasible;
     if (s == "feasible-ec") return RaceStatus::FeasibleEc;
@@ -159,33 +164,7 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
     };
     // Locations, calling contexts and access sites as a trace, so that stacks and headlines
     // come from the same functions as in make_report_model.
-    Trace stacks;
-    {
-        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function, inlined_into "
-                                    "FROM locations WHERE run_id = ? ORDER BY id");
-        s.bind(1, run_id);
-        while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (id >= stacks.locations.size()) stacks.locations.resize(id + 1);
-            SourceLocation& l = stacks.locations[id];
-            l.file = s.text(1);
-            l.line = s.uint32(2);
-            l.column = s.uint32(3);
-            l.function = s.text(4);
-            l.inlined_into = s.is_null(5) ? kNone : s.uint32(5);
-        }
-    }
-    {
-        db::Statement s =
-            c.prepare("SELECT id, parent, location FROM contexts WHERE run_id = ? ORDER BY id");
-        s.bind(1, run_id);
-        while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (id >= stacks.contexts.size()) stacks.contexts.resize(id + 1);
-            stacks.contexts[id] = {s.is_null(1) ? kNone : s.uint32(1),
-                                   s.is_null(2) ? kNone : s.uint32(2)};
-        }
-    }
+    Trace stacks = read_stacks(run_id);
     std::vector<std::pair<EventRef, EventRef>> race_events; // per race: (a, b)
     {
         db::Statement s = c.prepare(
@@ -307,6 +286,87 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
     return model;
 }
 
+// The run's locations and calling contexts as a trace: what make_report_stack needs.
+Trace ResultsDatabase::read_stacks(std::int64_t run_id) const {
+    db::Connection& c = *connection_;
+    Trace stacks;
+    {
+        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function, inlined_into "
+                                    "FROM locations WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto id = static_cast<std::size_t>(s.int64(0));
+            if (id >= stacks.locations.size()) stacks.locations.resize(id + 1);
+            SourceLocation& l = stacks.locations[id];
+            l.file = s.text(1);
+            l.line = s.uint32(2);
+            l.column = s.uint32(3);
+            l.function = s.text(4);
+            l.inlined_into = s.is_null(5) ? kNone : s.uint32(5);
+        }
+    }
+    {
+        db::Statement s =
+            c.prepare("SELECT id, parent, location FROM contexts WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto id = static_cast<std::size_t>(s.int64(0));
+            if (id >= stacks.contexts.size()) stacks.contexts.resize(id + 1);
+            stacks.contexts[id] = {s.is_null(1) ? kNone : s.uint32(1),
+                                   s.is_null(2) ? kNone : s.uint32(2)};
+        }
+    }
+    return stacks;
+}
+
+std::vector<std::string> ResultsDatabase::process_names(std::int64_t run_id) const {
+    std::vector<std::string> names;
+    db::Statement s =
+        connection_->prepare("SELECT name FROM processes WHERE run_id = ? ORDER BY id");
+    s.bind(1, run_id);
+    while (s.step())
+        names.push_back(s.text(0));
+    return names;
+}
+
+ReportEvent ResultsDatabase::event_facts(std::int64_t run_id, std::uint32_t process,
+                                         std::uint32_t event) const {
+    const RunSummary summary = run(run_id); // throws for an unknown run
+    db::Connection& c = *connection_;
+    std::vector<std::string> names;
+    std::vector<std::uint32_t> parents;
+    {
+        db::Statement s =
+            c.prepare("SELECT id, name, parent FROM processes WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            names.push_back(s.text(1));
+            parents.push_back(s.is_null(2) ? kNone : s.uint32(2));
+        }
+    }
+    if (process >= names.size())
+        throw InputError(db_path_, 0,
+                         "run " + std::to_string(run_id) + " has no process " +
+                             std::to_string(process));
+    const Trace stacks = read_stacks(run_id);
+    ReportModel model;
+    model.races.resize(1);
+    model.races[0].a.thread = names[process];
+    model.races[0].a.index = event;
+    const EventRef ref{process, event};
+    read_event_facts(run_id, stacks, names, parents, {{ref, ref}}, model);
+    return model.races[0].a;
+}
+
+std::optional<ReportOrderedAfter> ResultsDatabase::ordered_after(std::int64_t run_id,
+                                                                 std::uint32_t race) const {
+    const RunSummary summary = run(run_id); // throws for an unknown run
+    ReportModel model;
+    model.races.resize(static_cast<std::size_t>(race) + 1);
+    read_orderings(run_id, read_stacks(run_id), process_names(run_id), model, race);
+    return model.races[race].ordered_after;
+}
+
 // The locks held during each race event and the creation of its thread, as ReportEventFacts
 // shows them.
 void ResultsDatabase::read_event_facts(
@@ -359,7 +419,7 @@ void ResultsDatabase::read_event_facts(
 
 void ResultsDatabase::read_orderings(std::int64_t run_id, const Trace& stacks,
                                      const std::vector<std::string>& process_names,
-                                     ReportModel& model) const {
+                                     ReportModel& model, std::optional<std::uint32_t> only) const {
     db::Connection& c = *connection_;
     auto race_at = [&](std::int64_t id) -> ReportRace& {
         if (id < 0 || static_cast<std::size_t>(id) >= model.races.size())
@@ -368,15 +428,15 @@ void ResultsDatabase::read_orderings(std::int64_t run_id, const Trace& stacks,
                                  std::to_string(id));
         return model.races[static_cast<std::size_t>(id)];
     };
-    db::Statement s =
-        c.prepare("SELECT race_id, after_race_id FROM race_orderings WHERE run_id = ?");
-    s.bind(1, run_id);
+    db::Statement s = c.prepare("SELECT race_id, after_race_id FROM race_orderings WHERE run_id = ?"
+                                " AND (?2 IS NULL OR race_id = ?2)");
+    s.bind(1, run_id).bind(2, id_or_null(only));
     while (s.step())
         race_at(s.int64(0)).ordered_after = ReportOrderedAfter{s.uint32(1), {}};
     db::Statement t = c.prepare("SELECT race_id, process, event_index, via, kind, object, location,"
                                 " context FROM race_ordering_steps WHERE run_id = ?"
-                                " ORDER BY race_id, ordinal");
-    t.bind(1, run_id);
+                                " AND (?2 IS NULL OR race_id = ?2) ORDER BY race_id, ordinal");
+    t.bind(1, run_id).bind(2, id_or_null(only));
     while (t.step()) {
         ReportRace& r = race_at(t.int64(0));
         const auto p = static_cast<std::size_t>(t.int64(1));

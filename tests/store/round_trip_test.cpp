@@ -138,6 +138,34 @@ TEST(RoundTrip, StoresTheTraceAndGraphTables) {
     }
 }
 
+// The GUI's read functions give what read_report (and make_report_model) give for one event or
+// race.
+TEST(RoundTrip, EventFactsAndOrderingsReadOneByOne) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    const test::HandMadeRun h = test::hand_made_run();
+    const std::int64_t run = write_run(path, h.trace, h.result);
+    const ReportModel model = make_report_model(h.trace, h.result);
+    const ResultsDatabase db(path);
+    const ReportEvent a = db.event_facts(run, 0, 2);
+    EXPECT_EQ(a, model.races[0].a);
+    ASSERT_EQ(a.locks.size(), 1u);
+    EXPECT_EQ(a.locks[0].name, "mutex@0x1000");
+    EXPECT_EQ(a.locks[0].acquired.headline.line, 20u); // the acquire's location (main.c:20)
+    const ReportEvent b = db.event_facts(run, 1, 0);
+    EXPECT_EQ(b, model.races[0].b);
+    EXPECT_EQ(b.parent, "thread 1");
+    EXPECT_EQ(b.created.headline.file, "/src/app/main.c"); // the fork's location
+    EXPECT_EQ(b.created.headline.line, 10u);
+    EXPECT_FALSE(db.ordered_after(run, 0).has_value()); // a first partition's race
+    const auto after = db.ordered_after(run, 1);
+    ASSERT_TRUE(after.has_value());
+    EXPECT_EQ(*after, *model.races[1].ordered_after);
+    EXPECT_EQ(after->race, 0u);
+    EXPECT_THROW(db.event_facts(run, 7, 0), InputError);
+    EXPECT_THROW(db.ordered_after(run + 1, 1), InputError);
+}
+
 TEST(RoundTrip, SampleInBothOrderings) {
     TempDir dir;
     const std::string path = dir.file("r.db");
