@@ -308,8 +308,8 @@ CREATE TABLE race_orderings (
     PRIMARY KEY (run_id, race_id)
 ) WITHOUT ROWID;
 
--- (version 3) The chain of events from an event of after_race_id to one of race_id; runs of
--- process order are shortened to their ends.
+-- (version 3) The chain of events: a path from each event of after_race_id (a, then b) to one
+-- event of race_id, each beginning with a 'start' step; runs of process order are shortened.
 CREATE TABLE race_ordering_steps (
     run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     race_id      INTEGER NOT NULL,

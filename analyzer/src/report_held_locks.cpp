@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <pthread.h>
 
 namespace firstrace {
 namespace {
@@ -100,13 +101,17 @@ std::string sync_object_label(const Trace& trace, const MemoryNames& names, std:
     if (object >= trace.objects.size()) return {};
     const SyncObject& o = trace.objects[object];
     if (o.address == 0 || !trace.variable_names.empty()) return o.name;
-    const std::string where = names.name({o.address, o.address + 1});
+    // The object's bytes (this platform's pthread types, which the traced program used too):
+    // a member of exactly that size is named as a whole ("ring.lock", not its first byte).
+    const std::uint64_t size = o.kind == SyncObjectKind::Lock       ? sizeof(pthread_mutex_t)
+                               : o.kind == SyncObjectKind::RwLock   ? sizeof(pthread_rwlock_t)
+                               : o.kind == SyncObjectKind::SpinLock ? sizeof(pthread_spinlock_t)
+                                                                    : 1;
+    const std::string where = names.name({o.address, o.address + size});
     if (where.rfind("0x", 0) == 0) return o.name; // the address names no variable or block
     const std::string kind = kind_word(o.kind);
     if (where.rfind("heap block", 0) == 0) return kind + " in " + where;
-    // A variable that is the object itself ("lock (1 byte)" would say its first byte).
-    const auto bytes = where.find(" (1 byte)");
-    return kind + " " + (bytes == std::string::npos ? where : where.substr(0, bytes));
+    return kind + " " + where;
 }
 
 std::string event_object_label(const Trace& trace, const MemoryNames& names, const Event& event) {

@@ -60,7 +60,8 @@ OrderingChains::OrderingChains(const Trace& trace, const AnalysisResult& result)
         races_[rfill[id(r.a)]++] = r.id;
         races_[rfill[id(r.b)]++] = r.id;
     }
-    stamp_.assign(n, 0);
+    queued_.assign(n, 0);
+    reached_.assign(n, 0);
     next_.resize(n);
 }
 
@@ -68,52 +69,58 @@ std::optional<OrderedAfter> OrderingChains::of(std::uint32_t race) const {
     if (race >= result_.races.size()) return std::nullopt;
     const Race& y = result_.races[race];
     if (result_.partitions[y.partition].first) return std::nullopt;
+    std::uint32_t budget = kVisitBudget;
+    for (const EventRef& target : {y.a, y.b})
+        if (auto found = search(y, id(target), budget)) return found;
+    return std::nullopt;
+}
+
+std::optional<OrderedAfter> OrderingChains::search(const Race& y, std::uint32_t target,
+                                                   std::uint32_t& budget) const {
     if (++search_ == 0) { // stamps wrapped around: start afresh
-        std::fill(stamp_.begin(), stamp_.end(), 0);
+        std::fill(queued_.begin(), queued_.end(), 0);
+        std::fill(reached_.begin(), reached_.end(), 0);
         search_ = 1;
     }
-    std::deque<std::uint32_t> queue;
-    for (const EventRef& e : {y.a, y.b}) {
-        const std::uint32_t v = id(e);
-        if (stamp_[v] == search_) continue;
-        stamp_[v] = search_;
-        next_[v] = {kNone, OrderingVia::Start};
-        queue.push_back(v);
-    }
-    std::uint32_t visits = 0;
-    while (!queue.empty() && visits++ < kVisitBudget) {
+    // The path from w to the target, keeping the ends of process-order runs.
+    auto path = [&](std::uint32_t w, std::vector<OrderingStep>& out) {
+        out.push_back({ref_[w], OrderingVia::Start});
+        std::uint32_t at = w;
+        while (at != target) {
+            const auto [succ, via] = next_[at];
+            const bool last = succ == target;
+            const bool run_goes_on = via == OrderingVia::ProgramOrder && !last &&
+                                     next_[succ].second == OrderingVia::ProgramOrder;
+            if (!run_goes_on) out.push_back({ref_[succ], via});
+            // Inside a run of process order the kept end says "program order" too.
+            at = succ;
+        }
+    };
+    std::deque<std::uint32_t> queue{target};
+    queued_[target] = search_;
+    while (!queue.empty() && budget > 0) {
+        --budget;
         const std::uint32_t u = queue.front();
         queue.pop_front();
         auto reach = [&](std::uint32_t w, OrderingVia via) -> std::optional<OrderedAfter> {
-            // w reaches u by one edge, hence an event of y by a non-empty path.
+            // w reaches the target by a non-empty path through u.
+            if (reached_[w] == search_ || w == target) return std::nullopt;
+            reached_[w] = search_;
+            next_[w] = {u, via};
             for (std::uint32_t i = races_begin_[w]; i < races_begin_[w + 1]; ++i) {
                 const Race& x = result_.races[races_[i]];
                 if (x.partition == y.partition) continue;
+                const std::uint32_t other = id(x.a) == w ? id(x.b) : id(x.a);
+                if (reached_[other] != search_) continue;
+                // Both events of x reach an event of y: x R̂ y (Def 8.1).
                 OrderedAfter out;
                 out.race = x.id;
-                out.chain.push_back({ref_[w], OrderingVia::Start});
-                // Walk forward along the path, keeping the ends of process-order runs.
-                std::uint32_t at = u;
-                OrderingVia into = via;
-                while (at != kNone) {
-                    const auto [succ, succ_via] = next_[at];
-                    const bool last = succ == kNone;
-                    if (into != OrderingVia::ProgramOrder || last ||
-                        succ_via != OrderingVia::ProgramOrder) {
-                        // Reached through a run of process order: the run's start was kept
-                        // (or is the start), so the step says "program order".
-                        out.chain.push_back({ref_[at], into});
-                    }
-                    if (last) break;
-                    // Along a run of process order the step after keeps saying so.
-                    into = succ_via;
-                    at = succ;
-                }
+                path(id(x.a), out.chain);
+                path(id(x.b), out.chain);
                 return out;
             }
-            if (stamp_[w] != search_) {
-                stamp_[w] = search_;
-                next_[w] = {u, via};
+            if (queued_[w] != search_) {
+                queued_[w] = search_;
                 queue.push_back(w);
             }
             return std::nullopt;

@@ -1,12 +1,13 @@
 // Why a race of a later partition may be an artifact (thesis ch. 8; issue 12): one race of an
 // earlier partition that it is ordered after, and the chain of events that orders them.
 //
-// Race x R̂-orders race y when an event of x reaches an event of y by a non-empty path in Ê*:
-// process order, the synchronization edges of G and the direct event-control edges of G_E
-// (race_ordering.hpp). A race y outside the first partitions is R̂*-after a race of another
-// partition; a backward breadth-first search from y's two events over those edges finds the
-// nearest event of a race x of another partition (then x's partition is before y's) and the
-// shortest chain from it.
+// Race x = <a,b> R̂-orders race y when both a and b reach one event of y by non-empty paths in
+// Ê* (Def 8.1): process order, the synchronization edges of G and the direct event-control
+// edges of G_E (race_ordering.hpp). A race y outside the first partitions is R̂*-after a race of
+// another partition, and then R̂-after one (the last step of the R̂* path that enters y's
+// partition). A backward breadth-first search from each event of y over those edges finds the
+// nearest race x of another partition whose two events both reach it (then x's partition is
+// before y's) and the shortest paths from them.
 #pragma once
 
 #include <cstdint>
@@ -34,9 +35,10 @@ struct OrderingStep {
 
 struct OrderedAfter {
     std::uint32_t race = kNone; // the earlier race
-    // From an event of `race` to an event of the later race. Runs of process order are
-    // shortened to their ends: each step after the first is reached from the step before by
-    // process order (several events at once) or by one edge.
+    // Two paths to one event of the later race, each beginning with a Start step: from event a
+    // of `race`, then from its event b. Runs of process order are shortened to their ends: each
+    // step after a Start is reached from the step before by process order (several events at
+    // once) or by one edge.
     std::vector<OrderingStep> chain;
 };
 
@@ -45,12 +47,14 @@ class OrderingChains {
     // `trace` and `result` must outlive this object.
     OrderingChains(const Trace& trace, const AnalysisResult& result);
     // The race `race` is ordered after and the chain; nullopt for races of first partitions
-    // and when the search exceeds its budget (kVisitBudget events).
+    // and when the searches exceed their budget (kVisitBudget events in all).
     std::optional<OrderedAfter> of(std::uint32_t race) const;
 
     static constexpr std::uint32_t kVisitBudget = 1u << 22;
 
   private:
+    std::optional<OrderedAfter> search(const Race& y, std::uint32_t target,
+                                       std::uint32_t& budget) const;
     std::uint32_t id(const EventRef& e) const { return offset_[e.process] + e.index; }
     const Trace& trace_;
     const AnalysisResult& result_;
@@ -60,7 +64,9 @@ class OrderingChains {
     std::vector<std::pair<std::uint32_t, OrderingVia>> in_; // (source id, kind)
     std::vector<std::uint32_t> races_begin_; // id -> first race with that event (CSR)
     std::vector<std::uint32_t> races_;
-    mutable std::vector<std::uint32_t> stamp_;
+    // Breadth-first search state, stamped with the search number (not thread-safe).
+    mutable std::vector<std::uint32_t> queued_;
+    mutable std::vector<std::uint32_t> reached_;                      // by a non-empty path
     mutable std::vector<std::pair<std::uint32_t, OrderingVia>> next_; // BFS: successor on the path
     mutable std::uint32_t search_ = 0;
 };

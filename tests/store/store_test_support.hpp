@@ -208,6 +208,8 @@ inline HandMadeRun hand_made_run() {
     r1.tangle = 0;
     r1.actual = false;
     r1.partition = 1;
+    r1.a = {0, 3}; // both events of race 0 precede event 3 of thread 1 (Def 8.1)
+    r1.b = {1, 1};
     r1.conflicts = {{0x7010, 0x7018}, {0x9000, 0x9001}};
     r1.sites_a = {0};
     r1.sites_b = {2, 4};

@@ -86,7 +86,8 @@ struct ReportOrderingStep {
 };
 
 // Races of later partitions: one race of an earlier partition this one is ordered after and the
-// chain of events from an event of that race to one of this race (why it may be an artifact).
+// chain of events (why it may be an artifact): a path from each event of that race to one event
+// of this race (Def 8.1), each path beginning with a "start" step.
 struct ReportOrderedAfter {
     std::uint32_t race = 0;
     std::vector<ReportOrderingStep> chain;
