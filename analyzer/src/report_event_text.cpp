@@ -10,7 +10,12 @@ std::string stack_headline_text(const ReportStack& stack) {
     if (!stack.known()) return "<unknown>";
     const ReportFrame& h = stack.headline;
     const std::string where = location_key(h.file, h.line);
-    return h.function.empty() ? where : h.function + " " + where;
+    // C++ signatures run to hundreds of characters; JSON and the database keep them whole.
+    constexpr std::size_t kMaxFunction = 60;
+    const std::string function = h.function.size() <= kMaxFunction
+                                     ? h.function
+                                     : h.function.substr(0, kMaxFunction - 1) + "…";
+    return function.empty() ? where : function + " " + where;
 }
 
 std::string held_locks_text(const ReportEvent& event) {

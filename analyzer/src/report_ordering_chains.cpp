@@ -1,5 +1,6 @@
 #include "report_ordering_chains.hpp"
 
+#include <algorithm>
 #include <deque>
 
 namespace firstrace {
@@ -69,10 +70,14 @@ std::optional<OrderedAfter> OrderingChains::of(std::uint32_t race) const {
     if (race >= result_.races.size()) return std::nullopt;
     const Race& y = result_.races[race];
     if (result_.partitions[y.partition].first) return std::nullopt;
-    std::uint32_t budget = kVisitBudget;
-    for (const EventRef& target : {y.a, y.b})
-        if (auto found = search(y, id(target), budget)) return found;
-    return std::nullopt;
+    if (total_left_ == 0) return std::nullopt;
+    std::uint32_t budget =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(kVisitBudget, total_left_));
+    const std::uint32_t start = budget;
+    std::optional<OrderedAfter> found = search(y, id(y.a), budget);
+    if (!found && y.b != y.a) found = search(y, id(y.b), budget);
+    total_left_ -= start - budget;
+    return found;
 }
 
 std::optional<OrderedAfter> OrderingChains::search(const Race& y, std::uint32_t target,

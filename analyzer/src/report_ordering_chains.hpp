@@ -47,10 +47,13 @@ class OrderingChains {
     // `trace` and `result` must outlive this object.
     OrderingChains(const Trace& trace, const AnalysisResult& result);
     // The race `race` is ordered after and the chain; nullopt for races of first partitions
-    // and when the searches exceed their budget (kVisitBudget events in all).
+    // and when the searches exceed their budget (kVisitBudget events for this race, or
+    // kTotalBudget for all races asked about so far: a report of millions of races stays
+    // linear; the races after that get none).
     std::optional<OrderedAfter> of(std::uint32_t race) const;
 
     static constexpr std::uint32_t kVisitBudget = 1u << 22;
+    static constexpr std::uint64_t kTotalBudget = std::uint64_t{1} << 28;
 
   private:
     std::optional<OrderedAfter> search(const Race& y, std::uint32_t target,
@@ -69,6 +72,7 @@ class OrderingChains {
     mutable std::vector<std::uint32_t> reached_;                      // by a non-empty path
     mutable std::vector<std::pair<std::uint32_t, OrderingVia>> next_; // BFS: successor on the path
     mutable std::uint32_t search_ = 0;
+    mutable std::uint64_t total_left_ = kTotalBudget;
 };
 
 } // namespace firstrace
