@@ -35,13 +35,13 @@ static int ring_put(int v) {
     const int full = ring.tail - ring.head == SLOTS;
     if (!full) ring.slots[ring.tail % SLOTS] = v;
     pthread_mutex_unlock(&ring.lock);
-    if (!full) ring.tail++; // RACE? BUG in ring_put
+    if (!full) ring.tail++; // RACE? BUG in ring_put NAMED ring.tail
     return !full;
 }
 
 static int ring_get(int* v) {
     pthread_mutex_lock(&ring.lock);
-    const int empty = ring.head == ring.tail; // RACE? BUG in ring_get
+    const int empty = ring.head == ring.tail; // RACE? BUG in ring_get HOLDING mutex ring.lock
     if (!empty) *v = ring.slots[ring.head++ % SLOTS];
     pthread_mutex_unlock(&ring.lock);
     return !empty;

@@ -42,7 +42,7 @@ class ResultsDatabase {
   public:
     // The schemas this browser reads (PRAGMA application_id / user_version of schema.sql).
     static constexpr qint64 kApplicationId = 0x46525354; // "FRST"
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     enum class OpenError { None, Missing, Unreadable, Corrupt, Foreign, TooNew };
     struct OpenResult {

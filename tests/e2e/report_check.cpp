@@ -5,7 +5,10 @@
 //   - in the first 40 lines of the text report, every line marked `// ... BUG in FUNC` that
 //     takes part in a race site of this run (which bugs a run meets depends on its schedule) is
 //     named (file:line) with the function that made the access ("in FUNC at"), and, when the trace
-//     recorded heap blocks, the line marked `// ALLOC` (the block's allocation line).
+//     recorded heap blocks, the line marked `// ALLOC` (the block's allocation line);
+//   - on such a bug line, `NAMED text` (the memory's name, e.g. a DWARF member path) and
+//     `HOLDING text` (a lock the thread held there, to the end of the line) appear in those
+//     40 lines too.
 //
 //   firstrace_report_check SAMPLE DB TEXT
 //
@@ -105,6 +108,21 @@ int main(int argc, char** argv) {
                     head.find(" " + function + " " + where) == std::string::npos)
                     failures.push_back("function " + function + " of " + where +
                                        " is not named in the first 40 lines");
+                if (const auto named = line.find(" NAMED "); named != std::string::npos) {
+                    std::string name = line.substr(named + 7);
+                    name = name.substr(0, name.find_first_of(" \t\r"));
+                    if (head.find("Memory: " + name) == std::string::npos &&
+                        head.find(", " + name) == std::string::npos)
+                        failures.push_back("the memory of " + where + " is not named " + name +
+                                           " in the first 40 lines");
+                }
+                if (const auto held = line.find(" HOLDING "); held != std::string::npos) {
+                    std::string lock = line.substr(held + 9);
+                    lock = lock.substr(0, lock.find_last_not_of(" \t\r") + 1);
+                    if (head.find("holding " + lock) == std::string::npos)
+                        failures.push_back("the lock held at " + where + " (" + lock +
+                                           ") is not named in the first 40 lines");
+                }
             }
             if (heap && line.find("// ALLOC") != std::string::npos &&
                 head.find("allocated at") == std::string::npos)
