@@ -19,6 +19,7 @@
 #include <cstring>
 
 #include "rt_internal.hpp"
+#include "rt_real.hpp"
 
 namespace frt {
 
@@ -830,7 +831,11 @@ static void write_header() {
     struct timespec rt;
     clock_gettime(CLOCK_REALTIME, &rt);
     l.n = 0;
-    l.s(key::kStartTime).s(" ").u(static_cast<u64>(rt.tv_sec)).s(".").u(static_cast<u64>(rt.tv_nsec));
+    l.s(key::kStartTime)
+        .s(" ")
+        .u(static_cast<u64>(rt.tv_sec))
+        .s(".")
+        .u(static_cast<u64>(rt.tv_nsec));
     meta_line(l);
     l.n = 0;
     l.s(key::kClock).s(" ").u(now());
@@ -854,11 +859,11 @@ static void g_meta_fd_reopen() {
     if (g_meta_fd >= 0) ::close(g_meta_fd);
     if (g_dir_fd >= 0) ::close(g_dir_fd);
     g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    g_meta_fd = g_dir_fd < 0 ? -1
-                             : ::openat(g_dir_fd, firstrace::format::kMetadataFile,
-                                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND |
-                                            O_CLOEXEC,
-                                        0600);
+    g_meta_fd =
+        g_dir_fd < 0
+            ? -1
+            : ::openat(g_dir_fd, firstrace::format::kMetadataFile,
+                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 }
 
 // The child of fork() is traced into a trace of its own, `fork-<pid>` inside the parent's
@@ -920,6 +925,9 @@ static void child_after_fork() {
 void ensure_init() {
     RtState expected = RtState::Uninit;
     if (!g_state.compare_exchange_strong(expected, RtState::Initializing)) return;
+    // Every interceptor's real function, before anything here can reach one (a disabled runtime
+    // still forwards every call).
+    resolve_real_functions();
     const char* disable = getenv("FIRSTRACE_DISABLE");
     if (disable && disable[0] && disable[0] != '0') {
         g_state.store(RtState::Disabled);

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <firstrace/trace_format.hpp>
 
@@ -161,6 +162,64 @@ FRT_INLINE void leave(ThreadState* t) {
     t->guard = 0;
 }
 
+// The guard pattern of an interceptor, as one RAII object (the LLVM sanitizer runtimes'
+// ScopedInterceptor, heaptrack's RecursionGuard): constructed, it enters the runtime (holds the
+// calling thread's guard) unless the call must pass through untraced, which `if (!scope)`
+// tests; destroyed, it leaves. The real function runs outside the runtime, through outside():
+// the guard is released around it so that what it does on the program's behalf (callbacks,
+// signal handlers running instrumented code) is traced, and taken again when it returns.
+//
+//     FRT_EXPORT int sem_post(sem_t* s) {
+//         InterceptorScope scope;
+//         if (!scope) return REAL(sem_post)(s);
+//         ... record before ...
+//         const int r = scope.outside([&] { return REAL(sem_post)(s); });
+//         ... record after ...
+//         return r;
+//     }
+class InterceptorScope {
+  public:
+    // Enters for the calling thread (created on its first call).
+    FRT_INLINE InterceptorScope() : t_(enter()) {}
+    // Adopts a thread state whose guard the caller took (null: pass through).
+    FRT_INLINE explicit InterceptorScope(ThreadState* entered) : t_(entered) {}
+    FRT_INLINE ~InterceptorScope() {
+        if (t_ != nullptr && inside_) leave(t_);
+    }
+    InterceptorScope(const InterceptorScope&) = delete;
+    InterceptorScope& operator=(const InterceptorScope&) = delete;
+
+    FRT_INLINE explicit operator bool() const { return t_ != nullptr; }
+    FRT_INLINE ThreadState* thread() const { return t_; }
+
+    // Runs f outside the runtime and returns its result; the scope holds the guard again after.
+    template <class F> FRT_INLINE decltype(auto) outside(F&& f) {
+        leave(t_);
+        inside_ = false;
+        if constexpr (std::is_void_v<decltype(f())>) {
+            f();
+            reenter();
+        } else {
+            decltype(auto) r = f();
+            reenter();
+            return r;
+        }
+    }
+    // Leaves early: for code after it that may block or not return (finalize, a thread's end).
+    FRT_INLINE void exit() {
+        leave(t_);
+        inside_ = false;
+    }
+    FRT_INLINE void reenter() {
+        t_->guard = 1;
+        inside_ = true;
+    }
+
+  private:
+    ThreadState* t_;
+    bool inside_ = true;
+};
+
 u64 now();
 
 // Access recording (slow path of the hot path lives in rt_core.cpp).
@@ -298,5 +357,7 @@ void finalize(const char* how, long value, bool in_signal);
 int exit_flush_signal();
 
 void ensure_init();
+// __tsan_init was called: the program has instrumented code (metadata `instrumented 1`).
+void mark_instrumented();
 
 } // namespace frt
