@@ -222,7 +222,7 @@ class InterceptorScope {
 
 u64 now();
 
-// Access recording (slow path of the hot path lives in rt_core.cpp).
+// Access recording (the slow path of the hot path is the site table, rt_site_table.cpp).
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags);
 // Every kBudget accesses: split a computation event older than kSplitAfterNs, so that a thread
 // that never synchronizes still leaves complete records behind (for a crash flush).
@@ -283,6 +283,7 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
 
 // Events. All of these expect the guard to be held.
 void close_computation(ThreadState* t, u64 clock); // writes the open event (if any)
+void reset_event(ThreadState* t, u64 clock);       // a new computation event starts at clock
 struct SyncRecord {
     u8 op;
     u8 cls;
@@ -322,6 +323,7 @@ struct ObjEntry {
 };
 ObjEntry* object(u8 cls, const void* addr);      // find or insert
 ObjEntry* find_object(u8 cls, const void* addr); // null when absent
+void sync_objects_init();                        // at initialisation (before: one per class)
 
 FRT_INLINE void spin_lock(std::atomic<u32>& s) {
     while (s.exchange(1, std::memory_order_acquire) != 0) {
@@ -355,6 +357,9 @@ void finalize(const char* how, long value, bool in_signal);
 // The signal finalize() sends to every other live thread so that it completes its own open
 // computation event (installed at initialization, SA_RESTART).
 int exit_flush_signal();
+// At initialisation: the fatal-signal flush, the exit flush signal's handler, atexit.
+void install_exit_handlers();
+bool finalized(); // finalize() ran (or is running)
 
 void ensure_init();
 // __tsan_init was called: the program has instrumented code (metadata `instrumented 1`).

@@ -16,9 +16,13 @@ namespace {
 // again (heaptrack's RecursionGuard plays the same part around its own lookups).
 __thread bool tls_resolving __attribute__((tls_model("initial-exec"))) = false;
 
+// A failed lookup (a versioned symbol that glibc does not have, the symbols of a library the
+// program does not use, like libomp's) leaves no pending error for the program's own dlerror().
 void* lookup(const RealFunction& f) {
     void* p = f.version != nullptr ? dlvsym(RTLD_NEXT, f.name, f.version) : nullptr;
+    const bool failed = f.version != nullptr && p == nullptr;
     if (p == nullptr) p = dlsym(RTLD_NEXT, f.name);
+    if (failed || p == nullptr) dlerror();
     return p;
 }
 } // namespace
