@@ -15,7 +15,6 @@
 //               same process, no edge).
 // All of this is recorded whatever the number of running threads: a thread that ended
 // without being joined frees blocks that main reuses.
-#include <dlfcn.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <unistd.h>

@@ -23,7 +23,6 @@
 //   buffers                      read & co. write the bytes they returned into the buffer,
 //                                write & co. read the bytes they were given.
 // Descriptors up to kMaxFd are modelled; larger ones only get the buffer accesses.
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/eventfd.h>

@@ -25,7 +25,6 @@
 //   fork / join      Fork(child pid) in the parent after pthread_create succeeded; the child's
 //                    first record declares it with its parent; Join(child pid) after join.
 //   heap blocks      see rt_allocator.cpp.
-#include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdarg.h>
@@ -673,19 +672,17 @@ FRT_EXPORT int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* a
     return sem_wait_common(s, FRT_CALLER(), REAL(sem_clockwait), clock, abstime);
 }
 
-// --- processes
-// ------------------------------------------------------------------------------------
+// --- processes --------------------------------------------------------------------------------
 
 // vfork: the child shares the parent's memory until it calls exec or _exit, so the runtime's
 // _exit in the child would end the parent's trace. As in ThreadSanitizer, vfork is fork (a
 // conforming child only calls exec or _exit, which behave the same); the child of fork does
-// not write into the parent's trace (rt_core.cpp).
+// not write into the parent's trace (rt_process.cpp).
 FRT_EXPORT pid_t vfork() {
     return fork();
 }
 
-// --- process exit
-// ---------------------------------------------------------------------------------
+// --- process exit -----------------------------------------------------------------------------
 
 FRT_EXPORT void _exit(int status) {
     auto real = REAL(_exit);

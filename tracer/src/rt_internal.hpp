@@ -335,7 +335,8 @@ FRT_INLINE void spin_unlock(std::atomic<u32>& s) {
     s.store(0, std::memory_order_release);
 }
 
-// Processes (one per OS thread today).
+// Processes: one per OS thread, and the logical processes of OpenMP tasks and fibers
+// (rt_openmp.cpp, rt_annotations.cpp). The thread registry (rt_thread_registry.cpp) hands them out.
 u32 new_pid();
 u32 new_pids(u32 count);                  // `count` consecutive ids
 void thread_started(u32 pid, u32 parent); // called first thing in a created thread

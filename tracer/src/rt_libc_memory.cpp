@@ -16,7 +16,6 @@
 //   strerror_r     writes the buffer it fills.
 // The calls are only traced from threads the runtime already knows (these functions also run
 // while a thread is being set up), and never from inside the runtime.
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

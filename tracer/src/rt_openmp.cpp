@@ -49,7 +49,6 @@
 // here if unset) so the combine step of every reduction runs in a critical section the
 // mutex callbacks report, instead of inside a barrier (tree method) where the reads of other
 // threads' private copies would look unordered.
-#include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -13,7 +13,6 @@
 // Alternate signal stacks: every traced thread gets one (unless the program set its own), so
 // that the runtime's fatal-signal handler (SA_ONSTACK) can flush all threads' events even when
 // a thread overflowed its stack.
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
