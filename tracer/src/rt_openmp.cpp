@@ -68,10 +68,10 @@ std::atomic<u64> g_openmp_runtime_lo{0}, g_openmp_runtime_hi{0};
 
 namespace {
 
-inline constexpr u32 kChunkWindow = 64; // chunks of one implicit task kept unordered
-inline constexpr u32 kDepMax = 32;      // tasks per dependence set and in-list
-inline constexpr u32 kHeldMax = 64;     // omp locks held at once by one thread
-inline constexpr u64 kTaskHeader = 32;  // LLVM's kmp_task_t header before the private data
+inline constexpr u32 kChunkWindow = 8; // chunks of one implicit task kept unordered
+inline constexpr u32 kDepMax = 32;     // tasks per dependence set and in-list
+inline constexpr u32 kHeldMax = 64;    // omp locks held at once by one thread
+inline constexpr u64 kTaskHeader = 32; // LLVM's kmp_task_t header before the private data
 
 ompt_get_task_info_t g_get_task_info = nullptr;
 ompt_get_task_memory_t g_get_task_memory = nullptr;
