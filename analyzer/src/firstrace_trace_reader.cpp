@@ -442,6 +442,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-mutexinoutset";
                 break;
+            case fmt::kObjOmpDoacross:
+                o.kind = SyncObjectKind::Other;
+                prefix = "omp-doacross";
+                break;
             default:
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));

@@ -68,10 +68,11 @@ std::atomic<u64> g_openmp_runtime_lo{0}, g_openmp_runtime_hi{0};
 
 namespace {
 
-inline constexpr u32 kChunkWindow = 8; // chunks of one implicit task kept unordered
-inline constexpr u32 kDepMax = 32;     // tasks per dependence set and in-list
-inline constexpr u32 kHeldMax = 64;    // omp locks held at once by one thread
-inline constexpr u64 kTaskHeader = 32; // LLVM's kmp_task_t header before the private data
+inline constexpr u32 kChunkWindow = 8;  // chunks of one implicit task kept unordered
+inline constexpr u32 kDepMax = 32;      // tasks per dependence set and in-list
+inline constexpr u32 kHeldMax = 64;     // omp locks held at once by one thread
+inline constexpr u64 kTaskHeader = 32;  // LLVM's kmp_task_t header before the private data
+inline constexpr u32 kDoacrossDims = 4; // loop dimensions whose bounds a doacross wait checks
 
 ompt_get_task_info_t g_get_task_info = nullptr;
 ompt_get_task_memory_t g_get_task_memory = nullptr;
@@ -165,6 +166,9 @@ struct Task {
     TaskGroup* group = nullptr;     // innermost taskgroup the task itself opened
     TaskGroup* member_of = nullptr; // the taskgroup the task belongs to (with its descendants)
     u32 window[kChunkWindow] = {};  // outstanding chunks (implicit tasks)
+    u32 doacross_loops = 0;         // implicit: doacross loops begun (same count in the team)
+    u32 doacross_dims = 0;          // of the current doacross loop, bounds of the first ones
+    std::int64_t doacross_lo[kDoacrossDims] = {}, doacross_hi[kDoacrossDims] = {};
     u32 nchunks = 0;
     Task* next = nullptr;
 };
@@ -346,6 +350,48 @@ void on_dispatch(bool more, const void* pc) {
     Task* task = tls_task;
     if (task != nullptr && task->kind == TaskKind::Implicit && !task->ended)
         chunk_boundary(t, task, more, pc);
+}
+
+// --- doacross loops (ordered(n) with depend(source) / depend(sink : vec), OpenMP 5.1 2.19.9) ---
+// LLVM 14 reports no OMPT event for them: the entry points are interposed (clang). Each
+// iteration of a doacross loop is a synchronization object of its own, keyed by the team, the
+// loop's number in the team (every implicit task begins every doacross loop, so the counts
+// agree) and the iteration vector: depend(source) releases it, depend(sink) acquires it. A sink
+// outside the iteration space waits for nothing (OpenMP: such a dependence is ignored).
+
+u64 doacross_object(const Task* task, const std::int64_t* vec, u32 dims) {
+    u64 h = fmt::checksum_update(task->team, &task->doacross_loops, sizeof task->doacross_loops);
+    return fmt::checksum_update(h, vec, sizeof(std::int64_t) * dims);
+}
+
+Task* doacross_task() {
+    Task* task = tls_task;
+    return task != nullptr && task->kind == TaskKind::Implicit && !task->ended ? task : nullptr;
+}
+
+void on_doacross_init(std::int32_t dims, const std::int64_t* bounds /* lo, up, st per dim */) {
+    Task* task = doacross_task();
+    if (task == nullptr) return;
+    ++task->doacross_loops;
+    task->doacross_dims = dims > 0 ? static_cast<u32>(dims) : 0;
+    for (u32 d = 0; d < task->doacross_dims && d < kDoacrossDims; ++d) {
+        const std::int64_t lo = bounds[3 * d], up = bounds[3 * d + 1];
+        task->doacross_lo[d] = lo < up ? lo : up;
+        task->doacross_hi[d] = lo < up ? up : lo;
+    }
+}
+
+void on_doacross(bool post, const std::int64_t* vec, const void* pc) {
+    InterceptorScope scope;
+    if (!scope) return;
+    Task* task = doacross_task();
+    if (task == nullptr || task->doacross_dims == 0) return;
+    if (!post)
+        for (u32 d = 0; d < task->doacross_dims && d < kDoacrossDims; ++d)
+            if (vec[d] < task->doacross_lo[d] || vec[d] > task->doacross_hi[d]) return;
+    const u64 object = doacross_object(task, vec, task->doacross_dims);
+    sync(scope.thread(), post ? fmt::kOpRelease : fmt::kOpAcquire, fmt::kObjOmpDoacross, object,
+         post ? 0 : 1, pc);
 }
 
 // --- dependences -----------------------------------------------------------------------------
@@ -944,6 +990,26 @@ FRT_KMP_NEXT(__kmpc_dispatch_next_4, kmp_int32)
 FRT_KMP_NEXT(__kmpc_dispatch_next_4u, std::uint32_t)
 FRT_KMP_NEXT(__kmpc_dispatch_next_8, kmp_int64)
 FRT_KMP_NEXT(__kmpc_dispatch_next_8u, std::uint64_t)
+
+// Doacross loops (clang). kmp_dim is {lo, up, st} of kmp_int64 per dimension.
+namespace {
+FRT_DECLARE_REAL_TYPED(__kmpc_doacross_init, void (*)(void*, kmp_int32, kmp_int32, const void*));
+FRT_DECLARE_REAL_TYPED(__kmpc_doacross_wait, void (*)(void*, kmp_int32, const kmp_int64*));
+FRT_DECLARE_REAL_TYPED(__kmpc_doacross_post, void (*)(void*, kmp_int32, const kmp_int64*));
+} // namespace
+FRT_EXPORT void __kmpc_doacross_init(void* loc, kmp_int32 gtid, kmp_int32 dims,
+                                     const void* bounds) {
+    if (auto real = REAL(__kmpc_doacross_init)) real(loc, gtid, dims, bounds);
+    on_doacross_init(dims, static_cast<const kmp_int64*>(bounds));
+}
+FRT_EXPORT void __kmpc_doacross_wait(void* loc, kmp_int32 gtid, const kmp_int64* vec) {
+    if (auto real = REAL(__kmpc_doacross_wait)) real(loc, gtid, vec);
+    on_doacross(false, vec, FRT_CALLER());
+}
+FRT_EXPORT void __kmpc_doacross_post(void* loc, kmp_int32 gtid, const kmp_int64* vec) {
+    on_doacross(true, vec, FRT_CALLER());
+    if (auto real = REAL(__kmpc_doacross_post)) real(loc, gtid, vec);
+}
 
 // GNU entry points (gcc), as libomp implements them.
 using ull = unsigned long long;

@@ -1,0 +1,19 @@
+// A doacross loop that waits for the wrong iteration: iteration i reads a[i - 1] but only
+// waits for i - 2.
+// MIN-THREADS: 2
+#include <stdio.h>
+
+#define N 200
+static int a[N];
+
+int main(void) {
+    a[0] = a[1] = 1;
+#pragma omp parallel for ordered(1) schedule(dynamic, 1)
+    for (int i = 2; i < N; ++i) {
+#pragma omp ordered depend(sink : i - 2)
+        a[i] = a[i - 1] + 1; // RACE
+#pragma omp ordered depend(source)
+    }
+    printf("%d\n", a[N - 1]);
+    return 0;
+}
