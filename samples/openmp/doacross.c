@@ -1,5 +1,7 @@
 // A doacross loop (ordered(1) with depend(sink) / depend(source)): iteration i reads what
 // iteration i - 1 wrote only after that iteration posted.
+// CLANG-ONLY: libomp 14's GOMP_doacross_wait crashes in a team of one thread (without firstrace
+// too); gcc doacross loops at 2+ threads are traced like clang's (libomp calls __kmpc_doacross_*).
 #include <stdio.h>
 
 #define N 200
