@@ -161,6 +161,14 @@ FRT_INLINE ThreadState* enter() {
 FRT_INLINE void leave(ThreadState* t) {
     t->guard = 0;
 }
+// enter() for a thread that already has a state, without creating one (calls made while a
+// thread is being set up, signal handlers, memcpy & co.): null when it must pass through.
+FRT_INLINE ThreadState* enter_attached() {
+    ThreadState* t = tls_state;
+    if (t == nullptr || t->guard != 0) return nullptr;
+    t->guard = 1;
+    return t;
+}
 
 // The guard pattern of an interceptor, as one RAII object (the LLVM sanitizer runtimes'
 // ScopedInterceptor, heaptrack's RecursionGuard): constructed, it enters the runtime (holds the
