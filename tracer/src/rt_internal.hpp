@@ -1,5 +1,7 @@
-// Internals of the firstrace runtime (libfirstrace_rt.so): per-thread state, the current
-// computation event's access-site table, the record buffer and the global object table.
+// Internals of the firstrace runtime (libfirstrace_rt.so): per-thread state, the access fast
+// path, the interceptor guard (InterceptorScope), and what the runtime's files offer each other
+// (the site table, records, sync objects, thread registry, start and exit; one file per concept,
+// see tracer/README.md "Runtime layout").
 //
 // Discipline (as in the LLVM sanitizer runtimes): per-thread state is reached through one
 // initial-exec TLS pointer; the access hot path takes no lock, calls no malloc and makes no
