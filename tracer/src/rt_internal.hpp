@@ -121,7 +121,6 @@ struct ThreadState {
     void* cctx;
     u32 seq;
     int fd;
-    u64 bytes_written;
 
     // acquire-elision cache: last atomic object acquired and its release stamp then
     const void* acq_obj;
@@ -352,7 +351,6 @@ u32 new_pids(u32 count);                  // `count` consecutive ids
 void thread_started(u32 pid, u32 parent); // called first thing in a created thread
 void map_thread(u64 pthread_id, u32 pid);
 u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
-extern std::atomic<u32> g_live_threads;
 
 // The code of the OpenMP runtime (set by rt_openmp.cpp when it registers as a tool): its own
 // mem* calls work on its own data, which it synchronizes itself (and the copies it makes for
