@@ -298,11 +298,9 @@ FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
 // Called by the memcpy/memmove/memset interceptors (rt_memory.c). Only threads that already
 // have a state are traced here: these functions run during thread creation too.
 extern "C" void frt_record_memory(void* pc, const void* addr, unsigned long size, int write) {
-    ThreadState* t = tls_state;
-    if (t == nullptr || t->guard != 0) return;
     if (FRT_UNLIKELY(in_openmp_runtime(reinterpret_cast<u64>(pc)))) return;
-    t->guard = 1;
-    add_access_slow(t, reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
+    InterceptorScope scope(enter_attached());
+    if (!scope) return;
+    add_access_slow(scope.thread(), reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
                     write ? firstrace::format::kWrite : firstrace::format::kRead);
-    t->guard = 0;
 }

@@ -213,10 +213,8 @@ void* thread_start(void* p) {
     free_start_args(a);
     alt_stack_attach();
     bool ends_in_destructor = false;
-    if (ThreadState* t = tls_state) {
-        t->guard = 1;
-        InterceptorScope scope(t);
-        storage_handed_over(t);
+    if (InterceptorScope scope(enter_attached()); scope) {
+        storage_handed_over(scope.thread());
         ends_in_destructor =
             exit_key_ready() &&
             pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne)) == 0;

@@ -1,5 +1,7 @@
-// Internals of the firstrace runtime (libfirstrace_rt.so): per-thread state, the current
-// computation event's access-site table, the record buffer and the global object table.
+// Internals of the firstrace runtime (libfirstrace_rt.so): per-thread state, the access fast
+// path, the interceptor guard (InterceptorScope), and what the runtime's files offer each other
+// (the site table, records, sync objects, thread registry, start and exit; one file per concept,
+// see tracer/README.md "Runtime layout").
 //
 // Discipline (as in the LLVM sanitizer runtimes): per-thread state is reached through one
 // initial-exec TLS pointer; the access hot path takes no lock, calls no malloc and makes no
@@ -119,7 +121,6 @@ struct ThreadState {
     void* cctx;
     u32 seq;
     int fd;
-    u64 bytes_written;
 
     // acquire-elision cache: last atomic object acquired and its release stamp then
     const void* acq_obj;
@@ -160,6 +161,14 @@ FRT_INLINE ThreadState* enter() {
 }
 FRT_INLINE void leave(ThreadState* t) {
     t->guard = 0;
+}
+// enter() for a thread that already has a state, without creating one (calls made while a
+// thread is being set up, signal handlers, memcpy & co.): null when it must pass through.
+FRT_INLINE ThreadState* enter_attached() {
+    ThreadState* t = tls_state;
+    if (t == nullptr || t->guard != 0) return nullptr;
+    t->guard = 1;
+    return t;
 }
 
 // The guard pattern of an interceptor, as one RAII object (the LLVM sanitizer runtimes'
@@ -342,7 +351,6 @@ u32 new_pids(u32 count);                  // `count` consecutive ids
 void thread_started(u32 pid, u32 parent); // called first thing in a created thread
 void map_thread(u64 pthread_id, u32 pid);
 u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
-extern std::atomic<u32> g_live_threads;
 
 // The code of the OpenMP runtime (set by rt_openmp.cpp when it registers as a tool): its own
 // mem* calls work on its own data, which it synchronizes itself (and the copies it makes for

@@ -31,10 +31,7 @@ namespace {
 
 // The calling thread's state if a library call of the program (made at pc) is to be recorded.
 FRT_INLINE ThreadState* program_call(u64 pc) {
-    ThreadState* t = tls_state;
-    if (t == nullptr || t->guard != 0 || from_runtime(pc)) return nullptr;
-    t->guard = 1;
-    return t;
+    return from_runtime(pc) ? nullptr : enter_attached();
 }
 
 void accessed(u64 pc, const void* addr, u64 size, bool write) {

@@ -61,7 +61,7 @@ void write_chunk(ThreadState* t, std::size_t n) {
         h.raw_size = static_cast<u32>(n);
         h.checksum = firstrace::format::chunk_checksum(h, t->zbuf + hs, z);
         std::memcpy(t->zbuf, &h, hs);
-        if (write_all(t->fd, t->zbuf, hs + z)) t->bytes_written += hs + z;
+        write_all(t->fd, t->zbuf, hs + z);
     }
     t->in_flush = false;
 }

@@ -53,12 +53,11 @@ void wrapper(int sig, siginfo_t* info, void* context) {
     void* h =
         sig > 0 && sig < kMaxSignal ? g_handler[sig].load(std::memory_order_acquire) : nullptr;
     const bool siginfo = h != nullptr && g_siginfo[sig].load(std::memory_order_relaxed);
-    ThreadState* t = tls_state;
-    if (t != nullptr && t->guard == 0 && h != nullptr) {
-        t->guard = 1;
-        InterceptorScope scope(t);
-        if (find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
-            acquire_now(t, fmt::kObjSignal, signal_object(sig), reinterpret_cast<u64>(h));
+    if (h != nullptr) {
+        InterceptorScope scope(enter_attached());
+        if (scope && find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
+            acquire_now(scope.thread(), fmt::kObjSignal, signal_object(sig),
+                        reinterpret_cast<u64>(h));
     }
     errno = saved_errno;
     if (h == nullptr) return;

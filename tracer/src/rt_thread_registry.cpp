@@ -17,7 +17,6 @@
 namespace frt {
 
 __thread ThreadState* tls_state __attribute__((tls_model("initial-exec"))) = nullptr;
-std::atomic<u32> g_live_threads{0};
 
 namespace {
 // Set once a thread has finished: instrumented code running after that is not traced.
@@ -101,7 +100,6 @@ ThreadState* create_state(u32 pid, u32 parent) {
     t->len = 0;
     t->committed.store(0);
     t->seq = 0;
-    t->bytes_written = 0;
     t->acq_obj = nullptr;
     t->acq_stamp = 0;
     t->ignore_access_kinds = 0;
@@ -121,7 +119,6 @@ ThreadState* create_state(u32 pid, u32 parent) {
             break;
         }
     }
-    g_live_threads.fetch_add(1, std::memory_order_relaxed);
     if (begin_record(t)) {
         put_byte(t, firstrace::format::kRecProcess);
         put(t, pid);
@@ -216,7 +213,6 @@ void thread_finish(ThreadState* t) {
     if (t->fd >= 0) ::close(t->fd);
     t->fd = -1;
     t->io_lock.store(0, std::memory_order_release);
-    g_live_threads.fetch_sub(1, std::memory_order_relaxed);
     tls_state = nullptr;
     tls_done = true;
     release_state(t);
@@ -246,7 +242,6 @@ void thread_registry_after_fork(ThreadState* self) {
     }
     std::memset(static_cast<void*>(g_thread_map), 0, kThreadMapSize * sizeof(ThreadMapEntry));
     g_next_pid.store(0);
-    g_live_threads.store(0);
 }
 
 void restart_after_fork(ThreadState* self) {
