@@ -507,6 +507,38 @@ void add_dependence(Task* parent, Task* task, u64 address, int type) {
     }
 }
 
+// LLVM's kmp_depend_info_t: the flag bits are in (1), out (2), mtx (4), set (8).
+struct KmpDependInfo {
+    std::intptr_t base_addr;
+    size_t len;
+    std::uint8_t flags;
+};
+
+// `taskwait depend(...)` (OpenMP 5.1 2.19.5): the encountering task waits for the sibling
+// tasks that a task with these dependences would depend on; it then acquires their completion
+// objects. The dependence table is only read: the wait completes at once, so tasks created
+// after it are ordered behind those siblings through the encountering task anyway.
+void on_wait_deps(const KmpDependInfo* deps, std::int32_t n, const void* pc) {
+    InterceptorScope scope;
+    if (!scope) return;
+    Task* task = tls_task;
+    if (task == nullptr || task->ended || deps == nullptr) return;
+    ThreadState* t = scope.thread();
+    emit_switch(t, task->active);
+    for (std::int32_t i = 0; i < n; ++i) {
+        DepEntry* e = dep_entry(task, static_cast<u64>(deps[i].base_addr));
+        if (e == nullptr) continue;
+        const bool writes = (deps[i].flags & ~1u) != 0; // out, inout, mutexinoutset, inoutset
+        for (u32 k = 0; k < e->nset; ++k)
+            sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, e->set[k], 1, pc);
+        for (u32 k = 0; writes && k < e->nins; ++k)
+            sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, e->ins[k], 1, pc);
+        if (e->mode >= 2 && writes)
+            for (u32 k = 0; k < e->nbase; ++k)
+                sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, e->base[k], 1, pc);
+    }
+}
+
 u64 mutexset_key(u64 address, u32 parent) {
     return address ^ (u64{parent} << 40) ^ (u64{parent} >> 24);
 }
@@ -715,7 +747,12 @@ void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t*
     new_task->ptr = task;
 }
 
+// Set while __kmpc_omp_wait_deps runs: libomp reports the dependences of a `taskwait
+// depend` as the encountering task's own, which they are not (see on_wait_deps).
+__thread bool tls_in_wait_deps __attribute__((tls_model("initial-exec"))) = false;
+
 void on_dependences(ompt_data_t* task_data, const ompt_dependence_t* deps, int ndeps) {
+    if (tls_in_wait_deps) return;
     InterceptorScope scope;
     if (!scope) return;
     Task* task = task_of(task_data);
@@ -1009,6 +1046,22 @@ FRT_EXPORT void __kmpc_doacross_wait(void* loc, kmp_int32 gtid, const kmp_int64*
 FRT_EXPORT void __kmpc_doacross_post(void* loc, kmp_int32 gtid, const kmp_int64* vec) {
     on_doacross(true, vec, FRT_CALLER());
     if (auto real = REAL(__kmpc_doacross_post)) real(loc, gtid, vec);
+}
+
+// taskwait depend (clang; gcc's GOMP_taskwait_depend calls it inside libomp).
+namespace {
+FRT_DECLARE_REAL_TYPED(__kmpc_omp_wait_deps,
+                       void (*)(void*, kmp_int32, kmp_int32, const KmpDependInfo*, kmp_int32,
+                                const KmpDependInfo*));
+} // namespace
+FRT_EXPORT void __kmpc_omp_wait_deps(void* loc, kmp_int32 gtid, kmp_int32 ndeps,
+                                     const KmpDependInfo* deps, kmp_int32 nnoalias,
+                                     const KmpDependInfo* noalias) {
+    tls_in_wait_deps = true;
+    if (auto real = REAL(__kmpc_omp_wait_deps)) real(loc, gtid, ndeps, deps, nnoalias, noalias);
+    tls_in_wait_deps = false;
+    on_wait_deps(deps, ndeps, FRT_CALLER());
+    on_wait_deps(noalias, nnoalias, FRT_CALLER());
 }
 
 // GNU entry points (gcc), as libomp implements them.
