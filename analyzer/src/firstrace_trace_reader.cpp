@@ -172,6 +172,7 @@ class TraceBuilder {
     void finish() {
         drop_benign_ranges();
         separate_task_blocks();
+        separate_task_frames();
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
             const RawProcess& raw = processes_[pid];
@@ -230,6 +231,64 @@ class TraceBuilder {
             if (fork != fork_sites_.end() && fork->second.second > 0) {
                 Event& init = processes_[fork->second.first].events[fork->second.second - 1];
                 if (init.kind == EventKind::Computation) relocate(init, b, base);
+            }
+        }
+    }
+
+    // The frames an OpenMP task creates on its thread's stack (below its exit frame,
+    // kRecPrivate) live only while the task runs; later tasks run by that thread put their
+    // frames at the same addresses: the same bytes are different variables (a child task's
+    // write to `a` of `fib` in its parent's frame, and a later task's `long a = 0` there, do not
+    // conflict). Each access to a task's own frames (by the task, or by a descendant through a
+    // shared variable) moves to an address range of that task (kTaskFrameSpace | pid << 28 |
+    // offset), so that a task's frame variables conflict only with themselves. The owner of a
+    // stack address is the nearest of the accessing process and its ancestors that ran on that
+    // stack with the address below its exit frame. A chunk owns the frames below its exit frame
+    // (its implicit task's) while it runs, so the chunks of one thread, which use them one
+    // after the other, do not conflict there.
+    void separate_task_frames() {
+        const auto stack_of = [&](std::uint32_t pid) -> const OsThread* {
+            const RawProcess& p = processes_[pid];
+            if (p.stream == kNone || p.stream == kMany || p.private_below == 0) return nullptr;
+            const std::uint32_t t = stream_os_thread_[p.stream];
+            return t == kNone ? nullptr : &trace_.os_threads[t];
+        };
+        const auto owner = [&](std::uint32_t pid, const Interval& x) {
+            for (std::uint32_t a = pid, depth = 0; a < processes_.size() && depth < (1u << 20);
+                 a = processes_[a].parent, ++depth) {
+                const OsThread* t = stack_of(a);
+                if (t == nullptr || x.lo < t->stack.lo || x.hi > t->stack.hi) continue;
+                const std::uint64_t below = processes_[a].private_below;
+                if (x.hi <= below && below - x.lo <= kFrameSpan) return a;
+            }
+            return kNone;
+        };
+        for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
+            if (processes_[pid].kind == fmt::kProcThread) continue; // not an OpenMP process
+            for (Event& e : processes_[pid].events) {
+                if (e.kind != EventKind::Computation) continue;
+                for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+                    AccessSite& site = trace_.sites[s];
+                    bool moved = false;
+                    std::vector<Interval> out;
+                    for (std::uint32_t r = site.first_range;
+                         r < site.first_range + site.range_count; ++r) {
+                        Interval x = trace_.ranges[r];
+                        if (const std::uint32_t o = owner(pid, x); o != kNone) {
+                            const std::uint64_t from = processes_[o].private_below - kFrameSpan;
+                            const std::uint64_t base = kTaskFrameSpace | (std::uint64_t{o} << 28);
+                            x = {base + (x.lo - from), base + (x.hi - from)};
+                            moved = true;
+                        }
+                        out.push_back(x);
+                    }
+                    if (!moved) continue;
+                    std::sort(out.begin(), out.end(),
+                              [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+                    site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+                    site.range_count = static_cast<std::uint32_t>(out.size());
+                    trace_.ranges.insert(trace_.ranges.end(), out.begin(), out.end());
+                }
             }
         }
     }
@@ -382,6 +441,10 @@ class TraceBuilder {
             case fmt::kObjOmpMutexSet:
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-mutexinoutset";
+                break;
+            case fmt::kObjOmpDoacross:
+                o.kind = SyncObjectKind::Other;
+                prefix = "omp-doacross";
                 break;
             default:
                 throw InputError(file, 0,
@@ -669,6 +732,8 @@ class TraceBuilder {
         std::uint64_t lo, hi;
     };
     static constexpr std::uint64_t kTaskBlockSpace = 1ull << 63;
+    static constexpr std::uint64_t kTaskFrameSpace = 1ull << 62;
+    static constexpr std::uint64_t kFrameSpan = 1ull << 27; // deepest frame offset moved
 
     void relocate(Event& e, const TaskBlock& b, std::uint64_t base) {
         if (e.kind != EventKind::Computation) return;

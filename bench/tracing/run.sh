@@ -10,6 +10,7 @@
 #
 #   bench/tracing/run.sh [BUILD_DIR]        (default: build; needs firstrace, firstrace-cc built)
 #   RUNS=5 SHARED_ARRAYS_ARGS="4 1048576 4096 20 64" bench/tracing/run.sh
+#   OPENMP_ONLY=1 bench/tracing/run.sh     (only the OpenMP comparison with clang + Archer)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
@@ -54,6 +55,7 @@ ratio() {
     if (bc >= 0.05) printf "%.1fx", ac / bc; else if (bw > 0) printf "%.1fx", aw / bw; else print "-" }'
 }
 
+if [ -z "${OPENMP_ONLY:-}" ]; then
 printf '| program | plain wall / CPU s | firstrace wall / CPU s | slowdown | trace KiB | RSS MiB | gcc TSan wall / CPU s | slowdown | RSS MiB | clang TSan wall / CPU s | slowdown | RSS MiB |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 programs=("$root"/samples/*.c "$root/bench/tracing/shared_arrays.c")
@@ -74,6 +76,7 @@ for src in "${programs[@]}"; do
     "$pw" "$pc" "$fw" "$fc" "$(ratio "$fw $fc" "$pw $pc")" "$trace_kib" "$fr_rss" \
     "$gw" "$gc" "$(ratio "$gw $gc" "$pw $pc")" "$tg_rss" "$cw" "$cc" "$(ratio "$cw $cc" "$pw $pc")" "$tc_rss"
 done
+fi
 
 if [ -f "$archer" ]; then
   src=$root/bench/tracing/shared_arrays_omp.c

@@ -1,6 +1,7 @@
 // The OpenMP form of shared_arrays.c (same work: blocks of shared arrays updated under
 // per-block locks, every thread visiting every block), so that Archer -- an OpenMP-only tool --
-// can be measured on the same computation. firstrace does not trace OpenMP yet.
+// can be measured on the same computation (bench/tracing/run.sh runs firstrace, through OMPT,
+// and clang + Archer on it in the same run).
 //   usage: shared_arrays_omp [THREADS=4] [N=1<<20] [BLOCK=4096] [ROUNDS=20] [LOCKS=64]
 #include <omp.h>
 #include <stdio.h>

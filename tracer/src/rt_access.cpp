@@ -3,10 +3,6 @@
 // __tsan_atomic* family. Checked against gcc 12 and clang 14 (see tracer/README.md).
 #include "rt_internal.hpp"
 
-namespace frt {
-void mark_instrumented();
-}
-
 using namespace frt;
 
 #define FRT_PC() (reinterpret_cast<u64>(__builtin_return_address(0)))
@@ -144,12 +140,13 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
     const u8 flags = static_cast<u8>(firstrace::format::kAtomic |
                                      (kind != OpKind::Store ? firstrace::format::kRead : 0) |
                                      (kind != OpKind::Load ? firstrace::format::kWrite : 0));
-    ThreadState* t = enter();
-    if (t == nullptr) return op();
+    InterceptorScope scope;
+    if (!scope) return op();
+    ThreadState* t = scope.thread();
     const u64 a = reinterpret_cast<u64>(addr);
     if (!may_acq && !may_rel) {
         add_access_slow(t, pc, a, size, flags);
-        leave(t);
+        scope.exit();
         return op();
     }
     ObjEntry* o = object(firstrace::format::kObjAtomic, const_cast<const void*>(addr));
@@ -165,7 +162,6 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
     if (!acq && !rel) {
         spin_unlock(o->spin);
         add_access_slow(t, pc, a, size, flags);
-        leave(t);
         return result;
     }
     const u64 counter =
@@ -195,7 +191,6 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
         emit_sync(t, r);
         t->acq_obj = nullptr;
     }
-    leave(t);
     return result;
 }
 
@@ -303,11 +298,9 @@ FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
 // Called by the memcpy/memmove/memset interceptors (rt_memory.c). Only threads that already
 // have a state are traced here: these functions run during thread creation too.
 extern "C" void frt_record_memory(void* pc, const void* addr, unsigned long size, int write) {
-    ThreadState* t = tls_state;
-    if (t == nullptr || t->guard != 0) return;
     if (FRT_UNLIKELY(in_openmp_runtime(reinterpret_cast<u64>(pc)))) return;
-    t->guard = 1;
-    add_access_slow(t, reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
+    InterceptorScope scope(enter_attached());
+    if (!scope) return;
+    add_access_slow(scope.thread(), reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
                     write ? firstrace::format::kWrite : firstrace::format::kRead);
-    t->guard = 0;
 }

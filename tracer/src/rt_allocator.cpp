@@ -15,11 +15,11 @@
 //               same process, no edge).
 // All of this is recorded whatever the number of running threads: a thread that ended
 // without being joined frees blocks that main reuses.
-#include <dlfcn.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "rt_real.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -58,15 +58,15 @@ void heap_free(void* p, u64 pc) {
     if (in_openmp_runtime(pc)) return;
     pc = caller(pc);
     if (auto hook = g_free_hook.load(std::memory_order_relaxed)) hook(p);
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     library_access(t, pc, p, malloc_usable_size(p), true);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(fmt::kObjHeapBlock, p);
     o->extra.store(static_cast<i64>(t->pid) + 1, std::memory_order_relaxed);
     record(t, fmt::kOpRelease, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
-    leave(t);
 }
 
 void heap_allocated(void* p, size_t n, u64 pc) {
@@ -74,8 +74,9 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     pc = caller(pc);
     if (p == nullptr) return;
     if (auto hook = g_malloc_hook.load(std::memory_order_relaxed)) hook(p, n);
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     emit_alloc(t, reinterpret_cast<u64>(p), n, pc);
     ObjEntry* o = find_object(fmt::kObjHeapBlock, p);
     if (o != nullptr && o->extra.load(std::memory_order_relaxed) != static_cast<i64>(t->pid) + 1) {
@@ -83,7 +84,6 @@ void heap_allocated(void* p, size_t n, u64 pc) {
         close_computation(t, c0);
         record(t, fmt::kOpAcquire, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
     }
-    leave(t);
 }
 
 } // namespace
@@ -172,32 +172,25 @@ FRT_EXPORT void __sanitizer_purge_allocator() {
 
 // --- C++ operator new / delete (Itanium mangled names; forwarded to libstdc++'s) --------------
 
-namespace {
-template <class F> F next(F& slot, const char* name) {
-    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-    return slot;
-}
-} // namespace
-
 #define FRT_NEW(name, ...)                                                                         \
     namespace {                                                                                    \
-    void* (*real_##name)(__VA_ARGS__) = nullptr;                                                   \
+    FRT_DECLARE_REAL_TYPED(name, void* (*)(__VA_ARGS__));                                          \
     }                                                                                              \
     FRT_EXPORT void* name(FRT_NEW_PARAMS_##name) {                                                 \
         const bool outermost = tls_caller_pc == 0;                                                 \
         if (outermost) tls_caller_pc = FRT_CALLER();                                               \
-        void* p = next(real_##name, #name)(FRT_NEW_ARGS_##name);                                   \
+        void* p = REAL(name)(FRT_NEW_ARGS_##name);                                                 \
         if (outermost) tls_caller_pc = 0;                                                          \
         return p;                                                                                  \
     }
 #define FRT_DELETE(name, ...)                                                                      \
     namespace {                                                                                    \
-    void (*real_##name)(__VA_ARGS__) = nullptr;                                                    \
+    FRT_DECLARE_REAL_TYPED(name, void (*)(__VA_ARGS__));                                           \
     }                                                                                              \
     FRT_EXPORT void name(FRT_DELETE_PARAMS_##name) {                                               \
         const bool outermost = tls_caller_pc == 0;                                                 \
         if (outermost) tls_caller_pc = FRT_CALLER();                                               \
-        next(real_##name, #name)(FRT_DELETE_ARGS_##name);                                          \
+        REAL(name)(FRT_DELETE_ARGS_##name);                                                        \
         if (outermost) tls_caller_pc = 0;                                                          \
     }
 

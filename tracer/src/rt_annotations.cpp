@@ -64,18 +64,18 @@ namespace {
 // --- happens-before -------------------------------------------------------------------------
 
 void happens_before(const volatile void* addr, u64 pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     release_now(t, fmt::kObjAnnotation, const_cast<const void*>(addr), pc, true);
-    leave(t);
 }
 
 void happens_after(const volatile void* addr, u64 pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     const void* a = const_cast<const void*>(addr);
     if (find_object(fmt::kObjAnnotation, a) != nullptr) acquire_now(t, fmt::kObjAnnotation, a, pc);
-    leave(t);
 }
 
 // --- ignore regions -------------------------------------------------------------------------
@@ -92,8 +92,9 @@ void update_ignore(ThreadState* t) {
 }
 
 void ignore_accesses(bool reads, bool writes, int delta) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     auto step = [delta](u32& depth) {
         if (delta > 0)
             ++depth;
@@ -103,7 +104,6 @@ void ignore_accesses(bool reads, bool writes, int delta) {
     if (reads) step(t->ignore_reads_depth);
     if (writes) step(t->ignore_writes_depth);
     update_ignore(t);
-    leave(t);
 }
 
 void ignore_sync(int delta) {
@@ -118,28 +118,28 @@ void ignore_sync(int delta) {
 // --- locks described by the program ---------------------------------------------------------
 
 void lock_acquired(const void* m, bool write, u64 pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     acquire_now(t, fmt::kObjRwLock, m, pc);
     if (write) acquire_now(t, fmt::kObjRwLockReaders, m, pc);
-    leave(t);
 }
 
 void lock_released(const void* m, bool write, u64 pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     if (write)
         release_now(t, fmt::kObjRwLock, m, pc, false);
     else
         release_now(t, fmt::kObjRwLockReaders, m, pc, true);
-    leave(t);
 }
 
 void benign(const volatile void* addr, u64 size) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     emit_benign(t, reinterpret_cast<u64>(addr), size);
-    leave(t);
 }
 
 } // namespace
@@ -235,10 +235,10 @@ FRT_EXPORT void __tsan_ignore_thread_end() {
 
 FRT_EXPORT void AnnotateThreadName(const char*, int, const char* name) {
     if (name == nullptr) return;
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     emit_name(t, t->pid, name);
-    leave(t);
 }
 
 // Annotations with nothing to record here.
@@ -379,15 +379,15 @@ FRT_EXPORT void* __tsan_create_fiber(unsigned) {
 FRT_EXPORT void __tsan_destroy_fiber(void* fiber) {
     auto* f = static_cast<Fiber*>(fiber);
     if (f == nullptr || f == &tls_thread_fiber) return;
-    ThreadState* t = enter();
-    if (t != nullptr && f->declared && f->pid != kNoPid && f != current_fiber(t)) {
+    if (InterceptorScope scope;
+        scope && f->declared && f->pid != kNoPid && f != current_fiber(scope.thread())) {
         // the fiber's trace ends here: its End record, then back to the current process
+        ThreadState* t = scope.thread();
         const u32 current = t->pid;
         emit_switch(t, f->pid);
         emit_end(t, now());
         emit_switch(t, current);
     }
-    if (t != nullptr) leave(t);
     spin_lock(g_fiber_lock);
     f->next_free = g_free_fibers;
     g_free_fibers = f;
@@ -396,17 +396,14 @@ FRT_EXPORT void __tsan_destroy_fiber(void* fiber) {
 
 FRT_EXPORT void __tsan_switch_to_fiber(void* fiber, unsigned flags) {
     auto* f = static_cast<Fiber*>(fiber);
-    ThreadState* t = enter();
-    if (t == nullptr || f == nullptr) {
-        if (t != nullptr) leave(t);
+    InterceptorScope scope;
+    if (!scope || f == nullptr) {
         tls_fiber = f;
         return;
     }
+    ThreadState* t = scope.thread();
     Fiber* from = current_fiber(t);
-    if (f == from || f->pid == kNoPid) {
-        leave(t);
-        return;
-    }
+    if (f == from || f->pid == kNoPid) return;
     const bool sync = !(flags & 1u); // __tsan_switch_to_fiber_no_sync
     const u64 pc = FRT_CALLER();
     if (sync) release_now(t, fmt::kObjFiber, f, pc, false);
@@ -418,16 +415,15 @@ FRT_EXPORT void __tsan_switch_to_fiber(void* fiber, unsigned flags) {
     f->declared = true;
     tls_fiber = f;
     if (sync) acquire_now(t, fmt::kObjFiber, f, pc);
-    leave(t);
 }
 
 FRT_EXPORT void __tsan_set_fiber_name(void* fiber, const char* name) {
     auto* f = static_cast<Fiber*>(fiber);
     if (f == nullptr || name == nullptr || f->pid == kNoPid) return;
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     emit_name(t, f->pid, name);
-    leave(t);
 }
 
 // --- unaligned accesses, external objects ------------------------------------------------------

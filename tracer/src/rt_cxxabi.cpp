@@ -9,8 +9,7 @@
 // finds the object initialized inside __cxa_guard_acquire (it waited for another thread's
 // initialization, or lost the race to start it) returns 0 there: that is an acquire load of
 // the guard, recorded the same way.
-#include <dlfcn.h>
-
+#include "rt_real.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -19,22 +18,18 @@ namespace fmt = firstrace::format;
 namespace {
 using GuardFn = int (*)(u64*);
 using GuardVoidFn = void (*)(u64*);
-GuardFn real_acquire = nullptr;
-GuardVoidFn real_release = nullptr;
-GuardVoidFn real_abort = nullptr;
-
-template <class F> F next(F& slot, const char* name) {
-    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-    return slot;
-}
+FRT_DECLARE_REAL_TYPED(__cxa_guard_acquire, GuardFn);
+FRT_DECLARE_REAL_TYPED(__cxa_guard_release, GuardVoidFn);
+FRT_DECLARE_REAL_TYPED(__cxa_guard_abort, GuardVoidFn);
 
 // One atomic operation on the guard, recorded as the atomic model records it (rt_access.cpp).
 template <class Op> void guard_op(u64* g, bool release, u64 pc, Op&& op) {
-    ThreadState* t = enter();
-    if (t == nullptr) {
+    InterceptorScope scope;
+    if (!scope) {
         op();
         return;
     }
+    ThreadState* t = scope.thread();
     ObjEntry* o = object(fmt::kObjAtomic, g);
     const u64 c0 = now();
     close_computation(t, c0);
@@ -51,12 +46,11 @@ template <class Op> void guard_op(u64* g, bool release, u64 pc, Op&& op) {
         t->acq_obj = o;
         t->acq_stamp = stamp;
     }
-    leave(t);
 }
 } // namespace
 
 FRT_EXPORT int __cxa_guard_acquire(u64* g) {
-    auto real = next(real_acquire, "__cxa_guard_acquire");
+    auto real = REAL(__cxa_guard_acquire);
     if (real == nullptr) return 0;
     const int r = real(g);
     if (r == 0) guard_op(g, false, FRT_CALLER(), [] {});
@@ -64,12 +58,12 @@ FRT_EXPORT int __cxa_guard_acquire(u64* g) {
 }
 
 FRT_EXPORT void __cxa_guard_release(u64* g) {
-    auto real = next(real_release, "__cxa_guard_release");
+    auto real = REAL(__cxa_guard_release);
     if (real == nullptr) return;
     guard_op(g, true, FRT_CALLER(), [&] { real(g); });
 }
 
 FRT_EXPORT void __cxa_guard_abort(u64* g) {
-    auto real = next(real_abort, "__cxa_guard_abort");
+    auto real = REAL(__cxa_guard_abort);
     if (real != nullptr) real(g);
 }

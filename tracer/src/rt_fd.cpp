@@ -23,7 +23,6 @@
 //   buffers                      read & co. write the bytes they returned into the buffer,
 //                                write & co. read the bytes they were given.
 // Descriptors up to kMaxFd are modelled; larger ones only get the buffer accesses.
-#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/eventfd.h>
@@ -31,6 +30,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "rt_real.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -51,13 +51,6 @@ __attribute__((
 }
 
 namespace {
-
-template <class F> F next(F& slot, const char* name) {
-    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-    return slot;
-}
-#define NEXT(name) next(real_##name, #name)
-#define DECLARE_NEXT(name) decltype(&::name) real_##name = nullptr
 
 bool modelled(int fd) {
     return fd >= 0 && fd < kMaxFd;
@@ -93,8 +86,9 @@ void used(ThreadState* t, int fd, u64 pc) {
 }
 
 void before_send(int fd, u64 pc, const void* buf, u64 n) {
-    ThreadState* t = enter_call(pc);
-    if (t == nullptr) return;
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     used(t, fd, pc);
     library_access(t, pc, buf, n, false);
     if (modelled(fd)) {
@@ -103,12 +97,12 @@ void before_send(int fd, u64 pc, const void* buf, u64 n) {
         writers(desc).fetch_or(1ull << bit, std::memory_order_relaxed);
         release_now(t, fmt::kObjFile, writer_object(desc, bit), pc, false);
     }
-    leave(t);
 }
 
 void after_receive(int fd, u64 pc, ssize_t r) {
-    ThreadState* t = enter_call(pc);
-    if (t == nullptr) return;
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     used(t, fd, pc);
     if (r >= 0 && modelled(fd)) {
         const u64 desc = description(fd);
@@ -120,26 +114,24 @@ void after_receive(int fd, u64 pc, ssize_t r) {
                 acquire_now(t, fmt::kObjFile, writer_object(desc, bit), pc);
         }
     }
-    leave(t);
 }
 
 void received_into(const void* buf, ssize_t r, u64 pc) {
     if (r <= 0) return;
-    if (ThreadState* t = enter_call(pc)) {
-        library_access(t, pc, buf, static_cast<u64>(r), true);
-        leave(t);
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        library_access(scope.thread(), pc, buf, static_cast<u64>(r), true);
     }
 }
 
 void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc) {
-    ThreadState* t = enter_call(pc);
-    if (t == nullptr) return;
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     for (int i = 0; i < n && bytes > 0; ++i) {
         const u64 k = iov[i].iov_len < bytes ? iov[i].iov_len : bytes;
         library_access(t, pc, iov[i].iov_base, k, write);
         bytes -= k;
     }
-    leave(t);
 }
 
 u64 iov_bytes(const struct iovec* iov, int n) {
@@ -154,9 +146,8 @@ u64 iov_bytes(const struct iovec* iov, int n) {
 // incarnation (created()).
 void retired(int fd, u64 pc) {
     if (!modelled(fd)) return;
-    if (ThreadState* t = enter_call(pc)) {
-        library_access(t, pc, descriptor_byte(fd), 1, true);
-        leave(t);
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        library_access(scope.thread(), pc, descriptor_byte(fd), 1, true);
     }
     g_description[fd].store(0, std::memory_order_relaxed);
 }
@@ -170,36 +161,36 @@ int created(int fd) {
     return fd;
 }
 
-DECLARE_NEXT(read);
-DECLARE_NEXT(write);
-DECLARE_NEXT(pread);
-DECLARE_NEXT(pwrite);
-DECLARE_NEXT(readv);
-DECLARE_NEXT(writev);
-DECLARE_NEXT(recv);
-DECLARE_NEXT(recvfrom);
-DECLARE_NEXT(recvmsg);
-DECLARE_NEXT(send);
-DECLARE_NEXT(sendto);
-DECLARE_NEXT(sendmsg);
-DECLARE_NEXT(close);
-DECLARE_NEXT(dup);
-DECLARE_NEXT(dup2);
-DECLARE_NEXT(dup3);
-DECLARE_NEXT(pipe);
-DECLARE_NEXT(pipe2);
-DECLARE_NEXT(socketpair);
-DECLARE_NEXT(fcntl);
-DECLARE_NEXT(socket);
-DECLARE_NEXT(accept);
-DECLARE_NEXT(accept4);
-DECLARE_NEXT(eventfd);
+FRT_DECLARE_REAL(read);
+FRT_DECLARE_REAL(write);
+FRT_DECLARE_REAL(pread);
+FRT_DECLARE_REAL(pwrite);
+FRT_DECLARE_REAL(readv);
+FRT_DECLARE_REAL(writev);
+FRT_DECLARE_REAL(recv);
+FRT_DECLARE_REAL(recvfrom);
+FRT_DECLARE_REAL(recvmsg);
+FRT_DECLARE_REAL(send);
+FRT_DECLARE_REAL(sendto);
+FRT_DECLARE_REAL(sendmsg);
+FRT_DECLARE_REAL(close);
+FRT_DECLARE_REAL(dup);
+FRT_DECLARE_REAL(dup2);
+FRT_DECLARE_REAL(dup3);
+FRT_DECLARE_REAL(pipe);
+FRT_DECLARE_REAL(pipe2);
+FRT_DECLARE_REAL(socketpair);
+FRT_DECLARE_REAL(fcntl);
+FRT_DECLARE_REAL(socket);
+FRT_DECLARE_REAL(accept);
+FRT_DECLARE_REAL(accept4);
+FRT_DECLARE_REAL(eventfd);
 using open_fn = int (*)(const char*, int, ...);
 using openat_fn = int (*)(int, const char*, int, ...);
-open_fn real_open = nullptr;
-open_fn real_open64 = nullptr;
-openat_fn real_openat = nullptr;
-DECLARE_NEXT(creat);
+FRT_DECLARE_REAL_TYPED(open, open_fn);
+FRT_DECLARE_REAL_TYPED(open64, open_fn);
+FRT_DECLARE_REAL_TYPED(openat, openat_fn);
+FRT_DECLARE_REAL(creat);
 
 // The mode argument of open/openat, present when a file may be created.
 mode_t mode_of(int flags, va_list ap) {
@@ -209,38 +200,38 @@ mode_t mode_of(int flags, va_list ap) {
 } // namespace
 
 FRT_EXPORT ssize_t read(int fd, void* buf, size_t n) {
-    const ssize_t r = NEXT(read)(fd, buf, n);
+    const ssize_t r = REAL(read)(fd, buf, n);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
-    const ssize_t r = NEXT(pread)(fd, buf, n, off);
+    const ssize_t r = REAL(pread)(fd, buf, n, off);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
-    const ssize_t r = NEXT(readv)(fd, iov, n);
+    const ssize_t r = REAL(readv)(fd, iov, n);
     after_receive(fd, FRT_CALLER(), r);
     if (r > 0) iov_access(iov, n, static_cast<u64>(r), true, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t recv(int fd, void* buf, size_t n, int flags) {
-    const ssize_t r = NEXT(recv)(fd, buf, n, flags);
+    const ssize_t r = REAL(recv)(fd, buf, n, flags);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t recvfrom(int fd, void* buf, size_t n, int flags, struct sockaddr* from,
                             socklen_t* fromlen) {
-    const ssize_t r = NEXT(recvfrom)(fd, buf, n, flags, from, fromlen);
+    const ssize_t r = REAL(recvfrom)(fd, buf, n, flags, from, fromlen);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
-    const ssize_t r = NEXT(recvmsg)(fd, msg, flags);
+    const ssize_t r = REAL(recvmsg)(fd, msg, flags);
     after_receive(fd, FRT_CALLER(), r);
     if (r > 0)
         iov_access(msg->msg_iov, static_cast<int>(msg->msg_iovlen), static_cast<u64>(r), true,
@@ -250,36 +241,36 @@ FRT_EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
 
 FRT_EXPORT ssize_t write(int fd, const void* buf, size_t n) {
     before_send(fd, FRT_CALLER(), buf, n);
-    return NEXT(write)(fd, buf, n);
+    return REAL(write)(fd, buf, n);
 }
 FRT_EXPORT ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
     before_send(fd, FRT_CALLER(), buf, n);
-    return NEXT(pwrite)(fd, buf, n, off);
+    return REAL(pwrite)(fd, buf, n, off);
 }
 FRT_EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
     iov_access(iov, n, iov_bytes(iov, n), false, FRT_CALLER());
     before_send(fd, FRT_CALLER(), nullptr, 0);
-    return NEXT(writev)(fd, iov, n);
+    return REAL(writev)(fd, iov, n);
 }
 FRT_EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
     before_send(fd, FRT_CALLER(), buf, n);
-    return NEXT(send)(fd, buf, n, flags);
+    return REAL(send)(fd, buf, n, flags);
 }
 FRT_EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags, const struct sockaddr* to,
                           socklen_t tolen) {
     before_send(fd, FRT_CALLER(), buf, n);
-    return NEXT(sendto)(fd, buf, n, flags, to, tolen);
+    return REAL(sendto)(fd, buf, n, flags, to, tolen);
 }
 FRT_EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
     iov_access(msg->msg_iov, static_cast<int>(msg->msg_iovlen),
                iov_bytes(msg->msg_iov, static_cast<int>(msg->msg_iovlen)), false, FRT_CALLER());
     before_send(fd, FRT_CALLER(), nullptr, 0);
-    return NEXT(sendmsg)(fd, msg, flags);
+    return REAL(sendmsg)(fd, msg, flags);
 }
 
 FRT_EXPORT int close(int fd) {
     retired(fd, FRT_CALLER());
-    return NEXT(close)(fd);
+    return REAL(close)(fd);
 }
 
 // pipe, pipe2: two new descriptors of one description (a write to one is read at the other).
@@ -295,13 +286,13 @@ static int pipe_created(int r, const int fds[2]) {
 }
 
 FRT_EXPORT int pipe(int fds[2]) {
-    return pipe_created(NEXT(pipe)(fds), fds);
+    return pipe_created(REAL(pipe)(fds), fds);
 }
 FRT_EXPORT int pipe2(int fds[2], int flags) {
-    return pipe_created(NEXT(pipe2)(fds, flags), fds);
+    return pipe_created(REAL(pipe2)(fds, flags), fds);
 }
 FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
-    const int r = NEXT(socketpair)(domain, type, protocol, fds);
+    const int r = REAL(socketpair)(domain, type, protocol, fds);
     if (r == 0) {
         created(fds[0]);
         created(fds[1]);
@@ -329,22 +320,22 @@ int duplicated(int oldfd, int newfd) {
 } // namespace
 
 FRT_EXPORT int dup(int fd) {
-    return duplicated(fd, NEXT(dup)(fd));
+    return duplicated(fd, REAL(dup)(fd));
 }
 FRT_EXPORT int dup2(int oldfd, int newfd) {
     if (oldfd != newfd) retired(newfd, FRT_CALLER());
-    return duplicated(oldfd, NEXT(dup2)(oldfd, newfd));
+    return duplicated(oldfd, REAL(dup2)(oldfd, newfd));
 }
 FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
     if (oldfd != newfd) retired(newfd, FRT_CALLER());
-    return duplicated(oldfd, NEXT(dup3)(oldfd, newfd, flags));
+    return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags));
 }
 FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     va_list ap;
     va_start(ap, cmd);
     const unsigned long arg = va_arg(ap, unsigned long); // int, long or pointer: one register
     va_end(ap);
-    const int r = NEXT(fcntl)(fd, cmd, arg);
+    const int r = REAL(fcntl)(fd, cmd, arg);
     if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r);
     return r;
 }
@@ -355,34 +346,33 @@ using read_chk_fn = ssize_t (*)(int, void*, size_t, size_t);
 using pread_chk_fn = ssize_t (*)(int, void*, size_t, off_t, size_t);
 using recv_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int);
 using recvfrom_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int, struct sockaddr*, socklen_t*);
-read_chk_fn real_read_chk = nullptr;
-pread_chk_fn real_pread_chk = nullptr;
-recv_chk_fn real_recv_chk = nullptr;
-recvfrom_chk_fn real_recvfrom_chk = nullptr;
+FRT_DECLARE_REAL_TYPED(__read_chk, read_chk_fn);
+FRT_DECLARE_REAL_TYPED(__pread_chk, pread_chk_fn);
+FRT_DECLARE_REAL_TYPED(__recv_chk, recv_chk_fn);
+FRT_DECLARE_REAL_TYPED(__recvfrom_chk, recvfrom_chk_fn);
 } // namespace
 
 FRT_EXPORT ssize_t __read_chk(int fd, void* buf, size_t n, size_t size) {
-    const ssize_t r = next(real_read_chk, "__read_chk")(fd, buf, n, size);
+    const ssize_t r = REAL(__read_chk)(fd, buf, n, size);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t __pread_chk(int fd, void* buf, size_t n, off_t off, size_t size) {
-    const ssize_t r = next(real_pread_chk, "__pread_chk")(fd, buf, n, off, size);
+    const ssize_t r = REAL(__pread_chk)(fd, buf, n, off, size);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t __recv_chk(int fd, void* buf, size_t n, size_t size, int flags) {
-    const ssize_t r = next(real_recv_chk, "__recv_chk")(fd, buf, n, size, flags);
+    const ssize_t r = REAL(__recv_chk)(fd, buf, n, size, flags);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t __recvfrom_chk(int fd, void* buf, size_t n, size_t size, int flags,
                                   struct sockaddr* from, socklen_t* fromlen) {
-    const ssize_t r =
-        next(real_recvfrom_chk, "__recvfrom_chk")(fd, buf, n, size, flags, from, fromlen);
+    const ssize_t r = REAL(__recvfrom_chk)(fd, buf, n, size, flags, from, fromlen);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
     return r;
@@ -395,36 +385,36 @@ FRT_EXPORT int open(const char* path, int flags, ...) {
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(next(real_open, "open")(path, flags, mode));
+    return created(REAL(open)(path, flags, mode));
 }
 FRT_EXPORT int open64(const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(next(real_open64, "open64")(path, flags, mode));
+    return created(REAL(open64)(path, flags, mode));
 }
 FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(next(real_openat, "openat")(dir, path, flags, mode));
+    return created(REAL(openat)(dir, path, flags, mode));
 }
 FRT_EXPORT int creat(const char* path, mode_t mode) {
-    return created(NEXT(creat)(path, mode));
+    return created(REAL(creat)(path, mode));
 }
 FRT_EXPORT int socket(int domain, int type, int protocol) {
-    return created(NEXT(socket)(domain, type, protocol));
+    return created(REAL(socket)(domain, type, protocol));
 }
 FRT_EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
-    return created(NEXT(accept)(fd, addr, len));
+    return created(REAL(accept)(fd, addr, len));
 }
 FRT_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags) {
-    return created(NEXT(accept4)(fd, addr, len, flags));
+    return created(REAL(accept4)(fd, addr, len, flags));
 }
 FRT_EXPORT int eventfd(unsigned value, int flags) {
-    return created(NEXT(eventfd)(value, flags));
+    return created(REAL(eventfd)(value, flags));
 }
 
 // The __interceptor_ names (rt_record.hpp).

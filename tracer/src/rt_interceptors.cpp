@@ -1,8 +1,9 @@
 // Interposed pthread, semaphore, allocator and process-exit functions. Each synchronization
 // operation ends the open computation event and records the object, the operation, the
 // object's counter (its position in that object's order of operations) and the clock at the
-// event boundaries. The real functions come from dlsym(RTLD_NEXT) (dlvsym for the condition
-// variable functions, whose unversioned lookup would find glibc's pre-2.3.2 compat versions).
+// event boundaries. The real functions are resolved at initialisation (rt_real.hpp; the condition
+// variable functions by version, whose unversioned lookup would find glibc's pre-2.3.2 compat
+// versions); every interceptor holds the runtime's guard through an InterceptorScope.
 //
 // Counters follow the real order of operations on an object:
 //   mutex, spinlock  lock: Acquire, counter taken after the lock is held;
@@ -24,7 +25,6 @@
 //   fork / join      Fork(child pid) in the parent after pthread_create succeeded; the child's
 //                    first record declares it with its parent; Join(child pid) after join.
 //   heap blocks      see rt_allocator.cpp.
-#include <dlfcn.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdarg.h>
@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "rt_real.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -42,34 +43,19 @@ namespace fmt = firstrace::format;
 
 namespace {
 
-template <class F> F resolve(F& slot, const char* name, const char* version = nullptr) {
-    if (slot == nullptr) {
-        void* p = version ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
-        if (p == nullptr && version) p = dlsym(RTLD_NEXT, name);
-        slot = reinterpret_cast<F>(p);
-    }
-    return slot;
-}
-
-#define REAL(name) resolve(real_##name, #name)
-#define REALV(name, version) resolve(real_##name, #name, version)
-#define DECLARE_REAL(name) decltype(&::name) real_##name = nullptr
-
 // Lock-like objects: acquire after the real operation succeeded.
 template <class Real, class... Args>
 int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
-    ThreadState* t = enter();
-    if (t == nullptr) return real(args...);
+    InterceptorScope scope;
+    if (!scope) return real(args...);
+    ThreadState* t = scope.thread();
     const u64 c0 = now();
     close_computation(t, c0);
-    leave(t);
-    const int r = real(args...);
+    const int r = scope.outside([&] { return real(args...); });
     if (r == 0) {
-        t->guard = 1;
         ObjEntry* o = object(cls, obj);
         record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
         sync_object_used(t, pc, obj);
-        leave(t);
     }
     return r;
 }
@@ -79,62 +65,60 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
 // unlocked by a thread that does not hold it is no synchronization).
 template <class Real, class... Args>
 int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... args) {
-    ThreadState* t = enter();
-    if (t == nullptr) return real(args...);
+    InterceptorScope scope;
+    if (!scope) return real(args...);
+    ThreadState* t = scope.thread();
     sync_object_used(t, pc, obj);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(cls, obj);
     const u64 c = o->counter.fetch_add(chain ? 2 : 1);
-    leave(t);
-    const int r = real(args...);
+    const int r = scope.outside([&] { return real(args...); });
     if (r == 0) {
-        t->guard = 1;
         if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc);
         record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc);
-        leave(t);
     }
     return r;
 }
 
-DECLARE_REAL(pthread_create);
-DECLARE_REAL(pthread_join);
-DECLARE_REAL(pthread_tryjoin_np);
-DECLARE_REAL(pthread_timedjoin_np);
-DECLARE_REAL(pthread_exit);
-DECLARE_REAL(pthread_mutex_lock);
-DECLARE_REAL(pthread_mutex_trylock);
-DECLARE_REAL(pthread_mutex_timedlock);
-DECLARE_REAL(pthread_mutex_unlock);
-DECLARE_REAL(pthread_rwlock_rdlock);
-DECLARE_REAL(pthread_rwlock_tryrdlock);
-DECLARE_REAL(pthread_rwlock_timedrdlock);
-DECLARE_REAL(pthread_rwlock_wrlock);
-DECLARE_REAL(pthread_rwlock_trywrlock);
-DECLARE_REAL(pthread_rwlock_timedwrlock);
-DECLARE_REAL(pthread_rwlock_unlock);
-DECLARE_REAL(pthread_spin_lock);
-DECLARE_REAL(pthread_spin_trylock);
-DECLARE_REAL(pthread_spin_unlock);
-DECLARE_REAL(pthread_mutex_clocklock);
-DECLARE_REAL(pthread_rwlock_clockrdlock);
-DECLARE_REAL(pthread_rwlock_clockwrlock);
-DECLARE_REAL(pthread_cond_clockwait);
-DECLARE_REAL(sem_clockwait);
-DECLARE_REAL(pthread_cond_wait);
-DECLARE_REAL(pthread_cond_timedwait);
-DECLARE_REAL(pthread_cond_signal);
-DECLARE_REAL(pthread_cond_broadcast);
-DECLARE_REAL(pthread_barrier_init);
-DECLARE_REAL(pthread_barrier_wait);
-DECLARE_REAL(sem_init);
-DECLARE_REAL(sem_post);
-DECLARE_REAL(sem_wait);
-DECLARE_REAL(sem_trywait);
-DECLARE_REAL(sem_timedwait);
-DECLARE_REAL(pthread_setname_np);
-DECLARE_REAL(_exit);
-DECLARE_REAL(_Exit);
+FRT_DECLARE_REAL(pthread_create);
+FRT_DECLARE_REAL(pthread_join);
+FRT_DECLARE_REAL(pthread_tryjoin_np);
+FRT_DECLARE_REAL(pthread_timedjoin_np);
+FRT_DECLARE_REAL(pthread_exit);
+FRT_DECLARE_REAL(pthread_mutex_lock);
+FRT_DECLARE_REAL(pthread_mutex_trylock);
+FRT_DECLARE_REAL(pthread_mutex_timedlock);
+FRT_DECLARE_REAL(pthread_mutex_unlock);
+FRT_DECLARE_REAL(pthread_rwlock_rdlock);
+FRT_DECLARE_REAL(pthread_rwlock_tryrdlock);
+FRT_DECLARE_REAL(pthread_rwlock_timedrdlock);
+FRT_DECLARE_REAL(pthread_rwlock_wrlock);
+FRT_DECLARE_REAL(pthread_rwlock_trywrlock);
+FRT_DECLARE_REAL(pthread_rwlock_timedwrlock);
+FRT_DECLARE_REAL(pthread_rwlock_unlock);
+FRT_DECLARE_REAL(pthread_spin_lock);
+FRT_DECLARE_REAL(pthread_spin_trylock);
+FRT_DECLARE_REAL(pthread_spin_unlock);
+FRT_DECLARE_REAL(pthread_mutex_clocklock);
+FRT_DECLARE_REAL(pthread_rwlock_clockrdlock);
+FRT_DECLARE_REAL(pthread_rwlock_clockwrlock);
+FRT_DECLARE_REAL(pthread_cond_clockwait);
+FRT_DECLARE_REAL(sem_clockwait);
+FRT_DECLARE_REAL_VERSIONED(pthread_cond_wait, "GLIBC_2.3.2");
+FRT_DECLARE_REAL_VERSIONED(pthread_cond_timedwait, "GLIBC_2.3.2");
+FRT_DECLARE_REAL_VERSIONED(pthread_cond_signal, "GLIBC_2.3.2");
+FRT_DECLARE_REAL_VERSIONED(pthread_cond_broadcast, "GLIBC_2.3.2");
+FRT_DECLARE_REAL(pthread_barrier_init);
+FRT_DECLARE_REAL(pthread_barrier_wait);
+FRT_DECLARE_REAL(sem_init);
+FRT_DECLARE_REAL(sem_post);
+FRT_DECLARE_REAL(sem_wait);
+FRT_DECLARE_REAL(sem_trywait);
+FRT_DECLARE_REAL(sem_timedwait);
+FRT_DECLARE_REAL(pthread_setname_np);
+FRT_DECLARE_REAL(_exit);
+FRT_DECLARE_REAL(_Exit);
 
 // Created threads start here.
 struct StartArgs {
@@ -229,13 +213,11 @@ void* thread_start(void* p) {
     free_start_args(a);
     alt_stack_attach();
     bool ends_in_destructor = false;
-    if (ThreadState* t = tls_state) {
-        t->guard = 1;
-        storage_handed_over(t);
+    if (InterceptorScope scope(enter_attached()); scope) {
+        storage_handed_over(scope.thread());
         ends_in_destructor =
             exit_key_ready() &&
             pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne)) == 0;
-        leave(t);
     }
     void* result = fn(arg);
     if (ThreadState* t = tls_state; t != nullptr && !ends_in_destructor) thread_exit(t);
@@ -249,23 +231,19 @@ void* thread_start(void* p) {
 FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*),
                               void* arg) {
     auto real = REAL(pthread_create);
-    ThreadState* t = enter();
-    if (t == nullptr) return real(thread, attr, fn, arg);
+    InterceptorScope scope;
+    if (!scope) return real(thread, attr, fn, arg);
+    ThreadState* t = scope.thread();
     exit_key_ready();
     StartArgs* a = new_start_args();
-    if (a == nullptr) {
-        leave(t);
-        return real(thread, attr, fn, arg);
-    }
+    if (a == nullptr) return scope.outside([&] { return real(thread, attr, fn, arg); });
     const u64 c0 = now();
     close_computation(t, c0);
     a->fn = fn;
     a->arg = arg;
     a->pid = new_pid();
     a->parent = t->pid;
-    leave(t);
-    const int r = real(thread, attr, thread_start, a);
-    t->guard = 1;
+    const int r = scope.outside([&] { return real(thread, attr, thread_start, a); });
     if (r == 0) {
         map_thread(static_cast<u64>(*thread), a->pid);
         SyncRecord rec{};
@@ -279,16 +257,22 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     } else {
         free_start_args(a);
     }
-    leave(t);
     return r;
 }
 
 namespace {
-int join_common(int r, pthread_t thread, ThreadState* t, u64 c0, u64 pc) {
+// A join: the computation event ends at the call, the Join record follows a successful return.
+template <class Real, class... Args>
+int join_common(pthread_t thread, u64 pc, Real real, Args... args) {
+    InterceptorScope scope;
+    if (!scope) return real(thread, args...);
+    ThreadState* t = scope.thread();
+    const u64 c0 = now();
+    close_computation(t, c0);
+    const int r = scope.outside([&] { return real(thread, args...); });
     if (r == 0) {
         const u32 child = lookup_thread(static_cast<u64>(thread));
         if (child != kNoPid) {
-            t->guard = 1;
             SyncRecord rec{};
             rec.op = fmt::kOpJoin;
             rec.cls = fmt::kObjThread;
@@ -297,7 +281,6 @@ int join_common(int r, pthread_t thread, ThreadState* t, u64 c0, u64 pc) {
             rec.clock_finish = now();
             rec.pc = pc;
             emit_sync(t, rec);
-            leave(t);
         }
     }
     return r;
@@ -305,33 +288,15 @@ int join_common(int r, pthread_t thread, ThreadState* t, u64 c0, u64 pc) {
 } // namespace
 
 FRT_EXPORT int pthread_join(pthread_t thread, void** ret) {
-    auto real = REAL(pthread_join);
-    ThreadState* t = enter();
-    if (t == nullptr) return real(thread, ret);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    leave(t);
-    return join_common(real(thread, ret), thread, t, c0, FRT_CALLER());
+    return join_common(thread, FRT_CALLER(), REAL(pthread_join), ret);
 }
 
 FRT_EXPORT int pthread_tryjoin_np(pthread_t thread, void** ret) {
-    auto real = REAL(pthread_tryjoin_np);
-    ThreadState* t = enter();
-    if (t == nullptr) return real(thread, ret);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    leave(t);
-    return join_common(real(thread, ret), thread, t, c0, FRT_CALLER());
+    return join_common(thread, FRT_CALLER(), REAL(pthread_tryjoin_np), ret);
 }
 
 FRT_EXPORT int pthread_timedjoin_np(pthread_t thread, void** ret, const struct timespec* abstime) {
-    auto real = REAL(pthread_timedjoin_np);
-    ThreadState* t = enter();
-    if (t == nullptr) return real(thread, ret, abstime);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    leave(t);
-    return join_common(real(thread, ret, abstime), thread, t, c0, FRT_CALLER());
+    return join_common(thread, FRT_CALLER(), REAL(pthread_timedjoin_np), ret, abstime);
 }
 
 FRT_EXPORT void pthread_exit(void* value) {
@@ -360,12 +325,10 @@ void once_trampoline() {
     OnceFrame* f = tls_once;
     f->routine();
     f->ran = true;
-    if (ThreadState* t = enter()) {
-        release_now(t, fmt::kObjOnce, f->once, f->pc, false);
-        leave(t);
-    }
+    if (InterceptorScope scope; scope)
+        release_now(scope.thread(), fmt::kObjOnce, f->once, f->pc, false);
 }
-DECLARE_REAL(pthread_once);
+FRT_DECLARE_REAL(pthread_once);
 } // namespace
 
 FRT_EXPORT int pthread_once(pthread_once_t* once, void (*routine)()) {
@@ -375,11 +338,9 @@ FRT_EXPORT int pthread_once(pthread_once_t* once, void (*routine)()) {
     const int r = real(once, once_trampoline);
     tls_once = f.outer;
     if (r == 0 && !f.ran) {
-        if (ThreadState* t = enter()) {
-            if (find_object(fmt::kObjOnce, once) != nullptr)
-                acquire_now(t, fmt::kObjOnce, once, f.pc);
-            leave(t);
-        }
+        InterceptorScope scope;
+        if (scope && find_object(fmt::kObjOnce, once) != nullptr)
+            acquire_now(scope.thread(), fmt::kObjOnce, once, f.pc);
     }
     return r;
 }
@@ -388,28 +349,28 @@ FRT_EXPORT int pthread_once(pthread_once_t* once, void (*routine)()) {
 FRT_EXPORT int pthread_setname_np(pthread_t thread, const char* name) {
     const int r = REAL(pthread_setname_np)(thread, name);
     if (r != 0) return r;
-    ThreadState* t = enter();
-    if (t == nullptr) return r;
+    InterceptorScope scope;
+    if (!scope) return r;
+    ThreadState* t = scope.thread();
     const u32 pid =
         pthread_equal(thread, pthread_self()) ? t->pid : lookup_thread(static_cast<u64>(thread));
     if (pid != kNoPid) emit_name(t, pid, name);
-    leave(t);
     return r;
 }
 
 // --- creation and destruction of synchronization objects: writes of their memory ------------
 
 namespace {
-DECLARE_REAL(pthread_mutex_init);
-DECLARE_REAL(pthread_mutex_destroy);
-DECLARE_REAL(pthread_rwlock_init);
-DECLARE_REAL(pthread_rwlock_destroy);
-DECLARE_REAL(pthread_spin_init);
-DECLARE_REAL(pthread_spin_destroy);
-DECLARE_REAL(pthread_cond_init);
-DECLARE_REAL(pthread_cond_destroy);
-DECLARE_REAL(pthread_barrier_destroy);
-DECLARE_REAL(sem_destroy);
+FRT_DECLARE_REAL(pthread_mutex_init);
+FRT_DECLARE_REAL(pthread_mutex_destroy);
+FRT_DECLARE_REAL(pthread_rwlock_init);
+FRT_DECLARE_REAL(pthread_rwlock_destroy);
+FRT_DECLARE_REAL(pthread_spin_init);
+FRT_DECLARE_REAL(pthread_spin_destroy);
+FRT_DECLARE_REAL_VERSIONED(pthread_cond_init, "GLIBC_2.3.2");
+FRT_DECLARE_REAL_VERSIONED(pthread_cond_destroy, "GLIBC_2.3.2");
+FRT_DECLARE_REAL(pthread_barrier_destroy);
+FRT_DECLARE_REAL(sem_destroy);
 } // namespace
 
 FRT_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) {
@@ -438,11 +399,11 @@ FRT_EXPORT int pthread_spin_destroy(pthread_spinlock_t* l) {
 }
 FRT_EXPORT int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* attr) {
     sync_object_written(FRT_CALLER(), c);
-    return REALV(pthread_cond_init, "GLIBC_2.3.2")(c, attr);
+    return REAL(pthread_cond_init)(c, attr);
 }
 FRT_EXPORT int pthread_cond_destroy(pthread_cond_t* c) {
     sync_object_written(FRT_CALLER(), c);
-    return REALV(pthread_cond_destroy, "GLIBC_2.3.2")(c);
+    return REAL(pthread_cond_destroy)(c);
 }
 FRT_EXPORT int pthread_barrier_destroy(pthread_barrier_t* b) {
     sync_object_written(FRT_CALLER(), b);
@@ -483,20 +444,18 @@ int rwlock_read(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
 // Write lock: ordered after the last write unlock and after every read unlock before it.
 template <class Real, class... Args>
 int rwlock_write(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
-    ThreadState* t = enter();
-    if (t == nullptr) return real(l, args...);
+    InterceptorScope scope;
+    if (!scope) return real(l, args...);
+    ThreadState* t = scope.thread();
     const u64 c0 = now();
     close_computation(t, c0);
-    leave(t);
-    const int r = real(l, args...);
+    const int r = scope.outside([&] { return real(l, args...); });
     if (r == 0) {
-        t->guard = 1;
         ObjEntry* lock = object(fmt::kObjRwLock, l);
         ObjEntry* readers = object(fmt::kObjRwLockReaders, l);
         record(t, fmt::kOpAcquire, fmt::kObjRwLock, l, lock->counter.fetch_add(1), c0, pc);
         record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, l, readers->counter.fetch_add(1), c0,
                pc);
-        leave(t);
     }
     return r;
 }
@@ -530,11 +489,13 @@ FRT_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t* l, clockid_t clock,
 }
 FRT_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
     auto real = REAL(pthread_rwlock_unlock);
-    ThreadState* t = enter();
-    if (t == nullptr) return real(l);
-    // glibc keeps the TID of the thread holding the write lock in __cur_writer
-    const bool write = l->__data.__cur_writer == t->os_tid;
-    leave(t);
+    bool write;
+    {
+        InterceptorScope scope;
+        if (!scope) return real(l);
+        // glibc keeps the TID of the thread holding the write lock in __cur_writer
+        write = l->__data.__cur_writer == scope.thread()->os_tid;
+    }
     if (write) return release_op(fmt::kObjRwLock, l, FRT_CALLER(), false, real, l);
     return release_op(fmt::kObjRwLockReaders, l, FRT_CALLER(), true, real, l);
 }
@@ -557,45 +518,43 @@ FRT_EXPORT int pthread_spin_unlock(pthread_spinlock_t* l) {
 namespace {
 template <class Real, class... Args>
 int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, Args... args) {
-    ThreadState* t = enter();
-    if (t == nullptr) return real(c, m, args...);
+    InterceptorScope scope;
+    if (!scope) return real(c, m, args...);
+    ThreadState* t = scope.thread();
     sync_object_used(t, pc, c);
     sync_object_used(t, pc, m);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* mo = object(fmt::kObjMutex, m);
     record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc);
-    leave(t);
-    const int r = real(c, m, args...); // returns with m locked, also on timeout
-    t->guard = 1;
+    // returns with m locked, also on timeout
+    const int r = scope.outside([&] { return real(c, m, args...); });
     const u64 c1 = now();
     ObjEntry* co = object(fmt::kObjCondition, c);
     record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
     record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc);
-    leave(t);
     return r;
 }
 
 template <class Real> int cond_signal_common(pthread_cond_t* c, u64 pc, Real real) {
-    ThreadState* t = enter();
-    if (t == nullptr) return real(c);
+    InterceptorScope scope;
+    if (!scope) return real(c);
+    ThreadState* t = scope.thread();
     sync_object_used(t, pc, c);
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* co = object(fmt::kObjCondition, c);
     record(t, fmt::kOpCondSignal, fmt::kObjCondition, c, co->counter.fetch_add(1), c0, pc);
-    leave(t);
-    return real(c);
+    return scope.outside([&] { return real(c); });
 }
 } // namespace
 
 FRT_EXPORT int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
-    return cond_wait_common(c, m, FRT_CALLER(), REALV(pthread_cond_wait, "GLIBC_2.3.2"));
+    return cond_wait_common(c, m, FRT_CALLER(), REAL(pthread_cond_wait));
 }
 FRT_EXPORT int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m,
                                       const struct timespec* abstime) {
-    return cond_wait_common(c, m, FRT_CALLER(), REALV(pthread_cond_timedwait, "GLIBC_2.3.2"),
-                            abstime);
+    return cond_wait_common(c, m, FRT_CALLER(), REAL(pthread_cond_timedwait), abstime);
 }
 // std::condition_variable::wait_for/wait_until (steady clock) in libstdc++ use this one
 FRT_EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clockid_t clock,
@@ -603,10 +562,10 @@ FRT_EXPORT int pthread_cond_clockwait(pthread_cond_t* c, pthread_mutex_t* m, clo
     return cond_wait_common(c, m, FRT_CALLER(), REAL(pthread_cond_clockwait), clock, abstime);
 }
 FRT_EXPORT int pthread_cond_signal(pthread_cond_t* c) {
-    return cond_signal_common(c, FRT_CALLER(), REALV(pthread_cond_signal, "GLIBC_2.3.2"));
+    return cond_signal_common(c, FRT_CALLER(), REAL(pthread_cond_signal));
 }
 FRT_EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
-    return cond_signal_common(c, FRT_CALLER(), REALV(pthread_cond_broadcast, "GLIBC_2.3.2"));
+    return cond_signal_common(c, FRT_CALLER(), REAL(pthread_cond_broadcast));
 }
 
 // --- barriers ------------------------------------------------------------------------------------
@@ -626,8 +585,9 @@ FRT_EXPORT int pthread_barrier_init(pthread_barrier_t* b, const pthread_barriera
 
 FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     auto real = REAL(pthread_barrier_wait);
-    ThreadState* t = enter();
-    if (t == nullptr) return real(b);
+    InterceptorScope scope;
+    if (!scope) return real(b);
+    ThreadState* t = scope.thread();
     const u64 pc = FRT_CALLER();
     sync_object_used(t, pc, b);
     const u64 c0 = now();
@@ -638,11 +598,8 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     const u64 arrival = o->counter.fetch_add(1);
     const u64 episode = count > 0 ? arrival / static_cast<u64>(count) : arrival;
     record(t, fmt::kOpBarrierArrive, fmt::kObjBarrier, b, episode, c0, pc, count, inc);
-    leave(t);
-    const int r = real(b);
-    t->guard = 1;
+    const int r = scope.outside([&] { return real(b); });
     record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, now(), pc, count, inc);
-    leave(t);
     return r;
 }
 
@@ -665,8 +622,9 @@ FRT_EXPORT int sem_init(sem_t* s, int pshared, unsigned value) {
 
 FRT_EXPORT int sem_post(sem_t* s) {
     auto real = REAL(sem_post);
-    ThreadState* t = enter();
-    if (t == nullptr) return real(s);
+    InterceptorScope scope;
+    if (!scope) return real(s);
+    ThreadState* t = scope.thread();
     sync_object_used(t, FRT_CALLER(), s);
     const u64 c0 = now();
     close_computation(t, c0);
@@ -677,26 +635,23 @@ FRT_EXPORT int sem_post(sem_t* s) {
     spin_unlock(o->spin);
     record(t, fmt::kOpSemPost, fmt::kObjSemaphore, s, c, c0, FRT_CALLER(), o->extra.load(),
            o->incarnation.load());
-    leave(t);
     return r;
 }
 
 namespace {
 template <class Real, class... Args>
 int sem_wait_common(sem_t* s, u64 pc, Real real, Args... args) {
-    ThreadState* t = enter();
-    if (t == nullptr) return real(s, args...);
+    InterceptorScope scope;
+    if (!scope) return real(s, args...);
+    ThreadState* t = scope.thread();
     sync_object_used(t, pc, s);
     const u64 c0 = now();
     close_computation(t, c0);
-    leave(t);
-    const int r = real(s, args...);
+    const int r = scope.outside([&] { return real(s, args...); });
     if (r == 0) {
-        t->guard = 1;
         ObjEntry* o = object(fmt::kObjSemaphore, s);
         record(t, fmt::kOpSemWait, fmt::kObjSemaphore, s, o->counter2.fetch_add(1), c0, pc,
                o->extra.load(), o->incarnation.load());
-        leave(t);
     }
     return r;
 }
@@ -715,19 +670,17 @@ FRT_EXPORT int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* a
     return sem_wait_common(s, FRT_CALLER(), REAL(sem_clockwait), clock, abstime);
 }
 
-// --- processes
-// ------------------------------------------------------------------------------------
+// --- processes --------------------------------------------------------------------------------
 
 // vfork: the child shares the parent's memory until it calls exec or _exit, so the runtime's
 // _exit in the child would end the parent's trace. As in ThreadSanitizer, vfork is fork (a
 // conforming child only calls exec or _exit, which behave the same); the child of fork does
-// not write into the parent's trace (rt_core.cpp).
+// not write into the parent's trace (rt_process.cpp).
 FRT_EXPORT pid_t vfork() {
     return fork();
 }
 
-// --- process exit
-// ---------------------------------------------------------------------------------
+// --- process exit -----------------------------------------------------------------------------
 
 FRT_EXPORT void _exit(int status) {
     auto real = REAL(_exit);

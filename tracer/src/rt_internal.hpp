@@ -1,5 +1,7 @@
-// Internals of the firstrace runtime (libfirstrace_rt.so): per-thread state, the current
-// computation event's access-site table, the record buffer and the global object table.
+// Internals of the firstrace runtime (libfirstrace_rt.so): per-thread state, the access fast
+// path, the interceptor guard (InterceptorScope), and what the runtime's files offer each other
+// (the site table, records, sync objects, thread registry, start and exit; one file per concept,
+// see tracer/README.md "Runtime layout").
 //
 // Discipline (as in the LLVM sanitizer runtimes): per-thread state is reached through one
 // initial-exec TLS pointer; the access hot path takes no lock, calls no malloc and makes no
@@ -12,6 +14,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <firstrace/trace_format.hpp>
 
@@ -118,7 +121,6 @@ struct ThreadState {
     void* cctx;
     u32 seq;
     int fd;
-    u64 bytes_written;
 
     // acquire-elision cache: last atomic object acquired and its release stamp then
     const void* acq_obj;
@@ -160,10 +162,76 @@ FRT_INLINE ThreadState* enter() {
 FRT_INLINE void leave(ThreadState* t) {
     t->guard = 0;
 }
+// enter() for a thread that already has a state, without creating one (calls made while a
+// thread is being set up, signal handlers, memcpy & co.): null when it must pass through.
+FRT_INLINE ThreadState* enter_attached() {
+    ThreadState* t = tls_state;
+    if (t == nullptr || t->guard != 0) return nullptr;
+    t->guard = 1;
+    return t;
+}
+
+// The guard pattern of an interceptor, as one RAII object (the LLVM sanitizer runtimes'
+// ScopedInterceptor, heaptrack's RecursionGuard): constructed, it enters the runtime (holds the
+// calling thread's guard) unless the call must pass through untraced, which `if (!scope)`
+// tests; destroyed, it leaves. The real function runs outside the runtime, through outside():
+// the guard is released around it so that what it does on the program's behalf (callbacks,
+// signal handlers running instrumented code) is traced, and taken again when it returns.
+//
+//     FRT_EXPORT int sem_post(sem_t* s) {
+//         InterceptorScope scope;
+//         if (!scope) return REAL(sem_post)(s);
+//         ... record before ...
+//         const int r = scope.outside([&] { return REAL(sem_post)(s); });
+//         ... record after ...
+//         return r;
+//     }
+class InterceptorScope {
+  public:
+    // Enters for the calling thread (created on its first call).
+    FRT_INLINE InterceptorScope() : t_(enter()) {}
+    // Adopts a thread state whose guard the caller took (null: pass through).
+    FRT_INLINE explicit InterceptorScope(ThreadState* entered) : t_(entered) {}
+    FRT_INLINE ~InterceptorScope() {
+        if (t_ != nullptr && inside_) leave(t_);
+    }
+    InterceptorScope(const InterceptorScope&) = delete;
+    InterceptorScope& operator=(const InterceptorScope&) = delete;
+
+    FRT_INLINE explicit operator bool() const { return t_ != nullptr; }
+    FRT_INLINE ThreadState* thread() const { return t_; }
+
+    // Runs f outside the runtime and returns its result; the scope holds the guard again after.
+    template <class F> FRT_INLINE decltype(auto) outside(F&& f) {
+        leave(t_);
+        inside_ = false;
+        if constexpr (std::is_void_v<decltype(f())>) {
+            f();
+            reenter();
+        } else {
+            decltype(auto) r = f();
+            reenter();
+            return r;
+        }
+    }
+    // Leaves early: for code after it that may block or not return (finalize, a thread's end).
+    FRT_INLINE void exit() {
+        leave(t_);
+        inside_ = false;
+    }
+    FRT_INLINE void reenter() {
+        t_->guard = 1;
+        inside_ = true;
+    }
+
+  private:
+    ThreadState* t_;
+    bool inside_ = true;
+};
 
 u64 now();
 
-// Access recording (slow path of the hot path lives in rt_core.cpp).
+// Access recording (the slow path of the hot path is the site table, rt_site_table.cpp).
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags);
 // Every kBudget accesses: split a computation event older than kSplitAfterNs, so that a thread
 // that never synchronizes still leaves complete records behind (for a crash flush).
@@ -224,6 +292,7 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
 
 // Events. All of these expect the guard to be held.
 void close_computation(ThreadState* t, u64 clock); // writes the open event (if any)
+void reset_event(ThreadState* t, u64 clock);       // a new computation event starts at clock
 struct SyncRecord {
     u8 op;
     u8 cls;
@@ -263,6 +332,7 @@ struct ObjEntry {
 };
 ObjEntry* object(u8 cls, const void* addr);      // find or insert
 ObjEntry* find_object(u8 cls, const void* addr); // null when absent
+void sync_objects_init();                        // at initialisation (before: one per class)
 
 FRT_INLINE void spin_lock(std::atomic<u32>& s) {
     while (s.exchange(1, std::memory_order_acquire) != 0) {
@@ -274,13 +344,13 @@ FRT_INLINE void spin_unlock(std::atomic<u32>& s) {
     s.store(0, std::memory_order_release);
 }
 
-// Processes (one per OS thread today).
+// Processes: one per OS thread, and the logical processes of OpenMP tasks and fibers
+// (rt_openmp.cpp, rt_annotations.cpp). The thread registry (rt_thread_registry.cpp) hands them out.
 u32 new_pid();
 u32 new_pids(u32 count);                  // `count` consecutive ids
 void thread_started(u32 pid, u32 parent); // called first thing in a created thread
 void map_thread(u64 pthread_id, u32 pid);
 u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
-extern std::atomic<u32> g_live_threads;
 
 // The code of the OpenMP runtime (set by rt_openmp.cpp when it registers as a tool): its own
 // mem* calls work on its own data, which it synchronizes itself (and the copies it makes for
@@ -296,7 +366,12 @@ void finalize(const char* how, long value, bool in_signal);
 // The signal finalize() sends to every other live thread so that it completes its own open
 // computation event (installed at initialization, SA_RESTART).
 int exit_flush_signal();
+// At initialisation: the fatal-signal flush, the exit flush signal's handler, atexit.
+void install_exit_handlers();
+bool finalized(); // finalize() ran (or is running)
 
 void ensure_init();
+// __tsan_init was called: the program has instrumented code (metadata `instrumented 1`).
+void mark_instrumented();
 
 } // namespace frt

@@ -16,12 +16,12 @@
 //   strerror_r     writes the buffer it fills.
 // The calls are only traced from threads the runtime already knows (these functions also run
 // while a thread is being set up), and never from inside the runtime.
-#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
+#include "rt_real.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -31,34 +31,22 @@ namespace {
 
 // The calling thread's state if a library call of the program (made at pc) is to be recorded.
 FRT_INLINE ThreadState* program_call(u64 pc) {
-    ThreadState* t = tls_state;
-    if (t == nullptr || t->guard != 0 || from_runtime(pc)) return nullptr;
-    t->guard = 1;
-    return t;
+    return from_runtime(pc) ? nullptr : enter_attached();
 }
 
 void accessed(u64 pc, const void* addr, u64 size, bool write) {
-    if (ThreadState* t = program_call(pc)) {
-        library_access(t, pc, addr, size, write);
-        leave(t);
+    if (InterceptorScope scope(program_call(pc)); scope) {
+        library_access(scope.thread(), pc, addr, size, write);
     }
 }
 
 void file_used(u64 pc, FILE* f) {
     if (f == nullptr) return;
-    if (ThreadState* t = program_call(pc)) {
-        add_access_slow(t, pc, reinterpret_cast<u64>(f), 1,
+    if (InterceptorScope scope(program_call(pc)); scope) {
+        add_access_slow(scope.thread(), pc, reinterpret_cast<u64>(f), 1,
                         fmt::kAtomic | fmt::kRead | fmt::kWrite);
-        leave(t);
     }
 }
-
-template <class F> F next(F& slot, const char* name) {
-    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-    return slot;
-}
-#define NEXT(name) next(real_##name, #name)
-#define DECLARE_NEXT(name) decltype(&::name) real_##name = nullptr
 
 // Plain loops: these run before the real functions are resolved and must not call them.
 u64 length(const char* s) {
@@ -74,33 +62,33 @@ u64 length_max(const char* s, u64 max) {
     return n;
 }
 
-DECLARE_NEXT(memcmp);
-DECLARE_NEXT(bcmp);
-DECLARE_NEXT(strcmp);
-DECLARE_NEXT(strncmp);
-DECLARE_NEXT(strcasecmp);
-DECLARE_NEXT(strncasecmp);
+FRT_DECLARE_REAL(memcmp);
+FRT_DECLARE_REAL(bcmp);
+FRT_DECLARE_REAL(strcmp);
+FRT_DECLARE_REAL(strncmp);
+FRT_DECLARE_REAL(strcasecmp);
+FRT_DECLARE_REAL(strncasecmp);
 // (C++'s <cstring> overloads these: name the C signatures)
 using find_char_fn = char* (*)(const char*, int);
 using find_str_fn = char* (*)(const char*, const char*);
-find_char_fn real_strchr = nullptr;
-find_char_fn real_strrchr = nullptr;
-find_str_fn real_strstr = nullptr;
-DECLARE_NEXT(strdup);
-DECLARE_NEXT(strndup);
-DECLARE_NEXT(fwrite);
-DECLARE_NEXT(fread);
-DECLARE_NEXT(fputs);
-DECLARE_NEXT(puts);
-DECLARE_NEXT(fgets);
-DECLARE_NEXT(fputc);
-DECLARE_NEXT(putc);
-DECLARE_NEXT(putchar);
-DECLARE_NEXT(vfprintf);
-DECLARE_NEXT(fflush);
-DECLARE_NEXT(fclose);
+FRT_DECLARE_REAL_TYPED(strchr, find_char_fn);
+FRT_DECLARE_REAL_TYPED(strrchr, find_char_fn);
+FRT_DECLARE_REAL_TYPED(strstr, find_str_fn);
+FRT_DECLARE_REAL(strdup);
+FRT_DECLARE_REAL(strndup);
+FRT_DECLARE_REAL(fwrite);
+FRT_DECLARE_REAL(fread);
+FRT_DECLARE_REAL(fputs);
+FRT_DECLARE_REAL(puts);
+FRT_DECLARE_REAL(fgets);
+FRT_DECLARE_REAL(fputc);
+FRT_DECLARE_REAL(putc);
+FRT_DECLARE_REAL(putchar);
+FRT_DECLARE_REAL(vfprintf);
+FRT_DECLARE_REAL(fflush);
+FRT_DECLARE_REAL(fclose);
 using strerror_r_fn = char* (*)(int, char*, size_t);
-strerror_r_fn real_strerror_r = nullptr;
+FRT_DECLARE_REAL_TYPED(strerror_r, strerror_r_fn);
 
 // strcmp & co.: the index of the first difference or terminator (compared up to max bytes).
 template <class Eq> u64 compared(const char* a, const char* b, u64 max, Eq eq) {
@@ -122,7 +110,7 @@ constexpr auto kSameIgnoringCase = [](char x, char y) {
 FRT_EXPORT int memcmp(const void* a, const void* b, size_t n) {
     accessed(FRT_CALLER(), a, n, false);
     accessed(FRT_CALLER(), b, n, false);
-    if (auto real = NEXT(memcmp)) return real(a, b, n);
+    if (auto real = REAL(memcmp)) return real(a, b, n);
     const auto* x = static_cast<const unsigned char*>(a);
     const auto* y = static_cast<const unsigned char*>(b);
     for (size_t i = 0; i < n; ++i)
@@ -132,13 +120,13 @@ FRT_EXPORT int memcmp(const void* a, const void* b, size_t n) {
 FRT_EXPORT int bcmp(const void* a, const void* b, size_t n) {
     accessed(FRT_CALLER(), a, n, false);
     accessed(FRT_CALLER(), b, n, false);
-    return NEXT(bcmp)(a, b, n);
+    return REAL(bcmp)(a, b, n);
 }
 FRT_EXPORT int strcmp(const char* a, const char* b) {
     const u64 n = compared(a, b, ~0ull, kSame);
     accessed(FRT_CALLER(), a, n, false);
     accessed(FRT_CALLER(), b, n, false);
-    if (auto real = NEXT(strcmp)) return real(a, b);
+    if (auto real = REAL(strcmp)) return real(a, b);
     const u64 i = n - 1;
     return static_cast<unsigned char>(a[i]) - static_cast<unsigned char>(b[i]);
 }
@@ -146,37 +134,37 @@ FRT_EXPORT int strncmp(const char* a, const char* b, size_t max) {
     const u64 n = compared(a, b, max, kSame);
     accessed(FRT_CALLER(), a, n, false);
     accessed(FRT_CALLER(), b, n, false);
-    return NEXT(strncmp)(a, b, max);
+    return REAL(strncmp)(a, b, max);
 }
 FRT_EXPORT int strcasecmp(const char* a, const char* b) {
     const u64 n = compared(a, b, ~0ull, kSameIgnoringCase);
     accessed(FRT_CALLER(), a, n, false);
     accessed(FRT_CALLER(), b, n, false);
-    return NEXT(strcasecmp)(a, b);
+    return REAL(strcasecmp)(a, b);
 }
 FRT_EXPORT int strncasecmp(const char* a, const char* b, size_t max) {
     const u64 n = compared(a, b, max, kSameIgnoringCase);
     accessed(FRT_CALLER(), a, n, false);
     accessed(FRT_CALLER(), b, n, false);
-    return NEXT(strncasecmp)(a, b, max);
+    return REAL(strncasecmp)(a, b, max);
 }
 // (C++'s <cstring> declares only the const-correct overloads: define the C symbols by name)
 FRT_EXPORT char* c_strchr(const char* s, int c) __asm__("strchr");
 FRT_EXPORT char* c_strrchr(const char* s, int c) __asm__("strrchr");
 FRT_EXPORT char* c_strstr(const char* s, const char* w) __asm__("strstr");
 FRT_EXPORT char* c_strchr(const char* s, int c) {
-    char* r = NEXT(strchr)(s, c);
+    char* r = REAL(strchr)(s, c);
     accessed(FRT_CALLER(), s, r ? static_cast<u64>(r - s) + 1 : length(s) + 1, false);
     return r;
 }
 FRT_EXPORT char* c_strrchr(const char* s, int c) {
     accessed(FRT_CALLER(), s, length(s) + 1, false);
-    return NEXT(strrchr)(s, c);
+    return REAL(strrchr)(s, c);
 }
 FRT_EXPORT char* c_strstr(const char* s, const char* w) {
     accessed(FRT_CALLER(), s, length(s) + 1, false);
     accessed(FRT_CALLER(), w, length(w) + 1, false);
-    return NEXT(strstr)(s, w);
+    return REAL(strstr)(s, w);
 }
 FRT_EXPORT size_t strlen(const char* s) {
     const u64 n = length(s);
@@ -235,16 +223,16 @@ FRT_EXPORT char* strncat(char* d, const char* s, size_t max) {
 }
 FRT_EXPORT char* strdup(const char* s) {
     accessed(FRT_CALLER(), s, length(s) + 1, false);
-    return NEXT(strdup)(s);
+    return REAL(strdup)(s);
 }
 FRT_EXPORT char* strndup(const char* s, size_t max) {
     const u64 n = length_max(s, max);
     accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
-    return NEXT(strndup)(s, max);
+    return REAL(strndup)(s, max);
 }
 // The GNU strerror_r (what _GNU_SOURCE programs and C++ get): may or may not use buf.
 FRT_EXPORT char* strerror_r(int e, char* buf, size_t n) {
-    auto real = next(real_strerror_r, "strerror_r");
+    auto real = REAL(strerror_r);
     char* r = real(e, buf, n);
     if (r == buf && n != 0) accessed(FRT_CALLER(), buf, length_max(buf, n - 1) + 1, true);
     return r;
@@ -255,55 +243,55 @@ FRT_EXPORT char* strerror_r(int e, char* buf, size_t n) {
 FRT_EXPORT size_t fwrite(const void* p, size_t size, size_t n, FILE* f) {
     file_used(FRT_CALLER(), f);
     accessed(FRT_CALLER(), p, size * n, false);
-    return NEXT(fwrite)(p, size, n, f);
+    return REAL(fwrite)(p, size, n, f);
 }
 FRT_EXPORT size_t fread(void* p, size_t size, size_t n, FILE* f) {
     file_used(FRT_CALLER(), f);
-    const size_t r = NEXT(fread)(p, size, n, f);
+    const size_t r = REAL(fread)(p, size, n, f);
     accessed(FRT_CALLER(), p, size * r, true);
     return r;
 }
 FRT_EXPORT int fputs(const char* s, FILE* f) {
     file_used(FRT_CALLER(), f);
     accessed(FRT_CALLER(), s, length(s) + 1, false);
-    return NEXT(fputs)(s, f);
+    return REAL(fputs)(s, f);
 }
 FRT_EXPORT int puts(const char* s) {
     file_used(FRT_CALLER(), stdout);
     accessed(FRT_CALLER(), s, length(s) + 1, false);
-    return NEXT(puts)(s);
+    return REAL(puts)(s);
 }
 FRT_EXPORT char* fgets(char* s, int n, FILE* f) {
     file_used(FRT_CALLER(), f);
-    char* r = NEXT(fgets)(s, n, f);
+    char* r = REAL(fgets)(s, n, f);
     if (r != nullptr) accessed(FRT_CALLER(), s, length(s) + 1, true);
     return r;
 }
 FRT_EXPORT int fputc(int c, FILE* f) {
     file_used(FRT_CALLER(), f);
-    return NEXT(fputc)(c, f);
+    return REAL(fputc)(c, f);
 }
 FRT_EXPORT int putc(int c, FILE* f) {
     file_used(FRT_CALLER(), f);
-    return NEXT(putc)(c, f);
+    return REAL(putc)(c, f);
 }
 FRT_EXPORT int putchar(int c) {
     file_used(FRT_CALLER(), stdout);
-    return NEXT(putchar)(c);
+    return REAL(putchar)(c);
 }
 FRT_EXPORT int vfprintf(FILE* f, const char* format, va_list ap) {
     file_used(FRT_CALLER(), f);
-    return NEXT(vfprintf)(f, format, ap);
+    return REAL(vfprintf)(f, format, ap);
 }
 FRT_EXPORT int vprintf(const char* format, va_list ap) {
     file_used(FRT_CALLER(), stdout);
-    return NEXT(vfprintf)(stdout, format, ap);
+    return REAL(vfprintf)(stdout, format, ap);
 }
 FRT_EXPORT int fprintf(FILE* f, const char* format, ...) {
     file_used(FRT_CALLER(), f);
     va_list ap;
     va_start(ap, format);
-    const int r = NEXT(vfprintf)(f, format, ap);
+    const int r = REAL(vfprintf)(f, format, ap);
     va_end(ap);
     return r;
 }
@@ -311,17 +299,17 @@ FRT_EXPORT int printf(const char* format, ...) {
     file_used(FRT_CALLER(), stdout);
     va_list ap;
     va_start(ap, format);
-    const int r = NEXT(vfprintf)(stdout, format, ap);
+    const int r = REAL(vfprintf)(stdout, format, ap);
     va_end(ap);
     return r;
 }
 FRT_EXPORT int fflush(FILE* f) {
     file_used(FRT_CALLER(), f);
-    return NEXT(fflush)(f);
+    return REAL(fflush)(f);
 }
 FRT_EXPORT int fclose(FILE* f) {
     accessed(FRT_CALLER(), f, sizeof(FILE), true);
-    return NEXT(fclose)(f);
+    return REAL(fclose)(f);
 }
 
 // The __interceptor_ names (rt_record.hpp).

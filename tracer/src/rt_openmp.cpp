@@ -49,7 +49,6 @@
 // here if unset) so the combine step of every reduction runs in a critical section the
 // mutex callbacks report, instead of inside a barrier (tree method) where the reads of other
 // threads' private copies would look unordered.
-#include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -58,6 +57,7 @@
 #include <cstring>
 
 #include "rt_internal.hpp"
+#include "rt_real.hpp"
 #include FIRSTRACE_OMP_TOOLS_HEADER
 
 namespace fmt = firstrace::format;
@@ -68,10 +68,11 @@ std::atomic<u64> g_openmp_runtime_lo{0}, g_openmp_runtime_hi{0};
 
 namespace {
 
-inline constexpr u32 kChunkWindow = 64; // chunks of one implicit task kept unordered
+inline constexpr u32 kChunkWindow = 8;  // chunks of one implicit task kept unordered
 inline constexpr u32 kDepMax = 32;      // tasks per dependence set and in-list
 inline constexpr u32 kHeldMax = 64;     // omp locks held at once by one thread
 inline constexpr u64 kTaskHeader = 32;  // LLVM's kmp_task_t header before the private data
+inline constexpr u32 kDoacrossDims = 4; // loop dimensions whose bounds a doacross wait checks
 
 ompt_get_task_info_t g_get_task_info = nullptr;
 ompt_get_task_memory_t g_get_task_memory = nullptr;
@@ -165,6 +166,9 @@ struct Task {
     TaskGroup* group = nullptr;     // innermost taskgroup the task itself opened
     TaskGroup* member_of = nullptr; // the taskgroup the task belongs to (with its descendants)
     u32 window[kChunkWindow] = {};  // outstanding chunks (implicit tasks)
+    u32 doacross_loops = 0;         // implicit: doacross loops begun (same count in the team)
+    u32 doacross_dims = 0;          // of the current doacross loop, bounds of the first ones
+    std::int64_t doacross_lo[kDoacrossDims] = {}, doacross_hi[kDoacrossDims] = {};
     u32 nchunks = 0;
     Task* next = nullptr;
 };
@@ -340,12 +344,54 @@ void chunk_boundary(ThreadState* t, Task* task, bool more, const void* pc) {
 // GNU entry points call the LLVM ones) count once.
 void on_dispatch(bool more, const void* pc) {
     if (tls_in_dispatch != 0) return;
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     Task* task = tls_task;
     if (task != nullptr && task->kind == TaskKind::Implicit && !task->ended)
         chunk_boundary(t, task, more, pc);
-    leave(t);
+}
+
+// --- doacross loops (ordered(n) with depend(source) / depend(sink : vec), OpenMP 5.1 2.19.9) ---
+// LLVM 14 reports no OMPT event for them: the entry points are interposed (clang). Each
+// iteration of a doacross loop is a synchronization object of its own, keyed by the team, the
+// loop's number in the team (every implicit task begins every doacross loop, so the counts
+// agree) and the iteration vector: depend(source) releases it, depend(sink) acquires it. A sink
+// outside the iteration space waits for nothing (OpenMP: such a dependence is ignored).
+
+u64 doacross_object(const Task* task, const std::int64_t* vec, u32 dims) {
+    u64 h = fmt::checksum_update(task->team, &task->doacross_loops, sizeof task->doacross_loops);
+    return fmt::checksum_update(h, vec, sizeof(std::int64_t) * dims);
+}
+
+Task* doacross_task() {
+    Task* task = tls_task;
+    return task != nullptr && task->kind == TaskKind::Implicit && !task->ended ? task : nullptr;
+}
+
+void on_doacross_init(std::int32_t dims, const std::int64_t* bounds /* lo, up, st per dim */) {
+    Task* task = doacross_task();
+    if (task == nullptr) return;
+    ++task->doacross_loops;
+    task->doacross_dims = dims > 0 ? static_cast<u32>(dims) : 0;
+    for (u32 d = 0; d < task->doacross_dims && d < kDoacrossDims; ++d) {
+        const std::int64_t lo = bounds[3 * d], up = bounds[3 * d + 1];
+        task->doacross_lo[d] = lo < up ? lo : up;
+        task->doacross_hi[d] = lo < up ? up : lo;
+    }
+}
+
+void on_doacross(bool post, const std::int64_t* vec, const void* pc) {
+    InterceptorScope scope;
+    if (!scope) return;
+    Task* task = doacross_task();
+    if (task == nullptr || task->doacross_dims == 0) return;
+    if (!post)
+        for (u32 d = 0; d < task->doacross_dims && d < kDoacrossDims; ++d)
+            if (vec[d] < task->doacross_lo[d] || vec[d] > task->doacross_hi[d]) return;
+    const u64 object = doacross_object(task, vec, task->doacross_dims);
+    sync(scope.thread(), post ? fmt::kOpRelease : fmt::kOpAcquire, fmt::kObjOmpDoacross, object,
+         post ? 0 : 1, pc);
 }
 
 // --- dependences -----------------------------------------------------------------------------
@@ -461,6 +507,38 @@ void add_dependence(Task* parent, Task* task, u64 address, int type) {
     }
 }
 
+// LLVM's kmp_depend_info_t: the flag bits are in (1), out (2), mtx (4), set (8).
+struct KmpDependInfo {
+    std::intptr_t base_addr;
+    size_t len;
+    std::uint8_t flags;
+};
+
+// `taskwait depend(...)` (OpenMP 5.1 2.19.5): the encountering task waits for the sibling
+// tasks that a task with these dependences would depend on; it then acquires their completion
+// objects. The dependence table is only read: the wait completes at once, so tasks created
+// after it are ordered behind those siblings through the encountering task anyway.
+void on_wait_deps(const KmpDependInfo* deps, std::int32_t n, const void* pc) {
+    InterceptorScope scope;
+    if (!scope) return;
+    Task* task = tls_task;
+    if (task == nullptr || task->ended || deps == nullptr) return;
+    ThreadState* t = scope.thread();
+    emit_switch(t, task->active);
+    for (std::int32_t i = 0; i < n; ++i) {
+        DepEntry* e = dep_entry(task, static_cast<u64>(deps[i].base_addr));
+        if (e == nullptr) continue;
+        const bool writes = (deps[i].flags & ~1u) != 0; // out, inout, mutexinoutset, inoutset
+        for (u32 k = 0; k < e->nset; ++k)
+            sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, e->set[k], 1, pc);
+        for (u32 k = 0; writes && k < e->nins; ++k)
+            sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, e->ins[k], 1, pc);
+        if (e->mode >= 2 && writes)
+            for (u32 k = 0; k < e->nbase; ++k)
+                sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, e->base[k], 1, pc);
+    }
+}
+
 u64 mutexset_key(u64 address, u32 parent) {
     return address ^ (u64{parent} << 40) ^ (u64{parent} >> 24);
 }
@@ -532,28 +610,29 @@ void free_task(Task* task) {
 // -------------------------------------------------------------------------------
 
 void on_thread_begin(ompt_thread_t, ompt_data_t*) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     declare_os_thread(t);
-    leave(t);
 }
 
 void on_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t* parallel,
                        unsigned requested, int, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     if (requested == 0) requested = 1;
     const u32 base = new_pids(requested);
     parallel->value = (u64{requested} << 32) | base;
     if (Task* e = task_of(encountering)) emit_switch(t, e->active);
     for (u32 i = 0; i < requested; ++i)
         fork_join(t, fmt::kOpFork, base + i, pc);
-    leave(t);
 }
 
 void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering, int, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     Task* e = task_of(encountering);
     if (e != nullptr) emit_switch(t, e->active);
     tls_task = e;
@@ -564,18 +643,17 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering, int, cons
     tls_final_team = 0;
     for (u32 i = 0; i < requested; ++i)
         fork_join(t, fmt::kOpJoin, base + i, pc);
-    leave(t);
 }
 
 void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, ompt_data_t* task_data,
                       unsigned, unsigned index, int flags) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     declare_os_thread(t);
     if (endpoint == ompt_scope_begin) {
         Task* task = g_tasks.get();
         if (task == nullptr) {
-            leave(t);
             return;
         }
         const u64 region = parallel ? parallel->value : 0;
@@ -599,7 +677,6 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
     } else {
         Task* task = task_of(task_data);
         if (task == nullptr) {
-            leave(t);
             return;
         }
         task_data->ptr = nullptr;
@@ -624,18 +701,17 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
         if (tls_task == task) tls_task = nullptr;
         free_task(task);
     }
-    leave(t);
 }
 
 void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t* new_task,
                     int flags, int, const void* pc) {
     if (!(flags & ompt_task_explicit) && !(flags & ompt_task_target)) return;
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     Task* parent = task_of(encountering);
     Task* task = g_tasks.get();
     if (task == nullptr) {
-        leave(t);
         return;
     }
     task->kind = TaskKind::Explicit;
@@ -669,24 +745,28 @@ void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t*
     }
     fork_join(t, fmt::kOpFork, task->pid, pc);
     new_task->ptr = task;
-    leave(t);
 }
 
+// Set while __kmpc_omp_wait_deps runs: libomp reports the dependences of a `taskwait
+// depend` as the encountering task's own, which they are not (see on_wait_deps).
+__thread bool tls_in_wait_deps __attribute__((tls_model("initial-exec"))) = false;
+
 void on_dependences(ompt_data_t* task_data, const ompt_dependence_t* deps, int ndeps) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    if (tls_in_wait_deps) return;
+    InterceptorScope scope;
+    if (!scope) return;
     Task* task = task_of(task_data);
     Task* parent = task ? task->creator : nullptr;
     if (task != nullptr && parent != nullptr)
         for (int i = 0; i < ndeps; ++i)
             add_dependence(parent, task, reinterpret_cast<u64>(deps[i].variable.ptr),
                            deps[i].dependence_type);
-    leave(t);
 }
 
 void on_task_schedule(ompt_data_t* prior_data, ompt_task_status_t status, ompt_data_t* next_data) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     Task* prior = task_of(prior_data);
     Task* next = task_of(next_data);
     const bool finished =
@@ -708,7 +788,6 @@ void on_task_schedule(ompt_data_t* prior_data, ompt_task_status_t status, ompt_d
             fork_join(t, fmt::kOpJoin, prior->pid, nullptr);
     }
     if (prior != nullptr && prior->kind == TaskKind::Explicit && prior->ended) free_task(prior);
-    leave(t);
 }
 
 bool is_barrier(ompt_sync_region_t kind) {
@@ -728,11 +807,11 @@ bool is_barrier(ompt_sync_region_t kind) {
 
 void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t* parallel,
                     ompt_data_t* task_data, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     Task* task = task_of(task_data);
     if (task == nullptr) {
-        leave(t);
         return;
     }
     if (is_barrier(kind)) {
@@ -775,7 +854,6 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, omp
             g_groups.put(g);
         }
     }
-    leave(t);
 }
 
 // The lock protocol of every mutual exclusion construct (see the top of this file).
@@ -804,17 +882,17 @@ void lock_released(ThreadState* t, u64 id, const void* pc) {
 }
 
 void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     lock_acquired(t, wait_id, pc);
-    leave(t);
 }
 
 void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     lock_released(t, wait_id, pc);
-    leave(t);
 }
 
 // The combine step of a reduction (LLVM's __kmpc_reduce with the critical method, see the top
@@ -822,26 +900,26 @@ void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
 // mutex ones. Ids of these locks have the top bit set (wait ids are addresses).
 void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t endpoint, ompt_data_t*,
                   ompt_data_t* task_data, const void* pc) {
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     Task* task = task_of(task_data);
     const u64 id = (1ull << 63) | (task ? task->team : 0);
     if (endpoint == ompt_scope_begin)
         lock_acquired(t, id, pc);
     else
         lock_released(t, id, pc);
-    leave(t);
 }
 
 void on_work(ompt_work_t, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_data_t* task_data,
              uint64_t, const void* pc) {
     if (endpoint != ompt_scope_end) return;
-    ThreadState* t = enter();
-    if (t == nullptr) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     Task* task = task_of(task_data);
     if (task != nullptr && task->kind == TaskKind::Implicit && task->active != task->pid)
         chunk_boundary(t, task, false, pc);
-    leave(t);
 }
 
 struct ModuleOf {
@@ -893,10 +971,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     reg(ompt_callback_mutex_released, on_mutex_released);
     reg(ompt_callback_work, on_work);
     reg(ompt_callback_reduction, on_reduction);
-    if (ThreadState* t = enter()) {
-        declare_os_thread(t);
-        leave(t);
-    }
+    if (InterceptorScope scope; scope) declare_os_thread(scope.thread());
     return 1;
 }
 
@@ -923,16 +998,10 @@ __attribute__((constructor)) static void frt_openmp_environment() {
 // --- dispatch of worksharing chunks -----------------------------------------------------------
 
 namespace {
-template <class F> F next_symbol(F& slot, const char* name) {
-    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-    return slot;
-}
-
 // Calls the real entry point (nested dispatch calls inside it are not chunk boundaries), then
 // records the boundary.
 template <class R, class... A>
-R dispatch(R (*&slot)(A...), const char* name, const void* pc, A... args) {
-    auto real = next_symbol(slot, name);
+R dispatch(R (*real)(A...), const void* pc, std::type_identity_t<A>... args) {
     if (real == nullptr) return R{};
     ++tls_in_dispatch;
     const R r = real(args...);
@@ -948,41 +1017,89 @@ R dispatch(R (*&slot)(A...), const char* name, const void* pc, A... args) {
 using kmp_int32 = std::int32_t;
 using kmp_int64 = std::int64_t;
 #define FRT_KMP_NEXT(name, T)                                                                      \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, int (*)(void*, kmp_int32, kmp_int32*, T*, T*, T*));               \
+    }                                                                                              \
     FRT_EXPORT int name(void* loc, kmp_int32 gtid, kmp_int32* last, T* lb, T* ub, T* st) {         \
-        static int (*real)(void*, kmp_int32, kmp_int32*, T*, T*, T*) = nullptr;                    \
-        return dispatch(real, #name, FRT_CALLER(), loc, gtid, last, lb, ub, st);                   \
+        return dispatch(REAL(name), FRT_CALLER(), loc, gtid, last, lb, ub, st);                    \
     }
 FRT_KMP_NEXT(__kmpc_dispatch_next_4, kmp_int32)
 FRT_KMP_NEXT(__kmpc_dispatch_next_4u, std::uint32_t)
 FRT_KMP_NEXT(__kmpc_dispatch_next_8, kmp_int64)
 FRT_KMP_NEXT(__kmpc_dispatch_next_8u, std::uint64_t)
 
+// Doacross loops (clang). kmp_dim is {lo, up, st} of kmp_int64 per dimension.
+namespace {
+FRT_DECLARE_REAL_TYPED(__kmpc_doacross_init, void (*)(void*, kmp_int32, kmp_int32, const void*));
+FRT_DECLARE_REAL_TYPED(__kmpc_doacross_wait, void (*)(void*, kmp_int32, const kmp_int64*));
+FRT_DECLARE_REAL_TYPED(__kmpc_doacross_post, void (*)(void*, kmp_int32, const kmp_int64*));
+} // namespace
+FRT_EXPORT void __kmpc_doacross_init(void* loc, kmp_int32 gtid, kmp_int32 dims,
+                                     const void* bounds) {
+    if (auto real = REAL(__kmpc_doacross_init)) real(loc, gtid, dims, bounds);
+    on_doacross_init(dims, static_cast<const kmp_int64*>(bounds));
+}
+FRT_EXPORT void __kmpc_doacross_wait(void* loc, kmp_int32 gtid, const kmp_int64* vec) {
+    if (auto real = REAL(__kmpc_doacross_wait)) real(loc, gtid, vec);
+    on_doacross(false, vec, FRT_CALLER());
+}
+FRT_EXPORT void __kmpc_doacross_post(void* loc, kmp_int32 gtid, const kmp_int64* vec) {
+    on_doacross(true, vec, FRT_CALLER());
+    if (auto real = REAL(__kmpc_doacross_post)) real(loc, gtid, vec);
+}
+
+// taskwait depend (clang; gcc's GOMP_taskwait_depend calls it inside libomp).
+namespace {
+FRT_DECLARE_REAL_TYPED(__kmpc_omp_wait_deps,
+                       void (*)(void*, kmp_int32, kmp_int32, const KmpDependInfo*, kmp_int32,
+                                const KmpDependInfo*));
+} // namespace
+FRT_EXPORT void __kmpc_omp_wait_deps(void* loc, kmp_int32 gtid, kmp_int32 ndeps,
+                                     const KmpDependInfo* deps, kmp_int32 nnoalias,
+                                     const KmpDependInfo* noalias) {
+    tls_in_wait_deps = true;
+    if (auto real = REAL(__kmpc_omp_wait_deps)) real(loc, gtid, ndeps, deps, nnoalias, noalias);
+    tls_in_wait_deps = false;
+    on_wait_deps(deps, ndeps, FRT_CALLER());
+    on_wait_deps(noalias, nnoalias, FRT_CALLER());
+}
+
 // GNU entry points (gcc), as libomp implements them.
 using ull = unsigned long long;
 #define FRT_GOMP_NEXT(name, T)                                                                     \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, bool (*)(T*, T*));                                                \
+    }                                                                                              \
     FRT_EXPORT bool name(T* istart, T* iend) {                                                     \
-        static bool (*real)(T*, T*) = nullptr;                                                     \
-        return dispatch(real, #name, FRT_CALLER(), istart, iend);                                  \
+        return dispatch(REAL(name), FRT_CALLER(), istart, iend);                                   \
     }
 #define FRT_GOMP_START4(name)                                                                      \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, bool (*)(long, long, long, long, long*, long*));                  \
+    }                                                                                              \
     FRT_EXPORT bool name(long s, long e, long inc, long chunk, long* istart, long* iend) {         \
-        static bool (*real)(long, long, long, long, long*, long*) = nullptr;                       \
-        return dispatch(real, #name, FRT_CALLER(), s, e, inc, chunk, istart, iend);                \
+        return dispatch(REAL(name), FRT_CALLER(), s, e, inc, chunk, istart, iend);                 \
     }
 #define FRT_GOMP_START3(name)                                                                      \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, bool (*)(long, long, long, long*, long*));                        \
+    }                                                                                              \
     FRT_EXPORT bool name(long s, long e, long inc, long* istart, long* iend) {                     \
-        static bool (*real)(long, long, long, long*, long*) = nullptr;                             \
-        return dispatch(real, #name, FRT_CALLER(), s, e, inc, istart, iend);                       \
+        return dispatch(REAL(name), FRT_CALLER(), s, e, inc, istart, iend);                        \
     }
 #define FRT_GOMP_ULL_START4(name)                                                                  \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, bool (*)(bool, ull, ull, ull, ull, ull*, ull*));                  \
+    }                                                                                              \
     FRT_EXPORT bool name(bool up, ull s, ull e, ull inc, ull chunk, ull* istart, ull* iend) {      \
-        static bool (*real)(bool, ull, ull, ull, ull, ull*, ull*) = nullptr;                       \
-        return dispatch(real, #name, FRT_CALLER(), up, s, e, inc, chunk, istart, iend);            \
+        return dispatch(REAL(name), FRT_CALLER(), up, s, e, inc, chunk, istart, iend);             \
     }
 #define FRT_GOMP_ULL_START3(name)                                                                  \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, bool (*)(bool, ull, ull, ull, ull*, ull*));                       \
+    }                                                                                              \
     FRT_EXPORT bool name(bool up, ull s, ull e, ull inc, ull* istart, ull* iend) {                 \
-        static bool (*real)(bool, ull, ull, ull, ull*, ull*) = nullptr;                            \
-        return dispatch(real, #name, FRT_CALLER(), up, s, e, inc, istart, iend);                   \
+        return dispatch(REAL(name), FRT_CALLER(), up, s, e, inc, istart, iend);                    \
     }
 
 FRT_GOMP_NEXT(GOMP_loop_dynamic_next, long)
@@ -1032,24 +1149,35 @@ FRT_GOMP_ULL_START3(GOMP_loop_ull_ordered_runtime_start)
 
 // The OpenMP 5.0 generic start (schedule passed at run time; static ones hand out chunks too,
 // harmless: a chunk is a legal split of the implicit task).
+namespace {
+FRT_DECLARE_REAL_TYPED(GOMP_loop_start,
+                       bool (*)(long, long, long, long, long, long*, long*, uintptr_t*, void**));
+}
 FRT_EXPORT bool GOMP_loop_start(long s, long e, long inc, long sched, long chunk, long* istart,
                                 long* iend, uintptr_t* reductions, void** mem) {
-    static bool (*real)(long, long, long, long, long, long*, long*, uintptr_t*, void**) = nullptr;
-    return dispatch(real, "GOMP_loop_start", FRT_CALLER(), s, e, inc, sched, chunk, istart, iend,
+    return dispatch(REAL(GOMP_loop_start), FRT_CALLER(), s, e, inc, sched, chunk, istart, iend,
                     reductions, mem);
+}
+namespace {
+FRT_DECLARE_REAL_TYPED(GOMP_loop_ull_start,
+                       bool (*)(bool, ull, ull, ull, long, ull, ull*, ull*, uintptr_t*, void**));
 }
 FRT_EXPORT bool GOMP_loop_ull_start(bool up, ull s, ull e, ull inc, long sched, ull chunk,
                                     ull* istart, ull* iend, uintptr_t* reductions, void** mem) {
-    static bool (*real)(bool, ull, ull, ull, long, ull, ull*, ull*, uintptr_t*, void**) = nullptr;
-    return dispatch(real, "GOMP_loop_ull_start", FRT_CALLER(), up, s, e, inc, sched, chunk, istart,
+    return dispatch(REAL(GOMP_loop_ull_start), FRT_CALLER(), up, s, e, inc, sched, chunk, istart,
                     iend, reductions, mem);
 }
 
 // Undeferred tasks of the program (if(0)): clang calls __kmpc_omp_task_begin_if0, which starts
 // the task on this thread; gcc passes the if clause to GOMP_task.
+namespace {
+FRT_DECLARE_REAL_TYPED(__kmpc_omp_task_begin_if0, void (*)(void*, kmp_int32, void*));
+FRT_DECLARE_REAL_TYPED(GOMP_task, void (*)(void (*)(void*), void*, void (*)(void*, void*), long,
+                                           long, bool, unsigned, void**, int, void*));
+} // namespace
 FRT_EXPORT void __kmpc_omp_task_begin_if0(void* loc, kmp_int32 gtid, void* task) {
-    static void (*real)(void*, kmp_int32, void*) = nullptr;
-    if (next_symbol(real, "__kmpc_omp_task_begin_if0") == nullptr) return;
+    auto real = REAL(__kmpc_omp_task_begin_if0);
+    if (real == nullptr) return;
     real(loc, gtid, task);
     if (Task* started = tls_task; started != nullptr && started->kind == TaskKind::Explicit)
         started->undeferred = true;
@@ -1057,24 +1185,29 @@ FRT_EXPORT void __kmpc_omp_task_begin_if0(void* loc, kmp_int32 gtid, void* task)
 FRT_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*), long arg_size,
                           long arg_align, bool if_clause, unsigned flags, void** depend,
                           int priority, void* detach) {
-    static void (*real)(void (*)(void*), void*, void (*)(void*, void*), long, long, bool, unsigned,
-                        void**, int, void*) = nullptr;
-    if (next_symbol(real, "GOMP_task") == nullptr) return;
+    auto real = REAL(GOMP_task);
+    if (real == nullptr) return;
     tls_creating_if0 = !if_clause;
     real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
     tls_creating_if0 = false;
 }
 
 // Sections (gcc hands them out one by one; clang lowers them to a static loop).
+namespace {
+FRT_DECLARE_REAL_TYPED(GOMP_sections_start, unsigned (*)(unsigned));
+}
 FRT_EXPORT unsigned GOMP_sections_start(unsigned count) {
-    static unsigned (*real)(unsigned) = nullptr;
-    return dispatch(real, "GOMP_sections_start", FRT_CALLER(), count);
+    return dispatch(REAL(GOMP_sections_start), FRT_CALLER(), count);
+}
+namespace {
+FRT_DECLARE_REAL_TYPED(GOMP_sections2_start, unsigned (*)(unsigned, uintptr_t*, void**));
 }
 FRT_EXPORT unsigned GOMP_sections2_start(unsigned count, uintptr_t* reductions, void** mem) {
-    static unsigned (*real)(unsigned, uintptr_t*, void**) = nullptr;
-    return dispatch(real, "GOMP_sections2_start", FRT_CALLER(), count, reductions, mem);
+    return dispatch(REAL(GOMP_sections2_start), FRT_CALLER(), count, reductions, mem);
+}
+namespace {
+FRT_DECLARE_REAL_TYPED(GOMP_sections_next, unsigned (*)());
 }
 FRT_EXPORT unsigned GOMP_sections_next() {
-    static unsigned (*real)() = nullptr;
-    return dispatch(real, "GOMP_sections_next", FRT_CALLER());
+    return dispatch(REAL(GOMP_sections_next), FRT_CALLER());
 }

@@ -85,9 +85,8 @@ inline void sync_object_used(ThreadState* t, u64 pc, const void* obj) {
                     firstrace::format::kAtomic | firstrace::format::kRead);
 }
 inline void sync_object_written(u64 pc, const void* obj) {
-    if (ThreadState* t = enter_call(pc)) {
-        library_access(t, pc, obj, 1, true);
-        leave(t);
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        library_access(scope.thread(), pc, obj, 1, true);
     }
 }
 

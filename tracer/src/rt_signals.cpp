@@ -13,7 +13,6 @@
 // Alternate signal stacks: every traced thread gets one (unless the program set its own), so
 // that the runtime's fatal-signal handler (SA_ONSTACK) can flush all threads' events even when
 // a thread overflowed its stack.
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -21,6 +20,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rt_real.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -33,13 +33,8 @@ constexpr int kMaxSignal = 65;
 std::atomic<void*> g_handler[kMaxSignal];
 std::atomic<bool> g_siginfo[kMaxSignal];
 
-template <class F> F next(F& slot, const char* name) {
-    if (slot == nullptr) slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-    return slot;
-}
-
 using sigaction_fn = int (*)(int, const struct sigaction*, struct sigaction*);
-sigaction_fn real_sigaction = nullptr;
+FRT_DECLARE_REAL_TYPED(sigaction, sigaction_fn);
 
 const void* signal_object(int sig) {
     return reinterpret_cast<const void*>(static_cast<u64>(sig));
@@ -47,10 +42,10 @@ const void* signal_object(int sig) {
 
 void signal_sent(int sig, u64 pc) {
     if (sig <= 0 || sig >= kMaxSignal) return;
-    ThreadState* t = enter_call(pc);
-    if (t == nullptr) return;
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return;
+    ThreadState* t = scope.thread();
     release_now(t, fmt::kObjSignal, signal_object(sig), pc, false);
-    leave(t);
 }
 
 void wrapper(int sig, siginfo_t* info, void* context) {
@@ -58,12 +53,11 @@ void wrapper(int sig, siginfo_t* info, void* context) {
     void* h =
         sig > 0 && sig < kMaxSignal ? g_handler[sig].load(std::memory_order_acquire) : nullptr;
     const bool siginfo = h != nullptr && g_siginfo[sig].load(std::memory_order_relaxed);
-    ThreadState* t = tls_state;
-    if (t != nullptr && t->guard == 0 && h != nullptr) {
-        t->guard = 1;
-        if (find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
-            acquire_now(t, fmt::kObjSignal, signal_object(sig), reinterpret_cast<u64>(h));
-        leave(t);
+    if (h != nullptr) {
+        InterceptorScope scope(enter_attached());
+        if (scope && find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
+            acquire_now(scope.thread(), fmt::kObjSignal, signal_object(sig),
+                        reinterpret_cast<u64>(h));
     }
     errno = saved_errno;
     if (h == nullptr) return;
@@ -80,7 +74,7 @@ bool program_handler(const struct sigaction* act) {
 }
 
 int install(int sig, const struct sigaction* act, struct sigaction* old, u64 pc) {
-    auto real = next(real_sigaction, "sigaction");
+    auto real = REAL(sigaction);
     if (real == nullptr) {
         errno = ENOSYS;
         return -1;
@@ -123,12 +117,12 @@ using pthread_kill_fn = int (*)(pthread_t, int);
 using sigqueue_fn = int (*)(pid_t, int, const union sigval);
 using pthread_sigqueue_fn = int (*)(pthread_t, int, const union sigval);
 using alarm_fn = unsigned (*)(unsigned);
-kill_fn real_kill = nullptr;
-raise_fn real_raise = nullptr;
-pthread_kill_fn real_pthread_kill = nullptr;
-sigqueue_fn real_sigqueue = nullptr;
-pthread_sigqueue_fn real_pthread_sigqueue = nullptr;
-alarm_fn real_alarm = nullptr;
+FRT_DECLARE_REAL_TYPED(kill, kill_fn);
+FRT_DECLARE_REAL_TYPED(raise, raise_fn);
+FRT_DECLARE_REAL_TYPED(pthread_kill, pthread_kill_fn);
+FRT_DECLARE_REAL_TYPED(sigqueue, sigqueue_fn);
+FRT_DECLARE_REAL_TYPED(pthread_sigqueue, pthread_sigqueue_fn);
+FRT_DECLARE_REAL_TYPED(alarm, alarm_fn);
 
 } // namespace
 
@@ -149,23 +143,23 @@ FRT_EXPORT sighandler_t signal(int sig, sighandler_t handler) {
 
 FRT_EXPORT int kill(pid_t pid, int sig) {
     signal_sent(sig, FRT_CALLER());
-    return next(real_kill, "kill")(pid, sig);
+    return REAL(kill)(pid, sig);
 }
 FRT_EXPORT int raise(int sig) {
     signal_sent(sig, FRT_CALLER());
-    return next(real_raise, "raise")(sig);
+    return REAL(raise)(sig);
 }
 FRT_EXPORT int pthread_kill(pthread_t thread, int sig) {
     signal_sent(sig, FRT_CALLER());
-    return next(real_pthread_kill, "pthread_kill")(thread, sig);
+    return REAL(pthread_kill)(thread, sig);
 }
 FRT_EXPORT int sigqueue(pid_t pid, int sig, const union sigval value) {
     signal_sent(sig, FRT_CALLER());
-    return next(real_sigqueue, "sigqueue")(pid, sig, value);
+    return REAL(sigqueue)(pid, sig, value);
 }
 FRT_EXPORT int pthread_sigqueue(pthread_t thread, int sig, const union sigval value) {
     signal_sent(sig, FRT_CALLER());
-    return next(real_pthread_sigqueue, "pthread_sigqueue")(thread, sig, value);
+    return REAL(pthread_sigqueue)(thread, sig, value);
 }
 FRT_EXPORT int tgkill(pid_t tgid, pid_t tid, int sig) {
     signal_sent(sig, FRT_CALLER());
@@ -173,7 +167,7 @@ FRT_EXPORT int tgkill(pid_t tgid, pid_t tid, int sig) {
 }
 FRT_EXPORT unsigned alarm(unsigned seconds) {
     if (seconds != 0) signal_sent(SIGALRM, FRT_CALLER());
-    return next(real_alarm, "alarm")(seconds);
+    return REAL(alarm)(seconds);
 }
 
 // --- alternate signal stacks ------------------------------------------------------------------

@@ -148,11 +148,12 @@ enum ObjectClass : std::uint8_t {
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
-    // 20-39: OpenMP objects (below; 24-39 reserved).
+    // 20-39: OpenMP objects (below; 25-39 reserved).
     kObjOmpMutex = 20,    // omp locks, nest locks, critical, ordered, atomic: object = wait id
     kObjOmpBarrier = 21,  // the barriers of one team: object = team id (episode = counter)
     kObjOmpTaskDone = 22, // completion of a task with dependences: object = task pid
     kObjOmpMutexSet = 23, // mutexinoutset dependences: object = address, incarnation = parent
+    kObjOmpDoacross = 24, // one iteration of a doacross loop: depend(source) -> depend(sink)
 };
 
 // Access-site flags on the wire: the model's AccessFlags values.

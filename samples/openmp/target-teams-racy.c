@@ -1,0 +1,12 @@
+// A target region run on the host: every team of the league increments one mapped counter.
+// CLANG-ONLY: gcc's target entry points (GOMP_target_ext, GOMP_teams4) are not in libomp 14
+#include <stdio.h>
+
+int main(void) {
+    int count = 0;
+#pragma omp target map(tofrom : count)
+#pragma omp teams num_teams(2)
+    count += 1; // RACE
+    printf("%d\n", count);
+    return 0;
+}

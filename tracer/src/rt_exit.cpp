@@ -1,0 +1,156 @@
+// The end of the traced process: finalize() at exit, _exit or a fatal signal, the exit flush of
+// the threads still running then, and the handlers that get us there. What is written last is
+// what makes a trace readable after a crash: every complete record of every thread.
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "rt_metadata.hpp"
+#include "rt_record_buffer.hpp"
+#include "rt_thread_registry.hpp"
+
+namespace frt {
+
+namespace {
+std::atomic<bool> g_finalized{false};
+
+// Threads alive at exit (a worker blocked in the OpenMP pool, a detached thread sleeping):
+// finalize() signals each of them; the handler completes the thread's own open computation
+// event (and, at a normal exit, ends its process: the thread's execution ends with the
+// program's, so the trace is not truncated by it) unless the thread is inside the runtime,
+// whose committed records the flush below keeps anyway. The exiting thread waits, bounded, for
+// the acknowledgements. A thread that blocks the signal only loses its open event.
+std::atomic<u32> g_exit_acks{0};
+std::atomic<bool> g_exit_end_records{false};
+
+void on_exit_flush_signal(int, siginfo_t*, void*) {
+    const int saved_errno = errno;
+    ThreadState* t = tls_state;
+    if (t != nullptr && t->guard == 0 && !t->ended && !t->abandoned.load()) {
+        t->guard = 1; // stays set: after the exit flush the thread is no longer traced
+        const u64 c = now();
+        close_computation(t, c);
+        if (g_exit_end_records.load(std::memory_order_acquire)) {
+            emit_switch(t, t->thread_pid);
+            emit_end(t, c);
+        }
+    }
+    g_exit_acks.fetch_add(1, std::memory_order_release);
+    errno = saved_errno;
+}
+
+void install_exit_flush_handler() {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_exit_flush_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    sigaction(exit_flush_signal(), &sa, nullptr);
+}
+
+void complete_other_threads(ThreadState* self, bool end_records) {
+    g_exit_end_records.store(end_records, std::memory_order_release);
+    const int pid = static_cast<int>(getpid());
+    u32 sent = 0;
+    for (u32 i = 0; i < kRegistrySize; ++i) {
+        ThreadState* t = registered_thread(i);
+        if (t == nullptr || t == self || t->ended) continue;
+        if (syscall(SYS_tgkill, pid, t->os_tid, exit_flush_signal()) == 0) ++sent;
+    }
+    const u64 deadline = now() + 1'000'000'000ull;
+    while (g_exit_acks.load(std::memory_order_acquire) < sent && now() < deadline) {
+        struct timespec pause = {0, 200'000};
+        nanosleep(&pause, nullptr);
+    }
+}
+
+void on_fatal_signal(int sig, siginfo_t*, void*) {
+    finalize("signal", sig, true);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void atexit_handler() {
+    finalize("exit", 0, false);
+}
+
+} // namespace
+
+int exit_flush_signal() {
+    return SIGRTMAX - 3;
+}
+
+void install_exit_handlers() {
+    struct sigaction sa;
+    std::memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fatal_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESETHAND | SA_ONSTACK; // flush after a stack overflow too
+    sigemptyset(&sa.sa_mask);
+    const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT,
+                         SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+    for (int sig : fatal) {
+        struct sigaction old;
+        if (sigaction(sig, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+            old.sa_handler == SIG_DFL)
+            sigaction(sig, &sa, nullptr);
+    }
+    install_exit_flush_handler();
+    atexit(atexit_handler);
+}
+
+bool finalized() {
+    return g_finalized.load();
+}
+
+// Writes what is complete and the end line. Called once: at exit, from _exit, or from a fatal
+// signal handler. Other threads still running are flushed up to their last complete record
+// and then write nothing more.
+void finalize(const char* how, long value, bool in_signal) {
+    if (g_state.load(std::memory_order_acquire) != RtState::Ready) return;
+    if (g_finalized.exchange(true)) return;
+    ThreadState* self = tls_state;
+    if (self != nullptr) {
+        if (!in_signal || (self->guard == 0)) {
+            self->guard = 1;
+            const u64 c = now();
+            emit_switch(self, self->thread_pid);
+            emit_end(self, c);
+            flush_all_own(self);
+        } else if (!self->in_flush) {
+            // interrupted inside the runtime: keep what was complete
+            write_chunk(self, self->committed.load(std::memory_order_acquire));
+        }
+        self->abandoned.store(true);
+    }
+    complete_other_threads(self, std::strcmp(how, "exit") == 0);
+    u32 running = 0;
+    for (u32 i = 0; i < kRegistrySize; ++i) {
+        ThreadState* t = registered_thread(i);
+        if (t == nullptr || t == self) continue;
+        ++running;
+        // bounded wait for the owner to finish its current record
+        bool locked = false;
+        for (int k = 0; k < 100000 && !locked; ++k) {
+            u32 e = 0;
+            locked = t->io_lock.compare_exchange_weak(e, 1, std::memory_order_acquire);
+            if (!locked) __builtin_ia32_pause();
+        }
+        if (!locked) continue;
+        if (still_registered(i, t) && !t->abandoned.load()) {
+            write_chunk(t, t->committed.load(std::memory_order_acquire));
+            t->abandoned.store(true);
+        }
+        t->io_lock.store(0, std::memory_order_release);
+    }
+    if (!in_signal) write_modules();
+    write_end_line(how, value, running);
+    if (!in_signal) announce_trace();
+    g_state.store(RtState::Finished, std::memory_order_release);
+}
+
+} // namespace frt

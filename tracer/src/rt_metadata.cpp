@@ -1,0 +1,237 @@
+// The trace directory and its metadata file (trace_format.hpp, metadata_key): the directory is
+// opened once and checked (ours, not writable by others), and every file in it is created
+// through that descriptor with O_EXCL|O_NOFOLLOW, so nothing planted there is followed or
+// truncated (issue 13). The metadata file gets the header at start-up (format and tool
+// versions, program, arguments, pid, host, clocks, loaded modules), `instrumented 1` once
+// instrumented code announced itself, the modules again at exit and the end line.
+#include "rt_metadata.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+namespace frt {
+
+namespace key = firstrace::format::metadata_key;
+
+namespace {
+char g_dir[4096];
+int g_dir_fd = -1;
+int g_meta_fd = -1;
+bool g_announce = false; // print the trace path at exit (not under `firstrace record`)
+std::atomic<bool> g_instrumented{false};
+
+int module_callback(struct dl_phdr_info* info, size_t, void*) {
+    const char* name = info->dlpi_name;
+    char exe[4096];
+    if (name == nullptr || name[0] == 0) {
+        const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n <= 0) return 0;
+        exe[n] = 0;
+        name = exe;
+    }
+    if (std::strncmp(name, "linux-vdso", 10) == 0) return 0;
+    u64 lo = ~0ull, hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const auto& ph = info->dlpi_phdr[i];
+        if (ph.p_type != PT_LOAD) continue;
+        const u64 a = info->dlpi_addr + ph.p_vaddr;
+        if (a < lo) lo = a;
+        if (a + ph.p_memsz > hi) hi = a + ph.p_memsz;
+    }
+    if (hi == 0) return 0;
+    Line l;
+    l.s(key::kModule).s(" ").x(info->dlpi_addr).s(" ").x(lo).s(" ").x(hi).s(" ").esc(name);
+    write_metadata_line(l);
+    return 0;
+}
+
+void write_header() {
+    Line l;
+    l.s(key::kHeader).s(" ").u(firstrace::format::kFormatVersion);
+    write_metadata_line(l);
+    l.n = 0;
+    l.s(key::kToolVersion).s(" ").s(FIRSTRACE_VERSION);
+    write_metadata_line(l);
+    char exe[4096];
+    const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        l.n = 0;
+        l.s(key::kProgram).s(" ").esc(exe, static_cast<std::size_t>(n));
+        write_metadata_line(l);
+    }
+    const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        char args[16384];
+        ssize_t got = 0, r;
+        while (got < static_cast<ssize_t>(sizeof args) &&
+               (r = ::read(fd, args + got, sizeof args - got)) > 0)
+            got += r;
+        ::close(fd);
+        for (ssize_t i = 0; i < got;) {
+            const std::size_t len = strnlen(args + i, static_cast<std::size_t>(got - i));
+            l.n = 0;
+            l.s(key::kArg).s(" ").esc(args + i, len);
+            write_metadata_line(l);
+            i += static_cast<ssize_t>(len) + 1;
+        }
+    }
+    l.n = 0;
+    l.s(key::kPid).s(" ").u(static_cast<u64>(getpid()));
+    write_metadata_line(l);
+    struct utsname host;
+    if (uname(&host) == 0) {
+        l.n = 0;
+        l.s(key::kHost).s(" ").esc(host.nodename);
+        write_metadata_line(l);
+    }
+    struct timespec rt;
+    clock_gettime(CLOCK_REALTIME, &rt);
+    l.n = 0;
+    l.s(key::kStartTime)
+        .s(" ")
+        .u(static_cast<u64>(rt.tv_sec))
+        .s(".")
+        .u(static_cast<u64>(rt.tv_nsec));
+    write_metadata_line(l);
+    l.n = 0;
+    l.s(key::kClock).s(" ").u(now());
+    write_metadata_line(l);
+    write_modules();
+}
+
+// The fork child's trace directory (g_dir, just created by the child, mode 0700): streams and
+// metadata are created through its descriptor, as in open_trace_directory.
+void reopen_metadata() {
+    if (g_meta_fd >= 0) ::close(g_meta_fd);
+    if (g_dir_fd >= 0) ::close(g_dir_fd);
+    g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    g_meta_fd =
+        g_dir_fd < 0
+            ? -1
+            : ::openat(g_dir_fd, firstrace::format::kMetadataFile,
+                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
+}
+} // namespace
+
+void write_metadata_line(Line& l) {
+    if (g_meta_fd < 0) return;
+    l.s("\n");
+    write_all(g_meta_fd, l.buf, l.n);
+}
+
+void write_modules() {
+    dl_iterate_phdr(module_callback, nullptr);
+}
+
+int trace_directory_fd() {
+    return g_dir_fd;
+}
+
+bool open_trace_directory() {
+    const char* out = getenv("FIRSTRACE_OUTPUT");
+    Line dir;
+    if (out && out[0]) {
+        dir.s(out);
+    } else {
+        dir.s("firstrace.").u(static_cast<u64>(getpid())).s(".trace");
+        g_announce = true;
+    }
+    if (dir.n >= sizeof g_dir - 64) {
+        message("trace directory name too long; not tracing");
+        return false;
+    }
+    std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    if (mkdir(g_dir, 0700) != 0 && errno != EEXIST) {
+        Line l;
+        l.s("cannot create trace directory ")
+            .s(g_dir)
+            .s(": ")
+            .s(strerror(errno))
+            .s("; not tracing");
+        message(l.c_str());
+        return false;
+    }
+    g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat dir_stat;
+    const char* refused = nullptr;
+    if (g_dir_fd < 0)
+        refused = strerror(errno);
+    else if (fstat(g_dir_fd, &dir_stat) != 0)
+        refused = strerror(errno);
+    else if (dir_stat.st_uid != geteuid())
+        refused = "owned by another user";
+    else if (dir_stat.st_mode & (S_IWGRP | S_IWOTH))
+        refused = "writable by other users";
+    if (refused != nullptr) {
+        Line l;
+        l.s("refusing trace directory ").s(g_dir).s(": ").s(refused).s("; not tracing");
+        message(l.c_str());
+        if (g_dir_fd >= 0) ::close(g_dir_fd);
+        g_dir_fd = -1;
+        return false;
+    }
+    Line meta;
+    meta.s(g_dir).s("/").s(firstrace::format::kMetadataFile);
+    g_meta_fd = ::openat(g_dir_fd, firstrace::format::kMetadataFile,
+                         O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (g_meta_fd < 0) {
+        Line l;
+        l.s("cannot create ")
+            .s(meta.c_str())
+            .s(": ")
+            .s(strerror(errno))
+            .s(errno == EEXIST ? " (another traced process writes there); not tracing"
+                               : "; not tracing");
+        message(l.c_str());
+        return false;
+    }
+    write_header();
+    return true;
+}
+
+void mark_instrumented() {
+    if (g_instrumented.exchange(true)) return;
+    Line l;
+    l.s(key::kInstrumented).s(" 1");
+    write_metadata_line(l);
+}
+
+bool enter_fork_directory() {
+    Line dir;
+    dir.s(g_dir).s("/").s(firstrace::format::kForkPrefix).u(static_cast<u64>(getpid()));
+    if (dir.n >= sizeof g_dir - 64 || mkdir(dir.c_str(), 0700) != 0) return false;
+    std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    reopen_metadata();
+    return true;
+}
+
+void write_fork_header() {
+    write_header();
+    if (g_instrumented.load()) { // the child runs the same instrumented code
+        Line l;
+        l.s(key::kInstrumented).s(" 1");
+        write_metadata_line(l);
+    }
+}
+
+void write_end_line(const char* how, long value, u32 running) {
+    Line l;
+    l.s("end ").s(how).s(" ").i(value).s(" ").u(running);
+    write_metadata_line(l);
+}
+
+void announce_trace() {
+    if (!g_announce) return;
+    Line m;
+    m.s("trace written to ").s(g_dir);
+    message(m.c_str());
+}
+
+} // namespace frt

@@ -1,0 +1,84 @@
+// The traced process: the runtime's initialisation (as soon as the runtime is loaded, or at the
+// first call that reaches it, whichever comes first) and the child of fork. The end of the
+// process is rt_exit.cpp.
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "rt_metadata.hpp"
+#include "rt_real.hpp"
+#include "rt_record_buffer.hpp"
+#include "rt_thread_registry.hpp"
+
+namespace frt {
+
+std::atomic<RtState> g_state{RtState::Uninit};
+u32 g_stack_depth = 64;
+
+namespace {
+
+// The child of fork() is traced into a trace of its own, `fork-<pid>` inside the parent's
+// trace directory: the parent's files and unflushed records stay the parent's, the other
+// threads do not exist in the child (their states are recycled, the locks they may have held
+// are free), and the forking thread continues as process 0 of the new trace.
+void child_after_fork() {
+    ThreadState* self = tls_state;
+    const bool traced = g_state.load(std::memory_order_acquire) == RtState::Ready && !finalized() &&
+                        self != nullptr && self->guard == 0;
+    g_state.store(RtState::Disabled, std::memory_order_release);
+    if (!traced) {
+        untraced_from_now();
+        return;
+    }
+    self->guard = 1;
+    if (!enter_fork_directory()) {
+        untraced_from_now();
+        return;
+    }
+    thread_registry_after_fork(self);
+    write_fork_header();
+    // the forking thread: a fresh stream, its unflushed records were the parent's
+    restart_after_fork(self);
+    g_state.store(RtState::Ready, std::memory_order_release);
+}
+
+} // namespace
+
+void ensure_init() {
+    RtState expected = RtState::Uninit;
+    if (!g_state.compare_exchange_strong(expected, RtState::Initializing)) return;
+    // Every interceptor's real function, before anything here can reach one (a disabled runtime
+    // still forwards every call).
+    resolve_real_functions();
+    const char* disable = getenv("FIRSTRACE_DISABLE");
+    if (disable && disable[0] && disable[0] != '0') {
+        g_state.store(RtState::Disabled);
+        return;
+    }
+    if (const char* depth = getenv("FIRSTRACE_STACK_DEPTH")) {
+        u64 v = 0;
+        for (const char* c = depth; *c >= '0' && *c <= '9' && v <= kMaxStack; ++c)
+            v = v * 10 + static_cast<u64>(*c - '0');
+        g_stack_depth = static_cast<u32>(v < kMaxStack ? v : kMaxStack);
+    }
+    if (!open_trace_directory()) {
+        g_state.store(RtState::Disabled);
+        return;
+    }
+    record_buffer_init();
+    sync_objects_init();
+    thread_registry_init();
+    install_exit_handlers();
+    pthread_atfork(nullptr, nullptr, child_after_fork);
+    g_state.store(RtState::Ready, std::memory_order_release);
+}
+
+} // namespace frt
+
+// The runtime initializes itself as soon as it is loaded; instrumented modules also call
+// __tsan_init from their constructors.
+__attribute__((constructor)) static void frt_constructor() {
+    frt::ensure_init();
+}
+__attribute__((destructor)) static void frt_destructor() {
+    frt::finalize("exit", 0, false);
+}

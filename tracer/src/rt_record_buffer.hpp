@@ -1,0 +1,68 @@
+// The per-thread record buffer and its chunk writer. A thread appends records (varints, see
+// trace_format.hpp) to its raw buffer under its io_lock; a full buffer is compressed (zstd) into
+// one checksummed chunk of the thread's stream. `committed` marks the end of the last complete
+// record, what an exit or crash flush from another thread may write (finalize, rt_exit.cpp).
+#pragma once
+
+#include "rt_internal.hpp"
+
+namespace frt {
+
+// At initialisation: sizes the per-thread zstd context.
+void record_buffer_init();
+// Bytes of one thread's buffers (raw buffer, compressed chunk, zstd context).
+std::size_t record_buffer_size();
+// Lays the buffers out in mem (record_buffer_size() bytes, 64-byte aligned); false on failure.
+bool record_buffer_attach(ThreadState* t, char* mem);
+
+// Compresses buf[0, n) into one chunk and writes it (no lock: the caller holds io_lock, or the
+// owner can no longer append).
+void write_chunk(ThreadState* t, std::size_t n);
+// write_chunk, then keeps buf[n, len) for the next chunk. The caller holds io_lock.
+void flush_locked(ThreadState* t, std::size_t n);
+// Writes everything the calling thread has buffered.
+void flush_all_own(ThreadState* t);
+
+// Appending a record: begin_record (false: nothing may be written), put..., end_record.
+FRT_INLINE void reserve(ThreadState* t, std::size_t n) {
+    if (t->len + n > kBufferSize) flush_locked(t, t->len);
+}
+FRT_INLINE void put(ThreadState* t, u64 v) {
+    reserve(t, 10);
+    t->len = static_cast<std::size_t>(firstrace::format::put_varint(t->buf + t->len, v) - t->buf);
+}
+FRT_INLINE void put_byte(ThreadState* t, u8 b) {
+    reserve(t, 1);
+    t->buf[t->len++] = b;
+}
+
+inline bool begin_record(ThreadState* t) {
+    if (t->fd < 0) return false;
+    while (t->io_lock.exchange(1, std::memory_order_acquire) != 0)
+        __builtin_ia32_pause();
+    if (t->abandoned.load(std::memory_order_relaxed)) {
+        t->io_lock.store(0, std::memory_order_release);
+        return false;
+    }
+    t->appending = true;
+    return true;
+}
+inline void end_record(ThreadState* t) {
+    t->committed.store(t->len, std::memory_order_release);
+    t->appending = false;
+    t->io_lock.store(0, std::memory_order_release);
+}
+
+inline void put_context(ThreadState* t, const u64* frames, u32 depth) {
+    put(t, depth);
+    for (u32 i = 0; i < depth; ++i)
+        put(t, frames[i]);
+}
+
+inline void put_current_context(ThreadState* t) {
+    const u32 d = t->depth < kMaxStack ? t->depth : kMaxStack;
+    const u32 k = d < kMaxContext ? d : kMaxContext;
+    put_context(t, t->stack + (d - k), k);
+}
+
+} // namespace frt

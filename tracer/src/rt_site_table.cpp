@@ -1,0 +1,192 @@
+// The site table of the open computation event (thesis ch. 3: a computation event is the
+// stretch of a process between two synchronization events; its READ and WRITE sets are kept
+// here as sorted, merged address ranges per access site). The fast path (rt_internal.hpp:
+// on_access) only extends the range a site touched last; everything else comes here. Per-thread
+// memory only: no lock, no malloc. A full table or arena splits the event (any split of a
+// computation event is legal).
+#include <cstring>
+
+#include "rt_record_buffer.hpp"
+
+namespace frt {
+
+void reset_event(ThreadState* t, u64 clock) {
+    t->nsites = 0;
+    t->arena_used = 0;
+    t->last_key = 0;
+    t->last_site = nullptr;
+    if (++t->gen == 0) { // wrapped: clear the table once every 2^32 events
+        std::memset(t->table, 0, kTableSize * sizeof(Slot));
+        t->gen = 1;
+    }
+    t->event_start = clock;
+}
+
+namespace {
+
+// The stack depot id of the current calling context, writing a kRecStack record the first time
+// this stream sees the stack (the innermost g_stack_depth frames). 0: no stack (depth 0, the
+// depot is full, or the record could not be written).
+u32 intern_stack(ThreadState* t) {
+    const u32 d = t->depth < kMaxStack ? t->depth : kMaxStack;
+    if (d == 0 || g_stack_depth == 0) return 0;
+    const u64 h = t->stack_hash;
+    u32 i = static_cast<u32>((h * 0x9E3779B97F4A7C15ull) >> (64 - kDepotBits));
+    for (u32 probe = 0; probe < kDepotSize; ++probe, i = (i + 1) & (kDepotSize - 1)) {
+        DepotSlot& slot = t->depot[i];
+        if (slot.gen == t->depot_gen) {
+            if (slot.hash == h) return slot.id;
+            continue;
+        }
+        if (t->depot_ids >= kDepotSize / 4 * 3) return 0; // full enough: stop interning
+        if (!begin_record(t)) return 0;
+        const u32 id = ++t->depot_ids;
+        const u32 k = d < g_stack_depth ? d : g_stack_depth;
+        put_byte(t, firstrace::format::kRecStack);
+        put(t, id);
+        put_context(t, t->stack + (d - k), k);
+        end_record(t);
+        slot.hash = h;
+        slot.id = id;
+        slot.gen = t->depot_gen;
+        return id;
+    }
+    return 0;
+}
+
+Range* arena_ranges(ThreadState* t, u32 count) {
+    const std::size_t bytes = count * sizeof(Range);
+    if (t->arena_used + bytes > kArenaSize) return nullptr;
+    Range* r = reinterpret_cast<Range*>(t->arena + t->arena_used);
+    t->arena_used += bytes;
+    return r;
+}
+
+Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
+    u32 i = slot_index(key);
+    for (;; i = (i + 1) & (kTableSize - 1)) {
+        Slot& s = t->table[i];
+        if (s.gen != t->gen) {
+            if (t->nsites >= kMaxSites) return nullptr;
+            Range* r = arena_ranges(t, 4);
+            if (r == nullptr) return nullptr;
+            if (t->nsites == 0) { // first access of the event: snapshot its calling context
+                const u32 d = t->depth < kMaxStack ? t->depth : kMaxStack;
+                const u32 k = d < kMaxContext ? d : kMaxContext;
+                std::memcpy(t->ctx, t->stack + (d - k), k * sizeof(u64));
+                t->ctx_depth = k;
+            }
+            s.key = key;
+            s.gen = t->gen;
+            s.site = t->nsites;
+            Site& site = t->sites[t->nsites++];
+            site.pc = pc;
+            site.stack = intern_stack(t);
+            site.flags = flags;
+            site.n = 0;
+            site.cap = 4;
+            site.last = 0;
+            site.r = r;
+            return &site;
+        }
+        if (s.key == key) return &t->sites[s.site];
+    }
+}
+
+// Inserts [lo, hi) into the sorted disjoint ranges of s, merging overlapping and adjacent
+// ones. Returns false when the arena is full.
+bool insert_range(ThreadState* t, Site* s, u64 lo, u64 hi) {
+    Range* r = s->r;
+    u32 n = s->n;
+    // first index whose hi >= lo (candidates to merge start there)
+    u32 a = 0, b = n;
+    if (n != 0 && r[s->last].hi < lo) a = s->last + 1;
+    while (a < b) {
+        const u32 m = (a + b) / 2;
+        if (r[m].hi < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    if (a < n && r[a].lo <= hi) { // overlaps or touches r[a]: merge forward
+        if (lo < r[a].lo) r[a].lo = lo;
+        if (hi > r[a].hi) r[a].hi = hi;
+        u32 e = a + 1;
+        while (e < n && r[e].lo <= r[a].hi) {
+            if (r[e].hi > r[a].hi) r[a].hi = r[e].hi;
+            ++e;
+        }
+        if (e != a + 1) {
+            std::memmove(r + a + 1, r + e, (n - e) * sizeof(Range));
+            s->n = n - (e - a - 1);
+        }
+        s->last = a;
+        return true;
+    }
+    if (n == s->cap) {
+        Range* bigger = arena_ranges(t, s->cap * 2);
+        if (bigger == nullptr) return false;
+        std::memcpy(bigger, r, n * sizeof(Range));
+        s->r = r = bigger;
+        s->cap *= 2;
+    }
+    std::memmove(r + a + 1, r + a, (n - a) * sizeof(Range));
+    r[a] = Range{lo, hi};
+    s->n = n + 1;
+    s->last = a;
+    return true;
+}
+
+} // namespace
+
+void close_computation(ThreadState* t, u64 clock) {
+    if (t->nsites != 0 && begin_record(t)) {
+        put_byte(t, firstrace::format::kRecComputeStacks);
+        put(t, t->event_start);
+        put(t, clock >= t->event_start ? clock - t->event_start : 0);
+        put_context(t, t->ctx, t->ctx_depth);
+        put(t, t->nsites);
+        for (u32 i = 0; i < t->nsites; ++i) {
+            const Site& s = t->sites[i];
+            put(t, s.pc);
+            put(t, s.stack);
+            put_byte(t, s.flags);
+            put(t, s.n);
+            u64 prev = 0;
+            for (u32 j = 0; j < s.n; ++j) {
+                put(t, s.r[j].lo - prev);
+                put(t, s.r[j].hi - s.r[j].lo);
+                prev = s.r[j].hi;
+            }
+        }
+        end_record(t);
+    }
+    reset_event(t, clock);
+}
+
+void periodic(ThreadState* t) {
+    t->budget = kBudget;
+    const u64 c = now();
+    if (c - t->event_start > kSplitAfterNs) close_computation(t, c);
+}
+
+void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
+    if (size == 0) return;
+    // Annotated ignore regions: never enter the site table, so the fast path never sees the
+    // site either (rt_annotations.cpp closes the event when the region begins).
+    if (FRT_UNLIKELY(t->ignore_access_kinds & flags)) return;
+    const u64 key = site_key(t, pc, flags);
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        Site* s =
+            (t->last_key == key && t->last_site) ? t->last_site : find_site(t, key, pc, flags);
+        if (s != nullptr && insert_range(t, s, addr, addr + size)) {
+            t->last_key = key;
+            t->last_site = s;
+            return;
+        }
+        // The event is full: split it here (any split of a computation event is legal).
+        close_computation(t, now());
+    }
+}
+
+} // namespace frt

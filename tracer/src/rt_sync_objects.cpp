@@ -1,0 +1,52 @@
+// The table of synchronization objects: one entry per (object class, address) that a
+// synchronization operation used, holding the object's counter (its order of operations, the
+// `counter` of kRecSync), and what the class needs besides (semaphore and barrier values, the
+// latest release of an atomic, the incarnation sem_init starts). Open addressing over one
+// mmap'd array, insert by CAS on the key: no lock, no malloc, entries never move or go away.
+#include "rt_system.hpp"
+
+namespace frt {
+
+namespace {
+constexpr u64 kObjTableSize = 1ull << 20;
+ObjEntry* g_objects = nullptr;
+ObjEntry g_overflow[16]; // when the table is full: one (over-ordering) object per class
+
+u64 object_key(u8 cls, const void* addr) {
+    return (static_cast<u64>(cls) << 56) ^ reinterpret_cast<u64>(addr) ^ (1ull << 63);
+}
+} // namespace
+
+void sync_objects_init() {
+    g_objects = static_cast<ObjEntry*>(map_anonymous(kObjTableSize * sizeof(ObjEntry)));
+}
+
+ObjEntry* object(u8 cls, const void* addr) {
+    if (g_objects == nullptr) return &g_overflow[cls & 15];
+    const u64 key = object_key(cls, addr);
+    u64 i = hash64(key) & (kObjTableSize - 1);
+    for (u32 probe = 0; probe < 4096; ++probe, i = (i + 1) & (kObjTableSize - 1)) {
+        ObjEntry& e = g_objects[i];
+        u64 k = e.key.load(std::memory_order_acquire);
+        if (k == key) return &e;
+        if (k == 0) {
+            if (e.key.compare_exchange_strong(k, key, std::memory_order_acq_rel)) return &e;
+            if (k == key) return &e;
+        }
+    }
+    return &g_overflow[cls & 15];
+}
+
+ObjEntry* find_object(u8 cls, const void* addr) {
+    if (g_objects == nullptr) return nullptr;
+    const u64 key = object_key(cls, addr);
+    u64 i = hash64(key) & (kObjTableSize - 1);
+    for (u32 probe = 0; probe < 4096; ++probe, i = (i + 1) & (kObjTableSize - 1)) {
+        const u64 k = g_objects[i].key.load(std::memory_order_acquire);
+        if (k == key) return &g_objects[i];
+        if (k == 0) return nullptr;
+    }
+    return nullptr;
+}
+
+} // namespace frt
