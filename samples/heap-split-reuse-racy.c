@@ -16,16 +16,18 @@
 enum { kWhole = 8192, kHalf = 4000 };
 
 static atomic_int step;
-static char* kept_half; // the first half of the split block stays with the worker
+static char* kept_half;      // the first half of the split block stays with the worker
+static char* volatile stale; // the freed block's address, kept (the compiler cannot drop the write)
 
 static void* split_worker(void* arg) {
     char* block = arg;
     memset(block, 1, kWhole); // the whole block, before its free
+    stale = block;
     free(block);
     kept_half = malloc(kHalf); // the front of the freed block; the rest stays free
     memset(kept_half, 2, kHalf);
     atomic_store_explicit(&step, 1, memory_order_relaxed);
-    block[kWhole / 2 + 100] = 7; // RACE
+    stale[kWhole / 2 + 100] = 7; // RACE
     return NULL;
 }
 
