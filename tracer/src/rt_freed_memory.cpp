@@ -4,6 +4,7 @@
 #include "rt_freed_memory.hpp"
 
 #include <pthread.h>
+#include <sched.h>
 
 #include <map>
 #include <new>
@@ -101,11 +102,24 @@ template <class F> void for_each_piece(u64 lo, u64 hi, F&& f) {
     }
 }
 
+// A shard is held for a map operation only, but a holder preempted on a busy machine would
+// make every other thread spin for its whole time slice: spin briefly, then yield.
+void shard_lock(std::atomic<u32>& l) {
+    for (u32 spins = 0; l.exchange(1, std::memory_order_acquire) != 0;) {
+        while (l.load(std::memory_order_relaxed) != 0) {
+            if (++spins < 64)
+                __builtin_ia32_pause();
+            else
+                sched_yield();
+        }
+    }
+}
+
 // fork() while another thread holds a shard lock would leave it held in the child forever:
 // every lock is taken around fork (the order is the shards' order, as everywhere).
 void lock_all() {
     for (Shard& s : g_shards)
-        spin_lock(s.lock);
+        shard_lock(s.lock);
 }
 void unlock_all() {
     for (Shard& s : g_shards)
@@ -131,7 +145,7 @@ FreedBlock* new_freed_block(u64 address, u32 pid) {
 
 void freed_memory_insert(u64 lo, u64 hi, FreedBlock* block) {
     for_each_piece(lo, hi, [&](Shard& s, u64 a, u64 b) {
-        spin_lock(s.lock);
+        shard_lock(s.lock);
         RangeMap& m = ranges_of(s);
         carve(m, a, b, [](FreedBlock*) { return true; });
         block->ranges.fetch_add(1, std::memory_order_relaxed);
@@ -145,7 +159,7 @@ void freed_memory_insert(u64 lo, u64 hi, FreedBlock* block) {
 u32 freed_memory_take(u64 lo, u64 hi, u32 pid, FreedAcquire* out, u32 capacity) {
     u32 n = 0;
     for_each_piece(lo, hi, [&](Shard& s, u64 a, u64 b) {
-        spin_lock(s.lock);
+        shard_lock(s.lock);
         if (s.ranges != nullptr) {
             carve(*s.ranges, a, b, [&](FreedBlock* f) {
                 if (f->pid == pid) return true;
