@@ -1,7 +1,7 @@
 // The entry points gcc and clang emit under -fsanitize=thread: plain, unaligned, volatile and
 // range accesses, function entry/exit (the shadow stack), vptr accesses, and the
 // __tsan_atomic* family. Checked against gcc 12 and clang 14 (see tracer/README.md).
-#include "rt_internal.hpp"
+#include "rt_record.hpp"
 
 using namespace frt;
 
@@ -110,6 +110,15 @@ FRT_EXPORT void __tsan_func_exit() {
 // so the operation and the counter increment happen together under the object's spin lock. An
 // acquire that cannot see a release newer than the one this thread already acquired on the same
 // object adds no edge and is elided (spin-wait loops would otherwise write one event per turn).
+//
+// Fences (C11 7.17.4): a release fence F followed by an atomic store X, and an atomic load Y
+// that reads X followed by an acquire fence G, make F synchronize with G. After a release fence
+// the thread's relaxed stores and RMWs record a Release (at X rather than at F: the accesses
+// between F and X are ordered too, which can only hide races there, never invent one). Relaxed
+// reads leave their address in a small per-thread ring (no lock, no record); an acquire fence
+// acquires each object in it now (ordered after the latest release at the fence, which is at
+// least the one the read saw) and empties it. A releasing RMW also acquires (release
+// sequences, below): only the accesses after it are ordered more than C11 requires.
 
 namespace {
 
@@ -128,6 +137,8 @@ FRT_INLINE bool releases(int mo) {
 
 enum class OpKind { Load, Store, Rmw };
 
+constexpr u32 kRelaxedReads = sizeof(ThreadState::relaxed_reads) / sizeof(u64);
+
 // `op` performs the operation and returns its result; `wrote(result)` tells whether it wrote
 // (a failed compare-exchange did not: it is a load with the failure order `fail_mo`).
 template <class F, class W>
@@ -136,7 +147,7 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
     mo = order(mo);
     fail_mo = order(fail_mo);
     const bool may_acq = kind != OpKind::Store && (acquires(mo) || acquires(fail_mo));
-    const bool may_rel = kind != OpKind::Load && releases(mo);
+    bool may_rel = kind != OpKind::Load && releases(mo);
     const u8 flags = static_cast<u8>(firstrace::format::kAtomic |
                                      (kind != OpKind::Store ? firstrace::format::kRead : 0) |
                                      (kind != OpKind::Load ? firstrace::format::kWrite : 0));
@@ -144,6 +155,12 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
     if (!scope) return op();
     ThreadState* t = scope.thread();
     const u64 a = reinterpret_cast<u64>(addr);
+    if (kind != OpKind::Load && t->fence_released) may_rel = true;
+    if (kind != OpKind::Store && !acquires(mo)) {
+        const u32 last = (t->relaxed_reads_next - 1) % kRelaxedReads;
+        if (t->relaxed_reads[last] != a)
+            t->relaxed_reads[t->relaxed_reads_next++ % kRelaxedReads] = a;
+    }
     if (!may_acq && !may_rel) {
         add_access_slow(t, pc, a, size, flags);
         scope.exit();
@@ -156,6 +173,12 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
     const bool w = kind != OpKind::Load && wrote(result);
     const bool rel = may_rel && w;
     bool acq = kind != OpKind::Store && acquires(w || kind == OpKind::Load ? mo : fail_mo);
+    // A releasing RMW continues the release sequence of the releases before it (C11
+    // 5.1.2.4): an acquire that reads it synchronizes with all of them. The counter model
+    // orders an Acquire after the latest Release only, so the RMW acquires first (Acquire +
+    // Release, as ThreadSanitizer's release joins clocks): std::latch::count_down,
+    // semaphore releases and reference counts decremented with release order stay one chain.
+    if (rel && kind == OpKind::Rmw) acq = true;
     if (acq && !rel && t->acq_obj == o &&
         o->last_release.load(std::memory_order_relaxed) == t->acq_stamp)
         acq = false; // no release since this thread's last acquire of o: no new edge
@@ -285,11 +308,31 @@ FRT_ATOMIC_FAMILY(16, short)
 FRT_ATOMIC_FAMILY(32, int)
 FRT_ATOMIC_FAMILY(64, long)
 
-// Fences: a fence paired with relaxed accesses orders in C++, but the pairing is not visible
-// here; fences are not recorded (documented limitation: fence-based synchronization shows as
-// races).
+// Fences: see "atomics" above.
 FRT_EXPORT void __tsan_atomic_thread_fence(int mo) {
-    __atomic_thread_fence(order(mo));
+    mo = order(mo);
+    __atomic_thread_fence(mo);
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
+    if (releases(mo)) t->fence_released = true;
+    if (!acquires(mo)) return;
+    const u64 pc = reinterpret_cast<u64>(__builtin_return_address(0));
+    bool closed = false;
+    for (u64& a : t->relaxed_reads) {
+        if (a == 0) continue;
+        ObjEntry* o = object(firstrace::format::kObjAtomic, reinterpret_cast<const void*>(a));
+        const u64 c0 = now();
+        if (!closed) close_computation(t, c0);
+        closed = true;
+        spin_lock(o->spin);
+        const u64 counter = o->counter.fetch_add(1, std::memory_order_relaxed);
+        spin_unlock(o->spin);
+        record(t, firstrace::format::kOpAcquire, firstrace::format::kObjAtomic,
+               reinterpret_cast<const void*>(a), counter, c0, pc);
+        a = 0;
+    }
+    t->acq_obj = nullptr;
 }
 FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
     __atomic_signal_fence(order(mo));

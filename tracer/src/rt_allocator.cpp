@@ -2,15 +2,18 @@
 // new/delete and strdup & co. come through them).
 //
 //   allocation  kRecAlloc (address, size, pc, context): the heap block the process got, for
-//               reports ("heap block of N bytes allocated at ..."). If the block was freed
-//               before by another process, an Acquire on its kObjHeapBlock object follows: the
-//               allocator hands a block out again only after its free, so nothing done to the
-//               block before the free races with what its new owner does. A block last freed by
-//               the same process needs no edge (process order).
+//               reports ("heap block of N bytes allocated at ..."). Then an Acquire of every
+//               free by another process that last gave back some byte of the block
+//               (malloc_usable_size bytes; rt_freed_memory.hpp): the allocator hands bytes out
+//               again only after their free, so nothing done to them before the free races
+//               with what the new owner does. glibc splits and coalesces freed chunks, so the
+//               frees are found by the bytes they gave back, not by the block's start. Bytes
+//               last freed by the same process need no edge (process order).
 //   free        a write of the whole block (malloc_usable_size bytes: what the program may have
 //               used), so a use of the block unordered with its free is a race, then a Release
-//               on the block's object, recorded always (the later owner is not known yet),
-//               and the freeing process noted in the object (`extra` = pid + 1).
+//               on the free's own object (kObjHeapBlock at the block, a fresh incarnation per
+//               free, counter 0), recorded always: the later owners are not known yet. The
+//               block's bytes enter the index before the real free can hand them out.
 //   realloc     a free of the old block and an allocation of the new one (in place: the
 //               same process, no edge).
 // All of this is recorded whatever the number of running threads: a thread that ended
@@ -19,6 +22,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "rt_freed_memory.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 
@@ -61,12 +65,15 @@ void heap_free(void* p, u64 pc) {
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
-    library_access(t, pc, p, malloc_usable_size(p), true);
+    const u64 lo = reinterpret_cast<u64>(p);
+    const u64 size = malloc_usable_size(p);
+    library_access(t, pc, p, size, true);
     const u64 c0 = now();
     close_computation(t, c0);
-    ObjEntry* o = object(fmt::kObjHeapBlock, p);
-    o->extra.store(static_cast<i64>(t->pid) + 1, std::memory_order_relaxed);
-    record(t, fmt::kOpRelease, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
+    FreedBlock* freed = new_freed_block(lo, t->pid);
+    if (freed == nullptr) return; // glibc out of memory: the reuse stays unordered
+    record(t, fmt::kOpRelease, fmt::kObjHeapBlock, p, 0, c0, pc, 0, freed->id);
+    freed_memory_insert(lo, lo + size, freed);
 }
 
 void heap_allocated(void* p, size_t n, u64 pc) {
@@ -77,12 +84,22 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
-    emit_alloc(t, reinterpret_cast<u64>(p), n, pc);
-    ObjEntry* o = find_object(fmt::kObjHeapBlock, p);
-    if (o != nullptr && o->extra.load(std::memory_order_relaxed) != static_cast<i64>(t->pid) + 1) {
-        const u64 c0 = now();
-        close_computation(t, c0);
-        record(t, fmt::kOpAcquire, fmt::kObjHeapBlock, p, o->counter.fetch_add(1), c0, pc);
+    const u64 lo = reinterpret_cast<u64>(p);
+    emit_alloc(t, lo, n, pc);
+    const u64 hi = lo + malloc_usable_size(p);
+    constexpr u32 kBatch = 32;
+    FreedAcquire frees[kBatch];
+    bool closed = false;
+    for (u32 got = kBatch; got == kBatch;) {
+        got = freed_memory_take(lo, hi, t->pid, frees, kBatch);
+        for (u32 i = 0; i < got; ++i) {
+            const u64 c0 = now();
+            if (!closed) close_computation(t, c0);
+            closed = true;
+            record(t, fmt::kOpAcquire, fmt::kObjHeapBlock,
+                   reinterpret_cast<void*>(frees[i].address), frees[i].counter, c0, pc, 0,
+                   frees[i].id);
+        }
     }
 }
 

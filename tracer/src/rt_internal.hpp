@@ -125,6 +125,11 @@ struct ThreadState {
     // acquire-elision cache: last atomic object acquired and its release stamp then
     const void* acq_obj;
     u64 acq_stamp;
+    // fences (rt_access.cpp): a release fence makes this thread's later relaxed stores
+    // releases; the last atomics read by relaxed operations, acquired by an acquire fence
+    bool fence_released;
+    u32 relaxed_reads_next;
+    u64 relaxed_reads[8];
 
     // TSan annotation API (rt_annotations.cpp): accesses of these kinds (kRead/kWrite bits)
     // are dropped in add_access_slow; while ignore_sync is nonzero no sync record is written.

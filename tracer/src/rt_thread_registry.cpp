@@ -102,6 +102,10 @@ ThreadState* create_state(u32 pid, u32 parent) {
     t->seq = 0;
     t->acq_obj = nullptr;
     t->acq_stamp = 0;
+    t->fence_released = false;
+    t->relaxed_reads_next = 0;
+    for (u64& a : t->relaxed_reads)
+        a = 0;
     t->ignore_access_kinds = 0;
     t->ignore_reads_depth = t->ignore_writes_depth = t->ignore_sync_depth = 0;
     t->ctx_depth = 0;
