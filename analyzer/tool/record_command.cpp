@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "firstrace/trace_metadata.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include "firstrace/trace_metadata.hpp"
 #include <firstrace/trace_format.hpp>
 
 namespace po = boost::program_options;
@@ -233,10 +233,16 @@ int record_command(const Arguments& args) {
                          " showed no instrumentation: it wrote no trace. Build it with "
                          "firstrace-cc / firstrace-c++ (or CC=firstrace-cc CXX=firstrace-c++)");
     }
-    const bool instrumented = read_trace_metadata(dir.string()).instrumented;
+    const TraceMetadata written = read_trace_metadata(dir.string());
+    const bool instrumented = written.instrumented;
     {
         std::ofstream out(metadata, std::ios::app);
         out << trace_status_line(exited.signaled, exited.value) << "\n";
+        out.flush();
+        if (!out)
+            throw InputError(metadata.string(), 0,
+                             std::string("cannot add the program's exit status: ") +
+                                 std::strerror(errno));
     }
     if (!instrumented)
         throw UsageError(command[0] +
@@ -256,6 +262,15 @@ int record_command(const Arguments& args) {
         for (const auto& c : children)
             std::cerr << " " << c;
         std::cerr << "\n";
+    }
+    if (written.write_error_stream) {
+        // Disk full, I/O error, file size limit: the recording is incomplete; say so and fail
+        // even when the program succeeded, so that scripts do not analyze it unaware.
+        std::cerr << "firstrace record: the tracer could not write " << dir.string() << "/"
+                  << format::kStreamPrefix << *written.write_error_stream << format::kStreamSuffix
+                  << " (" << std::strerror(written.write_error_errno)
+                  << "); the trace holds what was written before and reads as truncated\n";
+        return 2;
     }
     if (exited.signaled) {
         std::cerr << "firstrace record: " << command[0] << " was killed by signal " << exited.value

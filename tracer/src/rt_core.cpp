@@ -318,6 +318,26 @@ static void end_record(ThreadState* t) {
     t->io_lock.store(0, std::memory_order_release);
 }
 
+// The first failed write of a stream (disk full, I/O error, file size limit): said at once on
+// stderr and at the end in the metadata (`write-error`), so that `firstrace record` fails and
+// the reader names the cause. The stream keeps the chunks written before and gets no more: a
+// later chunk after a lost one would be out of sequence (issue 13).
+static std::atomic<int> g_write_errno{0};
+static std::atomic<u32> g_write_error_stream{0};
+
+static void stream_write_failed(ThreadState* t, int error) {
+    ::close(t->fd);
+    t->fd = -1;
+    int none = 0;
+    if (!g_write_errno.compare_exchange_strong(none, error)) return;
+    g_write_error_stream.store(t->thread_pid);
+    Line l;
+    l.s("cannot write the trace (").s(strerror(error)).s("): ").s(g_dir).s("/");
+    l.s(firstrace::format::kStreamPrefix).u(t->thread_pid).s(firstrace::format::kStreamSuffix);
+    l.s(" ends here");
+    message(l.c_str());
+}
+
 // Compresses buf[0, n) into one chunk and writes it; keeps buf[n, len) for the next chunk.
 static void write_chunk(ThreadState* t, std::size_t n) {
     using firstrace::format::ChunkHeader;
@@ -336,7 +356,10 @@ static void write_chunk(ThreadState* t, std::size_t n) {
         h.raw_size = static_cast<u32>(n);
         h.checksum = firstrace::format::chunk_checksum(h, t->zbuf + hs, z);
         std::memcpy(t->zbuf, &h, hs);
-        if (write_all(t->fd, t->zbuf, hs + z)) t->bytes_written += hs + z;
+        if (write_all(t->fd, t->zbuf, hs + z))
+            t->bytes_written += hs + z;
+        else
+            stream_write_failed(t, errno);
     }
     t->in_flush = false;
 }
@@ -1118,6 +1141,12 @@ void finalize(const char* how, long value, bool in_signal) {
         t->io_lock.store(0, std::memory_order_release);
     }
     if (!in_signal) dl_iterate_phdr(module_callback, nullptr);
+    if (const int error = g_write_errno.load(); error != 0) {
+        Line w;
+        w.s(firstrace::format::metadata_key::kWriteError).s(" ");
+        w.u(g_write_error_stream.load()).s(" ").i(error);
+        meta_line(w);
+    }
     Line l;
     l.s("end ").s(how).s(" ").i(value).s(" ").u(running);
     meta_line(l);
