@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_metadata.hpp"
@@ -160,29 +161,9 @@ int record_command(const Arguments& args) {
         "--all-runs` merges their race sites")("quiet,q", "do not print the trace path");
 
     // Options end at `--` or at the first argument that is not an option (the program).
-    Arguments options;
-    std::vector<std::string> command;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--") {
-            command.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-            break;
-        }
-        if (args[i].empty() || args[i][0] != '-') {
-            command.assign(args.begin() + static_cast<long>(i), args.end());
-            break;
-        }
-        options.push_back(args[i]);
-        if ((args[i] == "-o" || args[i] == "--output" || args[i] == "--runs") &&
-            i + 1 < args.size())
-            options.push_back(args[++i]);
-    }
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(options).options(visible).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
+    ParsedCommandLine parsed = parse_command_line(args, visible, "", Positionals::Command);
+    const po::variables_map& vm = parsed.options;
+    const std::vector<std::string>& command = parsed.command;
     if (vm.count("help")) {
         std::cout << visible << "\n";
         return 0;
@@ -208,7 +189,7 @@ int record_command(const Arguments& args) {
     }
 
     fs::path dir = vm.count("output")
-                       ? fs::path(vm["output"].as<std::string>())
+                       ? fs::path(path_option(vm, "output"))
                        : fs::path(fs::path(command[0]).filename().string() + ".trace");
     std::error_code ec;
     dir = fs::absolute(dir, ec).lexically_normal();
