@@ -138,6 +138,16 @@ TEST(AnalyzeCommand, OutputIsTheReportAndDbTheDatabase) {
     std::filesystem::remove_all(dir);
 }
 
+// Issue 13: escape sequences in names from the trace are shown as \xNN, never sent raw.
+TEST(AnalyzeCommand, TerminalEscapesInNamesAreShownEscaped) {
+    test::TempFile trace("T0|w(x)|a\x1b[2J.c:1\nT1|w(x)|b\x1b]0;title\x07.c:2\n");
+    const CommandRun r = run("analyze -q --colour never " + trace.path());
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("a\\x1b[2J.c:1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("b\\x1b]0;title\\x07.c:2"), std::string::npos) << r.out;
+}
+
 TEST(AnalyzeCommand, TransitiveBudgetIsAnOption) {
     // Figure 2.1: with no budget the searches that need a step fall back; with the default
     // none does.
