@@ -14,7 +14,7 @@ echo
 echo "== firstrace-cc -g -O1 -pthread samples/workq-racy.c; firstrace record; firstrace analyze"
 "$bin/firstrace-cc" -g -O1 -pthread samples/workq-racy.c -o "$work/workq-racy"
 "$bin/firstrace" record -o "$work/workq.trace" -- "$work/workq-racy" >/dev/null
-"$bin/firstrace" analyze "$work/workq.trace" -o "$work/workq.db"
+"$bin/firstrace" analyze "$work/workq.trace" --db "$work/workq.db"
 echo
 echo "== firstrace report workq.db --first-only --format markdown"
 "$bin/firstrace" report "$work/workq.db" --first-only --format markdown

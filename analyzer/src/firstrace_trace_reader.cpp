@@ -7,11 +7,14 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <span>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -19,6 +22,7 @@
 
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
+#include "input_file.hpp"
 #include "symbolizer.hpp"
 #include <firstrace/trace_format.hpp>
 
@@ -92,10 +96,12 @@ class TraceBuilder {
     // Reads one stream file: chunks, then records. Returns false when it was cut short.
     bool read_stream(const fs::path& path) {
         const std::string file = path.string();
-        std::ifstream in(path, std::ios::binary);
-        if (!in) throw InputError(file, 0, "cannot open");
-        std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                         std::istreambuf_iterator<char>());
+        // Only a regular file, not through a symbolic link: a FIFO or /dev/zero planted as a
+        // stream would hang the reader (issue 13).
+        const std::string content =
+            RegularFile(file, Symlinks::Refuse).read_all(std::numeric_limits<std::uint64_t>::max());
+        const std::span<const unsigned char> bytes(
+            reinterpret_cast<const unsigned char*>(content.data()), content.size());
         std::vector<unsigned char> raw;
         bool complete = true;
         std::size_t offset = 0;
@@ -511,6 +517,13 @@ class TraceBuilder {
                                  "unknown process kind " + std::to_string(kind) +
                                      " at record offset " + std::to_string(at));
             RawProcess& p = process(static_cast<std::uint32_t>(pid), file);
+            // Every process is declared once, by the stream that starts it: a second
+            // declaration means a copied or conflicting stream (issue 13).
+            if (p.declared)
+                throw InputError(file, 0,
+                                 "process " + std::to_string(pid) +
+                                     " is declared a second time (a duplicated or conflicting "
+                                     "stream file)");
             p.declared = true;
             if (parent != 0 || p.parent == kNone)
                 p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
@@ -946,6 +959,7 @@ Trace read_firstrace_trace(const std::string& directory) {
     const TraceMetadata meta = read_trace_metadata(directory);
 
     std::vector<std::pair<std::uint64_t, fs::path>> streams;
+    std::map<std::uint64_t, std::string> stream_names; // number -> file name
     for (const auto& entry : fs::directory_iterator(dir)) {
         const std::string name = entry.path().filename().string();
         const std::string prefix = fmt::kStreamPrefix, suffix = fmt::kStreamSuffix;
@@ -956,7 +970,16 @@ Trace read_firstrace_trace(const std::string& directory) {
         const std::string number =
             name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
         if (number.find_first_not_of("0123456789") != std::string::npos) continue;
-        streams.emplace_back(std::stoull(number), entry.path());
+        std::uint64_t n = 0;
+        const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), n);
+        if (error != std::errc() || end != number.data() + number.size())
+            throw InputError(entry.path().string(), 0, "stream number out of range");
+        // The tracer names each stream once: stream-1.frc next to stream-01.frc is a copy.
+        if (const auto [it, inserted] = stream_names.emplace(n, name); !inserted)
+            throw InputError(entry.path().string(), 0,
+                             "a second file for stream " + std::to_string(n) + " (besides " +
+                                 it->second + "): a duplicated stream");
+        streams.emplace_back(n, entry.path());
     }
     std::sort(streams.begin(), streams.end());
     if (streams.empty() && !meta.instrumented)
@@ -979,8 +1002,9 @@ Trace read_firstrace_trace(const std::string& directory) {
     // Threads still running at the end were flushed by the ending thread (finalize): one that
     // did not answer in time keeps only its committed records, so the streams are cut at a
     // consistent point whenever any thread was running (a no-op when nothing was lost).
-    const bool incomplete = !meta.ended || meta.end_how == "signal" || !unfinished.empty() ||
-                            !cut.empty() || meta.end_running > 0;
+    const bool incomplete = meta.write_error_stream.has_value() || !meta.ended ||
+                            meta.end_how == "signal" || !unfinished.empty() || !cut.empty() ||
+                            meta.end_running > 0;
     const TraceBuilder::CutSummary dropped =
         incomplete ? builder.cut_consistently() : TraceBuilder::CutSummary{};
     builder.finish();
@@ -989,7 +1013,12 @@ Trace read_firstrace_trace(const std::string& directory) {
 
     // Why is the trace incomplete, if it is?
     std::string reason;
-    if (!meta.ended) {
+    if (meta.write_error_stream) {
+        // Said first: it is why a stream ends early, whatever else happened (issue 13).
+        reason = "the tracer could not write " + std::string(fmt::kStreamPrefix) +
+                 std::to_string(*meta.write_error_stream) + fmt::kStreamSuffix + " (" +
+                 std::strerror(meta.write_error_errno) + "); it holds what was written before";
+    } else if (!meta.ended) {
         reason = "the program did not finish writing the trace";
         if (meta.status_how == "signal")
             reason += ": killed by " + signal_name(meta.status_value);

@@ -33,13 +33,15 @@ int check_database(Connection& connection) {
     return static_cast<int>(version);
 }
 
-void check_integrity(Connection& connection) {
+void check_integrity(Connection& connection, IntegrityCheck mode) {
     // quick_check skips index order and UNIQUE checks; the full check is linear in the file
     // with a larger constant, affordable up to kFullIntegrityCheckBytes.
     const std::int64_t bytes =
         connection.query_int("PRAGMA page_count") * connection.query_int("PRAGMA page_size");
-    Statement check = connection.prepare(
-        bytes <= kFullIntegrityCheckBytes ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)");
+    const bool full = mode == IntegrityCheck::Full ||
+                      (mode == IntegrityCheck::Auto && bytes <= kFullIntegrityCheckBytes);
+    Statement check =
+        connection.prepare(full ? "PRAGMA integrity_check(1)" : "PRAGMA quick_check(1)");
     if (!check.step()) return;
     const std::string verdict = check.text(0);
     if (verdict != "ok")

@@ -2,6 +2,8 @@
 // integrity) and the creation and migration of the schema embedded by db-schema/.
 #pragma once
 
+#include "firstrace/results_database.hpp"
+
 #include <cstdint>
 
 #include <firstrace/db_schema.hpp>
@@ -18,8 +20,8 @@ int check_database(Connection& connection);
 // PRAGMA quick_check (which does not verify index order).
 inline constexpr std::int64_t kFullIntegrityCheckBytes = std::int64_t{256} << 20;
 
-// Verifies the file's structure before it is written to.
-void check_integrity(Connection& connection);
+// Verifies the file's structure before it is written to (`mode`: see IntegrityCheck).
+void check_integrity(Connection& connection, IntegrityCheck mode);
 // Creates the current schema in an empty database (inside the caller's transaction).
 void create_schema(Connection& connection);
 // Applies the migrations from `version` to kSchemaVersion (inside the caller's transaction).

@@ -14,6 +14,7 @@
 
 #include "firstrace/results_database.hpp"
 #include "firstrace/triage_report.hpp"
+#include "input_file.hpp"
 #include "json_writer.hpp"
 #include "report_call_stacks.hpp"
 #include "report_held_locks.hpp"
@@ -488,20 +489,35 @@ class RunWriter {
         member.finish();
     }
 
-    std::optional<fs::path> find_source(const std::string& file) const {
-        std::vector<fs::path> candidates;
+    // Which files are stored (issue 13; README "Security and robustness"): the trace is
+    // untrusted input, so a location must not publish an arbitrary file (/etc/passwd:1).
+    //  - With source directories (`analyze --source-root`): only files whose real path, every
+    //    symbolic link resolved, lies under one of them; relative names are looked up there.
+    //  - Without: for a recorded trace, the absolute files its debug information names (what
+    //    the compiler read); for a text trace, none.
+    //  - Always only regular files (a FIFO or device is never opened for reading).
+    std::optional<fs::path> find_source(const std::string& file,
+                                        const std::vector<fs::path>& roots) const {
+        std::error_code ec;
         const fs::path f(file);
-        if (f.is_absolute()) {
+        std::vector<fs::path> candidates;
+        if (f.is_absolute())
             candidates.push_back(f);
-        } else {
-            candidates.push_back(f);
-            candidates.push_back(fs::path(trace_.path).parent_path() / f);
-            for (const auto& d : options_.source_directories)
-                candidates.push_back(fs::path(d) / f);
-        }
-        for (const auto& c : candidates) {
-            std::error_code ec;
-            if (fs::is_regular_file(c, ec)) return fs::absolute(c, ec).lexically_normal();
+        else
+            for (const fs::path& root : roots)
+                candidates.push_back(root / f);
+        const bool confined = !roots.empty();
+        if (!confined && trace_.format != "firstrace") return std::nullopt;
+        for (const fs::path& c : candidates) {
+            const fs::path real = fs::canonical(c, ec);
+            if (ec || !fs::is_regular_file(fs::symlink_status(real, ec))) continue;
+            if (confined && std::none_of(roots.begin(), roots.end(), [&](const fs::path& root) {
+                    const auto [r, p] =
+                        std::mismatch(root.begin(), root.end(), real.begin(), real.end());
+                    return r == root.end();
+                }))
+                continue;
+            return real;
         }
         return std::nullopt;
     }
@@ -512,6 +528,14 @@ class RunWriter {
             if (!l.file.empty()) files.push_back(l.file);
         std::sort(files.begin(), files.end());
         files.erase(std::unique(files.begin(), files.end()), files.end());
+        std::vector<fs::path> roots;
+        for (const std::string& d : options_.source_directories) {
+            std::error_code ec;
+            const fs::path root = fs::canonical(d, ec);
+            if (ec || !fs::is_directory(root, ec))
+                throw InputError(d, 0, "not a directory (given as a source root)");
+            roots.push_back(root);
+        }
         db::Statement find = c_.prepare("SELECT id, text FROM source_texts WHERE hash = ?");
         db::Statement add =
             c_.prepare("INSERT INTO source_texts (hash, size, text) VALUES (?,?,?)");
@@ -519,19 +543,19 @@ class RunWriter {
         for (const std::string& name : files) {
             std::optional<std::int64_t> text_id;
             std::optional<std::string> resolved;
-            if (auto path = find_source(name)) {
+            if (auto path = find_source(name, roots)) {
                 resolved = path->string();
-                std::error_code ec;
-                const auto size = fs::file_size(*path, ec);
-                std::ifstream in(*path, std::ios::binary);
-                if (!ec && size <= options_.max_source_bytes && in) {
-                    std::string text((std::istreambuf_iterator<char>(in)),
-                                     std::istreambuf_iterator<char>());
-                    // Binary files (NUL bytes) are not sources: record the file without text.
-                    if (in.good() || in.eof()) {
+                try {
+                    // The resolved path has no link left: O_NOFOLLOW refuses one planted since.
+                    const RegularFile in(path->string(), Symlinks::Refuse);
+                    if (in.size() <= options_.max_source_bytes) {
+                        const std::string text = in.read_all(options_.max_source_bytes);
+                        // Binary files (NUL bytes) are not sources: recorded without text.
                         if (text.find('\0') == std::string::npos)
                             text_id = store_text(find, add, text);
                     }
+                } catch (const InputError&) {
+                    // unreadable, replaced, grown: recorded without text
                 }
             }
             file.bind(1, run_).bind(2, name).bind(3, resolved).bind(4, text_id).run();
@@ -625,7 +649,7 @@ std::int64_t write_run(const std::string& database, const Trace& trace,
             if (version == 0) {
                 db::create_schema(c);
             } else {
-                db::check_integrity(c);
+                db::check_integrity(c, options.integrity_check);
                 if (version < db::kSchemaVersion) db::migrate(c, version);
             }
             // Bulk load: secondary indexes are dropped and rebuilt by sorting once, instead of

@@ -13,6 +13,7 @@
 
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
+#include "input_file.hpp"
 
 namespace firstrace {
 namespace {
@@ -275,31 +276,35 @@ class StdTraceParser {
     std::unordered_map<std::string, std::uint32_t> lock_ids_;
 };
 
-struct FileCloser {
-    void operator()(std::FILE* f) const { std::fclose(f); }
-};
-
 } // namespace
 
 Trace read_std_trace(const std::string& path, const ProgressCallback& progress) {
-    std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "r"));
-    if (!file) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    // Only a regular file: a FIFO or a device in its place is refused instead of hanging.
+    RegularFile input(path, Symlinks::Follow);
+    const double size = static_cast<double>(std::max<std::uint64_t>(1, input.size()));
+    const auto file = input.release_to_stdio();
     StdTraceParser parser(path);
-    std::fseek(file.get(), 0, SEEK_END);
-    const double size = static_cast<double>(std::max(1L, std::ftell(file.get())));
-    std::rewind(file.get());
     char* buffer = nullptr;
     std::size_t capacity = 0;
     std::uint64_t number = 0;
     try {
         ssize_t n;
         while ((n = ::getline(&buffer, &capacity, file.get())) >= 0) {
-            ++number;
-            if (progress && (number & 0xffff) == 0)
+            if (progress && ((number + 1) & 0xffff) == 0)
                 progress("reading trace", static_cast<double>(std::ftell(file.get())) / size);
             if (std::memchr(buffer, '\0', static_cast<std::size_t>(n)) != nullptr)
-                throw InputError(path, number, "binary data in a text trace");
-            parser.parse_line(std::string_view(buffer, static_cast<std::size_t>(n)), number);
+                throw InputError(path, number + 1, "binary data in a text trace");
+            // Lines end in LF, CR LF or a lone CR (old Mac files): a CR-only file has many
+            // lines, not one.
+            std::string_view rest(buffer, static_cast<std::size_t>(n));
+            do {
+                std::size_t end = rest.find('\r');
+                if (end != std::string_view::npos && end + 1 < rest.size() && rest[end + 1] == '\n')
+                    end = std::string_view::npos; // CR LF ends this line
+                const std::string_view line = rest.substr(0, end);
+                rest = end == std::string_view::npos ? std::string_view() : rest.substr(end + 1);
+                parser.parse_line(line, ++number);
+            } while (!rest.empty());
         }
     } catch (...) {
         std::free(buffer);

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "firstrace/errors.hpp"
+#include "input_file.hpp"
 #include <firstrace/trace_format.hpp>
 
 namespace firstrace {
@@ -100,6 +101,11 @@ TraceMetadata parse_trace_metadata(std::istream& in, const std::string& path) {
             fields >> m.end_how >> m.end_value >> m.end_running;
         } else if (k == key::kStatus) {
             fields >> m.status_how >> m.status_value;
+        } else if (k == key::kWriteError) {
+            std::uint64_t stream = 0;
+            if (!(fields >> stream >> m.write_error_errno))
+                throw InputError(path, number, "malformed write-error line");
+            m.write_error_stream = stream;
         }
     }
     if (number == 0) throw InputError(path, 0, "empty metadata file");
@@ -108,10 +114,13 @@ TraceMetadata parse_trace_metadata(std::istream& in, const std::string& path) {
 
 TraceMetadata read_trace_metadata(const std::string& directory) {
     const std::filesystem::path path = std::filesystem::path(directory) / fmt::kMetadataFile;
-    std::ifstream in(path);
-    if (!in)
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
         throw InputError(directory, 0,
                          "not a firstrace trace directory (no readable 'metadata' file)");
+    // A regular file, not a link, of a sane size: a FIFO or /dev/zero in its place is refused.
+    constexpr std::uint64_t kMaxMetadataBytes = 64u << 20;
+    std::istringstream in(RegularFile(path.string(), Symlinks::Refuse).read_all(kMaxMetadataBytes));
     return parse_trace_metadata(in, path.string());
 }
 

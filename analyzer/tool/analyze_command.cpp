@@ -1,6 +1,9 @@
 // `firstrace analyze TRACE`: run the whole analysis and print (and optionally store) it.
 #include <boost/program_options.hpp>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "command_line.hpp"
 #include "commands.hpp"
@@ -16,6 +19,21 @@ namespace po = boost::program_options;
 
 namespace firstrace::cli {
 
+namespace {
+
+// Before `--db`, `analyze -o DB` stored the run; a path that names a database by its extension
+// keeps doing so (with a warning) when no --format asks for a report file.
+bool names_a_database(const std::string& path) {
+    for (const char* ext : {".db", ".sqlite", ".sqlite3"}) {
+        const std::string e = ext;
+        if (path.size() > e.size() && path.compare(path.size() - e.size(), e.size(), e) == 0)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 int analyze_command(const Arguments& args) {
     po::options_description visible(
         "usage: firstrace analyze TRACE... [options]\n\n"
@@ -23,51 +41,96 @@ int analyze_command(const Arguments& args) {
         "STD format (T1|w(V3)|file.c:12). Prints the apparent races validated (feasible,\n"
         "feasible-ec, unvalidated) and ordered into partitions; first partitions come first.\n"
         "Several traces (runs of one program, `firstrace record --runs N`) are analyzed one by\n"
-        "one, stored as one run each, and their race sites merged in the text report.\n\n"
+        "one, stored as one run each, and their race sites merged in the text report.\n"
+        "Exit status: 0 when analyzed (races or not), 2 on errors (one line on stderr).\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
+        "format", po::value<std::string>()->default_value("text"),
+        ("the report: " + spellings(kReportFormats, 2)).c_str())(
+        "output,o", po::value<std::string>(),
+        "write the report to this file instead of stdout (a path ending in .db, .sqlite or\n"
+        ".sqlite3 without --format: the database, as --db; the old spelling)")(
+        "db", po::value<std::string>(),
+        "also store the run in this results database (created, or appended to as a new run);\n"
+        "read it with `firstrace report DB` or the GUI")(
+        "source-root", po::value<std::vector<std::string>>()->composing(),
+        "--db: store the text of source files only from under this directory (repeatable);\n"
+        "without it a recorded trace stores the files its debug information names, a text\n"
+        "trace none (README \"Security and robustness\")")(
+        "integrity-check", po::value<std::string>()->default_value("auto"),
+        ("--db: check of an existing database before appending: " + spellings(kIntegrityChecks) +
+         "\n(auto: full up to 256 MiB, quick above; quick does not verify index order)")
+            .c_str())(
         "ordering", po::value<std::string>(),
         "approximate: only the synchronization order orients dependences;\n"
         "complete: also the observed clock order (default when the trace has clocks)")(
-        "format", po::value<std::string>()->default_value("text"), "text or json (stdout)")(
-        "output,o", po::value<std::string>(),
-        "also store the run in this results database (created, or appended to as a new run)")(
         "transitive-budget", po::value<std::uint64_t>(),
         "steps of the exact transitive-dependence search per origin event before it falls\n"
         "back to a sound superset (default 4000; larger: more precise, slower)")(
-        "max-sites", po::value<std::size_t>()->default_value(20),
-        "text: race sites shown in full")("colour", po::value<std::string>()->default_value("auto"),
-                                          "text: auto (when stdout is a terminal), always, never")(
+        "max-sites", po::value<std::size_t>()->default_value(20), "text: race sites shown in full")(
+        "colour", po::value<std::string>()->default_value("auto"),
+        ("text: " + spellings(kColours) + " (auto: when the report goes to a terminal)").c_str())(
         "quiet,q", "no progress, no summary on stderr")("verbose,v",
                                                         "print stage timings on stderr");
-    const po::variables_map vm = parse_command_line(args, visible, "trace", true);
+    const po::variables_map vm =
+        parse_command_line(args, visible, "trace", Positionals::Many).options;
     if (vm.count("help")) {
         std::cout << visible << "\n";
         return 0;
     }
     if (!vm.count("trace")) throw UsageError("no TRACE given (see firstrace analyze --help)");
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "text" && format != "json")
-        throw UsageError("unknown --format '" + format + "' (text or json)");
+    const ReportFormat format =
+        parse_spelling("format", vm["format"].as<std::string>(), kReportFormats, 2);
 
     AnalysisOptions options;
-    if (vm.count("ordering")) {
-        const std::string o = vm["ordering"].as<std::string>();
-        if (o == "approximate")
-            options.ordering = Ordering::Approximate;
-        else if (o == "complete")
-            options.ordering = Ordering::Complete;
-        else
-            throw UsageError("unknown --ordering '" + o + "' (approximate or complete)");
-    }
+    if (vm.count("ordering"))
+        options.ordering = parse_spelling("ordering", vm["ordering"].as<std::string>(), kOrderings);
     if (vm.count("transitive-budget"))
         options.transitive_budget = vm["transitive-budget"].as<std::uint64_t>();
-    if (vm.count("output") && vm["output"].as<std::string>().empty())
-        throw UsageError("--output names no file (an empty path)");
+    std::optional<std::string> database, report_file;
+    if (vm.count("db")) database = path_option(vm, "db");
+    if (vm.count("output")) {
+        const std::string output = path_option(vm, "output");
+        if (!database && vm["format"].defaulted() && names_a_database(output)) {
+            database = output;
+            if (!vm.count("quiet"))
+                std::cerr << "firstrace analyze: note: -o " << output
+                          << " stores the database as before; write --db " << output
+                          << " (-o is the report file)\n";
+        } else {
+            report_file = output;
+        }
+    }
+    DatabaseWriteOptions store;
+    if (vm.count("source-root")) {
+        if (!database) throw UsageError("--source-root is for the database: give --db DB");
+        store.source_directories = vm["source-root"].as<std::vector<std::string>>();
+        for (const std::string& root : store.source_directories) {
+            std::error_code ec;
+            if (!std::filesystem::is_directory(root, ec))
+                throw UsageError("--source-root " + root + ": not a directory");
+        }
+    }
+    store.integrity_check = parse_spelling(
+        "integrity-check", vm["integrity-check"].as<std::string>(), kIntegrityChecks);
     const bool quiet = vm.count("quiet") > 0;
     TerminalProgress progress(!quiet);
     options.progress = progress.callback();
 
+    // The report file is opened only once the analysis succeeded: a failed run leaves an
+    // existing report untouched.
+    std::ofstream file;
+    const auto open_report = [&]() -> std::ostream& {
+        if (!report_file) return std::cout;
+        file.open(*report_file);
+        if (!file) throw InputError(*report_file, 0, "cannot write the report");
+        return file;
+    };
+    const auto finish_report = [&](std::ostream& out) {
+        out.flush();
+        if (!out) throw InputError(report_file.value_or("stdout"), 0, "write failed");
+        return 0;
+    };
     const auto traces = vm["trace"].as<std::vector<std::string>>();
     std::vector<ReportModel> models;
     for (const std::string& path : traces) {
@@ -89,41 +152,42 @@ int analyze_command(const Arguments& args) {
                       << " origins searched, " << result.transitive_fallbacks
                       << " fell back to the conservative superset\n";
         }
-        if (vm.count("output")) {
-            DatabaseWriteOptions store;
+        if (database) {
             store.progress = progress.callback();
-            const std::string database = vm["output"].as<std::string>();
-            const std::int64_t run = write_run(database, trace, result, run_info_for(trace), store);
+            const std::int64_t run =
+                write_run(*database, trace, result, run_info_for(trace), store);
             progress.finish();
             if (vm.count("verbose"))
-                std::cerr << "  stored as run " << run << " in " << database << "\n";
+                std::cerr << "  stored as run " << run << " in " << *database << "\n";
         }
         // One trace in text: the race sites grouped straight from the analysis (dense traces
         // have hundreds of site pairs per race; a ReportModel of them would not fit).
-        if (format == "text" && traces.size() == 1) {
-            write_text_report(std::cout, make_report_header(trace, result),
-                              listed_race_sites(trace, result), text_report_options(vm));
-            return 0;
+        if (format == ReportFormat::Text && traces.size() == 1) {
+            std::ostream& out = open_report();
+            write_text_report(out, make_report_header(trace, result),
+                              listed_race_sites(trace, result),
+                              text_report_options(vm, !report_file));
+            return finish_report(out);
         }
-        models.push_back(make_report_model(trace, result, format == "text"));
+        models.push_back(make_report_model(trace, result, format == ReportFormat::Text));
     }
-    if (format == "json") {
+    std::ostream& out = open_report();
+    if (format == ReportFormat::Json) {
         if (models.size() == 1) {
-            write_json_report(std::cout, models.front());
+            write_json_report(out, models.front());
         } else {
-            std::cout << "{\"runs\":[";
+            out << "{\"runs\":[";
             for (std::size_t i = 0; i < models.size(); ++i) {
-                if (i > 0) std::cout << ",";
-                write_json_report(std::cout, models[i]);
+                if (i > 0) out << ",";
+                write_json_report(out, models[i]);
             }
-            std::cout << "]}\n";
+            out << "]}\n";
         }
     } else {
-        write_text_report(std::cout,
-                          models.size() == 1 ? models.front() : merge_report_models(models),
-                          text_report_options(vm));
+        write_text_report(out, models.size() == 1 ? models.front() : merge_report_models(models),
+                          text_report_options(vm, !report_file));
     }
-    return 0;
+    return finish_report(out);
 }
 
 } // namespace firstrace::cli

@@ -24,6 +24,23 @@ const Command kCommands[] = {
      "print a results database as text, JSON, SARIF, ..."},
 };
 
+// Errors are one line on a terminal: control characters that came from the input (a file name
+// with a newline or an escape sequence, SQLite's multi-line verdicts) are written as \xNN.
+std::string one_line(const std::string& message) {
+    std::string out;
+    for (const unsigned char c : message) {
+        if (c < 0x20 || c == 0x7f) {
+            static const char hex[] = "0123456789abcdef";
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    return out;
+}
+
 void print_usage(std::ostream& out) {
     out << "firstrace " FIRSTRACE_VERSION " - post-mortem race validation and ordering\n\n"
            "usage: firstrace COMMAND [OPTIONS]\n\ncommands:\n";
@@ -58,10 +75,10 @@ int main(int argc, char** argv) {
                       << ": out of memory (the trace needs more than this process may allocate)\n";
             return 2;
         } catch (const std::exception& e) {
-            std::cerr << "firstrace " << name << ": " << e.what() << "\n";
+            std::cerr << "firstrace " << name << ": " << one_line(e.what()) << "\n";
             return 2;
         }
     }
-    std::cerr << "firstrace: unknown command '" << name << "' (try firstrace --help)\n";
+    std::cerr << "firstrace: unknown command '" << one_line(name) << "' (try firstrace --help)\n";
     return 2;
 }

@@ -16,9 +16,10 @@
 #include <string>
 #include <vector>
 
-#include "firstrace/trace_metadata.hpp"
+#include "command_line.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include "firstrace/trace_metadata.hpp"
 #include <firstrace/trace_format.hpp>
 
 namespace po = boost::program_options;
@@ -160,29 +161,9 @@ int record_command(const Arguments& args) {
         "--all-runs` merges their race sites")("quiet,q", "do not print the trace path");
 
     // Options end at `--` or at the first argument that is not an option (the program).
-    Arguments options;
-    std::vector<std::string> command;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--") {
-            command.assign(args.begin() + static_cast<long>(i) + 1, args.end());
-            break;
-        }
-        if (args[i].empty() || args[i][0] != '-') {
-            command.assign(args.begin() + static_cast<long>(i), args.end());
-            break;
-        }
-        options.push_back(args[i]);
-        if ((args[i] == "-o" || args[i] == "--output" || args[i] == "--runs") &&
-            i + 1 < args.size())
-            options.push_back(args[++i]);
-    }
-    po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(options).options(visible).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        throw UsageError(e.what());
-    }
+    ParsedCommandLine parsed = parse_command_line(args, visible, "", Positionals::Command);
+    const po::variables_map& vm = parsed.options;
+    const std::vector<std::string>& command = parsed.command;
     if (vm.count("help")) {
         std::cout << visible << "\n";
         return 0;
@@ -208,7 +189,7 @@ int record_command(const Arguments& args) {
     }
 
     fs::path dir = vm.count("output")
-                       ? fs::path(vm["output"].as<std::string>())
+                       ? fs::path(path_option(vm, "output"))
                        : fs::path(fs::path(command[0]).filename().string() + ".trace");
     std::error_code ec;
     dir = fs::absolute(dir, ec).lexically_normal();
@@ -233,10 +214,16 @@ int record_command(const Arguments& args) {
                          " showed no instrumentation: it wrote no trace. Build it with "
                          "firstrace-cc / firstrace-c++ (or CC=firstrace-cc CXX=firstrace-c++)");
     }
-    const bool instrumented = read_trace_metadata(dir.string()).instrumented;
+    const TraceMetadata written = read_trace_metadata(dir.string());
+    const bool instrumented = written.instrumented;
     {
         std::ofstream out(metadata, std::ios::app);
         out << trace_status_line(exited.signaled, exited.value) << "\n";
+        out.flush();
+        if (!out)
+            throw InputError(metadata.string(), 0,
+                             std::string("cannot add the program's exit status: ") +
+                                 std::strerror(errno));
     }
     if (!instrumented)
         throw UsageError(command[0] +
@@ -256,6 +243,15 @@ int record_command(const Arguments& args) {
         for (const auto& c : children)
             std::cerr << " " << c;
         std::cerr << "\n";
+    }
+    if (written.write_error_stream) {
+        // Disk full, I/O error, file size limit: the recording is incomplete; say so and fail
+        // even when the program succeeded, so that scripts do not analyze it unaware.
+        std::cerr << "firstrace record: the tracer could not write " << dir.string() << "/"
+                  << format::kStreamPrefix << *written.write_error_stream << format::kStreamSuffix
+                  << " (" << std::strerror(written.write_error_errno)
+                  << "); the trace holds what was written before and reads as truncated\n";
+        return 2;
     }
     if (exited.signaled) {
         std::cerr << "firstrace record: " << command[0] << " was killed by signal " << exited.value

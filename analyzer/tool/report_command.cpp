@@ -30,21 +30,6 @@ std::vector<std::string> split_list(const std::vector<std::string>& values) {
     return out;
 }
 
-RaceStatus parse_status(const std::string& s) {
-    if (s == "feasible") return RaceStatus::Feasible;
-    if (s == "feasible-ec") return RaceStatus::FeasibleEc;
-    if (s == "unvalidated") return RaceStatus::Unvalidated;
-    throw UsageError("unknown --status '" + s + "' (feasible, feasible-ec or unvalidated)");
-}
-
-FailOn parse_fail_on(const std::string& s) {
-    if (s == "none") return FailOn::None;
-    if (s == "any") return FailOn::Any;
-    if (s == "feasible") return FailOn::Feasible;
-    if (s == "first") return FailOn::First;
-    throw UsageError("unknown --fail-on '" + s + "' (first, feasible, any or none)");
-}
-
 void list_runs(std::ostream& out, const ResultsDatabase& db) {
     for (const RunSummary& r : db.runs()) {
         out << r.id << "\t" << r.analyzed_at << "\t" << r.program.value_or(r.trace_path) << "\t"
@@ -68,8 +53,9 @@ int report_command(const Arguments& args) {
         "options");
     visible.add_options()("help,h", "show this help")(
         "format", po::value<std::string>()->default_value("text"),
-        "text, json, sarif, markdown or html")("output,o", po::value<std::string>(),
-                                               "write the report to this file instead of stdout")(
+        spellings(kReportFormats).c_str())("output,o", po::value<std::string>(),
+                                           "write the report to this file instead of stdout")(
+        "db", po::value<std::string>(), "the database (instead of the DB argument)")(
         "run", po::value<std::int64_t>(), "the run to report (see --list-runs)")(
         "all-runs", "report every run of the database (text: their race sites merged)")(
         "list-runs", "list the runs of the database and exit")("first-only",
@@ -93,27 +79,31 @@ int report_command(const Arguments& args) {
         "text: race sites shown in full")("colour", po::value<std::string>()->default_value("auto"),
                                           "text: auto (when stdout is a terminal), always, never")(
         "quiet,q", "nothing on stderr")("verbose,v", "filter and suppression statistics on stderr");
-    const po::variables_map vm = parse_command_line(args, visible, "database");
+    const po::variables_map vm =
+        parse_command_line(args, visible, "database", Positionals::One).options;
     if (vm.count("help")) {
         std::cout << visible << "\n";
         return 0;
     }
-    if (!vm.count("database")) throw UsageError("no DB given (see firstrace report --help)");
-    const std::string format = vm["format"].as<std::string>();
-    if (format != "text" && format != "json" && format != "sarif" && format != "markdown" &&
-        format != "html")
-        throw UsageError("unknown --format '" + format + "' (text, json, sarif, markdown or html)");
+    if (vm.count("database") && vm.count("db"))
+        throw UsageError("the database is given twice (DB and --db)");
+    if (!vm.count("database") && !vm.count("db"))
+        throw UsageError("no DB given (see firstrace report --help)");
+    const std::string database = path_option(vm, vm.count("db") ? "db" : "database");
+    const ReportFormat format =
+        parse_spelling("format", vm["format"].as<std::string>(), kReportFormats);
+    if (vm.count("output")) path_option(vm, "output");
     if (vm.count("run") && vm.count("all-runs"))
         throw UsageError("--run and --all-runs exclude each other");
     const bool quiet = vm.count("quiet") > 0;
     const bool verbose = vm.count("verbose") > 0 && !quiet;
-    const FailOn fail_on = parse_fail_on(vm["fail-on"].as<std::string>());
+    const FailOn fail_on = parse_spelling("fail-on", vm["fail-on"].as<std::string>(), kFailOn);
 
     RaceFilter filter;
     filter.first_only = vm.count("first-only") > 0;
     if (vm.count("status"))
         for (const std::string& s : split_list(vm["status"].as<std::vector<std::string>>()))
-            filter.statuses.push_back(parse_status(s));
+            filter.statuses.push_back(parse_spelling("status", s, kStatuses));
     if (vm.count("file")) filter.file_patterns = vm["file"].as<std::vector<std::string>>();
     std::vector<Suppressions> suppression_files;
     if (vm.count("suppressions")) {
@@ -129,7 +119,7 @@ int report_command(const Arguments& args) {
         filter.baseline = &baseline;
     }
 
-    const ResultsDatabase db(vm["database"].as<std::string>());
+    const ResultsDatabase db(database);
     std::unique_ptr<std::ofstream> file;
     if (vm.count("output")) {
         file = std::make_unique<std::ofstream>(vm["output"].as<std::string>());
@@ -200,7 +190,7 @@ int report_command(const Arguments& args) {
                           << rule.pattern << " — " << rule.hits
                           << (rule.hits == 1 ? " race" : " races") << " suppressed\n";
 
-    if (format == "json") {
+    if (format == ReportFormat::Json) {
         if (runs.size() == 1) {
             write_json_report(out, runs.front().model);
         } else {
@@ -213,7 +203,7 @@ int report_command(const Arguments& args) {
             }
             out << "]}\n";
         }
-    } else if (format == "text") {
+    } else if (format == ReportFormat::Text) {
         // Several runs: their race sites merged (a site found in any run), each listed once.
         std::vector<ReportModel> models;
         std::vector<std::string> titles;
@@ -224,11 +214,11 @@ int report_command(const Arguments& args) {
         write_text_report(out,
                           models.size() == 1 ? models.front() : merge_report_models(models, titles),
                           text_report_options(vm, !vm.count("output")));
-    } else if (format == "sarif") {
+    } else if (format == ReportFormat::Sarif) {
         SarifOptions options;
         if (vm.count("source-root")) options.source_root = vm["source-root"].as<std::string>();
         write_sarif_report(out, runs, options);
-    } else if (format == "markdown") {
+    } else if (format == ReportFormat::Markdown) {
         write_markdown_report(out, runs);
     } else {
         write_html_report(out, runs);

@@ -59,10 +59,10 @@ endif()
 # first 40 lines of the text report name the `// BUG` lines and their functions.
 if(DEFINED REPORT_CHECK AND OPT STREQUAL "-O0")
   file(REMOVE ${exe}.db)
-  execute_process(COMMAND ${BIN}/firstrace analyze ${exe}.trace -o ${exe}.db -q --colour never
+  execute_process(COMMAND ${BIN}/firstrace analyze ${exe}.trace --db ${exe}.db -q --colour never
                   RESULT_VARIABLE rc OUTPUT_FILE ${exe}.txt ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "firstrace analyze ${exe}.trace -o ${exe}.db exited with ${rc}:\n${err}")
+    message(FATAL_ERROR "firstrace analyze ${exe}.trace --db ${exe}.db exited with ${rc}:\n${err}")
   endif()
   execute_process(COMMAND ${REPORT_CHECK} ${SAMPLE} ${exe}.db ${exe}.txt
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

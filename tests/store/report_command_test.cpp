@@ -1,4 +1,4 @@
-// End to end through the `firstrace` binary: `analyze -o DB` then `report DB` prints what
+// End to end through the `firstrace` binary: `analyze --db DB` then `report DB` prints what
 // `analyze` printed; exit codes of --fail-on; errors are one line and exit code 2.
 #include <sqlite3.h>
 
@@ -30,9 +30,9 @@ TEST(ReportCommand, ReportJsonEqualsAnalyzeJson) {
                                           " --format json " + kFigure);
         ASSERT_EQ(direct.status, 0) << direct.err;
         const auto stored = run_firstrace(std::string("analyze -q --ordering ") + ordering +
-                                          " --format json -o " + db + " " + kFigure);
+                                          " --format json --db " + db + " " + kFigure);
         ASSERT_EQ(stored.status, 0) << stored.err;
-        EXPECT_EQ(stored.out, direct.out) << "-o changes nothing on stdout";
+        EXPECT_EQ(stored.out, direct.out) << "--db changes nothing on stdout";
         const auto report = run_firstrace("report --format json " + db);
         ASSERT_EQ(report.status, 0) << report.err;
         EXPECT_EQ(report.out, direct.out);
@@ -51,7 +51,7 @@ TEST(ReportCommand, RandomTracesRoundTripThroughTheBinary) {
     for (std::uint64_t seed = 21; seed <= 24; ++seed) {
         const std::string trace = dir.file("t" + std::to_string(seed) + ".std");
         test::write_random_std(trace, seed, 400);
-        const auto direct = run_firstrace("analyze -q --format json -o " + db + " " + trace);
+        const auto direct = run_firstrace("analyze -q --format json --db " + db + " " + trace);
         ASSERT_EQ(direct.status, 0) << direct.err;
         const auto report = run_firstrace("report --format json " + db);
         ASSERT_EQ(report.status, 0) << report.err;
@@ -71,9 +71,9 @@ TEST(ReportCommand, RandomTracesRoundTripThroughTheBinary) {
 TEST(ReportCommand, AllRunsInEveryFormat) {
     TempDir dir;
     const std::string db = dir.file("r.db");
-    ASSERT_EQ(run_firstrace("analyze -q --ordering approximate -o " + db + " " + kFigure).status,
+    ASSERT_EQ(run_firstrace("analyze -q --ordering approximate --db " + db + " " + kFigure).status,
               0);
-    ASSERT_EQ(run_firstrace("analyze -q --ordering complete -o " + db + " " + kFigure).status, 0);
+    ASSERT_EQ(run_firstrace("analyze -q --ordering complete --db " + db + " " + kFigure).status, 0);
     const auto text = run_firstrace("report --all-runs " + db);
     ASSERT_EQ(text.status, 0) << text.err;
     // The text report merges the runs' race sites: each site once, with the runs that found it.
@@ -100,7 +100,7 @@ TEST(ReportCommand, AllRunsInEveryFormat) {
 TEST(ReportCommand, FailOnSetsTheExitCode) {
     TempDir dir;
     const std::string db = dir.file("r.db");
-    ASSERT_EQ(run_firstrace("analyze -q --ordering approximate -o " + db + " " + kFigure).status,
+    ASSERT_EQ(run_firstrace("analyze -q --ordering approximate --db " + db + " " + kFigure).status,
               0);
     // Figure 2.1: 1 feasible, 1 feasible-ec, 1 unvalidated race; one first partition.
     EXPECT_EQ(run_firstrace("report " + db).status, 0);
@@ -121,14 +121,14 @@ TEST(ReportCommand, FailOnSetsTheExitCode) {
         clean,
         "T0|w(x)|a.c:1\nT0|fork(T1)|a.c:2\nT1|r(x)|a.c:3\nT0|join(T1)|a.c:4\nT0|w(x)|a.c:5\n");
     const std::string clean_db = dir.file("clean.db");
-    ASSERT_EQ(run_firstrace("analyze -q -o " + clean_db + " " + clean).status, 0);
+    ASSERT_EQ(run_firstrace("analyze -q --db " + clean_db + " " + clean).status, 0);
     EXPECT_EQ(run_firstrace("report --fail-on any " + clean_db).status, 0);
 }
 
 TEST(ReportCommand, BaselineAndSuppressions) {
     TempDir dir;
     const std::string db = dir.file("new.db");
-    ASSERT_EQ(run_firstrace("analyze -q -o " + db + " " + kFigure).status, 0);
+    ASSERT_EQ(run_firstrace("analyze -q --db " + db + " " + kFigure).status, 0);
     // Against itself: nothing new.
     auto r = run_firstrace("report --baseline " + db + " --fail-on any " + db);
     EXPECT_EQ(r.status, 0) << r.err;
@@ -137,7 +137,7 @@ TEST(ReportCommand, BaselineAndSuppressions) {
     const std::string clean = dir.file("clean.std");
     test::write_file(clean, "T0|w(x)|a.c:1\n");
     const std::string old_db = dir.file("old.db");
-    ASSERT_EQ(run_firstrace("analyze -q -o " + old_db + " " + clean).status, 0);
+    ASSERT_EQ(run_firstrace("analyze -q --db " + old_db + " " + clean).status, 0);
     EXPECT_EQ(run_firstrace("report -q --baseline " + old_db + " --fail-on feasible " + db).status,
               1);
 
@@ -154,7 +154,7 @@ TEST(ReportCommand, BaselineAndSuppressions) {
 TEST(ReportCommand, FormatsAndOutputFile) {
     TempDir dir;
     const std::string db = dir.file("r.db");
-    ASSERT_EQ(run_firstrace("analyze -q -o " + db + " " + kFigure).status, 0);
+    ASSERT_EQ(run_firstrace("analyze -q --db " + db + " " + kFigure).status, 0);
     const auto sarif = run_firstrace("report --format sarif " + db);
     ASSERT_EQ(sarif.status, 0) << sarif.err;
     std::istringstream in(sarif.out);
@@ -185,7 +185,7 @@ TEST(ReportCommand, ForeignNewerAndCorruptDatabasesAreOneLineErrorsAndUnchanged)
         sqlite3_close(db);
     }
     const std::string newer = dir.file("newer.db");
-    ASSERT_EQ(run_firstrace("analyze -q -o " + newer + " " + kFigure).status, 0);
+    ASSERT_EQ(run_firstrace("analyze -q --db " + newer + " " + kFigure).status, 0);
     {
         sqlite3* db = nullptr;
         sqlite3_open(newer.c_str(), &db);
@@ -200,7 +200,7 @@ TEST(ReportCommand, ForeignNewerAndCorruptDatabasesAreOneLineErrorsAndUnchanged)
           std::pair{text, "not an SQLite database"}}) {
         const auto before = test::FileSnapshot::of(path);
         expect_one_line_error(run_firstrace("report " + path), path + ": " + words);
-        expect_one_line_error(run_firstrace("analyze -q -o " + path + " " + kFigure),
+        expect_one_line_error(run_firstrace("analyze -q --db " + path + " " + kFigure),
                               path + ": " + words);
         expect_one_line_error(run_firstrace("report --baseline " + path + " " + newer),
                               path + ": " + words);

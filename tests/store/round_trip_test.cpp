@@ -1,6 +1,7 @@
 // What is written is what is read back: ReportModel equality (through its JSON), race sites,
 // views, stored source text.
 #include <sqlite3.h>
+#include <sys/stat.h>
 
 #include <set>
 
@@ -252,8 +253,10 @@ TEST(RoundTrip, SourceTextIsStoredAndOutlivesTheFile) {
     h.trace.locations[1].file = "queue.c"; // relative to the trace's directory
     h.trace.path = dir.file("app.trace");
     const std::string path = dir.file("r.db");
-    const std::int64_t first = write_run(path, h.trace, h.result);
-    const std::int64_t second = write_run(path, h.trace, h.result);
+    DatabaseWriteOptions options;
+    options.source_directories = {dir.path()}; // the root relative names are looked up in
+    const std::int64_t first = write_run(path, h.trace, h.result, {}, options);
+    const std::int64_t second = write_run(path, h.trace, h.result, {}, options);
     std::filesystem::remove(source);
     const ResultsDatabase db(path);
     EXPECT_EQ(db.source_text(first, source), text);
@@ -263,6 +266,57 @@ TEST(RoundTrip, SourceTextIsStoredAndOutlivesTheFile) {
     EXPECT_EQ(count(path, "SELECT count(*) FROM source_texts"), 1) << "texts are deduplicated";
     EXPECT_EQ(count(path, "SELECT count(*) FROM source_files WHERE text_id IS NULL"), 6)
         << "3 missing files (/src/app/main.c, /src/app/queue.c, the weird one) x 2 runs";
+}
+
+// Issue 13: a location in an untrusted trace must not publish an arbitrary file. Text traces
+// store sources only under --source-root; links out of a root, FIFOs and files outside are
+// never read (a FIFO would also hang the writer); recorded traces store the regular files
+// their debug information names.
+TEST(RoundTrip, OnlyRegularSourcesUnderTheRootsAreStored) {
+    TempDir root, outside;
+    test::write_file(root.file("ok.c"), "int ok;\n");
+    test::write_file(outside.file("secret.c"), "password\n");
+    std::filesystem::create_symlink(outside.file("secret.c"), root.file("link.c"));
+    ASSERT_EQ(mkfifo(root.file("fifo.c").c_str(), 0600), 0);
+    const auto stored = [](const std::string& db, std::int64_t run, const std::string& f) {
+        return ResultsDatabase(db).source_text(run, f).has_value();
+    };
+    test::HandMadeRun h = test::hand_made_run();
+    h.trace.locations[0].file = "/etc/passwd";
+    h.trace.locations[1].file = "ok.c";
+    h.trace.locations[3].file = "link.c";
+    h.trace.locations[4].file = root.file("fifo.c");
+    h.trace.locations[5].file = outside.file("secret.c");
+    h.trace.locations[6].file = root.file("ok.c");
+    const std::string db = root.file("r.db");
+
+    h.trace.format = "std"; // a text trace: nothing without a root
+    const std::int64_t none = write_run(db, h.trace, h.result);
+    EXPECT_EQ(count(db, "SELECT count(*) FROM source_files WHERE run_id = " + std::to_string(none) +
+                            " AND text_id IS NOT NULL"),
+              0);
+    DatabaseWriteOptions options;
+    options.source_directories = {root.path()};
+    const std::int64_t rooted = write_run(db, h.trace, h.result, {}, options);
+    EXPECT_TRUE(stored(db, rooted, "ok.c"));
+    EXPECT_TRUE(stored(db, rooted, root.file("ok.c")));
+    EXPECT_FALSE(stored(db, rooted, "/etc/passwd"));
+    EXPECT_FALSE(stored(db, rooted, "link.c")) << "a link out of the root";
+    EXPECT_FALSE(stored(db, rooted, root.file("fifo.c")));
+    EXPECT_FALSE(stored(db, rooted, outside.file("secret.c")));
+
+    h.trace.format = "firstrace"; // recorded: the files the debug information names
+    const std::int64_t recorded = write_run(db, h.trace, h.result);
+    EXPECT_TRUE(stored(db, recorded, outside.file("secret.c")));
+    EXPECT_TRUE(stored(db, recorded, root.file("ok.c")));
+    EXPECT_FALSE(stored(db, recorded, "ok.c")) << "relative names only under a root";
+    EXPECT_FALSE(stored(db, recorded, root.file("fifo.c")));
+    const std::int64_t recorded_rooted = write_run(db, h.trace, h.result, {}, options);
+    EXPECT_FALSE(stored(db, recorded_rooted, outside.file("secret.c")));
+    EXPECT_FALSE(stored(db, recorded_rooted, "/etc/passwd"));
+
+    options.source_directories = {root.file("missing")};
+    EXPECT_THROW(write_run(db, h.trace, h.result, {}, options), InputError);
 }
 
 TEST(RoundTrip, RunInfoComesFromTheTraceMetadata) {

@@ -340,6 +340,14 @@ TEST(Schema, IndexContentCorruptionIsRefusedBeforeAppending) {
     const FileSnapshot before = FileSnapshot::of(path);
     expect_input_error([&] { write_run(path, h.trace, h.result); }, path, "corrupt");
     EXPECT_EQ(FileSnapshot::of(path), before);
+    // The forced checks (`analyze --integrity-check full|quick`): the full one refuses the
+    // file whatever its size; the quick one, chosen for speed, does not see this corruption.
+    DatabaseWriteOptions full, quick;
+    full.integrity_check = IntegrityCheck::Full;
+    quick.integrity_check = IntegrityCheck::Quick;
+    expect_input_error([&] { write_run(path, h.trace, h.result, {}, full); }, path, "corrupt");
+    EXPECT_EQ(FileSnapshot::of(path), before);
+    EXPECT_NO_THROW(write_run(path, h.trace, h.result, {}, quick));
 }
 
 // Flips bytes inside the b-tree pages (not the header): SQLite sees a malformed database.

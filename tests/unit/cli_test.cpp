@@ -1,3 +1,6 @@
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 // The `firstrace analyze` command line: output formats, exit codes, one-line errors.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -110,6 +113,43 @@ TEST(AnalyzeCommand, EmptyOutputPathIsAnError) {
     const CommandRun r = run("analyze -q " + kFigure + " -o ''");
     EXPECT_EQ(r.status, 2) << r.out;
     EXPECT_NE(r.out.find("--output names no file"), std::string::npos) << r.out;
+}
+
+// Issue 9: -o is the primary output (the report, in --format), --db the database; the old
+// `-o DB` (a .db path, no --format) still stores the database.
+TEST(AnalyzeCommand, OutputIsTheReportAndDbTheDatabase) {
+    char dir[] = "/tmp/firstrace-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    const std::string json = std::string(dir) + "/x.json", db = std::string(dir) + "/x.db";
+    ASSERT_EQ(run("analyze -q --format json -o " + json + " " + kFigure).status, 0);
+    const CommandRun stdout_json = run("analyze -q --format json " + kFigure);
+    std::ifstream in(json);
+    const std::string written((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(written, stdout_json.out) << "-o writes the JSON report, not a database";
+    ASSERT_EQ(run("analyze -q --db " + db + " " + kFigure).status, 0);
+    ASSERT_EQ(run("analyze -q -o " + db + " " + kFigure).status, 0);
+    const CommandRun list = run("report --list-runs " + db);
+    EXPECT_EQ(list.status, 0) << list.out;
+    EXPECT_EQ(std::count(list.out.begin(), list.out.end(), '\n'), 2) << list.out;
+    const CommandRun bad = run("analyze -q --format yaml " + kFigure);
+    EXPECT_EQ(bad.status, 2);
+    EXPECT_EQ(bad.out, "firstrace analyze: unknown --format 'yaml' (text or json)\n");
+    const CommandRun escaped = run("analyze -q \"$(printf '/tmp/no\\nsuch\\033[31m')\"");
+    EXPECT_EQ(escaped.status, 2);
+    EXPECT_EQ(std::count(escaped.out.begin(), escaped.out.end(), '\n'), 1) << escaped.out;
+    EXPECT_EQ(escaped.out.find('\x1b'), std::string::npos) << "no raw escape on the terminal";
+    EXPECT_NE(escaped.out.find("/tmp/no\\x0asuch\\x1b[31m"), std::string::npos) << escaped.out;
+    std::filesystem::remove_all(dir);
+}
+
+// Issue 13: escape sequences in names from the trace are shown as \xNN, never sent raw.
+TEST(AnalyzeCommand, TerminalEscapesInNamesAreShownEscaped) {
+    test::TempFile trace("T0|w(x)|a\x1b[2J.c:1\nT1|w(x)|b\x1b]0;title\x07.c:2\n");
+    const CommandRun r = run("analyze -q --colour never " + trace.path());
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("a\\x1b[2J.c:1"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("b\\x1b]0;title\\x07.c:2"), std::string::npos) << r.out;
 }
 
 TEST(AnalyzeCommand, TransitiveBudgetIsAnOption) {

@@ -58,6 +58,33 @@ TEST(StdTraceReader, EmptyTraceIsValid) {
     EXPECT_TRUE(t.processes.empty());
 }
 
+// Lines end in LF, CR LF or a lone CR: the three spellings of one trace read alike, and a
+// CR-only file is not one long line (issue 13).
+TEST(StdTraceReader, CrLfAndCrOnlyLineEndsReadAlike) {
+    const std::string lf = "T0|w(x)|a.c:1\nT1|w(x)|a.c:2\nT1|r(y)|a.c:3\n";
+    std::string crlf, cr;
+    for (const char c : lf) {
+        crlf += c == '\n' ? std::string("\r\n") : std::string(1, c);
+        cr += c == '\n' ? '\r' : c;
+    }
+    const Trace a = test::parse_std(lf), b = test::parse_std(crlf), c = test::parse_std(cr);
+    for (const Trace* t : {&b, &c}) {
+        ASSERT_EQ(t->processes.size(), 2u);
+        ASSERT_EQ(t->locations.size(), a.locations.size());
+        for (std::size_t i = 0; i < a.locations.size(); ++i) {
+            EXPECT_EQ(t->locations[i].file, a.locations[i].file);
+            EXPECT_EQ(t->locations[i].line, a.locations[i].line);
+        }
+    }
+    // Errors name the right line in a CR-only file.
+    try {
+        test::parse_std("T0|w(x)|a.c:1\rT0|bogus(x)|a.c:2\r");
+        FAIL() << "expected an InputError";
+    } catch (const InputError& e) {
+        EXPECT_EQ(e.line(), 2u) << e.what();
+    }
+}
+
 struct BadInput {
     const char* name;
     std::string text;

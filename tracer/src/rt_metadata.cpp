@@ -26,6 +26,8 @@ int g_dir_fd = -1;
 int g_meta_fd = -1;
 bool g_announce = false; // print the trace path at exit (not under `firstrace record`)
 std::atomic<bool> g_instrumented{false};
+std::atomic<int> g_write_errno{0};
+std::atomic<u32> g_write_error_stream{0};
 
 int module_callback(struct dl_phdr_info* info, size_t, void*) {
     const char* name = info->dlpi_name;
@@ -221,7 +223,23 @@ void write_fork_header() {
     }
 }
 
+void note_stream_write_failed(u32 stream, int error) {
+    int none = 0;
+    if (!g_write_errno.compare_exchange_strong(none, error)) return;
+    g_write_error_stream.store(stream);
+    Line l;
+    l.s("cannot write the trace (").s(strerror(error)).s("): ").s(g_dir).s("/");
+    l.s(firstrace::format::kStreamPrefix).u(stream).s(firstrace::format::kStreamSuffix);
+    l.s(" ends here");
+    message(l.c_str());
+}
+
 void write_end_line(const char* how, long value, u32 running) {
+    if (const int error = g_write_errno.load(); error != 0) {
+        Line w;
+        w.s(key::kWriteError).s(" ").u(g_write_error_stream.load()).s(" ").i(error);
+        write_metadata_line(w);
+    }
     Line l;
     l.s("end ").s(how).s(" ").i(value).s(" ").u(running);
     write_metadata_line(l);

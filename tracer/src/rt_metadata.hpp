@@ -19,6 +19,10 @@ void write_modules();
 // file; false when it cannot be created. Then write_fork_header().
 bool enter_fork_directory();
 void write_fork_header();
+// The first failed write of a stream (disk full, I/O error, file size limit): said at once on
+// stderr and, before the end line, in the metadata (`write-error <stream> <errno>`), so that
+// `firstrace record` fails and the reader names the cause (issue 13).
+void note_stream_write_failed(u32 stream, int error);
 // The last line: how the process ended, its status or signal, the threads still running.
 void write_end_line(const char* how, long value, u32 running);
 // "trace written to DIR" on stderr, unless running under `firstrace record`.

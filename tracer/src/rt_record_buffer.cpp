@@ -6,8 +6,12 @@
 
 #include <zstd.h>
 
+#include <cerrno>
 #include <cstring>
 
+#include <unistd.h>
+
+#include "rt_metadata.hpp"
 #include "rt_system.hpp"
 
 namespace frt {
@@ -61,7 +65,14 @@ void write_chunk(ThreadState* t, std::size_t n) {
         h.raw_size = static_cast<u32>(n);
         h.checksum = firstrace::format::chunk_checksum(h, t->zbuf + hs, z);
         std::memcpy(t->zbuf, &h, hs);
-        write_all(t->fd, t->zbuf, hs + z);
+        if (!write_all(t->fd, t->zbuf, hs + z)) {
+            // The stream keeps the chunks written before and gets no more: a later chunk after
+            // a lost one would be out of sequence.
+            const int error = errno;
+            ::close(t->fd);
+            t->fd = -1;
+            note_stream_write_failed(t->thread_pid, error);
+        }
     }
     t->in_flush = false;
 }

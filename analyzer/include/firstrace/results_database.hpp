@@ -36,14 +36,22 @@ struct RunInfo {
 // program, its arguments, start time and host from its metadata file; empty for STD traces.
 RunInfo run_info_for(const Trace& trace);
 
+// How an existing database is checked before a run is appended to it: Auto is the full
+// `PRAGMA integrity_check` up to 256 MiB and `quick_check` (no index order) above; Full and
+// Quick force one of them whatever the size (`analyze --integrity-check`).
+enum class IntegrityCheck { Auto, Full, Quick };
+
 struct DatabaseWriteOptions {
     // Read the source files the locations name and store their text.
     bool store_sources = true;
     // Largest source file stored; larger ones are recorded without text.
     std::uint64_t max_source_bytes = 8u << 20;
-    // Where relative source file names are looked for, after the working directory and the
-    // trace's directory.
+    // The source roots (`analyze --source-root`): when given, only files whose real path lies
+    // under one of them are stored, and relative names are looked up there. When empty, a
+    // recorded trace stores the files its debug information names, a text trace none
+    // (README "Security and robustness").
     std::vector<std::string> source_directories;
+    IntegrityCheck integrity_check = IntegrityCheck::Auto;
     // Called with ("writing database", fraction done).
     ProgressCallback progress;
 };

@@ -35,6 +35,9 @@ struct TraceMetadata {
     long end_running = 0;
     std::string status_how; // from `firstrace record`: exit | signal (empty: not recorded)
     long status_value = 0;
+    // A `write-error` line: the tracer could not write this stream (errno); it ends early.
+    std::optional<std::uint64_t> write_error_stream;
+    int write_error_errno = 0;
 
     // "2025-11-22T11:03:20Z" from start_time, when it is valid.
     std::optional<std::string> start_time_iso8601() const;

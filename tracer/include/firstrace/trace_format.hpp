@@ -13,6 +13,7 @@
 //                       end <how> <value> <live threads>  written when the program ends:
 //                         how = exit | _exit | signal ; live threads = still running then
 //                       status signal <n> | status exit <n>   added by `firstrace record`
+//                       write-error <stream> <errno>  a write of stream-<stream>.frc failed
 //   stream-<N>.frc    the records of one writer (an OS thread), as a sequence of chunks.
 //
 // Chunk = ChunkHeader + `compressed_size` bytes of one zstd frame that decompresses to
@@ -215,6 +216,9 @@ inline constexpr const char* kInstrumented = "instrumented";
 inline constexpr const char* kModule = "module";
 inline constexpr const char* kEnd = "end";
 inline constexpr const char* kStatus = "status";
+// write-error <stream number> <errno>: the tracer could not write that stream (disk full, I/O
+// error); it holds what was written before. Written before `end`.
+inline constexpr const char* kWriteError = "write-error";
 } // namespace metadata_key
 
 // Percent-escaping of metadata values (space, %, control characters, bytes >= 0x7f).
