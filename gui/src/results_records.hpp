@@ -1,5 +1,5 @@
-// The facts the browser shows, as read from the results database (db-schema/SCHEMA.md). These
-// are plain values: the views and the report writer never see SQL.
+// The facts the browser shows, as the store's browser queries read them from the results
+// database (firstrace/results_browser.hpp), in Qt's types for the models and views.
 #pragma once
 
 #include <QHash>
@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "firstrace/analysis_result.hpp"
+#include "firstrace/results_browser.hpp"
 
 namespace firstrace::gui {
 
@@ -63,9 +64,9 @@ struct StatusCounts {
 };
 
 // Where a race sits in the browser's order (issue 15): races of first partitions, then
-// validated races of later partitions, then the rest. A race site takes the group of its
-// earliest race.
-enum class RaceGroup { FirstPartition = 0, Validated = 1, Other = 2 };
+// validated races of later partitions, then the rest; and the key of that order.
+using RaceGroup = firstrace::browser::RaceGroup;
+using RaceOrderKey = firstrace::browser::RaceOrderKey;
 
 // An event as a point of the execution history: (process, index in process order).
 struct EventKey {
@@ -110,6 +111,7 @@ struct RaceSiteRow {
 // One row of a race site in the tree.
 struct RaceSummary {
     qint64 id = 0;
+    RaceOrderKey orderKey; // where it sits in the browser's order
     qint64 partition = 0;
     bool firstPartition = false;
     RaceStatus status = RaceStatus::Feasible;
@@ -129,6 +131,8 @@ struct AccessSite {
     SourceLocation access;
     QString kind;                // "read", "write", "atomic-read-write", ...
     QList<SourceLocation> stack; // innermost frame (the access) first; empty: not recorded
+    QStringList locksHeld;       // locks the thread held at this access
+    bool locksRecorded = false;  // the database stores locks per access
 };
 
 // A heap block holding a conflicting address (schema version 2).
@@ -159,6 +163,7 @@ struct OrderedAfter {
     QList<qint64> partitions; // partitions directly before the race's partition
     std::optional<qint64> race;
     QList<EventKey> chain;
+    bool stored = false; // race and chain as the analysis named them (not a stand-in)
 };
 
 struct RaceDetails {

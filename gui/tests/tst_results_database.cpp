@@ -8,7 +8,6 @@
 
 #include "results_database.hpp"
 #include "results_fixture.hpp"
-#include "sqlite_connection.hpp"
 
 using namespace firstrace::gui;
 
@@ -79,11 +78,9 @@ class ResultsDatabaseTest : public QObject {
     }
 
     void refusesForeignDatabase() {
+        // An SQLite database of another program: application_id 0.
         const QString path = dir_.filePath(QStringLiteral("foreign.db"));
-        {
-            SqliteConnection db(path, SqliteConnection::Mode::ReadWriteCreate);
-            db.execute(QStringLiteral("CREATE TABLE runs (id INTEGER); CREATE TABLE races (x)"));
-        }
+        testing::copyWithHeader(figure_, path, std::nullopt, 0);
         const auto result = ResultsDatabase::open(path);
         QVERIFY(!result.database);
         QCOMPARE(result.error, ResultsDatabase::OpenError::Foreign);
@@ -102,12 +99,8 @@ class ResultsDatabaseTest : public QObject {
 
     void refusesNewerSchema() {
         const QString path = dir_.filePath(QStringLiteral("newer.db"));
-        QVERIFY(QFile::copy(figure_, path));
-        {
-            SqliteConnection db(path, SqliteConnection::Mode::ReadWriteCreate);
-            db.execute(QStringLiteral("PRAGMA user_version = %1")
-                           .arg(ResultsDatabase::kSchemaVersion + 1));
-        }
+        testing::copyWithHeader(
+            figure_, path, quint32(firstrace::results_database_schema_version() + 1), std::nullopt);
         const auto result = ResultsDatabase::open(path);
         QVERIFY(!result.database);
         QCOMPARE(result.error, ResultsDatabase::OpenError::TooNew);
