@@ -87,25 +87,18 @@ constexpr SitePass kSitePasses[] = {
 
 std::string race_summary_sql(const std::string& where, const std::string& races = "races AS r") {
     const std::string location = kLocationText;
-    const std::string first_site = [&](const char* side) {
+    // The first access site of a side, "file.c:12".
+    auto first_site = [&](const char* side) {
         return "(SELECT " + location +
                " FROM race_accesses AS x "
                "JOIN access_sites AS s ON s.run_id = x.run_id AND s.id = x.site "
                "LEFT JOIN locations AS l ON l.run_id = s.run_id AND l.id = s.location "
                "WHERE x.run_id = r.run_id AND x.race_id = r.id AND x.side = '" +
                side + "' ORDER BY x.ordinal LIMIT 1)";
-    }("a");
-    const std::string first_site_b = [&](const char* side) {
-        return "(SELECT " + location +
-               " FROM race_accesses AS x "
-               "JOIN access_sites AS s ON s.run_id = x.run_id AND s.id = x.site "
-               "LEFT JOIN locations AS l ON l.run_id = s.run_id AND l.id = s.location "
-               "WHERE x.run_id = r.run_id AND x.race_id = r.id AND x.side = '" +
-               side + "' ORDER BY x.ordinal LIMIT 1)";
-    }("b");
+    };
     return "SELECT r.id, r.partition, r.status, r.tangle, r.actual, pa.name, r.a_index, "
            "pb.name, r.b_index, " +
-           first_site + ", " + first_site_b +
+           first_site("a") + ", " + first_site("b") +
            ", (SELECT group_concat(name, char(31)) FROM (SELECT v.name FROM race_variables AS v "
            " WHERE v.run_id = r.run_id AND v.race_id = r.id ORDER BY v.ordinal LIMIT 4)), "
            "(SELECT count(*) FROM race_variables AS v WHERE v.run_id = r.run_id AND v.race_id "
@@ -227,9 +220,11 @@ std::string filter_sql(const RaceFilter& filter) {
                         ":thread) OR r.b_process IN (SELECT id FROM processes WHERE run_id = :run "
                         "AND name = :thread))");
     // The races of a file or a search are collected once per filter (filter_condition()).
-    if (!filter.file.empty()) parts.push_back("r.id IN (SELECT race_id FROM temp.file_hits)");
+    // "+r.id": the hit lists are checked per race, never driven into an index of another table
+    // (SQLite would otherwise probe race_site_pairs once per hit for every site counted).
+    if (!filter.file.empty()) parts.push_back("+r.id IN (SELECT race_id FROM temp.file_hits)");
     if (!trimmed(filter.search).empty())
-        parts.push_back("r.id IN (SELECT race_id FROM temp.search_hits)");
+        parts.push_back("+r.id IN (SELECT race_id FROM temp.search_hits)");
     if (parts.empty()) return "1";
     std::string sql;
     for (const std::string& part : parts)
@@ -323,7 +318,7 @@ std::string ResultsBrowser::State::filter_condition(int64_t run, const RaceFilte
         c.exec("CREATE TEMP TABLE IF NOT EXISTS hit_order (partition INTEGER, race_id INTEGER, "
                "PRIMARY KEY (partition, race_id)) WITHOUT ROWID; DELETE FROM temp.hit_order;");
         auto order = prepare("INSERT INTO temp.hit_order SELECT r.partition, r.id FROM " + driver +
-                             " AS h JOIN races AS r ON r.run_id = :run AND r.id = h.race_id");
+                             " AS h CROSS JOIN races AS r ON r.run_id = :run AND r.id = h.race_id");
         bind_named(order, ":run", run);
         order.step();
         hit_order = driver;
@@ -348,8 +343,7 @@ void ResultsBrowser::State::collect_search_hits(int64_t run, const std::string& 
         id = std::stoll(digits);
 
     c.exec("CREATE TEMP TABLE IF NOT EXISTS search_hits (race_id INTEGER PRIMARY KEY);"
-           "CREATE TEMP TABLE IF NOT EXISTS search_sites (site INTEGER PRIMARY KEY);"
-           "DELETE FROM temp.search_hits; DELETE FROM temp.search_sites;");
+           "DELETE FROM temp.search_hits;");
     auto run_sql = [&](const char* sql) {
         auto stmt = prepare(sql);
         bind_named(stmt, ":run", run);
@@ -360,6 +354,7 @@ void ResultsBrowser::State::collect_search_hits(int64_t run, const std::string& 
     if (id)
         run_sql("INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races "
                 "WHERE run_id = :run AND id = :id");
+    if (id && search.front() == '#') return; // "#12": that race only
     run_sql("INSERT OR IGNORE INTO temp.search_hits SELECT race_id FROM race_variables "
             "WHERE run_id = :run AND name LIKE :like ESCAPE '\\'");
     run_sql("INSERT OR IGNORE INTO temp.search_hits SELECT id FROM races WHERE run_id = :run "
@@ -367,13 +362,15 @@ void ResultsBrowser::State::collect_search_hits(int64_t run, const std::string& 
             "ESCAPE '\\') OR b_process IN (SELECT id FROM processes WHERE run_id = :run AND name "
             "LIKE :like ESCAPE '\\')) AND EXISTS (SELECT 1 FROM processes WHERE run_id = :run "
             "AND name LIKE :like ESCAPE '\\')");
-    run_sql("INSERT INTO temp.search_sites SELECT s.id FROM access_sites AS s "
-            "WHERE s.run_id = :run AND s.location IN (SELECT id FROM locations WHERE run_id = "
-            ":run AND (file LIKE :like ESCAPE '\\' OR function LIKE :like ESCAPE '\\' "
-            "OR file || ':' || line LIKE :like ESCAPE '\\'))");
-    run_sql("INSERT OR IGNORE INTO temp.search_hits SELECT race_id FROM race_accesses "
-            "WHERE run_id = :run AND site IN (SELECT site FROM temp.search_sites) "
-            "AND EXISTS (SELECT 1 FROM temp.search_sites)");
+    // Files, lines and functions of race sites (site_pairs: one row per pair of headline
+    // locations, thousands rather than the millions of access records), then their races
+    // through race_site_pairs' key.
+    run_sql("INSERT OR IGNORE INTO temp.search_hits SELECT race_id FROM race_site_pairs WHERE "
+            "run_id = :run AND pair_id IN (SELECT id FROM site_pairs WHERE run_id = :run AND "
+            "(file_1 LIKE :like ESCAPE '\\' OR function_1 LIKE :like ESCAPE '\\' OR file_1 || "
+            "':' || line_1 LIKE :like ESCAPE '\\' OR file_2 LIKE :like ESCAPE '\\' OR "
+            "function_2 LIKE :like ESCAPE '\\' OR file_2 || ':' || line_2 LIKE :like ESCAPE "
+            "'\\'))");
 }
 
 ResultsBrowser::ResultsBrowser(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -474,8 +471,17 @@ StatusCounts ResultsBrowser::status_counts(int64_t run, const RaceFilter& filter
         return counts;
     }
     const std::string condition = state_->filter_condition(run, any);
-    auto stmt = state_->prepare(std::string("SELECT ") + kCountsSql +
-                                " FROM races AS r WHERE r.run_id = :run AND " + condition);
+    // A search or a file filter: count its hits rather than scan every race of the run (CROSS
+    // JOIN keeps the hits the outer loop: without statistics SQLite may pick the races).
+    const std::string races =
+        !trimmed(any.search).empty()
+            ? "temp.search_hits AS h CROSS JOIN races AS r ON r.run_id = :run AND "
+              "r.id = h.race_id"
+        : !any.file.empty() ? "temp.file_hits AS h CROSS JOIN races AS r ON "
+                              "r.run_id = :run AND r.id = h.race_id"
+                            : "races AS r";
+    auto stmt = state_->prepare(std::string("SELECT ") + kCountsSql + " FROM " + races +
+                                " WHERE r.run_id = :run AND " + condition);
     bind_named(stmt, ":run", run);
     bind_filter(stmt, any);
     if (stmt.step()) counts = read_counts(stmt, 0);
@@ -496,7 +502,7 @@ std::vector<RaceSite> ResultsBrowser::race_sites(int64_t run, const RaceFilter& 
     // Without ANALYZE statistics SQLite prefers the (run_id, id) key over the partition index
     // as soon as a filter names a column the index does not cover, and then scans every race
     // of the run for each page.
-    const std::string races = selective ? "temp.hit_order AS h JOIN races AS r ON r.run_id = "
+    const std::string races = selective ? "temp.hit_order AS h CROSS JOIN races AS r ON r.run_id = "
                                           ":run AND r.id = h.race_id"
                                         : "races AS r INDEXED BY races_by_partition";
     const std::string position =

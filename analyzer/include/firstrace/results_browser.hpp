@@ -26,8 +26,10 @@ struct RaceFilter {
     bool actual_only = false;
     std::string file;   // a race of a race site with a headline location in this file
     std::string thread; // a race with an event of this process (processes.name)
-    std::string search; // race id ("#12" or "12"), or part of a variable, file, function or
-                        // thread name; leading and trailing blanks are ignored
+    // "#12": race 12; otherwise part of a variable or thread name, or of the file, "file:line"
+    // or function of a race site's headline locations ("12" also finds race 12). Leading and
+    // trailing blanks are ignored.
+    std::string search;
     bool empty() const;
     friend bool operator==(const RaceFilter&, const RaceFilter&) = default;
 };
