@@ -1,4 +1,4 @@
--- firstrace results database, schema version 2.
+-- firstrace results database, schema version 3.
 --
 -- One database holds many runs (one `firstrace analyze TRACE -o DB` each). Every per-run table
 -- is keyed by run_id first; ids inside a run (process, event index, race id, partition id, ...)
@@ -11,7 +11,7 @@
 -- a file: a foreign or newer database is refused, never modified.
 
 PRAGMA application_id = 1179800404;
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- One analysed execution.
 CREATE TABLE runs (
@@ -60,6 +60,9 @@ CREATE TABLE processes (
     name    TEXT NOT NULL,           -- 'T1', 'thread 3', ...
     parent  INTEGER,                 -- creating process id, when known
     event_count INTEGER NOT NULL,
+    -- (version 3) index of the fork event in `parent` that created this process (its creation
+    -- stack is that event's location and context); NULL when unknown
+    creation_event INTEGER,
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 
@@ -95,6 +98,9 @@ CREATE TABLE sync_objects (
     name           TEXT NOT NULL,
     address        INTEGER NOT NULL,
     initial_value  INTEGER NOT NULL,
+    -- (version 3) the name reports show: kind and the variable or heap block holding the
+    -- object ('mutex pool_lock'), else `name`
+    label          TEXT,
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 
@@ -283,6 +289,45 @@ CREATE TABLE heap_blocks (
     location     INTEGER,            -- locations.id of the allocation call
     context      INTEGER,            -- contexts.id of its caller
     PRIMARY KEY (run_id, id)
+) WITHOUT ROWID;
+
+-- (version 3) The locks held during the events of races: one row per lock and event, in
+-- acquisition order (analyzer/src/report_held_locks.hpp).
+CREATE TABLE held_locks (
+    run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    process        INTEGER NOT NULL,  -- the event: (process, event_index)
+    event_index    INTEGER NOT NULL,
+    ordinal        INTEGER NOT NULL,
+    object         INTEGER NOT NULL,  -- sync_objects.id of the lock
+    acquire_index  INTEGER NOT NULL,  -- events.idx (same process) of the acquire that holds it
+    PRIMARY KEY (run_id, process, event_index, ordinal)
+) WITHOUT ROWID;
+
+-- (version 3) Races of later partitions: one race of an earlier partition each is ordered after
+-- (analyzer/src/report_ordering_chains.hpp). No row: a first partition's race, or none found
+-- within the search budget.
+CREATE TABLE race_orderings (
+    run_id         INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    race_id        INTEGER NOT NULL,  -- the later race
+    after_race_id  INTEGER NOT NULL,  -- the earlier race
+    PRIMARY KEY (run_id, race_id)
+) WITHOUT ROWID;
+
+-- (version 3) The chain of events: a path from each event of after_race_id (a, then b) to one
+-- event of race_id, each beginning with a 'start' step; runs of process order are shortened.
+CREATE TABLE race_ordering_steps (
+    run_id       INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    race_id      INTEGER NOT NULL,
+    ordinal      INTEGER NOT NULL,
+    process      INTEGER NOT NULL,  -- the event: (process, event_index)
+    event_index  INTEGER NOT NULL,
+    via          TEXT NOT NULL CHECK (via IN ('start', 'program-order', 'synchronization',
+                                             'event-control')),
+    kind         TEXT NOT NULL,     -- events.kind
+    object       TEXT NOT NULL,     -- what it synchronizes on, as shown ('' for none)
+    location     INTEGER,           -- where it is shown: locations.id and contexts.id (a
+    context      INTEGER,           -- computation event: its first access site)
+    PRIMARY KEY (run_id, race_id, ordinal)
 ) WITHOUT ROWID;
 
 -- Source texts, deduplicated across runs by content.

@@ -1,7 +1,11 @@
 // A small C++ thread pool pricing orders. Jobs are handed out under the pool's mutex, and
 // prices are inserted into an unordered_map under `prices_lock`, but two accesses escaped
 // their locks: the workers add to `total` without the lock, and `price_of` reads the map
-// without `prices_lock` while another worker inserts.
+// without `prices_lock` while another worker inserts. The orders are queued in one batch, the
+// workers wait for each other before taking jobs (a relaxed counter, which orders nothing) and
+// yield inside a job: jobs run one after the other by whichever worker is awake would be
+// ordered by the pool's mutex, and the races would depend on the schedule even more.
+#include <atomic>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -14,7 +18,7 @@
 
 class ThreadPool {
   public:
-    explicit ThreadPool(unsigned n) {
+    explicit ThreadPool(unsigned n) : size_(n) {
         for (unsigned i = 0; i < n; ++i)
             workers_.emplace_back([this] { run(); });
     }
@@ -27,16 +31,20 @@ class ThreadPool {
         for (std::thread& t : workers_)
             t.join();
     }
-    void submit(std::function<void()> job) {
+    void submit_all(std::vector<std::function<void()>> jobs) {
         {
             std::lock_guard<std::mutex> g(lock_);
-            jobs_.push_back(std::move(job));
+            for (auto& job : jobs)
+                jobs_.push_back(std::move(job));
         }
-        ready_.notify_one();
+        ready_.notify_all();
     }
 
   private:
     void run() {
+        arrived_.fetch_add(1, std::memory_order_relaxed);
+        while (arrived_.load(std::memory_order_relaxed) < size_)
+            std::this_thread::yield();
         for (;;) {
             std::function<void()> job;
             {
@@ -54,6 +62,8 @@ class ThreadPool {
     std::deque<std::function<void()>> jobs_;
     std::vector<std::thread> workers_;
     bool done_ = false;
+    const unsigned size_;
+    std::atomic<unsigned> arrived_{0};
 };
 
 static std::unordered_map<std::string, double> prices;
@@ -77,14 +87,19 @@ static void price_order(int order) {
         price = 1.0 + order % 7;
         set_price(item, price);
     }
+    // Pricing takes a while: another worker takes the next order meanwhile (on a loaded
+    // machine too), so that jobs of different workers overlap.
+    std::this_thread::yield();
     total += price; // RACE? BUG in price_order
 }
 
 int main() {
     {
         ThreadPool pool(3);
+        std::vector<std::function<void()>> orders;
         for (int order = 0; order < 400; ++order)
-            pool.submit([order] { price_order(order); });
+            orders.push_back([order] { price_order(order); });
+        pool.submit_all(std::move(orders));
     }
     std::printf("total %.1f\n", total);
     return 0;

@@ -73,7 +73,7 @@ struct Truncated {}; // a record ran past the end of the data
 
 struct RawProcess {
     bool declared = false;
-    std::string name;      // given by the program
+    std::string name; // given by the program
     std::uint32_t parent = kNone;
     bool ended = false;
     std::uint8_t kind = fmt::kProcThread;
@@ -920,6 +920,7 @@ Trace read_firstrace_trace(const std::string& directory) {
         incomplete ? builder.cut_consistently() : TraceBuilder::CutSummary{};
     builder.finish();
     trace.data_symbols = symbolizer.data_symbols();
+    trace.data_types = symbolizer.data_types();
 
     // Why is the trace incomplete, if it is?
     std::string reason;

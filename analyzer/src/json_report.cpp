@@ -7,10 +7,74 @@
 namespace firstrace {
 namespace {
 
+void write_frame_fields(JsonWriter& w, const ReportFrame& f) {
+    w.key("file").value(f.file);
+    w.key("line").value(f.line);
+    w.key("column").value(f.column);
+    w.key("function").value(f.function);
+}
+
+// A stack: its headline frame's fields and every frame (innermost first), or null if unknown.
+void write_stack(JsonWriter& w, const ReportStack& s) {
+    if (!s.known()) {
+        w.null();
+        return;
+    }
+    w.begin_object();
+    write_frame_fields(w, s.headline);
+    w.key("frames").begin_array();
+    for (const ReportFrame& f : s.frames) {
+        w.begin_object();
+        write_frame_fields(w, f);
+        w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+}
+
 void write_event(JsonWriter& w, const ReportEvent& e) {
     w.begin_object();
     w.key("thread").value(e.thread);
     w.key("index").value(e.index);
+    w.key("locks").begin_array();
+    for (const ReportHeldLock& l : e.locks) {
+        w.begin_object();
+        w.key("name").value(l.name);
+        w.key("acquired");
+        write_stack(w, l.acquired);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("created_by");
+    if (e.parent.empty())
+        w.null();
+    else
+        w.value(e.parent);
+    w.key("created");
+    write_stack(w, e.created);
+    w.end_object();
+}
+
+void write_ordered_after(JsonWriter& w, const std::optional<ReportOrderedAfter>& o) {
+    if (!o) {
+        w.null();
+        return;
+    }
+    w.begin_object();
+    w.key("race").value(o->race);
+    w.key("chain").begin_array();
+    for (const ReportOrderingStep& s : o->chain) {
+        w.begin_object();
+        w.key("thread").value(s.thread);
+        w.key("index").value(s.index);
+        w.key("via").value(s.via);
+        w.key("kind").value(s.kind);
+        w.key("object").value(s.object);
+        w.key("at");
+        write_stack(w, s.at);
+        w.end_object();
+    }
+    w.end_array();
     w.end_object();
 }
 
@@ -86,6 +150,9 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
         else
             w.null();
         w.key("partition").value(r.partition);
+        // Races of later partitions: a race it is ordered after and the chain of events.
+        w.key("ordered_after");
+        write_ordered_after(w, r.ordered_after);
         w.key("variables").begin_array();
         for (const auto& v : r.variables)
             w.value(v);

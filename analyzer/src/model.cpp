@@ -47,6 +47,54 @@ std::size_t Trace::access_count() const {
     return ranges.size();
 }
 
+std::string describe_within(const std::vector<DataType>& types, std::string name,
+                            std::uint32_t type, std::uint64_t lo, std::uint64_t hi,
+                            std::uint64_t size) {
+    // Descend while [lo, hi) lies inside one member or one element (bounded: a corrupt type
+    // table must not loop).
+    for (int depth = 0; type < types.size() && depth < 32; ++depth) {
+        const DataType& t = types[type];
+        if (lo == 0 && hi >= size) break; // the whole object: not its first member's name
+        if (t.kind == DataType::Kind::Record) {
+            const DataMember* inside = nullptr;
+            for (const DataMember& m : t.members) {
+                const std::uint64_t msize = m.type < types.size() ? types[m.type].size : 0;
+                if (lo >= m.offset && hi <= m.offset + msize) {
+                    inside = &m;
+                    break;
+                }
+            }
+            if (inside == nullptr) break;
+            if (!inside->name.empty()) name += "." + inside->name;
+            lo -= inside->offset;
+            hi -= inside->offset;
+            type = inside->type;
+            size = types[type].size;
+        } else if (t.kind == DataType::Kind::Array && t.element < types.size() &&
+                   types[t.element].size > 0) {
+            const std::uint64_t esize = types[t.element].size;
+            const std::uint64_t first = lo / esize, last = (hi - 1) / esize;
+            if (first != last) {
+                // Several elements: name the index range when whole elements conflict.
+                if (lo % esize == 0 && hi % esize == 0 && !(lo == 0 && hi == size))
+                    return name + "[" + std::to_string(first) + ".." + std::to_string(last) + "]";
+                break;
+            }
+            name += "[" + std::to_string(first) + "]";
+            lo -= first * esize;
+            hi -= first * esize;
+            type = t.element;
+            size = esize;
+        } else {
+            break;
+        }
+    }
+    if (lo == 0 && hi == size) return name;
+    const std::uint64_t n = hi - lo;
+    if (lo > 0) name += "+" + std::to_string(lo);
+    return name + " (" + std::to_string(n) + (n == 1 ? " byte)" : " bytes)");
+}
+
 std::string Trace::describe(const Interval& range) const {
     if (!variable_names.empty()) {
         std::string out;
@@ -60,11 +108,8 @@ std::string Trace::describe(const Interval& range) const {
                                      [](std::uint64_t a, const DataSymbol& s) { return a < s.lo; });
     if (it != data_symbols.begin() && range.lo < std::prev(it)->hi) {
         const DataSymbol& sym = *std::prev(it);
-        const std::uint64_t size = range.hi - range.lo;
-        if (range.lo == sym.lo && range.hi == sym.hi) return sym.name;
-        std::string out = sym.name;
-        if (range.lo > sym.lo) out += "+" + std::to_string(range.lo - sym.lo);
-        return out + " (" + std::to_string(size) + (size == 1 ? " byte)" : " bytes)");
+        return describe_within(data_types, sym.name, sym.type, range.lo - sym.lo,
+                               std::min(range.hi, sym.hi) - sym.lo, sym.hi - sym.lo);
     }
     char buf[64];
     std::snprintf(buf, sizeof buf, "0x%llx+%llu", static_cast<unsigned long long>(range.lo),

@@ -54,7 +54,7 @@ h3{margin-top:1.6em}code,pre{font:12.5px/1.4 ui-monospace,"SFMono-Regular",Menlo
 .ends{display:grid;grid-template-columns:1fr 1fr}.end{padding:.4em .8em;min-width:0}.end+.end{border-left:1px solid #d0d7de}
 .end h4{margin:.2em 0;font-size:.95em}pre{margin:.3em 0;overflow-x:auto;background:#fafbfc;border:1px solid #eaeef2;border-radius:4px}
 pre span{display:block;padding:0 .5em;white-space:pre}pre span.hit{background:#fff8c5}pre i{color:#8c959f;font-style:normal;display:inline-block;min-width:3.5em}
-.stack{margin:.2em 0 .4em;padding-left:2.2em;font-size:.9em}
+.stack{margin:.2em 0 .4em;padding-left:2.2em;font-size:.9em}.facts{margin:.2em 0;font-size:.9em}
 .details{padding:.3em .8em .6em;color:#57606a}.nosrc{color:#8c959f;font-style:italic}
 table{border-collapse:collapse;width:100%}td,th{border:1px solid #d0d7de;padding:.25em .5em;text-align:left;vertical-align:top}th{background:#f6f8fa}
 )css";
@@ -92,7 +92,8 @@ class SourceCache {
 };
 
 void write_end(std::ostream& out, const SiteEnd& e, const ReportSite& access,
-               const std::string& thread, SourceCache& sources) {
+               const ReportEvent& event, SourceCache& sources) {
+    const std::string& thread = event.thread;
     out << "<div class=\"end\"><h4>" << html(access.kind) << " by " << html(thread) << " at <code>"
         << html(location_key(e.file, e.line)) << "</code>";
     if (!e.function.empty()) out << " in <code>" << html(e.function) << "</code>";
@@ -105,6 +106,10 @@ void write_end(std::ostream& out, const SiteEnd& e, const ReportSite& access,
                 << html(location_key(f.file, f.line)) << "</code></li>";
         out << "</ol>";
     }
+    if (const std::string locks = held_locks_text(event); !locks.empty())
+        out << "<p class=\"facts\">holding <code>" << html(locks) << "</code></p>";
+    if (const std::string created = creation_text(event); !created.empty())
+        out << "<p class=\"facts\">" << html(created) << "</p>";
     const std::vector<std::string>* lines = sources.lines(e.file);
     if (lines && e.line > 0 && e.line <= lines->size()) {
         const std::uint32_t from = e.line > kContext ? e.line - kContext : 1;
@@ -140,8 +145,8 @@ void write_site(std::ostream& out, const RaceSite& s, SourceCache& sources, cons
         << html(location_key(s.second.file, s.second.line)) << "</span>";
     write_badges(out, s);
     out << "</header><div class=\"ends\">";
-    write_end(out, s.first, s.access_first, s.thread_first, sources);
-    write_end(out, s.second, s.access_second, s.thread_second, sources);
+    write_end(out, s.first, s.access_first, s.event_first, sources);
+    write_end(out, s.second, s.access_second, s.event_second, sources);
     out << "</div><div class=\"details\">" << s.races.size()
         << (s.races.size() == 1 ? " instance" : " instances") << " (first race #" << s.races.front()
         << "; the accesses shown are race #" << s.example_race << ")";
@@ -150,7 +155,24 @@ void write_site(std::ostream& out, const RaceSite& s, SourceCache& sources, cons
     if (!s.threads.empty()) out << "; threads " << html(join_limited(s.threads, 6));
     if (!s.variables.empty())
         out << "; on <code>" << html(join_limited(s.variables, 8)) << "</code>";
-    out << "</div></section>\n";
+    out << "</div>";
+    if (s.example_ordered_after && !s.in_first_partition) {
+        // Why the race may be an artifact: both events of an earlier race precede it (Def 8.1).
+        const ReportOrderedAfter& o = *s.example_ordered_after;
+        out << "<div class=\"details\">Race #" << s.example_race << " is ordered after race #"
+            << o.race << ":<ol class=\"stack\">";
+        for (const ReportOrderingStep& step : o.chain) {
+            out << "<li>" << (step.via == "start" ? std::string("from ") : "→ (" + step.via + ") ")
+                << html(step.thread) << " #" << step.index << " "
+                << html(step.kind == "computation" ? std::string("access") : step.kind);
+            if (!step.object.empty()) out << " <code>" << html(step.object) << "</code>";
+            if (step.at.known())
+                out << " at <code>" << html(stack_headline_text(step.at)) << "</code>";
+            out << "</li>";
+        }
+        out << "</ol></div>";
+    }
+    out << "</section>\n";
 }
 
 } // namespace

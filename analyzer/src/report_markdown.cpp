@@ -56,14 +56,21 @@ std::string statuses(const RaceSite& s) {
     return out;
 }
 
-// "write by thread 1: f a.c:3 ← main a.c:9" (innermost frame first), or the headline alone.
-std::string access_text(const ReportSite& a, const std::string& thread) {
-    std::string out = md(a.kind) + " by " + md(thread) + ": ";
-    if (a.stack.empty()) return out + md(a.function) + " " + md(location_key(a.file, a.line));
-    for (std::size_t k = 0; k < a.stack.size() && k < 8; ++k)
-        out += (k ? " ← " : "") + md(a.stack[k].function) + " " +
-               md(location_key(a.stack[k].file, a.stack[k].line));
-    return a.stack.size() > 8 ? out + " ← …" : out;
+// "write by thread 1: f a.c:3 ← main a.c:9" (innermost frame first), or the headline alone;
+// then the locks the thread held.
+std::string access_text(const ReportSite& a, const ReportEvent& event) {
+    std::string out = md(a.kind) + " by " + md(event.thread) + ": ";
+    if (a.stack.empty()) {
+        out += md(a.function) + " " + md(location_key(a.file, a.line));
+    } else {
+        for (std::size_t k = 0; k < a.stack.size() && k < 8; ++k)
+            out += (k ? " ← " : "") + md(a.stack[k].function) + " " +
+                   md(location_key(a.stack[k].file, a.stack[k].line));
+        if (a.stack.size() > 8) out += " ← …";
+    }
+    if (const std::string locks = held_locks_text(event); !locks.empty())
+        out += "; holding " + md(locks);
+    return out;
 }
 
 // The two accesses (with call stacks) of each listed site's example race.
@@ -73,8 +80,15 @@ void accesses(std::ostream& out, const std::vector<const RaceSite*>& sites, std:
     for (const RaceSite* s : sites) {
         if (n++ == limit) break;
         out << "- " << end_text(s->first) << " ↔ " << end_text(s->second) << " (race #"
-            << s->example_race << "):\n  " << access_text(s->access_first, s->thread_first)
-            << "\n  " << access_text(s->access_second, s->thread_second) << "\n";
+            << s->example_race << "):\n  " << access_text(s->access_first, s->event_first) << "\n  "
+            << access_text(s->access_second, s->event_second) << "\n";
+        for (const ReportEvent* e : {&s->event_first, &s->event_second}) {
+            if (e == &s->event_second && e->thread == s->event_first.thread) break;
+            if (const std::string created = creation_text(*e); !created.empty())
+                out << "  " << md(created) << "\n";
+        }
+        if (s->example_ordered_after && !s->in_first_partition)
+            out << "  ordered after " << md(ordering_text(*s->example_ordered_after, 6)) << "\n";
     }
 }
 

@@ -43,6 +43,7 @@ ReportModel merge_report_models(const std::vector<ReportModel>& runs,
             copy.id = race_base + r.id;
             copy.partition = partition_base + r.partition;
             copy.run = k;
+            if (copy.ordered_after) copy.ordered_after->race += race_base;
             out.races.push_back(std::move(copy));
             races = std::max(races, r.id + 1);
         }

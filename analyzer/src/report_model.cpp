@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "report_call_stacks.hpp"
+#include "report_held_locks.hpp"
+#include "report_ordering_chains.hpp"
 #include "report_sites.hpp"
 
 namespace firstrace {
@@ -40,6 +42,65 @@ ReportSite make_report_site(const Trace& trace, std::uint32_t s) {
     return r;
 }
 
+ReportStack make_report_stack(const Trace& trace, std::uint32_t location, std::uint32_t context) {
+    ReportStack out;
+    if (location >= trace.locations.size() && context >= trace.contexts.size()) return out;
+    const std::vector<std::uint32_t> stack = call_stack(trace, location, context);
+    const std::uint32_t headline = headline_location(trace, stack);
+    if (headline == kNone) return out;
+    out.headline = frame_of(trace.locations[headline]);
+    if (stack.size() > 1)
+        for (std::uint32_t l : stack)
+            out.frames.push_back(frame_of(trace.locations[l]));
+    return out;
+}
+
+std::pair<std::uint32_t, std::uint32_t> event_origin(const Trace& trace, const Event& event) {
+    if (event.kind == EventKind::Computation && event.site_count > 0 &&
+        event.first_site < trace.sites.size()) {
+        const AccessSite& site = trace.sites[event.first_site];
+        return {site.location, site.context};
+    }
+    return {event.location, event.context};
+}
+
+ReportEventFacts::ReportEventFacts(const Trace& trace)
+    : trace_(trace), names_(trace), locks_(trace), creators_(creation_events(trace)) {}
+
+ReportEventFacts::~ReportEventFacts() = default;
+
+ReportEvent ReportEventFacts::event(const EventRef& ref) const {
+    ReportEvent out;
+    const Process& p = trace_.processes[ref.process];
+    out.thread = p.name;
+    out.index = ref.index;
+    for (const HeldLock& h : locks_.at(ref.process, ref.index)) {
+        const Event& acquire = p.events[h.acquired];
+        out.locks.push_back({sync_object_label(trace_, names_, h.object),
+                             make_report_stack(trace_, acquire.location, acquire.context)});
+    }
+    if (p.parent < trace_.processes.size()) {
+        const Process& parent = trace_.processes[p.parent];
+        out.parent = parent.name;
+        const std::uint32_t fork = creators_[ref.process];
+        if (fork < parent.events.size())
+            out.created = make_report_stack(trace_, parent.events[fork].location,
+                                            parent.events[fork].context);
+    }
+    return out;
+}
+
+ReportOrderingStep ReportEventFacts::step(const EventRef& ref, const char* via) const {
+    const Event& e = trace_.processes[ref.process].events[ref.index];
+    const auto [location, context] = event_origin(trace_, e);
+    return {trace_.processes[ref.process].name,
+            ref.index,
+            via,
+            to_string(e.kind),
+            event_object_label(trace_, names_, e),
+            make_report_stack(trace_, location, context)};
+}
+
 ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, bool listed_only) {
     ReportModel model;
     model.trace_path = trace.path;
@@ -48,11 +109,15 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, 
     model.counts = result.counts;
     model.races.reserve(result.races.size());
     const MemoryNames names(trace);
+    const ReportEventFacts facts(trace);
+    const OrderingChains chains(trace, result);
     for (const Race& race : result.races) {
         ReportRace r;
         r.id = race.id;
-        r.a = {trace.processes[race.a.process].name, race.a.index};
-        r.b = {trace.processes[race.b.process].name, race.b.index};
+        r.a.thread = trace.processes[race.a.process].name;
+        r.a.index = race.a.index;
+        r.b.thread = trace.processes[race.b.process].name;
+        r.b.index = race.b.index;
         r.status = race.status;
         r.tangle = race.tangle;
         r.actual = race.actual;
@@ -61,6 +126,15 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, 
             race.status == RaceStatus::Unvalidated) {
             model.races.push_back(std::move(r));
             continue;
+        }
+        r.a = facts.event(race.a);
+        r.b = facts.event(race.b);
+        if (auto after = chains.of(race.id)) {
+            ReportOrderedAfter o;
+            o.race = after->race;
+            for (const OrderingStep& step : after->chain)
+                o.chain.push_back(facts.step(step.event, to_string(step.via)));
+            r.ordered_after = std::move(o);
         }
         for (const Interval& c : race.conflicts) {
             if (!trace.variable_names.empty())

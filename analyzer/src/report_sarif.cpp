@@ -132,14 +132,17 @@ void write_code_flow(JsonWriter& w, const RaceSite& s, const SarifOptions& optio
         .value("the two accesses of race #" + std::to_string(s.example_race))
         .end_object();
     w.key("threadFlows").begin_array();
-    for (const auto& [access, thread] :
-         {std::pair{&s.access_first, &s.thread_first}, {&s.access_second, &s.thread_second}}) {
+    for (const auto& [access, event] :
+         {std::pair{&s.access_first, &s.event_first}, {&s.access_second, &s.event_second}}) {
+        const std::string* thread = &event->thread;
+        // The locks the thread held and where it was created (ThreadSanitizer's report facts).
+        std::string text = access->kind + " by " + *thread;
+        if (const std::string locks = held_locks_text(*event); !locks.empty())
+            text += " holding " + locks;
+        if (const std::string created = creation_text(*event); !created.empty())
+            text += "; " + created;
         w.begin_object();
-        w.key("message")
-            .begin_object()
-            .key("text")
-            .value(access->kind + " by " + *thread)
-            .end_object();
+        w.key("message").begin_object().key("text").value(text).end_object();
         w.key("locations").begin_array();
         std::vector<ReportFrame> frames = access->stack;
         if (frames.empty())
@@ -157,7 +160,44 @@ void write_code_flow(JsonWriter& w, const RaceSite& s, const SarifOptions& optio
         w.end_object();
     }
     w.end_array();
-    w.end_object().end_array();
+    w.end_object();
+    if (s.example_ordered_after && !s.in_first_partition) {
+        // Why the race may be an artifact (thesis ch. 8): a path from each event of an earlier
+        // race to one event of this race, one thread flow each.
+        const ReportOrderedAfter& o = *s.example_ordered_after;
+        w.begin_object();
+        w.key("message")
+            .begin_object()
+            .key("text")
+            .value("race #" + std::to_string(s.example_race) + " is ordered after race #" +
+                   std::to_string(o.race) + ": both its events precede an event of this race")
+            .end_object();
+        w.key("threadFlows").begin_array();
+        bool open = false;
+        for (const ReportOrderingStep& step : o.chain) {
+            if (step.via == "start") {
+                if (open) w.end_array().end_object();
+                w.begin_object().key("locations").begin_array();
+                open = true;
+            }
+            if (!open) continue;
+            std::string text = (step.via == "start" ? std::string() : "(" + step.via + ") ") +
+                               step.thread + " #" + std::to_string(step.index) + " " +
+                               (step.kind == "computation" ? std::string("access") : step.kind);
+            if (!step.object.empty()) text += " " + step.object;
+            w.begin_object();
+            w.key("location");
+            write_location(w,
+                           SiteEnd{step.at.headline.file, step.at.headline.line,
+                                   step.at.headline.column, step.at.headline.function},
+                           options, -1, text);
+            w.end_object();
+        }
+        if (open) w.end_array().end_object();
+        w.end_array();
+        w.end_object();
+    }
+    w.end_array();
 }
 
 std::string describe_end(const SiteEnd& e) {
@@ -284,6 +324,8 @@ void write_sarif_report(std::ostream& out, const std::vector<TriageRun>& runs,
             w.key("feasibleEc").value(s.feasible_ec);
             w.key("unvalidated").value(s.unvalidated);
             w.key("firstPartition").value(s.in_first_partition);
+            if (s.example_ordered_after && !s.in_first_partition)
+                w.key("orderedAfterRace").value(s.example_ordered_after->race);
             w.key("raceIds").begin_array();
             for (std::size_t i = 0; i < s.races.size() && i < 20; ++i)
                 w.value(s.races[i]);

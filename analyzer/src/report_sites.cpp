@@ -212,6 +212,9 @@ std::vector<RaceSite> group_race_sites(const ReportModel& model) {
                     s.access_second = swap ? a : b;
                     s.thread_first = swap ? r.b.thread : r.a.thread;
                     s.thread_second = swap ? r.a.thread : r.b.thread;
+                    s.event_first = swap ? r.b : r.a;
+                    s.event_second = swap ? r.a : r.b;
+                    s.example_ordered_after = r.ordered_after;
                     s.example_race = r.id;
                     s.example_status = r.status;
                 }

@@ -142,6 +142,20 @@ RaceSummary read_race_summary(const db::Statement& stmt) {
     return race;
 }
 
+// A report's stack as frames, innermost first.
+std::vector<Frame> frames_of(const ReportStack& stack) {
+    std::vector<Frame> frames;
+    if (stack.frames.empty() && stack.known()) {
+        const ReportFrame& f = stack.headline;
+        frames.push_back(
+            {f.file, static_cast<int>(f.line), static_cast<int>(f.column), f.function});
+    }
+    for (const ReportFrame& f : stack.frames)
+        frames.push_back(
+            {f.file, static_cast<int>(f.line), static_cast<int>(f.column), f.function});
+    return frames;
+}
+
 } // namespace
 
 bool RaceFilter::empty() const {
@@ -200,6 +214,7 @@ struct ResultsBrowser::State {
     std::vector<AccessSite> access_sites(int64_t run, int64_t race, const char* side);
     EventDetails event_details(int64_t run, int64_t process, int64_t index);
     std::optional<HeapBlock> heap_block(int64_t run, int64_t race);
+    std::vector<std::string> thread_names(int64_t run);
     OrderedAfter ordered_after(int64_t run, const RaceSummary& race);
 };
 
@@ -438,7 +453,11 @@ std::vector<RunSummary> ResultsBrowser::runs() const {
 }
 
 std::vector<std::string> ResultsBrowser::thread_names(int64_t run) const {
-    auto stmt = state_->prepare("SELECT name FROM processes WHERE run_id = :run ORDER BY id");
+    return state_->thread_names(run);
+}
+
+std::vector<std::string> ResultsBrowser::State::thread_names(int64_t run) {
+    auto stmt = prepare("SELECT name FROM processes WHERE run_id = :run ORDER BY id");
     bind_named(stmt, ":run", run);
     std::vector<std::string> names;
     while (stmt.step())
@@ -799,7 +818,21 @@ EventDetails ResultsBrowser::State::event_details(int64_t run, int64_t process, 
     bind_named(locks, ":process", process);
     bind_named(locks, ":idx", index);
     while (locks.step())
-        event.locks_held.push_back(locks.text(0));
+        event.locks_held.push_back({locks.text(0), {}});
+
+    // Schema version 3 stores the locks held at race events with where they were acquired, and
+    // each thread's creation stack: prefer them (the names are the reports' names).
+    const ReportEvent facts = database.event_facts(run, static_cast<std::uint32_t>(process),
+                                                   static_cast<std::uint32_t>(index));
+    if (!facts.locks.empty()) {
+        event.locks_held.clear();
+        for (const ReportHeldLock& lock : facts.locks)
+            event.locks_held.push_back({lock.name, frames_of(lock.acquired)});
+    }
+    if (facts.created.known()) {
+        event.parent_thread = facts.parent;
+        event.creation_stack = frames_of(facts.created);
+    }
     return event;
 }
 
@@ -833,9 +866,22 @@ OrderedAfter ResultsBrowser::State::ordered_after(int64_t run, const RaceSummary
     bind_named(stmt, ":partition", race.partition);
     while (stmt.step())
         after.partitions.push_back(stmt.int64(0));
+    // Schema version 3: the race the analysis found it ordered after and the chain (Def 8.1).
+    if (const auto stored = database.ordered_after(run, static_cast<std::uint32_t>(race.id))) {
+        after.race = stored->race;
+        after.stored = true;
+        const std::vector<std::string> names = thread_names(run);
+        for (const ReportOrderingStep& step : stored->chain) {
+            const auto it = std::find(names.begin(), names.end(), step.thread);
+            const int64_t process = it == names.end() ? -1 : it - names.begin();
+            after.chain.push_back({EventKey{process, step.index}, step.thread, step.via, step.kind,
+                                   step.object, frames_of(step.at)});
+        }
+        return after;
+    }
     if (!after.partitions.empty()) {
         // The earliest race of the first partition before it, in the browser's order, stands
-        // for "the race it is ordered after" until the database names one.
+        // for "the race it is ordered after" when the database names none.
         auto lead = prepare("SELECT r.id FROM races AS r INDEXED BY races_by_partition WHERE "
                             "r.run_id = :run AND r.partition = :partition ORDER BY (CASE "
                             "r.status WHEN 'feasible' THEN 0 WHEN 'feasible-ec' THEN 1 ELSE 2 "
@@ -910,6 +956,14 @@ History ResultsBrowser::history(int64_t run, int64_t id, int before, int after,
             const EventKey eb{race_events.int64(2), race_events.int64(3)};
             history.ordered_after_events = {ea, eb};
             history.ordered_after_race = ordered_after;
+            // The stored chain, when the database names this race as the one it is after.
+            const OrderedAfter stored = s.ordered_after(run, RaceSummary{.id = id});
+            // Its first path (from event a of that race): the history draws one chain.
+            if (stored.stored && stored.race == ordered_after)
+                for (const OrderingStep& step : stored.chain) {
+                    if (step.via == "start" && !history.ordered_after_chain.empty()) break;
+                    history.ordered_after_chain.push_back(step.event);
+                }
             focus.push_back(ea);
             focus.push_back(eb);
         }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 
 #include "firstrace/results_database.hpp"
 #include "report_sites.hpp"
@@ -12,6 +13,11 @@
 
 namespace firstrace {
 namespace {
+
+std::optional<std::int64_t> id_or_null(std::optional<std::uint32_t> id) {
+    if (!id) return std::nullopt;
+    return *id;
+}
 
 RaceStatus parse_status(const std::string& s, const std::string& path) {
     if (s == "feasible") return RaceStatus::Feasible;
@@ -136,14 +142,17 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
     model.counts = summary.counts;
 
     std::vector<std::string> process_names;
+    std::vector<std::uint32_t> process_parents;
     {
-        db::Statement s = c.prepare("SELECT id, name FROM processes WHERE run_id = ? ORDER BY id");
+        db::Statement s =
+            c.prepare("SELECT id, name, parent FROM processes WHERE run_id = ? ORDER BY id");
         s.bind(1, run_id);
         while (s.step()) {
             if (s.int64(0) != static_cast<std::int64_t>(process_names.size()))
                 throw InputError(db_path_, 0,
                                  "run " + std::to_string(run_id) + ": process ids are not dense");
             process_names.push_back(s.text(1));
+            process_parents.push_back(s.is_null(2) ? kNone : s.uint32(2));
         }
     }
     auto process_name = [&](std::int64_t p) -> const std::string& {
@@ -155,33 +164,8 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
     };
     // Locations, calling contexts and access sites as a trace, so that stacks and headlines
     // come from the same functions as in make_report_model.
-    Trace stacks;
-    {
-        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function, inlined_into "
-                                    "FROM locations WHERE run_id = ? ORDER BY id");
-        s.bind(1, run_id);
-        while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (id >= stacks.locations.size()) stacks.locations.resize(id + 1);
-            SourceLocation& l = stacks.locations[id];
-            l.file = s.text(1);
-            l.line = s.uint32(2);
-            l.column = s.uint32(3);
-            l.function = s.text(4);
-            l.inlined_into = s.is_null(5) ? kNone : s.uint32(5);
-        }
-    }
-    {
-        db::Statement s =
-            c.prepare("SELECT id, parent, location FROM contexts WHERE run_id = ? ORDER BY id");
-        s.bind(1, run_id);
-        while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (id >= stacks.contexts.size()) stacks.contexts.resize(id + 1);
-            stacks.contexts[id] = {s.is_null(1) ? kNone : s.uint32(1),
-                                   s.is_null(2) ? kNone : s.uint32(2)};
-        }
-    }
+    Trace stacks = read_stacks(run_id);
+    std::vector<std::pair<EventRef, EventRef>> race_events; // per race: (a, b)
     {
         db::Statement s = c.prepare(
             "SELECT id, a_process, a_index, b_process, b_index, status, tangle, actual, partition"
@@ -193,8 +177,11 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
             if (r.id != model.races.size())
                 throw InputError(db_path_, 0,
                                  "run " + std::to_string(run_id) + ": race ids are not dense");
-            r.a = {process_name(s.int64(1)), s.uint32(2)};
-            r.b = {process_name(s.int64(3)), s.uint32(4)};
+            r.a.thread = process_name(s.int64(1));
+            r.a.index = s.uint32(2);
+            r.b.thread = process_name(s.int64(3));
+            r.b.index = s.uint32(4);
+            race_events.push_back({{s.uint32(1), s.uint32(2)}, {s.uint32(3), s.uint32(4)}});
             r.status = parse_status(s.text(5), db_path_);
             if (!s.is_null(6)) r.tangle = s.uint32(6);
             if (!s.is_null(7)) r.actual = s.int64(7) != 0;
@@ -260,6 +247,8 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         while (i.step())
             race_at(i.int64(0)).pairs.push_back({i.uint32(1), i.uint32(2), i.text(3)});
     }
+    read_event_facts(run_id, stacks, process_names, process_parents, race_events, model);
+    read_orderings(run_id, stacks, process_names, model);
     {
         db::Statement s =
             c.prepare("SELECT id, first FROM partitions WHERE run_id = ? ORDER BY id");
@@ -295,6 +284,171 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         }
     }
     return model;
+}
+
+// The run's locations and calling contexts as a trace: what make_report_stack needs.
+Trace ResultsDatabase::read_stacks(std::int64_t run_id) const {
+    db::Connection& c = *connection_;
+    Trace stacks;
+    {
+        db::Statement s = c.prepare("SELECT id, file, line, \"column\", function, inlined_into "
+                                    "FROM locations WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto id = static_cast<std::size_t>(s.int64(0));
+            if (id >= stacks.locations.size()) stacks.locations.resize(id + 1);
+            SourceLocation& l = stacks.locations[id];
+            l.file = s.text(1);
+            l.line = s.uint32(2);
+            l.column = s.uint32(3);
+            l.function = s.text(4);
+            l.inlined_into = s.is_null(5) ? kNone : s.uint32(5);
+        }
+    }
+    {
+        db::Statement s =
+            c.prepare("SELECT id, parent, location FROM contexts WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto id = static_cast<std::size_t>(s.int64(0));
+            if (id >= stacks.contexts.size()) stacks.contexts.resize(id + 1);
+            stacks.contexts[id] = {s.is_null(1) ? kNone : s.uint32(1),
+                                   s.is_null(2) ? kNone : s.uint32(2)};
+        }
+    }
+    return stacks;
+}
+
+std::vector<std::string> ResultsDatabase::process_names(std::int64_t run_id) const {
+    std::vector<std::string> names;
+    db::Statement s =
+        connection_->prepare("SELECT name FROM processes WHERE run_id = ? ORDER BY id");
+    s.bind(1, run_id);
+    while (s.step())
+        names.push_back(s.text(0));
+    return names;
+}
+
+ReportEvent ResultsDatabase::event_facts(std::int64_t run_id, std::uint32_t process,
+                                         std::uint32_t event) const {
+    const RunSummary summary = run(run_id); // throws for an unknown run
+    db::Connection& c = *connection_;
+    std::vector<std::string> names;
+    std::vector<std::uint32_t> parents;
+    {
+        db::Statement s =
+            c.prepare("SELECT id, name, parent FROM processes WHERE run_id = ? ORDER BY id");
+        s.bind(1, run_id);
+        while (s.step()) {
+            names.push_back(s.text(1));
+            parents.push_back(s.is_null(2) ? kNone : s.uint32(2));
+        }
+    }
+    if (process >= names.size())
+        throw InputError(db_path_, 0,
+                         "run " + std::to_string(run_id) + " has no process " +
+                             std::to_string(process));
+    const Trace stacks = read_stacks(run_id);
+    ReportModel model;
+    model.races.resize(1);
+    model.races[0].a.thread = names[process];
+    model.races[0].a.index = event;
+    const EventRef ref{process, event};
+    read_event_facts(run_id, stacks, names, parents, {{ref, ref}}, model);
+    return model.races[0].a;
+}
+
+std::optional<ReportOrderedAfter> ResultsDatabase::ordered_after(std::int64_t run_id,
+                                                                 std::uint32_t race) const {
+    const RunSummary summary = run(run_id); // throws for an unknown run
+    ReportModel model;
+    model.races.resize(static_cast<std::size_t>(race) + 1);
+    read_orderings(run_id, read_stacks(run_id), process_names(run_id), model, race);
+    return model.races[race].ordered_after;
+}
+
+// The locks held during each race event and the creation of its thread, as ReportEventFacts
+// shows them.
+void ResultsDatabase::read_event_facts(
+    std::int64_t run_id, const Trace& stacks, const std::vector<std::string>& process_names,
+    const std::vector<std::uint32_t>& process_parents,
+    const std::vector<std::pair<EventRef, EventRef>>& race_events, ReportModel& model) const {
+    db::Connection& c = *connection_;
+    std::map<EventRef, std::vector<ReportHeldLock>> locks;
+    {
+        db::Statement s = c.prepare(
+            "SELECT h.process, h.event_index, coalesce(o.label, o.name), e.location, e.context"
+            " FROM held_locks AS h"
+            " JOIN sync_objects AS o ON o.run_id = h.run_id AND o.id = h.object"
+            " JOIN events AS e ON e.run_id = h.run_id AND e.process = h.process"
+            "  AND e.idx = h.acquire_index"
+            " WHERE h.run_id = ? ORDER BY h.process, h.event_index, h.ordinal");
+        s.bind(1, run_id);
+        while (s.step())
+            locks[EventRef{s.uint32(0), s.uint32(1)}].push_back(
+                {s.text(2), make_report_stack(stacks, s.is_null(3) ? kNone : s.uint32(3),
+                                              s.is_null(4) ? kNone : s.uint32(4))});
+    }
+    std::vector<ReportStack> created(process_names.size());
+    {
+        db::Statement s = c.prepare("SELECT p.id, e.location, e.context FROM processes AS p"
+                                    " JOIN events AS e ON e.run_id = p.run_id"
+                                    "  AND e.process = p.parent AND e.idx = p.creation_event"
+                                    " WHERE p.run_id = ?");
+        s.bind(1, run_id);
+        while (s.step()) {
+            const auto p = static_cast<std::size_t>(s.int64(0));
+            if (p < created.size())
+                created[p] = make_report_stack(stacks, s.is_null(1) ? kNone : s.uint32(1),
+                                               s.is_null(2) ? kNone : s.uint32(2));
+        }
+    }
+    auto fill = [&](const EventRef& ref, ReportEvent& e) {
+        if (auto it = locks.find(ref); it != locks.end()) e.locks = it->second;
+        const std::uint32_t parent = process_parents[ref.process];
+        if (parent < process_names.size()) {
+            e.parent = process_names[parent];
+            e.created = created[ref.process];
+        }
+    };
+    for (std::size_t i = 0; i < race_events.size(); ++i) {
+        fill(race_events[i].first, model.races[i].a);
+        fill(race_events[i].second, model.races[i].b);
+    }
+}
+
+void ResultsDatabase::read_orderings(std::int64_t run_id, const Trace& stacks,
+                                     const std::vector<std::string>& process_names,
+                                     ReportModel& model, std::optional<std::uint32_t> only) const {
+    db::Connection& c = *connection_;
+    auto race_at = [&](std::int64_t id) -> ReportRace& {
+        if (id < 0 || static_cast<std::size_t>(id) >= model.races.size())
+            throw InputError(db_path_, 0,
+                             "run " + std::to_string(run_id) + ": ordering of unknown race " +
+                                 std::to_string(id));
+        return model.races[static_cast<std::size_t>(id)];
+    };
+    db::Statement s = c.prepare("SELECT race_id, after_race_id FROM race_orderings WHERE run_id = ?"
+                                " AND (?2 IS NULL OR race_id = ?2)");
+    s.bind(1, run_id).bind(2, id_or_null(only));
+    while (s.step())
+        race_at(s.int64(0)).ordered_after = ReportOrderedAfter{s.uint32(1), {}};
+    db::Statement t = c.prepare("SELECT race_id, process, event_index, via, kind, object, location,"
+                                " context FROM race_ordering_steps WHERE run_id = ?"
+                                " AND (?2 IS NULL OR race_id = ?2) ORDER BY race_id, ordinal");
+    t.bind(1, run_id).bind(2, id_or_null(only));
+    while (t.step()) {
+        ReportRace& r = race_at(t.int64(0));
+        const auto p = static_cast<std::size_t>(t.int64(1));
+        if (!r.ordered_after || p >= process_names.size())
+            throw InputError(db_path_, 0,
+                             "run " + std::to_string(run_id) + ": ordering step of race " +
+                                 std::to_string(r.id) + " without its ordering");
+        r.ordered_after->chain.push_back(
+            {process_names[p], t.uint32(2), t.text(3), t.text(4), t.text(5),
+             make_report_stack(stacks, t.is_null(6) ? kNone : t.uint32(6),
+                               t.is_null(7) ? kNone : t.uint32(7))});
+    }
 }
 
 std::vector<std::string> ResultsDatabase::site_keys(std::optional<std::int64_t> run) const {

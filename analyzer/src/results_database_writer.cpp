@@ -16,6 +16,8 @@
 #include "firstrace/triage_report.hpp"
 #include "json_writer.hpp"
 #include "report_call_stacks.hpp"
+#include "report_held_locks.hpp"
+#include "report_ordering_chains.hpp"
 #include "report_sites.hpp"
 #include "results_database_schema.hpp"
 #include "results_database_sqlite.hpp"
@@ -82,7 +84,7 @@ class RunWriter {
   public:
     RunWriter(db::Connection& c, const Trace& trace, const AnalysisResult& result,
               const RunInfo& info, const DatabaseWriteOptions& options)
-        : c_(c), trace_(trace), result_(result), info_(info), options_(options) {
+        : c_(c), trace_(trace), result_(result), info_(info), options_(options), facts_(trace) {
         total_ = trace.event_count() + trace.sites.size() + trace.ranges.size() +
                  result.edges.size() + 3 * result.races.size() + result.partitions.size() +
                  trace.locations.size() + 1;
@@ -168,14 +170,16 @@ class RunWriter {
     }
 
     void write_trace() {
-        db::Statement proc = c_.prepare("INSERT INTO processes VALUES (?,?,?,?,?)");
+        db::Statement proc = c_.prepare("INSERT INTO processes VALUES (?,?,?,?,?,?)");
         for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
             const Process& pr = trace_.processes[p];
             proc.bind(1, run_)
                 .bind(2, static_cast<std::int64_t>(p))
                 .bind(3, pr.name)
                 .bind(4, id_or_null(pr.parent));
-            proc.bind(5, static_cast<std::int64_t>(pr.events.size())).run();
+            proc.bind(5, static_cast<std::int64_t>(pr.events.size()))
+                .bind(6, id_or_null(pr.parent == kNone ? kNone : facts_.creators()[p]))
+                .run();
         }
         db::Statement var = c_.prepare("INSERT INTO variables VALUES (?,?,?)");
         for (std::size_t v = 0; v < trace_.variable_names.size(); ++v)
@@ -183,14 +187,15 @@ class RunWriter {
                 .bind(2, static_cast<std::int64_t>(v))
                 .bind(3, trace_.variable_names[v])
                 .run();
-        db::Statement obj = c_.prepare("INSERT INTO sync_objects VALUES (?,?,?,?,?,?)");
-        for (std::size_t o = 0; o < trace_.objects.size(); ++o) {
+        db::Statement obj = c_.prepare("INSERT INTO sync_objects VALUES (?,?,?,?,?,?,?)");
+        for (std::uint32_t o = 0; o < trace_.objects.size(); ++o) {
             const SyncObject& so = trace_.objects[o];
             obj.bind(1, run_)
                 .bind(2, static_cast<std::int64_t>(o))
                 .bind(3, to_string(so.kind))
                 .bind(4, so.name);
-            obj.bind(5, so.address).bind(6, static_cast<std::int64_t>(so.initial_value)).run();
+            obj.bind(5, so.address).bind(6, static_cast<std::int64_t>(so.initial_value));
+            obj.bind(7, sync_object_label(trace_, facts_.names(), o)).run();
         }
         db::Statement loc = c_.prepare("INSERT INTO locations VALUES (?,?,?,?,?,?,?,?)");
         for (std::size_t l = 0; l < trace_.locations.size(); ++l) {
@@ -352,9 +357,59 @@ class RunWriter {
         race.finish();
         var.finish();
         acc.finish();
+        write_held_locks();
+        write_orderings();
         db::Statement tangle = c_.prepare("INSERT INTO tangles VALUES (?,?,?,?)");
         for (const auto& [id, t] : tangles)
             tangle.bind(1, run_).bind(2, id).bind(3, t.first).bind(4, t.second).run();
+    }
+
+    // The locks held during every event of a race (what make_report_model shows per side).
+    void write_held_locks() {
+        std::vector<EventRef> events;
+        for (const Race& r : result_.races) {
+            events.push_back(r.a);
+            events.push_back(r.b);
+        }
+        std::sort(events.begin(), events.end());
+        events.erase(std::unique(events.begin(), events.end()), events.end());
+        db::BulkInsert held(c_, "held_locks", 6);
+        for (const EventRef& e : events) {
+            std::int64_t ordinal = 0;
+            for (const HeldLock& h : facts_.locks().at(e.process, e.index))
+                held.add(run_)
+                    .add(e.process)
+                    .add(e.index)
+                    .add(ordinal++)
+                    .add(h.object)
+                    .add(h.acquired)
+                    .end_row();
+        }
+        held.finish();
+    }
+
+    // For each race of a later partition, the race it is ordered after and the chain.
+    void write_orderings() {
+        const OrderingChains chains(trace_, result_);
+        db::BulkInsert after(c_, "race_orderings", 3);
+        db::BulkInsert step(c_, "race_ordering_steps", 10);
+        for (const Race& r : result_.races) {
+            const auto found = chains.of(r.id);
+            if (!found) continue;
+            after.add(run_).add(r.id).add(found->race).end_row();
+            std::int64_t ordinal = 0;
+            for (const OrderingStep& s : found->chain) {
+                const Event& e = trace_.processes[s.event.process].events[s.event.index];
+                const auto [location, context] = event_origin(trace_, e);
+                step.add(run_).add(r.id).add(ordinal++).add(s.event.process).add(s.event.index);
+                step.add(to_string(s.via))
+                    .add(to_string(e.kind))
+                    .add(event_object_label(trace_, facts_.names(), e));
+                step.add(id_or_null(location)).add(id_or_null(context)).end_row();
+            }
+        }
+        after.finish();
+        step.finish();
     }
 
     // The race sites: the headline-location pairs of every race's conflicting site pairs
@@ -503,6 +558,7 @@ class RunWriter {
     const AnalysisResult& result_;
     const RunInfo& info_;
     const DatabaseWriteOptions& options_;
+    const ReportEventFacts facts_; // names, held locks and creators, computed once
     std::int64_t run_ = 0;
     std::size_t done_ = 0, total_ = 1;
     std::string phase_ = "writing database";

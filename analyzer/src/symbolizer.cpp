@@ -82,9 +82,157 @@ std::vector<CuRange> cu_ranges(Dwarf* dwarf) {
     return out;
 }
 
+// DWARF types as DataType entries, memoized by DIE offset within one module (DataType
+// indices are shared by all modules of a symbolizer).
+class TypeTable {
+  public:
+    explicit TypeTable(std::vector<DataType>& types) : types_(types) {}
+
+    std::uint32_t of(Dwarf_Die* die, int depth = 0) {
+        Dwarf_Die peeled;
+        if (dwarf_peel_type(die, &peeled) != 0) return kNone;
+        const Dwarf_Off key = dwarf_dieoffset(&peeled);
+        if (auto it = known_.find(key); it != known_.end()) return it->second;
+        if (depth > 16 || types_.size() > kMaxTypes) return kNone;
+        const auto id = static_cast<std::uint32_t>(types_.size());
+        known_.emplace(key, id); // before the members: a corrupt DIE graph must not recurse
+        types_.emplace_back();
+        DataType t;
+        Dwarf_Word size = 0;
+        if (dwarf_aggregate_size(&peeled, &size) == 0) t.size = size;
+        const int tag = dwarf_tag(&peeled);
+        if (tag == DW_TAG_structure_type || tag == DW_TAG_class_type || tag == DW_TAG_union_type) {
+            t.kind = DataType::Kind::Record;
+            Dwarf_Die child;
+            if (dwarf_child(&peeled, &child) == 0) do {
+                    const int ctag = dwarf_tag(&child);
+                    if (ctag != DW_TAG_member && ctag != DW_TAG_inheritance) continue;
+                    if (dwarf_hasattr(&child, DW_AT_external) ||
+                        dwarf_hasattr(&child, DW_AT_declaration))
+                        continue; // static members live elsewhere
+                    if (dwarf_hasattr(&child, DW_AT_data_bit_offset) ||
+                        dwarf_hasattr(&child, DW_AT_bit_size))
+                        continue; // bit fields share bytes: name the enclosing record
+                    DataMember m;
+                    Dwarf_Attribute attr;
+                    Dwarf_Word offset = 0;
+                    if (dwarf_attr(&child, DW_AT_data_member_location, &attr) != nullptr &&
+                        dwarf_formudata(&attr, &offset) != 0)
+                        continue; // a location expression (virtual bases): no fixed offset
+                    m.offset = offset;
+                    if (ctag == DW_TAG_member) {
+                        const char* n = dwarf_diename(&child);
+                        if (n != nullptr) m.name = n;
+                    }
+                    Dwarf_Die mt;
+                    if (dwarf_attr(&child, DW_AT_type, &attr) == nullptr ||
+                        dwarf_formref_die(&attr, &mt) == nullptr)
+                        continue;
+                    m.type = of(&mt, depth + 1);
+                    if (m.type != kNone) t.members.push_back(std::move(m));
+                } while (dwarf_siblingof(&child, &child) == 0);
+        } else if (tag == DW_TAG_array_type) {
+            // Dimensions outermost first: int a[2][3] is an array of 2 arrays of 3 ints.
+            std::vector<std::uint64_t> counts;
+            Dwarf_Die child;
+            if (dwarf_child(&peeled, &child) == 0) do {
+                    if (dwarf_tag(&child) != DW_TAG_subrange_type) continue;
+                    Dwarf_Attribute attr;
+                    Dwarf_Word n = 0;
+                    if (dwarf_attr(&child, DW_AT_count, &attr) != nullptr &&
+                        dwarf_formudata(&attr, &n) == 0)
+                        counts.push_back(n);
+                    else if (dwarf_attr(&child, DW_AT_upper_bound, &attr) != nullptr &&
+                             dwarf_formudata(&attr, &n) == 0)
+                        counts.push_back(n + 1);
+                    else
+                        counts.push_back(0); // flexible array member
+                } while (dwarf_siblingof(&child, &child) == 0);
+            Dwarf_Attribute attr;
+            Dwarf_Die et;
+            std::uint32_t element = kNone;
+            if (dwarf_attr(&peeled, DW_AT_type, &attr) != nullptr &&
+                dwarf_formref_die(&attr, &et) != nullptr)
+                element = of(&et, depth + 1);
+            for (std::size_t i = counts.size(); i-- > 1 && element != kNone;) {
+                DataType inner;
+                inner.kind = DataType::Kind::Array;
+                inner.element = element;
+                inner.count = counts[i];
+                inner.size = counts[i] * types_[element].size;
+                element = static_cast<std::uint32_t>(types_.size());
+                types_.push_back(std::move(inner));
+            }
+            t.kind = DataType::Kind::Array;
+            t.element = element;
+            t.count = counts.empty() ? 0 : counts[0];
+        }
+        types_[id] = std::move(t);
+        return id;
+    }
+
+  private:
+    static constexpr std::size_t kMaxTypes = 1u << 20;
+    std::vector<DataType>& types_;
+    std::unordered_map<Dwarf_Off, std::uint32_t> known_;
+};
+
+// The DWARF variables of one module with a static address: run-time address -> (size, type).
+struct DwarfVariable {
+    std::uint32_t type;
+};
+
+// The file address of a location expression that is one static address: DW_OP_addr (gcc,
+// DWARF 4), DW_OP_addrx / DW_OP_GNU_addr_index into .debug_addr (clang, DWARF 5).
+bool static_address(Dwarf_Attribute* location, const Dwarf_Op& op, Dwarf_Addr& address) {
+    if (op.atom == DW_OP_addr) {
+        address = op.number;
+        return true;
+    }
+    if (op.atom == DW_OP_addrx || op.atom == DW_OP_GNU_addr_index) {
+        Dwarf_Attribute indexed;
+        return dwarf_getlocation_attr(location, &op, &indexed) == 0 &&
+               dwarf_formaddr(&indexed, &address) == 0;
+    }
+    return false;
+}
+
+void collect_variables(Dwarf_Die* die, Dwarf_Addr bias, TypeTable& types,
+                       std::unordered_map<std::uint64_t, DwarfVariable>& out, std::size_t& budget,
+                       int depth) {
+    Dwarf_Die child;
+    if (depth > 32 || dwarf_child(die, &child) != 0) return;
+    do {
+        if (budget == 0) return;
+        --budget;
+        const int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_variable && !dwarf_hasattr(&child, DW_AT_declaration)) {
+            Dwarf_Attribute attr;
+            Dwarf_Op* ops = nullptr;
+            std::size_t nops = 0;
+            Dwarf_Die type_die;
+            Dwarf_Addr address = 0;
+            if (dwarf_attr(&child, DW_AT_location, &attr) != nullptr &&
+                dwarf_getlocation(&attr, &ops, &nops) == 0 && nops == 1 &&
+                static_address(&attr, ops[0], address) &&
+                dwarf_attr_integrate(&child, DW_AT_type, &attr) != nullptr &&
+                dwarf_formref_die(&attr, &type_die) != nullptr) {
+                const std::uint32_t type = types.of(&type_die);
+                if (type != kNone) out[address + bias] = {type};
+            }
+        } else if (tag == DW_TAG_namespace || tag == DW_TAG_subprogram ||
+                   tag == DW_TAG_lexical_block || tag == DW_TAG_structure_type ||
+                   tag == DW_TAG_class_type) {
+            // Static members (class scope), function-local statics, namespaces.
+            collect_variables(&child, bias, types, out, budget, depth + 1);
+        }
+    } while (dwarf_siblingof(&child, &child) == 0);
+}
+
 } // namespace
 
 struct Symbolizer::Impl {
+    std::vector<DataType> types; // data_types()
     Dwfl_Callbacks callbacks{};
     Dwfl* dwfl = nullptr;
     std::vector<LoadedModule> modules;
@@ -140,6 +288,34 @@ std::vector<DataSymbol> Symbolizer::data_symbols() {
         return DWARF_CB_OK;
     };
     dwfl_getmodules(impl_->dwfl, collect, &out, 0);
+    // Types of the variables the DWARF of each module locates at a static address.
+    struct Walk {
+        std::vector<DataType>* types;
+        std::unordered_map<std::uint64_t, DwarfVariable> variables;
+    } walk{&impl_->types, {}};
+    auto variables = [](Dwfl_Module* mod, void**, const char*, Dwarf_Addr, void* arg) -> int {
+        auto& w = *static_cast<Walk*>(arg);
+        Dwarf_Addr bias = 0;
+        Dwarf* dwarf = dwfl_module_getdwarf(mod, &bias);
+        if (dwarf == nullptr) return DWARF_CB_OK;
+        TypeTable table(*w.types);
+        std::size_t budget = 4u << 20; // DIEs visited per module: large debug info stays cheap
+        Dwarf_Off offset = 0, next = 0;
+        std::size_t header_size = 0;
+        while (budget > 0 &&
+               dwarf_nextcu(dwarf, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+            Dwarf_Die cu;
+            if (dwarf_offdie(dwarf, offset + header_size, &cu) != nullptr)
+                collect_variables(&cu, bias, table, w.variables, budget, 0);
+            offset = next;
+        }
+        return DWARF_CB_OK;
+    };
+    dwfl_getmodules(impl_->dwfl, variables, &walk, 0);
+    for (DataSymbol& sym : out)
+        if (auto it = walk.variables.find(sym.lo);
+            it != walk.variables.end() && impl_->types[it->second.type].size == sym.hi - sym.lo)
+            sym.type = it->second.type;
     std::sort(out.begin(), out.end(), [](const DataSymbol& a, const DataSymbol& b) {
         return a.lo != b.lo ? a.lo < b.lo : a.hi > b.hi;
     });
@@ -148,6 +324,10 @@ std::vector<DataSymbol> Symbolizer::data_symbols() {
     for (auto& sym : out)
         if (disjoint.empty() || sym.lo >= disjoint.back().hi) disjoint.push_back(std::move(sym));
     return disjoint;
+}
+
+std::vector<DataType> Symbolizer::data_types() const {
+    return impl_->types;
 }
 
 Symbolizer::~Symbolizer() {

@@ -37,7 +37,12 @@ class Symbolizer {
 
     // The data objects (STT_OBJECT symbols with a size) of every module, at run-time addresses,
     // sorted and without overlaps: names for the addresses of global and static variables.
+    // DataSymbol::type is set when a module's DWARF describes the variable at that address
+    // (DW_TAG_variable located by DW_OP_addr, of the symbol's size); the types are then in
+    // data_types().
     std::vector<DataSymbol> data_symbols();
+    // The types data_symbols() refers to (valid after it was called).
+    std::vector<DataType> data_types() const;
 
   private:
     struct Impl;

@@ -49,11 +49,15 @@ void write_frame(std::ostream& out, const Style& st, std::size_t depth, const Re
 // above the headline frame folded into one line, the headline frame and its callers up to
 // `max_frames` lines in all (TSan-like, compact enough that several sites fit a screen).
 void write_access(std::ostream& out, const Style& st, const ReportSite& access,
-                  const std::string& thread, std::size_t max_frames) {
+                  const ReportEvent& event, const std::string& thread, std::size_t max_frames) {
     out << "    " << st.bold() << capitalized(access.kind) << st.reset() << " by " << thread;
     if (!access.function.empty()) out << " in " << short_function(access.function);
     out << " at " << st.blue() << location_key(access.file, access.line) << st.reset() << "\n";
-    if (access.stack.empty()) return;
+    if (access.stack.empty()) {
+        if (const std::string locks = held_locks_text(event); !locks.empty())
+            out << "      holding " << locks << "\n";
+        return;
+    }
     std::size_t headline = 0;
     while (headline < access.stack.size() && !(access.stack[headline].file == access.file &&
                                                access.stack[headline].line == access.line))
@@ -71,6 +75,8 @@ void write_access(std::ostream& out, const Style& st, const ReportSite& access,
     if (k < access.stack.size())
         out << "      " << st.dim() << "… " << access.stack.size() - k << " more frames"
             << st.reset() << "\n";
+    if (const std::string locks = held_locks_text(event); !locks.empty())
+        out << "      holding " << locks << "\n";
 }
 
 void write_site(std::ostream& out, const Style& st, const ReportModel& model, const RaceSite& site,
@@ -97,10 +103,22 @@ void write_site(std::ostream& out, const Style& st, const ReportModel& model, co
     out << ", e.g. race #" << site.example_race;
     if (model.runs > 1) out << "; found in " << site.runs.size() << " of " << model.runs << " runs";
     out << ")\n";
-    write_access(out, st, site.access_first, site.thread_first, options.max_frames);
-    write_access(out, st, site.access_second, site.thread_second, options.max_frames);
+    write_access(out, st, site.access_first, site.event_first, site.thread_first,
+                 options.max_frames);
+    write_access(out, st, site.access_second, site.event_second, site.thread_second,
+                 options.max_frames);
     if (!site.variables.empty()) out << "    Memory: " << join_limited(site.variables, 4) << "\n";
+    // Where the two threads were created (ThreadSanitizer's "Thread T1 created at").
+    std::string created = creation_text(site.event_first);
+    if (site.event_second.thread != site.event_first.thread) {
+        const std::string second = creation_text(site.event_second);
+        created += created.empty() || second.empty() ? second : "; " + second;
+    }
+    if (!created.empty()) out << "    " << st.dim() << created << st.reset() << "\n";
     if (site.threads.size() > 2) out << "    Threads: " << join_limited(site.threads, 6) << "\n";
+    if (site.example_ordered_after && !site.in_first_partition)
+        out << "    " << st.dim() << "Ordered after "
+            << ordering_text(*site.example_ordered_after, 4) << st.reset() << "\n";
 }
 
 } // namespace

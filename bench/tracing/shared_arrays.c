@@ -1,6 +1,8 @@
 // Compute-heavy tracing benchmark: THREADS threads sweep over shared arrays in blocks; each
 // block update holds the lock that guards that block (LOCKS locks, block b -> lock b % LOCKS).
 // Every thread visits every block in a different order, ROUNDS times. Race-free.
+// Built with -DCALL_PER_ELEMENT, each element is updated by a call of a function that is not
+// inlined (a call per access: the worst case for the tracer's shadow stack, bench/tracing/stacks.sh).
 //   usage: shared_arrays [THREADS=4] [N=1<<20 elements] [BLOCK=4096] [ROUNDS=20] [LOCKS=64]
 #define _XOPEN_SOURCE 700 /* POSIX 2008 with XSI: barriers, rwlocks, mutex types */
 #include <pthread.h>
@@ -11,6 +13,15 @@ static int threads = 4, n = 1 << 20, block = 4096, rounds = 20, nlocks = 64;
 static double *a, *b;
 static pthread_mutex_t* locks;
 
+#ifdef CALL_PER_ELEMENT
+__attribute__((noinline)) static void update(int i) {
+    a[i] = a[i] * 0.5 + b[i];
+}
+#define UPDATE(i) update(i)
+#else
+#define UPDATE(i) (a[i] = a[i] * 0.5 + b[i])
+#endif
+
 static void* sweep(void* arg) {
     const int me = (int)(long)arg;
     const int blocks = n / block;
@@ -20,7 +31,7 @@ static void* sweep(void* arg) {
             pthread_mutex_t* m = &locks[blk % nlocks];
             pthread_mutex_lock(m);
             for (int i = blk * block; i < (blk + 1) * block; ++i)
-                a[i] = a[i] * 0.5 + b[i];
+                UPDATE(i);
             pthread_mutex_unlock(m);
         }
     }

@@ -96,7 +96,10 @@ EventDetails fromStore(const browser::EventDetails& store) {
     event.clockStart = store.clock_start;
     event.clockFinish = store.clock_finish;
     event.context = fromStore(store.context);
-    event.locksHeld = qs(store.locks_held);
+    for (const browser::HeldLock& lock : store.locks_held) {
+        event.locksHeld << qs(lock.name);
+        event.lockAcquired << fromStore(lock.acquired);
+    }
     event.parentThread = qs(store.parent_thread);
     event.creationStack = fromStore(store.creation_stack);
     return event;
@@ -109,8 +112,6 @@ QList<AccessSite> fromStore(const std::vector<browser::AccessSite>& sites) {
         site.access = fromStore(store.access);
         site.kind = qs(store.kind);
         site.stack = fromStore(store.stack);
-        site.locksHeld = qs(store.locks_held);
-        site.locksRecorded = store.locks_recorded;
         list << site;
     }
     return list;
@@ -132,8 +133,18 @@ RaceDetails fromStore(const browser::RaceDetails& store) {
     for (const qint64 partition : store.ordered_after.partitions)
         details.orderedAfter.partitions << partition;
     details.orderedAfter.race = store.ordered_after.race;
-    for (const browser::EventKey& key : store.ordered_after.chain)
-        details.orderedAfter.chain << fromStore(key);
+    for (const browser::OrderingStep& step : store.ordered_after.chain) {
+        details.orderedAfter.chain << fromStore(step.event);
+        QString text = QStringLiteral("%1 #%2 %3")
+                           .arg(qs(step.thread))
+                           .arg(step.event.index)
+                           .arg(qs(step.kind));
+        if (!step.object.empty()) text += QLatin1Char(' ') + qs(step.object);
+        if (!step.at.empty())
+            text += QStringLiteral(" at %1").arg(fromStore(step.at.front()).shortLocation());
+        if (step.via != "start") text += QStringLiteral(" (%1)").arg(qs(step.via));
+        details.orderedAfter.steps << text;
+    }
     details.orderedAfter.stored = store.ordered_after.stored;
     return details;
 }
@@ -360,7 +371,10 @@ HistoryData ResultsDatabase::history(qint64 run, qint64 id, int before, int afte
                                                     fromStore(store.ordered_after_events->second)};
         const std::pair<EventKey, EventKey> later{fromStore(store.focus_events.first),
                                                   fromStore(store.focus_events.second)};
-        history.orderChain = orderChain(history, earlier, later);
+        // The chain the analysis stored, else the shortest one the events shown hold.
+        for (const browser::EventKey& key : store.ordered_after_chain)
+            history.orderChain << fromStore(key);
+        if (history.orderChain.isEmpty()) history.orderChain = orderChain(history, earlier, later);
     }
     return history;
 }

@@ -131,8 +131,6 @@ struct AccessSite {
     SourceLocation access;
     QString kind;                // "read", "write", "atomic-read-write", ...
     QList<SourceLocation> stack; // innermost frame (the access) first; empty: not recorded
-    QStringList locksHeld;       // locks the thread held at this access
-    bool locksRecorded = false;  // the database stores locks per access
 };
 
 // A heap block holding a conflicting address (schema version 2).
@@ -150,10 +148,11 @@ struct EventDetails {
     QString kind; // "computation", "acquire", ...
     std::optional<qint64> clockStart;
     std::optional<qint64> clockFinish;
-    QList<SourceLocation> context;       // the event's calling context, innermost frame first
-    QStringList locksHeld;               // locks held during the event (when stored)
-    QString parentThread;                // the creating thread, empty when unknown
-    QList<SourceLocation> creationStack; // where the thread was created (when stored)
+    QList<SourceLocation> context;             // the event's calling context, innermost frame first
+    QStringList locksHeld;                     // locks held during the event (when stored)
+    QList<QList<SourceLocation>> lockAcquired; // where each of them was acquired (may be empty)
+    QString parentThread;                      // the creating thread, empty when unknown
+    QList<SourceLocation> creationStack;       // where the thread was created (when stored)
 };
 
 // What a race of a later partition is ordered after (thesis Def 8.1: R̂ orders the races of
@@ -164,6 +163,9 @@ struct OrderedAfter {
     std::optional<qint64> race;
     QList<EventKey> chain;
     bool stored = false; // race and chain as the analysis named them (not a stand-in)
+    // The stored chain as text, one step a line: "T1 #4 release mutex m (synchronization) at
+    // pool.cpp:40".
+    QStringList steps;
 };
 
 struct RaceDetails {

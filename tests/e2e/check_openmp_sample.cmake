@@ -3,7 +3,8 @@
 # 1, 2, 4 and 8 threads (OMP_NUM_THREADS), each run on its own copy of the executable so that
 # the traces do not collide.
 # Usage: cmake -DSAMPLE=x.c -DBIN=build/bin -DWORK=dir -DCOMPILER=gcc|clang
-#              [-DTHREADS="1;2;4;8"] -P check_openmp_sample.cmake
+#              [-DTHREADS="1;2;4;8"] [-DREPORT_CHECK=checker] -P check_openmp_sample.cmake
+# With REPORT_CHECK, every run's report is checked too (race site instances share a byte).
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(name ${SAMPLE} NAME_WE)
 if(NOT DEFINED THREADS)
@@ -17,6 +18,10 @@ execute_process(COMMAND ${BIN}/firstrace-cc -g -O0 -fopenmp ${SAMPLE} -o ${exe}
 if(rc)
   message(FATAL_ERROR "building ${SAMPLE} with firstrace-cc -fopenmp (${COMPILER}) failed:\n${err}")
 endif()
+set(report_check)
+if(DEFINED REPORT_CHECK)
+  set(report_check -DREPORT_CHECK=${REPORT_CHECK})
+endif()
 set(failed)
 foreach(n IN LISTS THREADS)
   file(REMOVE_RECURSE ${exe}-t${n}.trace)
@@ -24,6 +29,7 @@ foreach(n IN LISTS THREADS)
   set(ENV{OMP_NUM_THREADS} ${n})
   execute_process(COMMAND ${CMAKE_COMMAND} -DSAMPLE=${SAMPLE} -DBIN=${BIN} -DWORK=${WORK}
                           -DCOMPILER=${COMPILER} -DPREBUILT=${exe}-t${n} -DCHECK=${CHECK}
+                          ${report_check}
                           -P ${CMAKE_CURRENT_LIST_DIR}/check_sample.cmake
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   message(STATUS "${n} thread(s): ${out}")

@@ -68,8 +68,27 @@ TEST(RoundTrip, StoresTheTraceAndGraphTables) {
     info.host = "builder";
     info.started_at = "2026-11-22T10:00:00Z";
     write_run(path, h.trace, h.result, info);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM events"), 4);
-    EXPECT_EQ(count(path, "SELECT count(*) FROM events WHERE clock_start IS NOT NULL"), 4);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM events"), 6);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM events WHERE clock_start IS NOT NULL"), 6);
+    // Version 3: the child was created by the main thread's fork (event 0); the race events of
+    // the main thread hold the mutex acquired by its event 1; race 1 (a later partition) is
+    // ordered after race 0: thread 1's event 2 precedes its event 3 in process order, thread 2's
+    // event 0 reaches it through the event-control edge to thread 1's event 2.
+    EXPECT_EQ(count(path, "SELECT creation_event FROM processes WHERE id = 1"), 0);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM processes WHERE id = 0 AND creation_event IS NULL"),
+              1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM held_locks WHERE process = 0 AND event_index = 2"
+                          " AND object = 0 AND acquire_index = 1"),
+              1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM held_locks"), 2); // events 2 and 3 (the unlock)
+    EXPECT_EQ(count(path, "SELECT after_race_id FROM race_orderings WHERE race_id = 1"), 0);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM race_orderings"), 1);
+    EXPECT_EQ(count(path, "SELECT (SELECT group_concat(process || '/' || event_index || ' ' ||"
+                          " via, ', ') FROM (SELECT * FROM race_ordering_steps WHERE race_id = 1"
+                          " ORDER BY ordinal)) = '0/2 start, 0/3 program-order, 1/0 start,"
+                          " 0/2 event-control, 0/3 program-order'"),
+              1);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM sync_objects WHERE label = 'mutex@0x1000'"), 1);
     EXPECT_EQ(
         count(path,
               "SELECT count(*) FROM events WHERE kind = 'sem-post' AND object = 1 AND counter = 3"),
@@ -118,6 +137,34 @@ TEST(RoundTrip, StoresTheTraceAndGraphTables) {
         EXPECT_EQ(count(path, "SELECT in_first_partition" + where), s.in_first_partition ? 1 : 0)
             << s.key;
     }
+}
+
+// The GUI's read functions give what read_report (and make_report_model) give for one event or
+// race.
+TEST(RoundTrip, EventFactsAndOrderingsReadOneByOne) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    const test::HandMadeRun h = test::hand_made_run();
+    const std::int64_t run = write_run(path, h.trace, h.result);
+    const ReportModel model = make_report_model(h.trace, h.result);
+    const ResultsDatabase db(path);
+    const ReportEvent a = db.event_facts(run, 0, 2);
+    EXPECT_EQ(a, model.races[0].a);
+    ASSERT_EQ(a.locks.size(), 1u);
+    EXPECT_EQ(a.locks[0].name, "mutex@0x1000");
+    EXPECT_EQ(a.locks[0].acquired.headline.line, 20u); // the acquire's location (main.c:20)
+    const ReportEvent b = db.event_facts(run, 1, 0);
+    EXPECT_EQ(b, model.races[0].b);
+    EXPECT_EQ(b.parent, "thread 1");
+    EXPECT_EQ(b.created.headline.file, "/src/app/main.c"); // the fork's location
+    EXPECT_EQ(b.created.headline.line, 10u);
+    EXPECT_FALSE(db.ordered_after(run, 0).has_value()); // a first partition's race
+    const auto after = db.ordered_after(run, 1);
+    ASSERT_TRUE(after.has_value());
+    EXPECT_EQ(*after, *model.races[1].ordered_after);
+    EXPECT_EQ(after->race, 0u);
+    EXPECT_THROW(db.event_facts(run, 7, 0), InputError);
+    EXPECT_THROW(db.ordered_after(run + 1, 1), InputError);
 }
 
 TEST(RoundTrip, SampleInBothOrderings) {

@@ -74,12 +74,32 @@ void expect_input_error(F&& f, const std::string& path, const std::string& words
     }
 }
 
-const std::vector<std::string> kTables = {
-    "runs",           "run_stages",          "processes",       "locations",       "contexts",
-    "sync_objects",   "variables",           "events",          "access_sites",    "site_ranges",
-    "graph_edges",    "partitions",          "partition_edges", "tangles",         "races",
-    "race_variables", "race_accesses",       "site_pairs",      "race_site_pairs", "source_texts",
-    "source_files",   "race_site_instances", "heap_blocks"};
+const std::vector<std::string> kTables = {"runs",
+                                          "run_stages",
+                                          "processes",
+                                          "locations",
+                                          "contexts",
+                                          "sync_objects",
+                                          "variables",
+                                          "events",
+                                          "access_sites",
+                                          "site_ranges",
+                                          "graph_edges",
+                                          "partitions",
+                                          "partition_edges",
+                                          "tangles",
+                                          "races",
+                                          "race_variables",
+                                          "race_accesses",
+                                          "site_pairs",
+                                          "race_site_pairs",
+                                          "source_texts",
+                                          "source_files",
+                                          "race_site_instances",
+                                          "heap_blocks",
+                                          "held_locks",
+                                          "race_orderings",
+                                          "race_ordering_steps"};
 
 TEST(Schema, NewDatabaseHasTheApplicationIdVersionTablesAndViews) {
     TempDir dir;
@@ -140,13 +160,18 @@ TEST(Schema, EmptyFileBecomesADatabase) {
     EXPECT_EQ(ResultsDatabase(path).runs().size(), 1u);
 }
 
-// A version-1 database (tests/store/data/schema-v1.sql is schema.sql as version 1 shipped it) is
-// migrated when a run is appended: its tables and columns then equal a new database's.
-TEST(Schema, VersionOneDatabaseIsMigratedToTheCurrentSchema) {
+// A database of every older version (tests/store/data/schema-vN.sql is schema.sql as version N
+// shipped it) is migrated when a run is appended: its tables and columns then equal a new
+// database's, and the run reads back as analyze saw it.
+class OlderSchema : public testing::TestWithParam<int> {};
+
+TEST_P(OlderSchema, IsMigratedToTheCurrentSchema) {
+    const int version = GetParam();
     TempDir dir;
-    const std::string old = dir.file("v1.db");
-    RawDb(old).exec(test::read_file(std::string(FIRSTRACE_STORE_TEST_DATA) + "/schema-v1.sql"));
-    ASSERT_EQ(RawDb(old).integer("PRAGMA user_version"), 1);
+    const std::string old = dir.file("v" + std::to_string(version) + ".db");
+    RawDb(old).exec(test::read_file(std::string(FIRSTRACE_STORE_TEST_DATA) + "/schema-v" +
+                                    std::to_string(version) + ".sql"));
+    ASSERT_EQ(RawDb(old).integer("PRAGMA user_version"), version);
     const test::HandMadeRun h = test::hand_made_run();
     EXPECT_EQ(write_run(old, h.trace, h.result), 1);
     const std::string fresh = make_database(dir);
@@ -165,6 +190,11 @@ TEST(Schema, VersionOneDatabaseIsMigratedToTheCurrentSchema) {
     EXPECT_EQ(test::json_of(ResultsDatabase(old).read_report(1)),
               test::json_of(make_report_model(h.trace, h.result)));
 }
+
+INSTANTIATE_TEST_SUITE_P(EveryOlderVersion, OlderSchema, testing::Range(1, db::kSchemaVersion),
+                         [](const testing::TestParamInfo<int>& info) {
+                             return "version" + std::to_string(info.param);
+                         });
 
 TEST(Schema, RunsAreAppendedWithIncreasingIds) {
     TempDir dir;

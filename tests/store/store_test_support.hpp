@@ -159,7 +159,20 @@ inline HandMadeRun hand_made_run() {
     comp.first_site = 0;
     comp.site_count = 2;
     comp.context = 1;
-    main.events = {fork, comp};
+    Event lock;
+    lock.kind = EventKind::Acquire;
+    lock.object = 0;
+    lock.counter = 0;
+    lock.clock_start = 2;
+    lock.clock_finish = 3;
+    lock.location = 6;
+    lock.context = 2;
+    Event unlock = lock;
+    unlock.kind = EventKind::Release;
+    unlock.counter = 1;
+    unlock.clock_start = 9;
+    unlock.clock_finish = 9;
+    main.events = {fork, lock, comp, unlock};
     Process child;
     child.name = "thread 2";
     child.parent = 0;
@@ -181,7 +194,7 @@ inline HandMadeRun hand_made_run() {
     r.ordering = Ordering::Complete;
     Race r0;
     r0.id = 0;
-    r0.a = {0, 1};
+    r0.a = {0, 2};
     r0.b = {1, 0};
     r0.status = RaceStatus::Feasible;
     r0.actual = true;
@@ -195,6 +208,8 @@ inline HandMadeRun hand_made_run() {
     r1.tangle = 0;
     r1.actual = false;
     r1.partition = 1;
+    r1.a = {0, 3}; // both events of race 0 precede event 3 of thread 1 (Def 8.1)
+    r1.b = {1, 1};
     r1.conflicts = {{0x7010, 0x7018}, {0x9000, 0x9001}};
     r1.sites_a = {0};
     r1.sites_b = {2, 4};
@@ -208,9 +223,9 @@ inline HandMadeRun hand_made_run() {
     r.races = {r0, r1, r2};
     r.partitions = {{0, true, {0}, {1}}, {1, false, {1, 2}, {}}};
     r.edges = {{EdgeKind::Ordering, {0, 0}, {1, 0}, false},
-               {EdgeKind::SharedData, {0, 1}, {1, 0}, true},
-               {EdgeKind::EventControl, {1, 0}, {0, 1}, false}};
-    r.counts.events = 4;
+               {EdgeKind::SharedData, {0, 2}, {1, 0}, true},
+               {EdgeKind::EventControl, {1, 0}, {0, 2}, false}};
+    r.counts.events = 6;
     r.counts.computation_events = 2;
     r.counts.accesses = 5;
     r.counts.processes = 2;

@@ -50,10 +50,14 @@ TEST(AnalyzeCommand, JsonHasTheFieldsOfDesignOutputs) {
     const CommandRun r = run("analyze --ordering approximate --format json " + kFigure);
     ASSERT_EQ(r.status, 0) << r.out;
     for (const char* field :
-         {"\"races\":[", "\"partitions\":[", "\"id\":0", "\"a\":{\"thread\":\"T1\",\"index\":3}",
+         {"\"races\":[", "\"partitions\":[", "\"id\":0",
+          "\"a\":{\"thread\":\"T1\",\"index\":3,\"locks\":[],\"created_by\":\"T0\"",
           "\"status\":\"feasible-ec\"", "\"tangle\":0", "\"actual\":null", "\"partition\":0",
           "\"first\":true", "\"after\":[1,2]", "\"variables\":[\"q.head\"]",
-          "\"file\":\"workq.c\",\"line\":20"})
+          "\"file\":\"workq.c\",\"line\":20", "\"ordered_after\":null",
+          // race 1 (partition 1) is ordered after race 0: T1's event 3 precedes its event 6
+          "\"ordered_after\":{\"race\":0,\"chain\":[{\"thread\":\"T1\",\"index\":3,\"via\":"
+          "\"start\""})
         EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;
 }
 

@@ -143,16 +143,42 @@ struct ContextFrame {
 };
 
 // A named object of the program's data (a global or static variable from the symbol tables),
-// used to describe conflicting addresses: [lo, hi) at run-time addresses.
+// used to describe conflicting addresses: [lo, hi) at run-time addresses. `type` indexes
+// Trace::data_types when the debug information gives the variable's type (kNone: unknown).
 struct DataSymbol {
     std::uint64_t lo = 0;
     std::uint64_t hi = 0;
     std::string name;
+    std::uint32_t type = kNone;
 };
 
+// The layout of a variable's type from DWARF, enough to name the bytes of a conflict by their
+// member path and array indices ("ring.slots[3].len"). Typedefs and qualifiers are peeled.
+struct DataMember {
+    std::string name;           // empty: an anonymous struct/union member or a base class
+    std::uint64_t offset = 0;   // bytes from the start of the enclosing object
+    std::uint32_t type = kNone; // Trace::data_types index
+};
+struct DataType {
+    enum class Kind : std::uint8_t { Scalar, Record, Array };
+    Kind kind = Kind::Scalar;
+    std::uint64_t size = 0;          // bytes
+    std::vector<DataMember> members; // Record: structs, classes, unions
+    std::uint32_t element = kNone;   // Array: the element type
+    std::uint64_t count = 0;         // Array: number of elements
+};
+
+// The name of bytes [lo, hi) of an object called `name` of `size` bytes and type `type`
+// (Trace::data_types index or kNone), offsets from the object's start: the member path and
+// array indices of the innermost member or element holding them all ("ring.tail", "buf[3]",
+// "pool.jobs[2..5]"), then "+offset (n bytes)" when they are part of it.
+std::string describe_within(const std::vector<DataType>& types, std::string name,
+                            std::uint32_t type, std::uint64_t lo, std::uint64_t hi,
+                            std::uint64_t size);
+
 struct Trace {
-    std::string path;   // what was read, for messages
-    std::string format; // "std" or "firstrace"
+    std::string path;                      // what was read, for messages
+    std::string format;                    // "std" or "firstrace"
     std::optional<TraceMetadata> metadata; // recorded traces: the trace directory's metadata
     std::vector<Process> processes;
     std::vector<SyncObject> objects;
@@ -165,6 +191,7 @@ struct Trace {
     std::vector<std::string> variable_names;
     // Byte-addressed traces: the program's data symbols, sorted by address, disjoint.
     std::vector<DataSymbol> data_symbols;
+    std::vector<DataType> data_types; // DataSymbol::type and the types they refer to
     // Byte-addressed traces: OS threads (see Process::os_thread) and heap blocks, in the order
     // they were allocated per process.
     std::vector<OsThread> os_threads;
@@ -199,8 +226,9 @@ struct Trace {
             a.private_below < b.private_below ? a.private_below : b.private_below;
         return range.lo >= t.stack.lo && range.hi <= below && range.hi <= t.stack.hi;
     }
-    // "V3" for STD variables; for byte ranges "counter" (a whole data symbol), "queue+8 (4
-    // bytes)" (part of one), else "0x7ffd1000+8" (address + size).
+    // "V3" for STD variables; for byte ranges "counter" (a whole data symbol), "ring.tail" or
+    // "buf[3]" (a member or element, when the symbol's type is known), "queue+8 (4 bytes)"
+    // (part of one otherwise), else "0x7ffd1000+8" (address + size).
     std::string describe(const Interval& range) const;
 };
 

@@ -48,10 +48,50 @@ struct ReportSitePair {
     friend bool operator==(const ReportSitePair&, const ReportSitePair&) = default;
 };
 
+// A call stack as reports show it: its headline (the innermost frame in the user's code, else
+// the innermost frame) and every frame, innermost first (empty when only one frame is known).
+// An unknown stack has an empty headline file and function.
+struct ReportStack {
+    ReportFrame headline;
+    std::vector<ReportFrame> frames;
+    bool known() const { return !headline.file.empty() || !headline.function.empty(); }
+    friend bool operator==(const ReportStack&, const ReportStack&) = default;
+};
+
+// A lock held during an event: its name and where the process acquired it.
+struct ReportHeldLock {
+    std::string name; // "mutex pool_lock", "mutex@0x7f..", STD "L1"
+    ReportStack acquired;
+    friend bool operator==(const ReportHeldLock&, const ReportHeldLock&) = default;
+};
+
 struct ReportEvent {
     std::string thread; // process name
     std::uint32_t index = 0;
+    std::vector<ReportHeldLock> locks; // locks the thread held during the event
+    std::string parent;                // the thread that created this one ("" unknown)
+    ReportStack created;               // where that thread created it
     friend bool operator==(const ReportEvent&, const ReportEvent&) = default;
+};
+
+// One step of the chain of events that orders a race after another (report_ordering_chains.hpp).
+struct ReportOrderingStep {
+    std::string thread;
+    std::uint32_t index = 0;
+    std::string via;    // "start", "program-order", "synchronization", "event-control"
+    std::string kind;   // the event's kind: "computation", "release", "fork", ...
+    std::string object; // what it synchronizes on ("mutex pool_lock", a thread), "" if nothing
+    ReportStack at;     // where it happened (a computation event: its first access)
+    friend bool operator==(const ReportOrderingStep&, const ReportOrderingStep&) = default;
+};
+
+// Races of later partitions: one race of an earlier partition this one is ordered after and the
+// chain of events (why it may be an artifact): a path from each event of that race to one event
+// of this race (Def 8.1), each path beginning with a "start" step.
+struct ReportOrderedAfter {
+    std::uint32_t race = 0;
+    std::vector<ReportOrderingStep> chain;
+    friend bool operator==(const ReportOrderedAfter&, const ReportOrderedAfter&) = default;
 };
 
 struct ReportRace {
@@ -65,7 +105,8 @@ struct ReportRace {
     std::vector<std::string> variables; // conflicting variables or address ranges
     std::vector<ReportSite> sites_a;
     std::vector<ReportSite> sites_b;
-    std::vector<ReportSitePair> pairs; // the race sites this race is an instance of
+    std::vector<ReportSitePair> pairs;               // the race sites this race is an instance of
+    std::optional<ReportOrderedAfter> ordered_after; // later partitions, when found
     std::uint32_t run = 0; // merged models (merge_report_models): index of the race's run
 };
 

@@ -122,9 +122,12 @@ struct AccessSite {
     Frame access;
     std::string kind;         // "read", "write", "atomic-read-write", ...
     std::vector<Frame> stack; // innermost frame (the access) first; empty: not recorded
-    // Locks the thread held at this access (when the database stores them per access).
-    std::vector<std::string> locks_held;
-    bool locks_recorded = false;
+};
+
+// A lock held during an event and where the thread acquired it (empty: not stored).
+struct HeldLock {
+    std::string name; // "mutex pool_lock", "mutex@0x7f..", STD "L1"
+    std::vector<Frame> acquired;
 };
 
 // A heap block holding a conflicting address.
@@ -143,7 +146,7 @@ struct EventDetails {
     std::optional<std::int64_t> clock_start;
     std::optional<std::int64_t> clock_finish;
     std::vector<Frame> context;          // the event's calling context, innermost frame first
-    std::vector<std::string> locks_held; // locks held during the event
+    std::vector<HeldLock> locks_held;    // locks held during the event
     std::string parent_thread;           // the creating thread, empty when unknown
     std::vector<Frame> creation_stack;   // where the thread was created (when known)
 };
@@ -151,11 +154,21 @@ struct EventDetails {
 // What a race of a later partition is ordered after (thesis Def 8.1: R̂ orders the races of
 // partitions): the partitions directly before its own and one race it is ordered after, with
 // the chain of events that orders the two when the database stores it.
+struct OrderingStep {
+    EventKey event;
+    std::string thread;
+    std::string via;    // "start", "program-order", "synchronization", "event-control"
+    std::string kind;   // the event's kind
+    std::string object; // what it synchronizes on, "" if nothing
+    std::vector<Frame> at;
+};
 struct OrderedAfter {
     std::vector<std::int64_t> partitions;
     std::optional<std::int64_t> race;
-    std::vector<EventKey> chain; // from an event of `race` to an event of the later race
-    bool stored = false;         // race and chain as the analysis named them (not a stand-in)
+    // The stored chain (schema version 3): a path from each event of `race` to one event of the
+    // later race, each beginning with a "start" step.
+    std::vector<OrderingStep> chain;
+    bool stored = false; // race and chain as the analysis named them (not a stand-in)
 };
 
 struct RaceDetails {
@@ -222,6 +235,8 @@ struct History {
     // The race the focus race is ordered after and its two events, when asked for.
     std::optional<std::int64_t> ordered_after_race;
     std::optional<std::pair<EventKey, EventKey>> ordered_after_events;
+    // The stored chain of events ordering the focus race after that one (empty: none stored).
+    std::vector<EventKey> ordered_after_chain;
     std::pair<EventKey, EventKey> focus_events;
 };
 

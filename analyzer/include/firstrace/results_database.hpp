@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "firstrace/analysis.hpp"
@@ -92,7 +93,25 @@ class ResultsDatabase {
     // The connection, for the other readers of the store (results_browser.hpp).
     db::Connection& connection() const { return *connection_; }
 
+    // For the GUI, without SQL of its own (each call reads the run's locations and contexts):
+    // the facts reports show about event `event` of process `process` (the locks held, the
+    // thread's creator and creation stack), and the race a race of a later partition is ordered
+    // after with its chain of events (nullopt: a first partition's race or none stored).
+    // Throw InputError for an unknown run or process.
+    ReportEvent event_facts(std::int64_t run, std::uint32_t process, std::uint32_t event) const;
+    std::optional<ReportOrderedAfter> ordered_after(std::int64_t run, std::uint32_t race) const;
+
   private:
+    Trace read_stacks(std::int64_t run) const;
+    std::vector<std::string> process_names(std::int64_t run) const;
+    void read_event_facts(std::int64_t run, const Trace& stacks,
+                          const std::vector<std::string>& process_names,
+                          const std::vector<std::uint32_t>& process_parents,
+                          const std::vector<std::pair<EventRef, EventRef>>& race_events,
+                          ReportModel& model) const;
+    void read_orderings(std::int64_t run, const Trace& stacks,
+                        const std::vector<std::string>& process_names, ReportModel& model,
+                        std::optional<std::uint32_t> only = std::nullopt) const;
     std::string db_path_;
     std::unique_ptr<db::Connection> connection_;
 };

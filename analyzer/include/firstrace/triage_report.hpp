@@ -27,6 +27,18 @@ struct SiteEnd {
 
 // "file.c:12", "file.c" (line unknown) or "<unknown>": what identifies an end.
 std::string location_key(const std::string& file, std::uint32_t line);
+// The facts of an event and of an ordering as one line of plain text, shared by the text,
+// Markdown and HTML reports (report_event_text.cpp; the caller escapes):
+// "main ring.c:76" (function and location of a stack's headline, "<unknown>" when unknown);
+std::string stack_headline_text(const ReportStack& stack);
+// "mutex ring.lock (locked at ring_put ring.c:34), …", "" when the event held no lock;
+std::string held_locks_text(const ReportEvent& event);
+// "thread 2 created by main at main ring.c:77", "" when the creator is unknown;
+std::string creation_text(const ReportEvent& event);
+// "race #12 (both its events precede thread 2 #9): thread 1 #5 access at ring_put ring.c:38
+// → (synchronization) thread 2 #9 …; thread 2 #4 …", each path at most `max_steps` steps.
+std::string ordering_text(const ReportOrderedAfter& after, std::size_t max_steps);
+
 // Order of the two ends of a site: by file, then line.
 bool site_end_less(const SiteEnd& x, const SiteEnd& y);
 // "<key of the smaller end> <-> <key of the other>": equal for the same (file, line) pair in
@@ -40,6 +52,10 @@ struct RaceSite {
     // headline and call stack of the side at `first` and of the side at `second`.
     ReportSite access_first, access_second;
     std::string thread_first, thread_second; // the processes that made them
+    // The events of that instance (locks held, thread creation) and, in a later partition, the
+    // race it is ordered after.
+    ReportEvent event_first, event_second;
+    std::optional<ReportOrderedAfter> example_ordered_after;
     std::uint32_t example_race = 0;
     RaceStatus example_status = RaceStatus::Unvalidated;
     std::vector<std::uint32_t> races; // race instances, ascending id

@@ -10,7 +10,7 @@ namespace firstrace::db {
 // "FRST": PRAGMA application_id of every firstrace database.
 inline constexpr int kApplicationId = 0x46525354;
 // PRAGMA user_version that db-schema/schema.sql creates.
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 struct Migration {
     int version;      // the version this migration produces (from version - 1)
