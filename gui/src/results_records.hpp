@@ -164,7 +164,7 @@ struct OrderedAfter {
     QList<EventKey> chain;
     bool stored = false; // race and chain as the analysis named them (not a stand-in)
     // The stored chain as text, one step a line: "T1 #4 release mutex m (synchronization) at
-    // pool.cpp:40".
+    // thread-pool-racy.cpp:40".
     QStringList steps;
 };
 
