@@ -164,6 +164,9 @@ CREATE TABLE graph_edges (
     transitive    INTEGER NOT NULL DEFAULT 0 CHECK (transitive IN (0, 1))
 );
 CREATE INDEX graph_edges_by_run ON graph_edges (run_id, kind);
+-- The edges at the events a browser shows (the history around one race).
+CREATE INDEX graph_edges_by_source ON graph_edges (run_id, from_process, from_index);
+CREATE INDEX graph_edges_by_target ON graph_edges (run_id, to_process, to_index);
 
 -- Partitions of the race ordering (R̂* classes); first = no other partition before it.
 CREATE TABLE partitions (
@@ -209,6 +212,8 @@ CREATE TABLE races (
     PRIMARY KEY (run_id, id)
 ) WITHOUT ROWID;
 CREATE INDEX races_by_partition ON races (run_id, partition);
+-- The races of an event window (the history around one race), by their event a.
+CREATE INDEX races_by_event ON races (run_id, a_process, a_index);
 
 -- The conflicting addresses of a race, as displayed: one row per variable (STD traces) or
 -- per merged byte range.

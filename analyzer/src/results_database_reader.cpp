@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include "firstrace/results_database.hpp"
@@ -13,11 +14,6 @@
 
 namespace firstrace {
 namespace {
-
-std::optional<std::int64_t> id_or_null(std::optional<std::uint32_t> id) {
-    if (!id) return std::nullopt;
-    return *id;
-}
 
 RaceStatus parse_status(const std::string& s, const std::string& path) {
     if (s == "feasible") return RaceStatus::Feasible;
@@ -362,9 +358,9 @@ std::optional<ReportOrderedAfter> ResultsDatabase::ordered_after(std::int64_t ru
                                                                  std::uint32_t race) const {
     const RunSummary summary = run(run_id); // throws for an unknown run
     ReportModel model;
-    model.races.resize(static_cast<std::size_t>(race) + 1);
+    model.races.resize(1); // `only`: the race is model.races[0] (no 10^6 empty races per call)
     read_orderings(run_id, read_stacks(run_id), process_names(run_id), model, race);
-    return model.races[race].ordered_after;
+    return model.races[0].ordered_after;
 }
 
 // The locks held during each race event and the creation of its thread, as ReportEventFacts
@@ -422,21 +418,26 @@ void ResultsDatabase::read_orderings(std::int64_t run_id, const Trace& stacks,
                                      ReportModel& model, std::optional<std::uint32_t> only) const {
     db::Connection& c = *connection_;
     auto race_at = [&](std::int64_t id) -> ReportRace& {
-        if (id < 0 || static_cast<std::size_t>(id) >= model.races.size())
+        if (only && id == std::int64_t{*only}) return model.races[0];
+        if (only || id < 0 || static_cast<std::size_t>(id) >= model.races.size())
             throw InputError(db_path_, 0,
                              "run " + std::to_string(run_id) + ": ordering of unknown race " +
                                  std::to_string(id));
         return model.races[static_cast<std::size_t>(id)];
     };
+    // A range rather than "?2 IS NULL OR race_id = ?2", which SQLite answers by a scan of
+    // every ordering of the run (seconds for 10^6 races, per click in the GUI).
+    const std::int64_t lo = only ? std::int64_t{*only} : 0;
+    const std::int64_t hi = only ? std::int64_t{*only} : std::numeric_limits<std::int64_t>::max();
     db::Statement s = c.prepare("SELECT race_id, after_race_id FROM race_orderings WHERE run_id = ?"
-                                " AND (?2 IS NULL OR race_id = ?2)");
-    s.bind(1, run_id).bind(2, id_or_null(only));
+                                " AND race_id BETWEEN ?2 AND ?3");
+    s.bind(1, run_id).bind(2, lo).bind(3, hi);
     while (s.step())
         race_at(s.int64(0)).ordered_after = ReportOrderedAfter{s.uint32(1), {}};
     db::Statement t = c.prepare("SELECT race_id, process, event_index, via, kind, object, location,"
                                 " context FROM race_ordering_steps WHERE run_id = ?"
-                                " AND (?2 IS NULL OR race_id = ?2) ORDER BY race_id, ordinal");
-    t.bind(1, run_id).bind(2, id_or_null(only));
+                                " AND race_id BETWEEN ?2 AND ?3 ORDER BY race_id, ordinal");
+    t.bind(1, run_id).bind(2, lo).bind(3, hi);
     while (t.step()) {
         ReportRace& r = race_at(t.int64(0));
         const auto p = static_cast<std::size_t>(t.int64(1));

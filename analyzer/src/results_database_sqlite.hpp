@@ -73,6 +73,8 @@ class Statement {
     template <class T> Statement& bind(int index, const std::optional<T>& value) {
         return value ? bind(index, *value) : bind_null(index);
     }
+    // The index of named parameter `name` (":run"), 0 when the statement does not use it.
+    int parameter(const char* name) const { return sqlite3_bind_parameter_index(stmt_, name); }
 
     // Advances to the next row: true when there is one, false when done.
     bool step();

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "firstrace/analysis_result.hpp"
 #include "firstrace/model.hpp"
@@ -50,7 +51,10 @@ inline SyntheticRun make_synthetic_run(std::uint64_t races) {
                 site.flags = k == 0 ? kAccessWrite : kAccessRead;
                 site.first_range = static_cast<std::uint32_t>(t.ranges.size());
                 site.range_count = 1;
-                const std::uint64_t lo = 0x7f0000000000ull + 8 * (rng() % 100000);
+                // One variable per four locations: races pair accesses of one variable, so
+                // each race is an instance of a race site (a few thousand sites, as the hot
+                // spots of a real program give).
+                const std::uint64_t lo = 0x7f0000000000ull + 8 * (site.location / 4);
                 t.ranges.push_back({lo, lo + 8});
                 t.sites.push_back(site);
             }
@@ -68,15 +72,32 @@ inline SyntheticRun make_synthetic_run(std::uint64_t races) {
         if (p + 1 < partitions) r.partitions[p].after = {std::max(first, p + 1)};
     }
     r.races.reserve(races);
+    // The reading sites (second site of each event) of each variable.
+    std::vector<std::vector<EventRef>> readers(locations / 4 + 1);
+    for (std::uint32_t p = 0; p < processes; ++p)
+        for (std::uint32_t e = 0; e < events; ++e) {
+            const AccessSite& site = t.sites[t.processes[p].events[e].first_site + 1];
+            readers[(t.ranges[site.first_range].lo - 0x7f0000000000ull) / 8].push_back({p, e});
+        }
     for (std::uint64_t i = 0; i < races; ++i) {
         Race race;
         race.id = static_cast<std::uint32_t>(i);
-        std::uint32_t pa = static_cast<std::uint32_t>(rng() % processes),
-                      pb = static_cast<std::uint32_t>(rng() % processes);
-        if (pa == pb) pb = (pa + 1) % processes;
-        if (pa > pb) std::swap(pa, pb);
-        race.a = {pa, static_cast<std::uint32_t>(rng() % events)};
-        race.b = {pb, static_cast<std::uint32_t>(rng() % events)};
+        // A write of event w and a read of the same variable by event x of another thread.
+        const std::uint32_t pw = static_cast<std::uint32_t>(rng() % processes);
+        const EventRef w{pw, static_cast<std::uint32_t>(rng() % events)};
+        const std::uint32_t write_site = t.processes[pw].events[w.index].first_site;
+        const Interval variable = t.ranges[t.sites[write_site].first_range];
+        const auto& candidates = readers[(variable.lo - 0x7f0000000000ull) / 8];
+        EventRef x = candidates[rng() % candidates.size()];
+        for (int tries = 0; x.process == pw && tries < 16; ++tries)
+            x = candidates[rng() % candidates.size()];
+        if (x.process == pw) x = {(pw + 1) % processes, static_cast<std::uint32_t>(rng() % events)};
+        const std::uint32_t read_site = t.processes[x.process].events[x.index].first_site + 1;
+        const bool write_first = pw < x.process;
+        race.a = write_first ? w : x;
+        race.b = write_first ? x : w;
+        race.sites_a = {write_first ? write_site : read_site};
+        race.sites_b = {write_first ? read_site : write_site};
         const std::uint64_t roll = rng() % 100;
         race.status = roll < 30   ? RaceStatus::Feasible
                       : roll < 40 ? RaceStatus::FeasibleEc
@@ -87,11 +108,7 @@ inline SyntheticRun make_synthetic_run(std::uint64_t races) {
         race.partition = (rng() % 50 == 0)
                              ? static_cast<std::uint32_t>(rng() % first)
                              : first + static_cast<std::uint32_t>(rng() % (partitions - first));
-        const Event& ea = t.processes[pa].events[race.a.index];
-        const Event& eb = t.processes[pb].events[race.b.index];
-        race.sites_a = {ea.first_site};
-        race.sites_b = {eb.first_site + 1};
-        race.conflicts = {t.ranges[t.sites[ea.first_site].first_range]};
+        race.conflicts = {variable};
         r.races.push_back(std::move(race));
     }
     for (const Race& race : r.races)

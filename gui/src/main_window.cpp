@@ -83,7 +83,7 @@ MainWindow::MainWindow(QWidget* parent)
         try {
             return database_->sourceText(run_, file);
         } catch (const DatabaseError& e) {
-            statusBar()->showMessage(e.message());
+            statusBar()->showMessage(QString::fromStdString(e.what()));
             return SourceText{file, QString(), false};
         }
     });
@@ -357,7 +357,7 @@ void MainWindow::updateStatusCounts() {
         try {
             counts = database_->statusCounts(run_, filter());
         } catch (const DatabaseError& e) {
-            showError(tr("Damaged database"), e.message());
+            showError(tr("Damaged database"), QString::fromStdString(e.what()));
         }
     }
     const bool known = database_ && run_ >= 0;
@@ -384,7 +384,7 @@ void MainWindow::refillFilterChoices() {
             for (const QString& thread : database_->threadNames(run_))
                 threadBox_->addItem(thread, thread);
         } catch (const DatabaseError& e) {
-            statusBar()->showMessage(e.message());
+            statusBar()->showMessage(QString::fromStdString(e.what()));
         }
     }
     for (QToolButton* button : {feasibleButton_, feasibleEcButton_, unvalidatedButton_})
@@ -483,7 +483,7 @@ void MainWindow::onCurrentChanged(const QModelIndex& current) {
             run_, race->id, 6, 3, details ? details->orderedAfter.race : std::nullopt);
         history_->setHistory(history);
     } catch (const DatabaseError& e) {
-        showError(tr("Damaged database"), e.message());
+        showError(tr("Damaged database"), QString::fromStdString(e.what()));
         return;
     }
     if (errorShown_) showSuccess(QString());
@@ -542,7 +542,7 @@ void MainWindow::copySite(ReportFormat format) {
         showSuccess(tr("Copied the race site as %1.")
                         .arg(format == ReportFormat::Markdown ? tr("Markdown") : tr("text")));
     } catch (const DatabaseError& e) {
-        showError(tr("Damaged database"), e.message());
+        showError(tr("Damaged database"), QString::fromStdString(e.what()));
     }
 }
 
@@ -569,7 +569,7 @@ void MainWindow::exportSite() {
             return;
         }
     } catch (const DatabaseError& e) {
-        showError(tr("Damaged database"), e.message());
+        showError(tr("Damaged database"), QString::fromStdString(e.what()));
         return;
     }
     showSuccess(tr("Exported the race site to %1").arg(path));
@@ -578,7 +578,7 @@ void MainWindow::exportSite() {
 void MainWindow::openWithDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open Results Database"), QString(),
-        tr("firstrace results (*.db *.sqlite *.sqlite3);;All files (*)"));
+        tr("firstrace results (*.db *.sqlite*);;All files (*)"));
     if (!path.isEmpty()) openDatabase(path);
 }
 

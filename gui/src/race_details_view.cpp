@@ -195,6 +195,11 @@ void RaceDetailsView::showRace(const RaceDetails& race) {
         else
             html += tr("partition %1").arg(partitions.join(QStringLiteral(", ")));
         html += tr(": fix the earlier races first, this one may be their artifact.");
+        if (!after.steps.isEmpty()) {
+            // The chain of events that orders it (Def 8.1), as the analysis stored it.
+            html += tr("<br><span style='color:#424242'>Through: %1</span>")
+                        .arg(esc(after.steps.join(QStringLiteral(" \u2192 "))));
+        }
     }
     html += QStringLiteral("<br><span style='color:#616161'>%1</span>")
                 .arg(esc(statusDescription(s.status)));
@@ -257,6 +262,14 @@ void RaceDetailsView::showSide(int side, const EventDetails& event,
     }
     if (sites.isEmpty())
         tree->addTopLevelItem(new QTreeWidgetItem(QStringList{tr("no access sites recorded")}));
+    for (qsizetype i = 0; i < event.lockAcquired.size(); ++i) {
+        if (event.lockAcquired[i].isEmpty()) continue;
+        auto* lock = new QTreeWidgetItem(
+            QStringList{tr("%1 held, acquired at").arg(event.locksHeld.value(i))});
+        lock->setForeground(0, QColor(0x42, 0x42, 0x42));
+        tree->addTopLevelItem(lock);
+        addStack(lock, tree, event.lockAcquired[i]);
+    }
     if (!event.creationStack.isEmpty()) {
         auto* created = new QTreeWidgetItem(
             QStringList{tr("thread %1 created by %2").arg(event.thread, event.parentThread)});

@@ -57,10 +57,7 @@ QString groupDescription(RaceGroup group) {
 }
 
 RaceOrderKey keyOf(const RaceSummary& race) {
-    const RaceGroup group = race.firstPartition                      ? RaceGroup::FirstPartition
-                            : race.status == RaceStatus::Unvalidated ? RaceGroup::Other
-                                                                     : RaceGroup::Validated;
-    return {int(group), int(race.status), race.partition, race.id};
+    return race.orderKey;
 }
 
 } // namespace
@@ -72,7 +69,7 @@ template <typename F> bool RaceSiteTreeModel::guarded(F&& f) {
         f();
         return true;
     } catch (const DatabaseError& e) {
-        emit errorOccurred(e.message());
+        emit errorOccurred(QString::fromStdString(e.what()));
         return false;
     }
 }

@@ -1,5 +1,5 @@
-// The facts the browser shows, as read from the results database (db-schema/SCHEMA.md). These
-// are plain values: the views and the report writer never see SQL.
+// The facts the browser shows, as the store's browser queries read them from the results
+// database (firstrace/results_browser.hpp), in Qt's types for the models and views.
 #pragma once
 
 #include <QHash>
@@ -11,6 +11,7 @@
 #include <optional>
 
 #include "firstrace/analysis_result.hpp"
+#include "firstrace/results_browser.hpp"
 
 namespace firstrace::gui {
 
@@ -63,9 +64,9 @@ struct StatusCounts {
 };
 
 // Where a race sits in the browser's order (issue 15): races of first partitions, then
-// validated races of later partitions, then the rest. A race site takes the group of its
-// earliest race.
-enum class RaceGroup { FirstPartition = 0, Validated = 1, Other = 2 };
+// validated races of later partitions, then the rest; and the key of that order.
+using RaceGroup = firstrace::browser::RaceGroup;
+using RaceOrderKey = firstrace::browser::RaceOrderKey;
 
 // An event as a point of the execution history: (process, index in process order).
 struct EventKey {
@@ -110,6 +111,7 @@ struct RaceSiteRow {
 // One row of a race site in the tree.
 struct RaceSummary {
     qint64 id = 0;
+    RaceOrderKey orderKey; // where it sits in the browser's order
     qint64 partition = 0;
     bool firstPartition = false;
     RaceStatus status = RaceStatus::Feasible;
@@ -146,10 +148,11 @@ struct EventDetails {
     QString kind; // "computation", "acquire", ...
     std::optional<qint64> clockStart;
     std::optional<qint64> clockFinish;
-    QList<SourceLocation> context;       // the event's calling context, innermost frame first
-    QStringList locksHeld;               // locks held during the event (when stored)
-    QString parentThread;                // the creating thread, empty when unknown
-    QList<SourceLocation> creationStack; // where the thread was created (when stored)
+    QList<SourceLocation> context;             // the event's calling context, innermost frame first
+    QStringList locksHeld;                     // locks held during the event (when stored)
+    QList<QList<SourceLocation>> lockAcquired; // where each of them was acquired (may be empty)
+    QString parentThread;                      // the creating thread, empty when unknown
+    QList<SourceLocation> creationStack;       // where the thread was created (when stored)
 };
 
 // What a race of a later partition is ordered after (thesis Def 8.1: R̂ orders the races of
@@ -159,6 +162,10 @@ struct OrderedAfter {
     QList<qint64> partitions; // partitions directly before the race's partition
     std::optional<qint64> race;
     QList<EventKey> chain;
+    bool stored = false; // race and chain as the analysis named them (not a stand-in)
+    // The stored chain as text, one step a line: "T1 #4 release mutex m (synchronization) at
+    // thread-pool-racy.cpp:40".
+    QStringList steps;
 };
 
 struct RaceDetails {

@@ -41,7 +41,7 @@ void RunListModel::setDatabase(const ResultsDatabase* database) {
         try {
             runs_ = database->runs();
         } catch (const DatabaseError& e) {
-            error = e.message();
+            error = QString::fromStdString(e.what());
         }
     }
     endResetModel();

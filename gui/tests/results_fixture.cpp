@@ -4,6 +4,8 @@
 #include <QFile>
 #include <QStringList>
 
+#include <stdexcept>
+
 #include "firstrace/analysis.hpp"
 #include "firstrace/results_database.hpp"
 #include "firstrace/trace_loader.hpp"
@@ -82,6 +84,22 @@ qint64 writeSyntheticRun(const QString& path, qint64 races) {
     DatabaseWriteOptions options;
     options.store_sources = false;
     return write_run(path.toStdString(), run.trace, run.result, RunInfo(), options);
+}
+
+void copyWithHeader(const QString& from, const QString& to, std::optional<quint32> userVersion,
+                    std::optional<quint32> applicationId) {
+    QFile source(from);
+    if (!source.open(QIODevice::ReadOnly)) throw std::runtime_error("cannot read the database");
+    QByteArray bytes = source.readAll();
+    auto put = [&](int offset, quint32 value) {
+        for (int i = 0; i < 4; ++i)
+            bytes[offset + i] = char((value >> (24 - 8 * i)) & 0xff);
+    };
+    if (userVersion) put(60, *userVersion);
+    if (applicationId) put(68, *applicationId);
+    QFile target(to);
+    if (!target.open(QIODevice::WriteOnly) || target.write(bytes) != bytes.size())
+        throw std::runtime_error("cannot write the database copy");
 }
 
 } // namespace firstrace::gui::testing

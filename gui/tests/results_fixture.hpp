@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <optional>
+
 namespace firstrace::gui::testing {
 
 // Analyses samples/traces/figure-2-1.std and appends it to `path` (created when missing), with
@@ -18,6 +20,12 @@ qint64 writeFigureRun(const QString& path, const QString& sourceDirectory);
 // Appends make_synthetic_run(races): 16 threads x 4000 events, 1000 partitions (200 first),
 // every status, with clock readings. Returns the run id.
 qint64 writeSyntheticRun(const QString& path, qint64 races);
+
+// Copies the database `from` to `to` with the 32-bit big-endian fields of the SQLite file
+// header changed: the user version (offset 60, the schema version) and the application id
+// (offset 68). A foreign or newer database without any SQL in the tests.
+void copyWithHeader(const QString& from, const QString& to, std::optional<quint32> userVersion,
+                    std::optional<quint32> applicationId);
 
 // The source text stored for workq.c in the figure run.
 QString workqSource();

@@ -27,7 +27,6 @@
 #include "results_fixture.hpp"
 #include "run_list_model.hpp"
 #include "source_view.hpp"
-#include "sqlite_connection.hpp"
 
 using namespace firstrace::gui;
 
@@ -249,9 +248,7 @@ class MainWindowTest : public QObject {
         const QString path =
             dir_.filePath(QStringLiteral("bad-%1.db").arg(QTest::currentDataTag()));
         if (content == "foreign") {
-            SqliteConnection db(path, SqliteConnection::Mode::ReadWriteCreate);
-            db.execute(
-                QStringLiteral("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('hi')"));
+            testing::copyWithHeader(db_, path, std::nullopt, 0); // another program's database
         } else if (!content.isEmpty()) {
             QFile file(path);
             QVERIFY(file.open(QIODevice::WriteOnly));

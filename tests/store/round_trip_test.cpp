@@ -229,7 +229,7 @@ TEST(RoundTrip, LargeRunRebuildsTheIndexesSmallRunUpdatesThem) {
     write_run(path, h.trace, h.result);
     EXPECT_EQ(
         count(path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL"),
-        4);
+        7);
     const ResultsDatabase db(path);
     EXPECT_EQ(test::json_of(db.read_report(1)), test::json_of(make_report_model(big, big_result)));
     EXPECT_EQ(test::json_of(db.read_report(2)),

@@ -98,6 +98,8 @@ class ResultsDatabase {
     std::vector<std::string> site_keys(std::optional<std::int64_t> run = std::nullopt) const;
     // The stored text of a source file named by the run's locations, if it was readable.
     std::optional<std::string> source_text(std::int64_t run, const std::string& file) const;
+    // The connection, for the other readers of the store (results_browser.hpp).
+    db::Connection& connection() const { return *connection_; }
 
     // For the GUI, without SQL of its own (each call reads the run's locations and contexts):
     // the facts reports show about event `event` of process `process` (the locks held, the
