@@ -957,7 +957,9 @@ History ResultsBrowser::history(int64_t run, int64_t id, int before, int after,
             history.ordered_after_events = {ea, eb};
             history.ordered_after_race = ordered_after;
             // The stored chain, when the database names this race as the one it is after.
-            const OrderedAfter stored = s.ordered_after(run, RaceSummary{.id = id});
+            RaceSummary race{};
+            race.id = id;
+            const OrderedAfter stored = s.ordered_after(run, race);
             // Its first path (from event a of that race): the history draws one chain.
             if (stored.stored && stored.race == ordered_after)
                 for (const OrderingStep& step : stored.chain) {
