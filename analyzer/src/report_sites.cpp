@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string_view>
 #include <tuple>
@@ -15,6 +16,7 @@
 
 #include "firstrace/triage_report.hpp"
 #include "report_call_stacks.hpp"
+#include "report_ordering_chains.hpp"
 
 namespace firstrace {
 namespace {
@@ -313,6 +315,7 @@ class ListedSiteGrouping {
         RaceStatus example_status = RaceStatus::Unvalidated;
         std::uint32_t example_first = kNone, example_second = kNone; // access sites
         std::uint32_t process_first = kNone, process_second = kNone;
+        bool example_swapped = false; // the example's first side is its race's event b
     };
 
     std::uint32_t end_id(std::string_view file, std::uint32_t line, const SourceLocation* l) {
@@ -397,6 +400,7 @@ class ListedSiteGrouping {
             g.example_second = swap ? site_a : site_b;
             g.process_first = swap ? race.b.process : race.a.process;
             g.process_second = swap ? race.a.process : race.b.process;
+            g.example_swapped = swap;
             g.example_race = race.id;
             g.example_status = race.status;
         }
@@ -412,8 +416,20 @@ class ListedSiteGrouping {
         return s < trace_.sites.size() ? make_report_site(trace_, s) : ReportSite{};
     }
 
+    // The example race of a group (races are numbered by their index).
+    const Race* race_of(std::uint32_t id) const {
+        if (id < result_.races.size() && result_.races[id].id == id) return &result_.races[id];
+        for (const Race& r : result_.races)
+            if (r.id == id) return &r;
+        return nullptr;
+    }
+
     std::vector<RaceSite> finish() {
-        const MemoryNames names(trace_);
+        // The facts shown for each example (locks held, thread creation, the race a later site
+        // is ordered after), exactly as make_report_model gives them.
+        const ReportEventFacts facts(trace_);
+        std::optional<OrderingChains> chains;
+        const MemoryNames& names = facts.names();
         std::vector<std::string> variable_names;
         variable_names.reserve(shared_.size());
         for (const std::vector<Interval>& shared : shared_)
@@ -431,6 +447,21 @@ class ListedSiteGrouping {
             s.thread_second = process_name(g.process_second);
             s.example_race = g.example_race;
             s.example_status = g.example_status;
+            if (const Race* race = race_of(g.example_race)) {
+                s.event_first = facts.event(g.example_swapped ? race->b : race->a);
+                s.event_second = facts.event(g.example_swapped ? race->a : race->b);
+                if (!(race->partition < result_.partitions.size() &&
+                      result_.partitions[race->partition].first)) {
+                    if (!chains) chains.emplace(trace_, result_);
+                    if (auto after = chains->of(race->id)) {
+                        ReportOrderedAfter o;
+                        o.race = after->race;
+                        for (const OrderingStep& step : after->chain)
+                            o.chain.push_back(facts.step(step.event, to_string(step.via)));
+                        s.example_ordered_after = std::move(o);
+                    }
+                }
+            }
             s.races = {g.smallest_race};
             for (std::uint32_t p : g.processes)
                 s.threads.insert(process_name(p));
