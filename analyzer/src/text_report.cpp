@@ -7,28 +7,12 @@
 #include <algorithm>
 #include <ostream>
 
+#include "firstrace/printable_text.hpp"
 #include "firstrace/report_model.hpp"
 #include "firstrace/triage_report.hpp"
 
 namespace firstrace {
 namespace {
-
-// Names from the program or the trace (paths, functions, thread and variable names) may hold
-// control characters; on a terminal an escape sequence would run (issue 13): shown as \xNN.
-std::string printable(const std::string& text) {
-    std::string out;
-    for (const unsigned char c : text) {
-        if (c < 0x20 || c == 0x7f) {
-            static const char hex[] = "0123456789abcdef";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out;
-}
 
 // ANSI colour codes, empty when not on a terminal.
 struct Style {
@@ -57,7 +41,7 @@ std::string short_function(const std::string& f) {
 void write_frame(std::ostream& out, const Style& st, std::size_t depth, const ReportFrame& f,
                  bool headline) {
     out << "      " << st.dim() << "#" << depth << st.reset() << " "
-        << printable(short_function(f.function)) << " " << (headline ? st.blue() : "")
+        << printable_text(short_function(f.function)) << " " << (headline ? st.blue() : "")
         << location_key(f.file, f.line) << (headline ? st.reset() : "") << "\n";
 }
 
@@ -67,13 +51,13 @@ void write_frame(std::ostream& out, const Style& st, std::size_t depth, const Re
 void write_access(std::ostream& out, const Style& st, const ReportSite& access,
                   const ReportEvent& event, const std::string& thread, std::size_t max_frames) {
     out << "    " << st.bold() << capitalized(access.kind) << st.reset() << " by "
-        << printable(thread);
-    if (!access.function.empty()) out << " in " << printable(short_function(access.function));
-    out << " at " << st.blue() << printable(location_key(access.file, access.line)) << st.reset()
-        << "\n";
+        << printable_text(thread);
+    if (!access.function.empty()) out << " in " << printable_text(short_function(access.function));
+    out << " at " << st.blue() << printable_text(location_key(access.file, access.line))
+        << st.reset() << "\n";
     if (access.stack.empty()) {
         if (const std::string locks = held_locks_text(event); !locks.empty())
-            out << "      holding " << printable(locks) << "\n";
+            out << "      holding " << printable_text(locks) << "\n";
         return;
     }
     std::size_t headline = 0;
@@ -94,15 +78,15 @@ void write_access(std::ostream& out, const Style& st, const ReportSite& access,
         out << "      " << st.dim() << "… " << access.stack.size() - k << " more frames"
             << st.reset() << "\n";
     if (const std::string locks = held_locks_text(event); !locks.empty())
-        out << "      holding " << printable(locks) << "\n";
+        out << "      holding " << printable_text(locks) << "\n";
 }
 
 void write_site(std::ostream& out, const Style& st, const ReportModel& model, const RaceSite& site,
                 std::size_t number, const TextReportOptions& options) {
     out << "\n"
         << st.bold() << "Race site " << number << ": "
-        << printable(location_key(site.first.file, site.first.line)) << "  <->  "
-        << printable(location_key(site.second.file, site.second.line)) << st.reset() << "\n";
+        << printable_text(location_key(site.first.file, site.first.line)) << "  <->  "
+        << printable_text(location_key(site.second.file, site.second.line)) << st.reset() << "\n";
     out << "  ";
     // Each instance has one status (listed_race_sites keeps the race ids of none but the
     // smallest).
@@ -128,19 +112,20 @@ void write_site(std::ostream& out, const Style& st, const ReportModel& model, co
     write_access(out, st, site.access_second, site.event_second, site.thread_second,
                  options.max_frames);
     if (!site.variables.empty())
-        out << "    Memory: " << printable(join_limited(site.variables, 4)) << "\n";
+        out << "    Memory: " << printable_text(join_limited(site.variables, 4)) << "\n";
     // Where the two threads were created (ThreadSanitizer's "Thread T1 created at").
     std::string created = creation_text(site.event_first);
     if (site.event_second.thread != site.event_first.thread) {
         const std::string second = creation_text(site.event_second);
         created += created.empty() || second.empty() ? second : "; " + second;
     }
-    if (!created.empty()) out << "    " << st.dim() << printable(created) << st.reset() << "\n";
+    if (!created.empty())
+        out << "    " << st.dim() << printable_text(created) << st.reset() << "\n";
     if (site.threads.size() > 2)
-        out << "    Threads: " << printable(join_limited(site.threads, 6)) << "\n";
+        out << "    Threads: " << printable_text(join_limited(site.threads, 6)) << "\n";
     if (site.example_ordered_after && !site.in_first_partition)
         out << "    " << st.dim() << "Ordered after "
-            << printable(ordering_text(*site.example_ordered_after, 4)) << st.reset() << "\n";
+            << printable_text(ordering_text(*site.example_ordered_after, 4)) << st.reset() << "\n";
 }
 
 } // namespace
@@ -162,11 +147,11 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
         << c.partitions << (c.partitions == 1 ? " partition, " : " partitions, ")
         << c.first_partitions << " first\n";
     if (model.merged_runs.empty())
-        out << "(" << to_string(model.ordering) << " ordering, " << printable(model.trace_path)
+        out << "(" << to_string(model.ordering) << " ordering, " << printable_text(model.trace_path)
             << (model.truncated ? ", TRUNCATED trace" : "") << ")\n";
     else
         for (const std::string& run : model.merged_runs)
-            out << "== " << printable(run) << "\n";
+            out << "== " << printable_text(run) << "\n";
     // Only the races the report lists: first partitions and validated races. The others are
     // counted (they may be artifacts of the listed ones, thesis ch. 8).
     const std::size_t later_unvalidated = listed.later_unvalidated;

@@ -7,6 +7,7 @@
 
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include "firstrace/printable_text.hpp"
 
 namespace {
 
@@ -27,18 +28,7 @@ const Command kCommands[] = {
 // Errors are one line on a terminal: control characters that came from the input (a file name
 // with a newline or an escape sequence, SQLite's multi-line verdicts) are written as \xNN.
 std::string one_line(const std::string& message) {
-    std::string out;
-    for (const unsigned char c : message) {
-        if (c < 0x20 || c == 0x7f) {
-            static const char hex[] = "0123456789abcdef";
-            out += "\\x";
-            out += hex[c >> 4];
-            out += hex[c & 15];
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    return out;
+    return firstrace::printable_text(message);
 }
 
 void print_usage(std::ostream& out) {
