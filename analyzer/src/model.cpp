@@ -6,6 +6,28 @@
 
 namespace firstrace {
 
+const char* to_string(SyncObjectKind kind) {
+    switch (kind) {
+    case SyncObjectKind::Lock:
+        return "lock";
+    case SyncObjectKind::RwLock:
+        return "rwlock";
+    case SyncObjectKind::SpinLock:
+        return "spinlock";
+    case SyncObjectKind::Semaphore:
+        return "semaphore";
+    case SyncObjectKind::Barrier:
+        return "barrier";
+    case SyncObjectKind::Condition:
+        return "condition";
+    case SyncObjectKind::Atomic:
+        return "atomic";
+    case SyncObjectKind::Other:
+        return "other";
+    }
+    return "other";
+}
+
 const char* to_string(EventKind kind) {
     switch (kind) {
     case EventKind::Computation:

@@ -16,26 +16,11 @@ std::uint64_t lock_key(const SyncObject& o, std::uint32_t object) {
     return o.address != 0 ? o.address : (std::uint64_t{1} << 63) | object;
 }
 
+// A lock as the user calls it; the other kinds as the database spells them.
 const char* kind_word(SyncObjectKind kind) {
-    switch (kind) {
-    case SyncObjectKind::Lock:
-        return "mutex";
-    case SyncObjectKind::RwLock:
-        return "rwlock";
-    case SyncObjectKind::SpinLock:
-        return "spinlock";
-    case SyncObjectKind::Semaphore:
-        return "semaphore";
-    case SyncObjectKind::Barrier:
-        return "barrier";
-    case SyncObjectKind::Condition:
-        return "condition";
-    case SyncObjectKind::Atomic:
-        return "atomic";
-    case SyncObjectKind::Other:
-        return "object";
-    }
-    return "object";
+    if (kind == SyncObjectKind::Lock) return "mutex";
+    if (kind == SyncObjectKind::Other) return "object";
+    return to_string(kind);
 }
 
 } // namespace

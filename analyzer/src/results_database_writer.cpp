@@ -37,28 +37,6 @@ std::string now_iso8601() {
     return buf;
 }
 
-const char* to_string(SyncObjectKind kind) {
-    switch (kind) {
-    case SyncObjectKind::Lock:
-        return "lock";
-    case SyncObjectKind::RwLock:
-        return "rwlock";
-    case SyncObjectKind::SpinLock:
-        return "spinlock";
-    case SyncObjectKind::Semaphore:
-        return "semaphore";
-    case SyncObjectKind::Barrier:
-        return "barrier";
-    case SyncObjectKind::Condition:
-        return "condition";
-    case SyncObjectKind::Atomic:
-        return "atomic";
-    case SyncObjectKind::Other:
-        return "other";
-    }
-    return "other";
-}
-
 // The same words make_report_model uses for ReportSite::kind.
 std::string site_kind(std::uint8_t flags) {
     std::string kind = (flags & kAccessRead) && (flags & kAccessWrite) ? "read-write"

@@ -128,6 +128,8 @@ enum class SyncObjectKind : std::uint8_t {
     Atomic,
     Other,
 };
+// The kind's spelling in the results database and JSON ("lock", "rwlock", ..., "other").
+const char* to_string(SyncObjectKind kind);
 
 struct SyncObject {
     SyncObjectKind kind = SyncObjectKind::Lock;
