@@ -122,7 +122,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const TemporalGraph g(trace);
     const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
     const Components comps = strong_components(graph);
-    const VectorTimestamps ts(g, graph, comps);
+    const GraphReachability ts(g, graph, comps, options.timestamp_budget);
     const EventOrder order(g, ts);
     clock.done("temporal ordering graph");
 
@@ -141,7 +141,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     clock.done("dependences");
 
     const ValidationOutcome validation =
-        validate_races(g, races, shared_data, event_control, progress);
+        validate_races(g, races, shared_data, event_control, progress, options.timestamp_budget);
     clock.done("validation");
 
     const OrderingOutcome ordering = order_races(g, races, event_control.direct, progress);

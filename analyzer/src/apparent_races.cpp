@@ -121,6 +121,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // Per slot: the accessors and the writers of the current segment.
     std::vector<std::vector<const Incidence*>> all(slots), writers(slots);
     std::vector<std::uint32_t> present;
+    std::vector<std::size_t> writing; // indices into present
     for (std::size_t i = 0; i < incidences.size();) {
         std::size_t j = i;
         while (j < incidences.size() && incidences[j].segment == incidences[i].segment)
@@ -140,51 +141,65 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         }
         const std::uint32_t segment = incidences[i].segment;
         const Interval segment_range{bounds[segment], bounds[segment + 1]};
-        if (present.size() > 1) {
+        // Two slots conflict on the segment only if one of them writes it: pairs with a
+        // writing slot only, so that a variable read by many tasks and written by few costs
+        // readers x writers, not the square of the readers.
+        writing.clear();
+        for (std::size_t pi = 0; pi < present.size(); ++pi)
+            if (!writers[present[pi]].empty()) writing.push_back(pi);
+        auto for_each_pair = [&](auto&& scan) {
             for (std::size_t pi = 0; pi < present.size(); ++pi) {
-                const std::uint32_t ps = present[pi];
-                for (std::size_t qi = pi + 1; qi < present.size(); ++qi) {
-                    const std::uint32_t qs = present[qi];
-                    // For later events x of slot ps the window of unordered events of slot qs
-                    // only moves forward (a predecessor of x precedes later x too; a successor
-                    // of x follows earlier x too): two pointers per candidate list.
-                    Window all_window, writer_window;
-                    for (const Incidence* xi : all[ps]) {
-                        const EventId x = event_of_rank[xi->rank];
-                        const bool x_writes = (xi->access & kAnyWrite) != 0;
-                        const auto& candidates = x_writes ? all[qs] : writers[qs];
-                        Window& w = x_writes ? all_window : writer_window;
-                        while (w.first < candidates.size() &&
-                               order.precedes(event_of_rank[candidates[w.first]->rank], x))
-                            ++w.first;
-                        w.last = std::max(w.last, w.first);
-                        while (w.last < candidates.size() &&
-                               !order.precedes(x, event_of_rank[candidates[w.last]->rank]))
-                            ++w.last;
-                        const std::uint32_t px = g.event_process(x);
-                        const std::uint32_t os_thread = trace.processes[px].os_thread;
-                        for (std::size_t k = w.first; k < w.last; ++k) {
-                            const Incidence* yi = candidates[k];
-                            const EventId y = event_of_rank[yi->rank];
-                            const std::uint32_t py = g.event_process(y);
-                            // Only processes of one OS thread can share private storage: the
-                            // check costs nothing for the others.
-                            if (os_thread != kNone && os_thread == trace.processes[py].os_thread &&
-                                trace.private_to_both(px, py, segment_range))
-                                continue;
-                            // a is the event of the lower process.
-                            const bool swap = py < px;
-                            const std::uint8_t a_access = swap ? yi->access : xi->access;
-                            const std::uint8_t b_access = swap ? xi->access : yi->access;
-                            std::uint8_t flags = 0;
-                            if ((a_access & kAnyWrite) && (b_access & kAnyRead)) flags |= 1;
-                            if ((b_access & kAnyWrite) && (a_access & kAnyRead)) flags |= 2;
-                            if (races_on(a_access, b_access)) flags |= 4;
-                            hits.push_back({swap ? y : x, swap ? x : y, segment, flags});
-                        }
-                    }
+                if (!writers[present[pi]].empty()) {
+                    for (std::size_t qi = pi + 1; qi < present.size(); ++qi)
+                        scan(present[pi], present[qi]);
+                } else {
+                    for (auto w = std::upper_bound(writing.begin(), writing.end(), pi);
+                         w != writing.end(); ++w)
+                        scan(present[pi], present[*w]);
                 }
             }
+        };
+        if (present.size() > 1 && !writing.empty()) {
+            for_each_pair([&](std::uint32_t ps, std::uint32_t qs) {
+                // For later events x of slot ps the window of unordered events of slot qs
+                // only moves forward (a predecessor of x precedes later x too; a successor
+                // of x follows earlier x too): two pointers per candidate list.
+                Window all_window, writer_window;
+                for (const Incidence* xi : all[ps]) {
+                    const EventId x = event_of_rank[xi->rank];
+                    const bool x_writes = (xi->access & kAnyWrite) != 0;
+                    const auto& candidates = x_writes ? all[qs] : writers[qs];
+                    Window& w = x_writes ? all_window : writer_window;
+                    while (w.first < candidates.size() &&
+                           order.precedes(event_of_rank[candidates[w.first]->rank], x))
+                        ++w.first;
+                    w.last = std::max(w.last, w.first);
+                    while (w.last < candidates.size() &&
+                           !order.precedes(x, event_of_rank[candidates[w.last]->rank]))
+                        ++w.last;
+                    const std::uint32_t px = g.event_process(x);
+                    const std::uint32_t os_thread = trace.processes[px].os_thread;
+                    for (std::size_t k = w.first; k < w.last; ++k) {
+                        const Incidence* yi = candidates[k];
+                        const EventId y = event_of_rank[yi->rank];
+                        const std::uint32_t py = g.event_process(y);
+                        // Only processes of one OS thread can share private storage: the
+                        // check costs nothing for the others.
+                        if (os_thread != kNone && os_thread == trace.processes[py].os_thread &&
+                            trace.private_to_both(px, py, segment_range))
+                            continue;
+                        // a is the event of the lower process.
+                        const bool swap = py < px;
+                        const std::uint8_t a_access = swap ? yi->access : xi->access;
+                        const std::uint8_t b_access = swap ? xi->access : yi->access;
+                        std::uint8_t flags = 0;
+                        if ((a_access & kAnyWrite) && (b_access & kAnyRead)) flags |= 1;
+                        if ((b_access & kAnyWrite) && (a_access & kAnyRead)) flags |= 2;
+                        if (races_on(a_access, b_access)) flags |= 4;
+                        hits.push_back({swap ? y : x, swap ? x : y, segment, flags});
+                    }
+                }
+            });
         }
         i = j;
     }

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "firstrace/analysis.hpp"
-#include "reachability.hpp"
+#include "reachability_index.hpp"
 
 namespace firstrace {
 
@@ -43,7 +43,7 @@ struct UnorderedConflicts {
 // Ordering of events in a graph given by its timestamps (Alg 6.2).
 class EventOrder {
   public:
-    EventOrder(const TemporalGraph& g, const VectorTimestamps& ts) : g_(&g), ts_(&ts) {}
+    EventOrder(const TemporalGraph& g, const GraphReachability& ts) : g_(&g), ts_(&ts) {}
     // Path from x's finish to y's start.
     bool precedes(EventId x, EventId y) const {
         return ts_->reaches(g_->finish_node(x), g_->start_node(y));
@@ -52,7 +52,7 @@ class EventOrder {
 
   private:
     const TemporalGraph* g_;
-    const VectorTimestamps* ts_;
+    const GraphReachability* ts_;
 };
 
 UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,

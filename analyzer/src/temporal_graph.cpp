@@ -76,11 +76,42 @@ void TemporalGraph::assign_slots() {
     // where still needed: the current node of each running process and the sources of
     // synchronization edges not yet consumed; the walk is depth first so that a process runs
     // to its end before others start.
-    using Clock = std::vector<std::int32_t>;
-    auto merge = [](Clock& into, const Clock& from) {
-        if (into.size() < from.size()) into.resize(from.size(), -1);
-        for (std::size_t i = 0; i < from.size(); ++i)
-            into[i] = std::max(into[i], from[i]);
+    //
+    // Clocks are sparse, (slot, serial) ascending by slot: in a recursive task program no
+    // slot can be reused (DESIGN-NOTES "Reachability index"), and a dense clock as wide as the
+    // slots opened so far would be copied at every fork, quadratic in the tasks. A sparse one
+    // holds what its node has seen: the ancestors, and the subtrees joined so far.
+    struct SlotSerial {
+        std::uint32_t slot;
+        std::int32_t serial;
+    };
+    using Clock = std::vector<SlotSerial>;
+    auto by_slot = [](const SlotSerial& x, std::uint32_t slot) { return x.slot < slot; };
+    auto set_serial = [&](Clock& clock, std::uint32_t slot, std::int32_t serial) {
+        const auto it = std::lower_bound(clock.begin(), clock.end(), slot, by_slot);
+        if (it != clock.end() && it->slot == slot)
+            it->serial = std::max(it->serial, serial);
+        else
+            clock.insert(it, {slot, serial});
+    };
+    Clock merged;
+    auto merge = [&](Clock& into, const Clock& from) {
+        if (from.size() * 8 < into.size()) { // a few entries into a wide clock (a join)
+            for (const SlotSerial& e : from)
+                set_serial(into, e.slot, e.serial);
+            return;
+        }
+        merged.clear();
+        std::size_t i = 0, j = 0;
+        while (i < into.size() || j < from.size()) {
+            if (j == from.size() || (i < into.size() && into[i].slot < from[j].slot))
+                merged.push_back(into[i++]);
+            else if (i == into.size() || from[j].slot < into[i].slot)
+                merged.push_back(from[j++]);
+            else
+                merged.push_back({into[i].slot, std::max(into[i++].serial, from[j++].serial)});
+        }
+        into.swap(merged);
     };
     std::vector<std::uint32_t> in_offsets(nodes + 1, 0), out_offsets(nodes + 1, 0);
     for (const auto& [from, to] : sync_edges_) {
@@ -130,17 +161,15 @@ void TemporalGraph::assign_slots() {
         if (q != kNone) {
             if (!has_process_predecessor(v)) { // q starts: reuse a slot whose tail has ended
                 std::uint32_t slot = kNone;
-                for (std::uint32_t s = 0; s < clock.size() && slot == kNone; ++s) {
-                    const std::uint32_t tail = slot_tail[s];
-                    if (clock[s] >= 0 && static_cast<std::uint32_t>(clock[s]) + 1 >=
-                                             process_node_base_[tail] + node_total(tail))
-                        slot = s;
+                for (std::size_t k = 0; k < clock.size() && slot == kNone; ++k) {
+                    const std::uint32_t tail = slot_tail[clock[k].slot];
+                    if (clock[k].serial >= 0 && static_cast<std::uint32_t>(clock[k].serial) + 1 >=
+                                                    process_node_base_[tail] + node_total(tail))
+                        slot = clock[k].slot;
                 }
                 open_slot(q, slot);
             }
-            const std::uint32_t s = process_slot_[q];
-            if (clock.size() <= s) clock.resize(s + 1, -1);
-            clock[s] = static_cast<std::int32_t>(node_slot_serial(v));
+            set_serial(clock, process_slot_[q], static_cast<std::int32_t>(node_slot_serial(v)));
         }
         const std::uint32_t uses = out_offsets[v + 1] - out_offsets[v];
         if (uses > 0) pending.emplace(v, std::make_pair(clock, uses));

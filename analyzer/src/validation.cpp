@@ -14,7 +14,7 @@ NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEd
 
 ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
                                  const Dependences& shared_data, const Dependences& event_control,
-                                 const ProgressCallback& progress) {
+                                 const ProgressCallback& progress, std::uint64_t timestamp_budget) {
     ValidationOutcome out;
     out.status.assign(races.size(), RaceStatus::Feasible);
     out.tangle.assign(races.size(), std::nullopt);
@@ -24,7 +24,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
         if (progress) progress("validation (G_D)", 0.0);
         const NodeGraph gd = augmented_graph(g, shared_data.all);
         const Components comps = strong_components(gd);
-        const VectorTimestamps ts(g, gd, comps);
+        const GraphReachability ts(g, gd, comps, timestamp_budget);
         std::unordered_map<std::uint32_t, std::uint32_t> tangle_ids;
         for (std::size_t i = 0; i < races.size(); ++i) {
             const ApparentRace& r = races[i];
@@ -50,7 +50,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
     if (progress) progress("validation (G_E)", 0.0);
     const NodeGraph ge = augmented_graph(g, event_control.all);
     const Components comps = strong_components(ge);
-    const VectorTimestamps ts(g, ge, comps);
+    const GraphReachability ts(g, ge, comps, timestamp_budget);
     for (std::size_t i = 0; i < races.size(); ++i) {
         if (out.status[i] != RaceStatus::Unvalidated) continue;
         const NodeId af = g.finish_node(races[i].a), bf = g.finish_node(races[i].b);

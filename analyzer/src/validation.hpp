@@ -18,7 +18,7 @@ struct ValidationOutcome {
 
 ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
                                  const Dependences& shared_data, const Dependences& event_control,
-                                 const ProgressCallback& progress);
+                                 const ProgressCallback& progress, std::uint64_t timestamp_budget);
 
 // G plus dependence edges from_s -> to_f (G_D, G_E).
 NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEdge>& edges);

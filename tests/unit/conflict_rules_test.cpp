@@ -32,7 +32,7 @@ UnorderedConflicts conflicts_of(const Trace& t) {
     const TemporalGraph g(t);
     const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
     const Components comps = strong_components(graph);
-    const VectorTimestamps ts(g, graph, comps);
+    const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
     return find_apparent_races(g, EventOrder(g, ts), {});
 }
 
@@ -46,7 +46,7 @@ TEST(ConflictRules, AtomicOnlyConflictsAreDependencesNotRaces) {
     const TemporalGraph g(t);
     const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
     const Components comps = strong_components(graph);
-    const VectorTimestamps ts(g, graph, comps);
+    const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
     const Dependences ec = compute_dependences(
         g, EventOrder(g, ts), c, DependenceKind::EventControl, Ordering::Approximate, 1000, {});
     ASSERT_EQ(ec.direct.size(), 1u);

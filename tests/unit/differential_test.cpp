@@ -124,7 +124,7 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
     // G_D and G_E with compacted edges reach exactly what the full edge sets reach.
     const NodeGraph gnodes = NodeGraph::from_edges(g.node_count(), g.edges());
     const Components gcomp = strong_components(gnodes);
-    const VectorTimestamps gts(g, gnodes, gcomp);
+    const GraphReachability gts(g, gnodes, gcomp, kDefaultTimestampBudget);
     const EventOrder order(g, gts);
     const auto conflicts = find_apparent_races(g, order, {});
     for (auto kind : {DependenceKind::SharedData, DependenceKind::EventControl}) {
@@ -132,15 +132,22 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
             compute_dependences(g, order, conflicts, kind, ordering, 1u << 30, {});
         const NodeGraph fast_graph = augmented_graph(g, deps.all);
         const Components comps = strong_components(fast_graph);
-        const VectorTimestamps ts(g, fast_graph, comps);
+        // Vector timestamps, and the interval index that the analysis uses when they do
+        // not fit (a budget of 0 entries).
+        const GraphReachability ts(g, fast_graph, comps, kDefaultTimestampBudget);
+        const GraphReachability index(g, fast_graph, comps, 0);
         const reference::Reachability full(
             g.node_count(), kind == DependenceKind::SharedData ? ref.gd_edges : ref.ge_edges);
         for (NodeId x = 0; x < g.node_count(); ++x) {
             if (g.node_process(x) == kNone) continue;
-            for (NodeId y = 0; y < g.node_count(); ++y)
+            for (NodeId y = 0; y < g.node_count(); ++y) {
                 ASSERT_EQ(ts.reaches(x, y), full.reaches(x, y))
                     << (kind == DependenceKind::SharedData ? "G_D" : "G_E") << " node " << x
                     << " -> " << y;
+                ASSERT_EQ(index.reaches(x, y), full.reaches(x, y))
+                    << (kind == DependenceKind::SharedData ? "G_D" : "G_E") << " index, node " << x
+                    << " -> " << y;
+            }
         }
     }
 }
@@ -236,7 +243,7 @@ TEST(DifferentialCoverage, PrivateStorageAndAtomicsChangeTheRaces) {
         const TemporalGraph g(decorated);
         const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
         const Components comps = strong_components(graph);
-        const VectorTimestamps ts(g, graph, comps);
+        const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
         const UnorderedConflicts conflicts = find_apparent_races(g, EventOrder(g, ts), {});
         atomic_only += static_cast<int>(conflicts.atomic_only.size());
         for (const ApparentRace& r : conflicts.races) {

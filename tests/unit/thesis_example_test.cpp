@@ -54,7 +54,7 @@ TEST_F(ThesisExample, Figure6_1_TemporalOrderingGraph) {
         EXPECT_TRUE(g.is_computation(g.event_id(x)));
     const NodeGraph nodes = NodeGraph::from_edges(g.node_count(), g.edges());
     const Components comps = strong_components(nodes);
-    const VectorTimestamps ts(g, nodes, comps);
+    const GraphReachability ts(g, nodes, comps, kDefaultTimestampBudget);
     const EventOrder order(g, ts);
     auto id = [&](EventRef r) { return g.event_id(r); };
     // Process order inside each child.

@@ -15,6 +15,9 @@ namespace firstrace {
 // Called with a stage name and the fraction done (0..1) of that stage.
 using ProgressCallback = std::function<void(const std::string& stage, double fraction)>;
 
+// 2^26 entries: 256 MiB of vector timestamps per graph.
+inline constexpr std::uint64_t kDefaultTimestampBudget = std::uint64_t(1) << 26;
+
 struct AnalysisOptions {
     // Unset: complete when the trace has clock readings, approximate otherwise.
     std::optional<Ordering> ordering;
@@ -22,6 +25,11 @@ struct AnalysisOptions {
     // Work allowed per origin event in the exact transitive-dependence search before it falls
     // back to a conservative superset for that origin.
     std::uint64_t transitive_budget = 4000;
+    // Reachability in G, G_D and G_E: vector timestamps (one entry per strong component and
+    // timestamp slot) up to this many entries, above it an index of reachable intervals that
+    // grows with the nesting of forks and joins rather than with the width (DESIGN-NOTES
+    // "Reachability index"). The results are the same either way.
+    std::uint64_t timestamp_budget = kDefaultTimestampBudget;
 };
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options = {});
