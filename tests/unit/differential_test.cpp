@@ -201,6 +201,32 @@ TEST_P(Differential, BudgetFallbackIsASoundSuperset) {
     }
 }
 
+TEST_P(Differential, ReachabilityIndexGivesTheSameAnalysis) {
+    // The interval index (timestamp budget 0) and the vector timestamps give one result.
+    Trace trace = test::parse_std(test::random_std(params_for(GetParam())));
+    test::add_os_threads_and_atomics(trace, GetParam());
+    AnalysisOptions timestamps, index;
+    timestamps.ordering = index.ordering = Ordering::Approximate;
+    index.timestamp_budget = 0;
+    const AnalysisResult x = analyze(trace, timestamps), y = analyze(trace, index);
+    ASSERT_EQ(x.races.size(), y.races.size());
+    for (std::size_t i = 0; i < x.races.size(); ++i) {
+        EXPECT_EQ(x.races[i].a, y.races[i].a) << "race " << i;
+        EXPECT_EQ(x.races[i].b, y.races[i].b) << "race " << i;
+        EXPECT_EQ(x.races[i].status, y.races[i].status) << "race " << i;
+        EXPECT_EQ(x.races[i].tangle, y.races[i].tangle) << "race " << i;
+        EXPECT_EQ(x.races[i].partition, y.races[i].partition) << "race " << i;
+        EXPECT_EQ(x.races[i].conflicts, y.races[i].conflicts) << "race " << i;
+    }
+    ASSERT_EQ(x.partitions.size(), y.partitions.size());
+    for (std::size_t i = 0; i < x.partitions.size(); ++i) {
+        EXPECT_EQ(x.partitions[i].first, y.partitions[i].first) << "partition " << i;
+        EXPECT_EQ(x.partitions[i].races, y.partitions[i].races) << "partition " << i;
+        EXPECT_EQ(x.partitions[i].after, y.partitions[i].after) << "partition " << i;
+    }
+    EXPECT_EQ(x.edges.size(), y.edges.size());
+}
+
 TEST(DifferentialCoverage, RandomTracesExerciseEveryStatus) {
     // The generator must produce the interesting cases, or the comparison above proves little.
     std::map<RaceStatus, int> statuses;

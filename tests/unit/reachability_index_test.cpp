@@ -1,0 +1,157 @@
+// The reachability index (reachability_intervals.hpp, reachability_index.hpp) against a
+// brute-force breadth-first search: random DAGs, random cyclic graphs, and temporal graphs of
+// random fork/join task trees with lock edges between the tasks, where the index is what the
+// analysis uses once vector timestamps exceed their budget.
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <random>
+#include <string>
+
+#include "reachability_index.hpp"
+#include "reachability_intervals.hpp"
+#include "temporal_graph.hpp"
+#include "test_support.hpp"
+
+namespace firstrace {
+namespace {
+
+// reach[u][v]: a path from u to v, u itself included.
+std::vector<std::vector<bool>> bfs_reachability(const NodeGraph& graph) {
+    std::vector<std::vector<bool>> reach(graph.node_count,
+                                         std::vector<bool>(graph.node_count, false));
+    for (NodeId u = 0; u < graph.node_count; ++u) {
+        std::deque<NodeId> queue{u};
+        reach[u][u] = true;
+        while (!queue.empty()) {
+            const NodeId v = queue.front();
+            queue.pop_front();
+            graph.for_each_successor(v, [&](NodeId w) {
+                if (!reach[u][w]) {
+                    reach[u][w] = true;
+                    queue.push_back(w);
+                }
+            });
+        }
+    }
+    return reach;
+}
+
+// n nodes; edges u -> v with u < v (a DAG) or any (cycles), each with probability `density`.
+NodeGraph random_graph(std::mt19937_64& rng, std::uint32_t n, double density, bool cyclic) {
+    std::bernoulli_distribution edge(density);
+    std::vector<Edge> edges;
+    for (NodeId u = 0; u < n; ++u)
+        for (NodeId v = 0; v < n; ++v)
+            if (u != v && (cyclic || u < v) && edge(rng)) edges.emplace_back(u, v);
+    std::shuffle(edges.begin(), edges.end(), rng); // successor order must not matter
+    return NodeGraph::from_edges(n, std::move(edges));
+}
+
+void expect_index_matches_bfs(const NodeGraph& graph, const std::string& label) {
+    SCOPED_TRACE(label);
+    const Components comps = strong_components(graph);
+    const auto index = ReachableIntervals::build(graph, comps, std::uint64_t(1) << 40);
+    ASSERT_TRUE(index.has_value());
+    const auto reach = bfs_reachability(graph);
+    for (NodeId u = 0; u < graph.node_count; ++u)
+        for (NodeId v = 0; v < graph.node_count; ++v)
+            ASSERT_EQ(index->reaches(u, v), bool(reach[u][v])) << u << " -> " << v;
+}
+
+TEST(ReachableIntervals, RandomDagsMatchBreadthFirstSearch) {
+    std::mt19937_64 rng(11);
+    for (int round = 0; round < 300; ++round) {
+        const std::uint32_t n = std::uniform_int_distribution<std::uint32_t>(1, 60)(rng);
+        const double density = std::uniform_real_distribution<double>(0.0, 0.2)(rng);
+        expect_index_matches_bfs(random_graph(rng, n, density, false),
+                                 "DAG round " + std::to_string(round));
+    }
+}
+
+TEST(ReachableIntervals, RandomCyclicGraphsMatchBreadthFirstSearch) {
+    std::mt19937_64 rng(23);
+    for (int round = 0; round < 300; ++round) {
+        const std::uint32_t n = std::uniform_int_distribution<std::uint32_t>(1, 60)(rng);
+        const double density = std::uniform_real_distribution<double>(0.0, 0.08)(rng);
+        expect_index_matches_bfs(random_graph(rng, n, density, true),
+                                 "cyclic round " + std::to_string(round));
+    }
+}
+
+TEST(ReachableIntervals, StopsAtTheBudget) {
+    std::mt19937_64 rng(5);
+    const NodeGraph graph = random_graph(rng, 200, 0.02, false);
+    const Components comps = strong_components(graph);
+    const auto full = ReachableIntervals::build(graph, comps, std::uint64_t(1) << 40);
+    ASSERT_TRUE(full.has_value());
+    ASSERT_GT(full->interval_count(), 1u);
+    EXPECT_FALSE(ReachableIntervals::build(graph, comps, full->interval_count() - 1).has_value());
+    EXPECT_TRUE(ReachableIntervals::build(graph, comps, full->interval_count()).has_value());
+}
+
+// A random task tree executed depth first, as an STD trace: each task accesses variables,
+// forks children (each runs to its end at once, a valid interleaving), takes locks around
+// some accesses (edges across the tree), and joins all, some or none of its children, in a
+// random order (unjoined children are left concurrent with the rest of the program).
+struct TaskTreeWriter {
+    std::mt19937_64 rng;
+    std::string text;
+    int next_task = 1;
+    int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+    void access(const std::string& t) {
+        text += t + "|" + (pick(0, 1) ? "w" : "r") + "(V" + std::to_string(pick(0, 4)) +
+                ")|t.c:" + std::to_string(pick(1, 9)) + "\n";
+        if (pick(0, 3) == 0) {
+            const std::string lock = "L" + std::to_string(pick(0, 1));
+            text += t + "|acq(" + lock + ")|t.c:20\n";
+            text += t + "|w(V" + std::to_string(pick(5, 6)) + ")|t.c:21\n";
+            text += t + "|rel(" + lock + ")|t.c:22\n";
+        }
+    }
+    void task(int id, int depth) {
+        const std::string t = "T" + std::to_string(id);
+        access(t);
+        std::vector<int> children;
+        const int count = depth < 4 ? pick(0, 3) : 0;
+        for (int c = 0; c < count; ++c) {
+            const int child = next_task++;
+            text += t + "|fork(T" + std::to_string(child) + ")|t.c:30\n";
+            task(child, depth + 1);
+            children.push_back(child);
+            if (pick(0, 1)) access(t);
+        }
+        std::shuffle(children.begin(), children.end(), rng);
+        for (int child : children)
+            if (pick(0, 4) != 0) text += t + "|join(T" + std::to_string(child) + ")|t.c:31\n";
+        access(t);
+    }
+};
+
+TEST(GraphReachability, TaskTreesWithLocksMatchBreadthFirstSearch) {
+    int indexed = 0;
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        TaskTreeWriter writer{std::mt19937_64(seed), {}, 1};
+        writer.task(0, 0);
+        const Trace trace = test::parse_std(writer.text);
+        const TemporalGraph g(trace);
+        const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
+        const Components comps = strong_components(graph);
+        // Budget 0: the interval index whenever it is no larger than the timestamps.
+        const GraphReachability index(g, graph, comps, 0);
+        const GraphReachability timestamps(g, graph, comps, std::uint64_t(1) << 40);
+        ASSERT_TRUE(timestamps.uses_timestamps());
+        indexed += index.uses_timestamps() ? 0 : 1;
+        const auto reach = bfs_reachability(graph);
+        for (NodeId u = 0; u < g.node_count(); ++u)
+            for (NodeId v = 0; v < g.node_count(); ++v) {
+                ASSERT_EQ(index.reaches(u, v), bool(reach[u][v])) << u << " -> " << v;
+                ASSERT_EQ(timestamps.reaches(u, v), bool(reach[u][v])) << u << " -> " << v;
+            }
+    }
+    EXPECT_GT(indexed, 150); // the comparison must exercise the index, not the fallback
+}
+
+} // namespace
+} // namespace firstrace
