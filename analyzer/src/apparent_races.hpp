@@ -22,8 +22,8 @@ namespace firstrace {
 // One unordered pair of events with a conflict; a few tens of bytes (the conflicting
 // addresses live in a pool shared by all pairs).
 struct ApparentRace {
-    EventId a = kNone; // the event of the lower process id
-    EventId b = kNone;
+    EventId a; // the event of the lower process id
+    EventId b;
     std::uint32_t first_conflict = 0; // into UnorderedConflicts::conflict_ranges
     std::uint32_t conflict_count = 0; // merged racing addresses (none for atomic-only pairs)
     bool a_writes_b_reads = false;    // WRITE(a) ∩ READ(b) != ∅: a may event-control b

@@ -20,15 +20,15 @@ namespace {
 std::vector<std::vector<bool>> bfs_reachability(const NodeGraph& graph) {
     std::vector<std::vector<bool>> reach(graph.node_count,
                                          std::vector<bool>(graph.node_count, false));
-    for (NodeId u = 0; u < graph.node_count; ++u) {
+    for (const NodeId u : graph.nodes()) {
         std::deque<NodeId> queue{u};
-        reach[u][u] = true;
+        reach[u.value][u.value] = true;
         while (!queue.empty()) {
             const NodeId v = queue.front();
             queue.pop_front();
             graph.for_each_successor(v, [&](NodeId w) {
-                if (!reach[u][w]) {
-                    reach[u][w] = true;
+                if (!reach[u.value][w.value]) {
+                    reach[u.value][w.value] = true;
                     queue.push_back(w);
                 }
             });
@@ -41,9 +41,9 @@ std::vector<std::vector<bool>> bfs_reachability(const NodeGraph& graph) {
 NodeGraph random_graph(std::mt19937_64& rng, std::uint32_t n, double density, bool cyclic) {
     std::bernoulli_distribution edge(density);
     std::vector<Edge> edges;
-    for (NodeId u = 0; u < n; ++u)
-        for (NodeId v = 0; v < n; ++v)
-            if (u != v && (cyclic || u < v) && edge(rng)) edges.emplace_back(u, v);
+    for (std::uint32_t u = 0; u < n; ++u)
+        for (std::uint32_t v = 0; v < n; ++v)
+            if (u != v && (cyclic || u < v) && edge(rng)) edges.emplace_back(NodeId(u), NodeId(v));
     std::shuffle(edges.begin(), edges.end(), rng); // successor order must not matter
     return NodeGraph::from_edges(n, std::move(edges));
 }
@@ -54,9 +54,10 @@ void expect_index_matches_bfs(const NodeGraph& graph, const std::string& label) 
     const auto index = ReachableIntervals::build(graph, comps, std::uint64_t(1) << 40);
     ASSERT_TRUE(index.has_value());
     const auto reach = bfs_reachability(graph);
-    for (NodeId u = 0; u < graph.node_count; ++u)
-        for (NodeId v = 0; v < graph.node_count; ++v)
-            ASSERT_EQ(index->reaches(u, v), bool(reach[u][v])) << u << " -> " << v;
+    for (const NodeId u : graph.nodes())
+        for (const NodeId v : graph.nodes())
+            ASSERT_EQ(index->reaches(u, v), bool(reach[u.value][v.value]))
+                << u.value << " -> " << v.value;
 }
 
 TEST(ReachableIntervals, RandomDagsMatchBreadthFirstSearch) {
@@ -144,10 +145,12 @@ TEST(GraphReachability, TaskTreesWithLocksMatchBreadthFirstSearch) {
         ASSERT_TRUE(timestamps.uses_timestamps());
         indexed += index.uses_timestamps() ? 0 : 1;
         const auto reach = bfs_reachability(graph);
-        for (NodeId u = 0; u < g.node_count(); ++u)
-            for (NodeId v = 0; v < g.node_count(); ++v) {
-                ASSERT_EQ(index.reaches(u, v), bool(reach[u][v])) << u << " -> " << v;
-                ASSERT_EQ(timestamps.reaches(u, v), bool(reach[u][v])) << u << " -> " << v;
+        for (const NodeId u : g.nodes())
+            for (const NodeId v : g.nodes()) {
+                ASSERT_EQ(index.reaches(u, v), bool(reach[u.value][v.value]))
+                    << u.value << " -> " << v.value;
+                ASSERT_EQ(timestamps.reaches(u, v), bool(reach[u.value][v.value]))
+                    << u.value << " -> " << v.value;
             }
     }
     EXPECT_GT(indexed, 150); // the comparison must exercise the index, not the fallback
