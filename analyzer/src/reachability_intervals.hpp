@@ -44,8 +44,8 @@ class ReachableIntervals {
     ReachableIntervals() = default;
 
     IdVector<NodeId, std::uint32_t> comp_; // node -> component
-    std::vector<std::uint32_t> base_;  // component -> the component whose list it extends
-    std::vector<std::uint32_t> first_; // base component -> its first interval; count + 1
+    std::vector<std::uint32_t> base_;      // component -> the component whose list it extends
+    std::vector<std::uint32_t> first_;     // base component -> its first interval; count + 1
     // The intervals of each base component, ascending; lo and hi apart so that the binary
     // search reads only the his.
     std::vector<std::uint32_t> lo_, hi_;

@@ -176,7 +176,8 @@ void TemporalGraph::assign_slots() {
                 }
                 open_slot(q, slot);
             }
-            set_serial(clock, process_slot_[q].value, static_cast<std::int32_t>(node_slot_serial(v)));
+            set_serial(clock, process_slot_[q].value,
+                       static_cast<std::int32_t>(node_slot_serial(v)));
         }
         const std::uint32_t uses = out_offsets[v.value + 1] - out_offsets[v.value];
         if (uses > 0) pending.emplace(v, std::make_pair(clock, uses));
