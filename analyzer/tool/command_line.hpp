@@ -83,7 +83,7 @@ parse_command_line(const Arguments& args,
 
 // A value that names a file must not be empty (`-o ''` would otherwise mean "no file").
 inline std::string path_option(const boost::program_options::variables_map& vm, const char* name) {
-    const std::string path = vm[name].as<std::string>();
+    std::string path = vm[name].as<std::string>();
     if (path.empty()) throw UsageError(std::string("--") + name + " names no file (an empty path)");
     return path;
 }

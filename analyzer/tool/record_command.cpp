@@ -89,6 +89,7 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
     std::vector<char*> argv;
+    argv.reserve(command.size() + 1);
     for (const auto& a : command)
         argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);

@@ -62,7 +62,7 @@ FoldedStack foldStack(const QList<SourceLocation>& stack) {
 }
 
 QString frameText(const SourceLocation& frame) {
-    const QString function =
+    QString function =
         frame.function.isEmpty() ? QStringLiteral("??") : elideTemplateArguments(frame.function);
     if (frame.file.isEmpty()) return function;
     return function + QStringLiteral("  ") + frame.shortLocation();

@@ -576,9 +576,9 @@ void MainWindow::exportSite() {
 }
 
 void MainWindow::openWithDialog() {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Results Database"), QString(),
-        tr("firstrace results (*.db *.sqlite*);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Results Database"), QString(),
+                                     tr("firstrace results (*.db *.sqlite*);;All files (*)"));
     if (!path.isEmpty()) openDatabase(path);
 }
 
@@ -601,7 +601,7 @@ void MainWindow::updateRecentMenu() {
     recentMenu_->clear();
     const QStringList files = recentFiles();
     for (int i = 0; i < files.size(); ++i) {
-        const QString path = files[i];
+        const QString& path = files[i];
         QAction* action = recentMenu_->addAction(
             QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
             [this, path] { openDatabase(path); });

@@ -37,7 +37,7 @@ struct Records {
     }
     // one site with the given ranges, no context
     Records& compute(std::uint64_t start, std::uint64_t pc, std::uint8_t flags,
-                     std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges) {
+                     const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges) {
         b(fmt::kRecCompute).v(start).v(5).v(0).v(1).v(pc).b(flags).v(ranges.size());
         std::uint64_t prev = 0;
         for (auto [lo, hi] : ranges) {

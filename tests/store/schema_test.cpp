@@ -54,7 +54,7 @@ class RawDb {
 };
 
 std::string make_database(const TempDir& dir, const std::string& name = "results.db") {
-    const std::string path = dir.file(name);
+    std::string path = dir.file(name);
     const test::HandMadeRun h = test::hand_made_run();
     write_run(path, h.trace, h.result);
     return path;

@@ -59,6 +59,7 @@ TEST(AnalyzeCommand, JsonHasTheFieldsOfDesignOutputs) {
           "\"first\":true", "\"after\":[1,2]", "\"variables\":[\"q.head\"]",
           "\"file\":\"workq.c\",\"line\":20", "\"ordered_after\":null",
           // race 1 (partition 1) is ordered after race 0: T1's event 3 precedes its event 6
+          // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one literal on two lines
           "\"ordered_after\":{\"race\":0,\"chain\":[{\"thread\":\"T1\",\"index\":3,\"via\":"
           "\"start\""})
         EXPECT_NE(r.out.find(field), std::string::npos) << field << "\n" << r.out;

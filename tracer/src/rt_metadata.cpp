@@ -163,9 +163,7 @@ bool open_trace_directory() {
     g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat dir_stat;
     const char* refused = nullptr;
-    if (g_dir_fd < 0)
-        refused = strerror(errno);
-    else if (fstat(g_dir_fd, &dir_stat) != 0)
+    if (g_dir_fd < 0 || fstat(g_dir_fd, &dir_stat) != 0)
         refused = strerror(errno);
     else if (dir_stat.st_uid != geteuid())
         refused = "owned by another user";

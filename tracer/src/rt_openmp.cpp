@@ -126,7 +126,8 @@ struct TaskGroup {
     TaskGroup* outer = nullptr;
     std::atomic<PidNode*> members{nullptr}; // pushed by descendants on any thread
     TaskGroup* next = nullptr;
-    TaskGroup& operator=(const TaskGroup& o) {
+    // Member-wise: assigning a group to itself is harmless.
+    TaskGroup& operator=(const TaskGroup& o) { // NOLINT(bugprone-unhandled-self-assignment)
         outer = o.outer;
         members.store(o.members.load());
         next = o.next;
