@@ -1,7 +1,8 @@
 // The site table of the open computation event (thesis ch. 3: a computation event is the
 // stretch of a process between two synchronization events; its READ and WRITE sets are kept
-// here as sorted, merged address ranges per access site). The fast path (rt_internal.hpp:
-// on_access) only extends the range a site touched last; everything else comes here. Per-thread
+// here per access site, as sorted merged ranges and an open strided run: rt_site_table.hpp).
+// The fast path (rt_internal.hpp: on_access) only extends a site's run; everything else comes
+// here. Per-thread
 // memory only: no lock, no malloc. A full table or arena splits the event (any split of a
 // computation event is legal).
 #include <cstring>

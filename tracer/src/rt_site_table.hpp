@@ -8,7 +8,7 @@
 // first + stride, ..., next - stride -- and the access path extends it with one compare
 // (extend_run). Contiguous loops are the run with stride == size, repeats the run with stride 0.
 // Anything else lands in the ranges (add). Nothing is ever approximated: the bytes written for
-// a site are exactly the union of its accesses (tests/unit/site_accesses_test.cpp checks this
+// a site are exactly the union of its accesses (tests/tracer/site_accesses_test.cpp checks this
 // against a byte set).
 //
 // Freestanding (no allocation of its own, no libc beyond memmove/memcpy) so that the runtime
