@@ -11,6 +11,9 @@
 #   bench/tracing/run.sh [BUILD_DIR]        (default: build; needs firstrace, firstrace-cc built)
 #   RUNS=5 SHARED_ARRAYS_ARGS="4 1048576 4096 20 64" bench/tracing/run.sh
 #   OPENMP_ONLY=1 bench/tracing/run.sh     (only the OpenMP comparison with clang + Archer)
+#   ONLY="shared_arrays parq" bench/tracing/run.sh   (only these programs, then the OpenMP line)
+# A sample that does not build plain or under TSan (it calls the TSan fiber API, say) gets a
+# row saying so.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
@@ -61,12 +64,17 @@ printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 programs=("$root"/samples/*.c "$root/bench/tracing/shared_arrays.c")
 for src in "${programs[@]}"; do
   name=$(basename "$src" .c)
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then continue; fi
   args=()
   [ "$name" = shared_arrays ] && read -r -a args <<<"$sa_args"
-  gcc -O2 -g -pthread "$src" -o "$work/$name.plain"
-  "$bin/firstrace-cc" -O2 -g -pthread "$src" -o "$work/$name.fr"
-  gcc -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-gcc"
-  clang -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-clang"
+  if ! { gcc -O2 -g -pthread "$src" -o "$work/$name.plain" &&
+         "$bin/firstrace-cc" -O2 -g -pthread "$src" -o "$work/$name.fr" &&
+         gcc -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-gcc" &&
+         clang -O2 -g -fsanitize=thread "$src" -o "$work/$name.tsan-clang"; } >"$work/build.log" 2>&1; then
+    printf '| %s | does not build four ways (%s) | | | | | | | | | | |\n' "$name" \
+      "$(sed -n 's/.*undefined reference to .\([A-Za-z_0-9]*\).*/needs \1/p' "$work/build.log" | head -1)"
+    continue
+  fi
   read -r pw pc _ <<<"$(measure "$work/$name.plain" "${args[@]}")"
   read -r fw fc fr_rss <<<"$(measure "$bin/firstrace" record -q -o "$work/$name.trace" -- "$work/$name.fr" "${args[@]}")"
   trace_kib=$(( $(du -sb "$work/$name.trace" | cut -f1) / 1024 ))

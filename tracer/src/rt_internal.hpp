@@ -18,6 +18,8 @@
 
 #include <firstrace/trace_format.hpp>
 
+#include "rt_site_table.hpp"
+
 #define FRT_EXPORT extern "C" __attribute__((visibility("default")))
 #define FRT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define FRT_UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -46,25 +48,16 @@ inline constexpr u32 kDepotSize = 1u << kDepotBits;
 // at most kMaxStack); set once at start-up.
 extern u32 g_stack_depth;
 
-struct Range {
-    u64 lo;
-    u64 hi;
-};
-
+// An access site of the open computation event -- program counter, calling context, kind, and
+// the bytes it touched (rt_site_table.hpp) -- and the slot of the thread's site table (open
+// addressing) that holds it: the access path reaches the open run in one load from the table.
 struct Site {
-    u64 pc;
+    u64 key;   // site_key(pc, flags, stack)
+    u32 gen;   // the slot is used when equal to ThreadState::gen
     u32 stack; // stack depot id of the calling context (0: none)
+    SiteAccesses bytes;
+    u64 pc;
     u8 flags;
-    u32 n;    // ranges used
-    u32 cap;  // ranges allocated
-    u32 last; // index of the range touched last (fast path)
-    Range* r;
-};
-
-struct Slot {
-    u64 key; // (pc << 3) | flags
-    u32 site;
-    u32 gen;
 };
 
 // One entry of a thread's stack depot: stacks are interned by their incremental hash, and ids
@@ -85,8 +78,8 @@ struct ThreadState {
     u32 depth;      // shadow stack depth (may exceed kMaxStack)
     u64 stack_hash; // hash of stack[0, min(depth, kMaxStack)): part of every site key
     u32 budget;     // accesses until the next look at the clock (periodic event split)
-    Slot* table;
-    Site* sites;
+    Site* table;    // kTableSize slots
+    u32* order;     // the slots used in the open event, in order of first access
     char* arena;
     std::size_t arena_used;
     u64 stack[kMaxStack];
@@ -238,26 +231,13 @@ u64 now();
 
 // Access recording (the slow path of the hot path is the site table, rt_site_table.cpp).
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags);
+// on_access beyond its fast path (rt_site_table.cpp).
+__attribute__((noinline)) void on_access_slow(u64 pc, u64 addr, u64 size, u8 flags);
 // Every kBudget accesses: split a computation event older than kSplitAfterNs, so that a thread
 // that never synchronizes still leaves complete records behind (for a crash flush).
 inline constexpr u32 kBudget = 1u << 20;
 inline constexpr u64 kSplitAfterNs = 100'000'000;
 void periodic(ThreadState* t);
-
-FRT_INLINE void add_range_fast(ThreadState* t, Site* s, u64 lo, u64 hi, u64 pc, u8 flags) {
-    if (FRT_LIKELY(s->n != 0)) {
-        Range& c = s->r[s->last];
-        if (lo >= c.lo && hi <= c.hi) return;
-        if (lo == c.hi) {
-            // grow upwards; merge with the following range only when we reach it
-            if (s->last + 1 == s->n || hi < s->r[s->last + 1].lo) {
-                c.hi = hi;
-                return;
-            }
-        }
-    }
-    add_access_slow(t, pc, lo, hi - lo, flags);
-}
 
 // The key of an access site in the open event: program counter, kind and calling context. The
 // stack enters through its incremental hash (maintained by __tsan_func_entry/exit), so the same
@@ -275,24 +255,28 @@ FRT_INLINE u32 slot_index(u64 key) {
     return static_cast<u32>((key * 0x9E3779B97F4A7C15ull) >> (64 - kTableBits));
 }
 
+// The access path (every __tsan_readN/writeN): the site is in its home slot of the table (the
+// common case: a handful of sites per loop) and the access is the next one of its open run (a
+// contiguous, strided or repeated sweep, rt_site_table.hpp): a few loads and compares, no
+// callee-saved register, no call. Everything else -- first use of the thread, the guard held,
+// the periodic look at the clock, a new site or run -- is on_access_slow, as a tail call.
 FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
     ThreadState* t = tls_state;
-    if (FRT_UNLIKELY(t == nullptr)) {
-        t = attach_thread();
-        if (t == nullptr) return;
+    if (FRT_LIKELY(t != nullptr && t->guard == 0 && --t->budget != 0)) {
+        // The guard is held across the lookup and the update (a signal handler running
+        // instrumented code in between is not traced), the fences keep the compiler from
+        // dropping or moving these stores.
+        t->guard = 1;
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        const u64 key = site_key(t, pc, flags);
+        Site& site = t->table[slot_index(key)];
+        const bool done =
+            site.gen == t->gen && site.key == key && site.bytes.extend_run(addr, size);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST);
+        t->guard = 0;
+        if (FRT_LIKELY(done)) return;
     }
-    if (FRT_UNLIKELY(t->guard != 0)) return;
-    t->guard = 1;
-    if (FRT_UNLIKELY(--t->budget == 0)) periodic(t);
-    const u64 key = site_key(t, pc, flags);
-    // Fast path: the site is in its home slot of the table (the common case: a handful of
-    // sites per loop) and the access extends or falls in the range it touched last.
-    const Slot& slot = t->table[slot_index(key)];
-    if (FRT_LIKELY(slot.gen == t->gen && slot.key == key))
-        add_range_fast(t, &t->sites[slot.site], addr, addr + size, pc, flags);
-    else
-        add_access_slow(t, pc, addr, size, flags);
-    t->guard = 0;
+    on_access_slow(pc, addr, size, flags);
 }
 
 // Events. All of these expect the guard to be held.

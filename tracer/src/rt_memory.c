@@ -72,6 +72,16 @@ __attribute__((visibility("default"))) void* memset(void* dst, int c, size_t n) 
     return dst;
 }
 
+/* Resolved when the runtime is loaded, before anything else runs: resolving on the first call
+ * instead means a dlsym in the middle of whatever the program is doing, and glibc's dlsym frees
+ * the thread's previous dlerror string, which may not be in a state to be freed then (seen as
+ * "free(): double free detected" on a program's first vector growth). */
+__attribute__((constructor(101))) static void resolve_memory_functions(void) {
+    if (!real_memcpy) real_memcpy = resolve("memcpy").copy;
+    if (!real_memmove) real_memmove = resolve("memmove").copy;
+    if (!real_memset) real_memset = resolve("memset").set;
+}
+
 /* The __interceptor_ names (see rt_record.hpp). */
 #define FRT_INTERCEPTOR_ALIAS(name)                                                                \
     __asm__(".globl __interceptor_" #name "\n.type __interceptor_" #name                           \

@@ -4,6 +4,8 @@
 // record, what an exit or crash flush from another thread may write (finalize, rt_exit.cpp).
 #pragma once
 
+#include <cstring>
+
 #include "rt_internal.hpp"
 
 namespace frt {
@@ -34,6 +36,38 @@ FRT_INLINE void put(ThreadState* t, u64 v) {
 FRT_INLINE void put_byte(ThreadState* t, u8 b) {
     reserve(t, 1);
     t->buf[t->len++] = b;
+}
+
+// `times` copies of the two varints a, b: the ranges of a strided run (rt_site_table.cpp), all
+// alike after the first. Written as a 64-byte block of whole copies, stored with fixed-size
+// copies the compiler inlines (a memcpy call here would go through the runtime's own memcpy
+// interceptor), a fraction of an instruction per range instead of two varint encodings.
+inline void put_repeated_pair(ThreadState* t, u64 a, u64 b, u64 times) {
+    constexpr std::size_t kBlock = 64;
+    unsigned char pattern[20];
+    unsigned char* e = firstrace::format::put_varint(pattern, a);
+    e = firstrace::format::put_varint(e, b);
+    const auto plen = static_cast<std::size_t>(e - pattern);
+    const std::size_t per_block = kBlock / plen; // whole copies in one block
+    unsigned char block[kBlock];
+    for (std::size_t i = 0; i < per_block * plen; ++i)
+        block[i] = pattern[i % plen];
+    while (times != 0) {
+        if (kBufferSize - t->len < kBlock) {
+            flush_locked(t, t->len);
+            continue;
+        }
+        unsigned char* out = t->buf + t->len;
+        if (times >= per_block) {
+            __builtin_memcpy(out, block, kBlock); // bytes past the copies are overwritten next
+            t->len += per_block * plen;
+            times -= per_block;
+        } else {
+            __builtin_memcpy(out, block, kBlock);
+            t->len += static_cast<std::size_t>(times) * plen;
+            times = 0;
+        }
+    }
 }
 
 inline bool begin_record(ThreadState* t) {

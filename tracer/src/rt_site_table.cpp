@@ -1,7 +1,8 @@
 // The site table of the open computation event (thesis ch. 3: a computation event is the
 // stretch of a process between two synchronization events; its READ and WRITE sets are kept
-// here as sorted, merged address ranges per access site). The fast path (rt_internal.hpp:
-// on_access) only extends the range a site touched last; everything else comes here. Per-thread
+// here per access site, as sorted merged ranges and an open strided run: rt_site_table.hpp).
+// The fast path (rt_internal.hpp: on_access) only extends a site's run; everything else comes
+// here. Per-thread
 // memory only: no lock, no malloc. A full table or arena splits the event (any split of a
 // computation event is legal).
 #include <cstring>
@@ -16,7 +17,7 @@ void reset_event(ThreadState* t, u64 clock) {
     t->last_key = 0;
     t->last_site = nullptr;
     if (++t->gen == 0) { // wrapped: clear the table once every 2^32 events
-        std::memset(t->table, 0, kTableSize * sizeof(Slot));
+        std::memset(static_cast<void*>(t->table), 0, kTableSize * sizeof(Site));
         t->gen = 1;
     }
     t->event_start = clock;
@@ -65,7 +66,7 @@ Range* arena_ranges(ThreadState* t, u32 count) {
 Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
     u32 i = slot_index(key);
     for (;; i = (i + 1) & (kTableSize - 1)) {
-        Slot& s = t->table[i];
+        Site& s = t->table[i];
         if (s.gen != t->gen) {
             if (t->nsites >= kMaxSites) return nullptr;
             Range* r = arena_ranges(t, 4);
@@ -78,63 +79,40 @@ Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
             }
             s.key = key;
             s.gen = t->gen;
-            s.site = t->nsites;
-            Site& site = t->sites[t->nsites++];
-            site.pc = pc;
-            site.stack = intern_stack(t);
-            site.flags = flags;
-            site.n = 0;
-            site.cap = 4;
-            site.last = 0;
-            site.r = r;
-            return &site;
+            t->order[t->nsites++] = i;
+            s.pc = pc;
+            s.stack = intern_stack(t);
+            s.flags = flags;
+            s.bytes.reset(r, 4);
+            return &s;
         }
-        if (s.key == key) return &t->sites[s.site];
+        if (s.key == key) return &s;
     }
 }
 
-// Inserts [lo, hi) into the sorted disjoint ranges of s, merging overlapping and adjacent
-// ones. Returns false when the arena is full.
-bool insert_range(ThreadState* t, Site* s, u64 lo, u64 hi) {
-    Range* r = s->r;
-    u32 n = s->n;
-    // first index whose hi >= lo (candidates to merge start there)
-    u32 a = 0, b = n;
-    if (n != 0 && r[s->last].hi < lo) a = s->last + 1;
-    while (a < b) {
-        const u32 m = (a + b) / 2;
-        if (r[m].hi < lo)
-            a = m + 1;
-        else
-            b = m;
-    }
-    if (a < n && r[a].lo <= hi) { // overlaps or touches r[a]: merge forward
-        if (lo < r[a].lo) r[a].lo = lo;
-        if (hi > r[a].hi) r[a].hi = hi;
-        u32 e = a + 1;
-        while (e < n && r[e].lo <= r[a].hi) {
-            if (r[e].hi > r[a].hi) r[a].hi = r[e].hi;
-            ++e;
-        }
-        if (e != a + 1) {
-            std::memmove(r + a + 1, r + e, (n - e) * sizeof(Range));
-            s->n = n - (e - a - 1);
-        }
-        s->last = a;
-        return true;
-    }
-    if (n == s->cap) {
-        Range* bigger = arena_ranges(t, s->cap * 2);
-        if (bigger == nullptr) return false;
-        std::memcpy(bigger, r, n * sizeof(Range));
-        s->r = r = bigger;
-        s->cap *= 2;
-    }
-    std::memmove(r + a + 1, r + a, (n - a) * sizeof(Range));
-    r[a] = Range{lo, hi};
-    s->n = n + 1;
-    s->last = a;
-    return true;
+// The arena as SiteAccesses sees it.
+struct EventArena {
+    ThreadState* t;
+    Range* ranges(u32 count) { return arena_ranges(t, count); }
+};
+
+// One site's ranges, as kRecCompute wants them: { lo - previous hi, hi - lo } each.
+void put_site_ranges(ThreadState* t, const SiteAccesses& bytes) {
+    put(t, bytes.range_count());
+    u64 prev = 0;
+    bytes.visit(
+        [&](u64 lo, u64 hi) {
+            put(t, lo - prev);
+            put(t, hi - lo);
+            prev = hi;
+        },
+        [&](const RunRanges& run, u64 prev_hi) {
+            // A strided run: its first range, then count - 1 times the same two varints
+            // (gap, size), written as one repeated byte pattern.
+            put(t, run.lo - prev_hi);
+            put(t, run.size);
+            if (run.count > 1) put_repeated_pair(t, run.step - run.size, run.size, run.count - 1);
+        });
 }
 
 } // namespace
@@ -147,17 +125,11 @@ void close_computation(ThreadState* t, u64 clock) {
         put_context(t, t->ctx, t->ctx_depth);
         put(t, t->nsites);
         for (u32 i = 0; i < t->nsites; ++i) {
-            const Site& s = t->sites[i];
+            const Site& s = t->table[t->order[i]];
             put(t, s.pc);
             put(t, s.stack);
             put_byte(t, s.flags);
-            put(t, s.n);
-            u64 prev = 0;
-            for (u32 j = 0; j < s.n; ++j) {
-                put(t, s.r[j].lo - prev);
-                put(t, s.r[j].hi - s.r[j].lo);
-                prev = s.r[j].hi;
-            }
+            put_site_ranges(t, s.bytes);
         }
         end_record(t);
     }
@@ -170,6 +142,15 @@ void periodic(ThreadState* t) {
     if (c - t->event_start > kSplitAfterNs) close_computation(t, c);
 }
 
+void on_access_slow(u64 pc, u64 addr, u64 size, u8 flags) {
+    ThreadState* t = current();
+    if (t == nullptr || t->guard != 0) return;
+    t->guard = 1;
+    if (t->budget == 0) periodic(t); // the fast path counted this access down to zero
+    add_access_slow(t, pc, addr, size, flags);
+    t->guard = 0;
+}
+
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     if (size == 0) return;
     // Annotated ignore regions: never enter the site table, so the fast path never sees the
@@ -179,7 +160,8 @@ void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {
     for (int attempt = 0; attempt < 2; ++attempt) {
         Site* s =
             (t->last_key == key && t->last_site) ? t->last_site : find_site(t, key, pc, flags);
-        if (s != nullptr && insert_range(t, s, addr, addr + size)) {
+        EventArena arena{t};
+        if (s != nullptr && s->bytes.add(addr, size, arena)) {
             t->last_key = key;
             t->last_site = s;
             return;

@@ -40,18 +40,18 @@ ThreadState* allocate_state() {
     if (t) g_free_states = t->next_free;
     spin_unlock(g_state_lock);
     if (t) return t;
-    const std::size_t total = sizeof(ThreadState) + kTableSize * sizeof(Slot) +
-                              kMaxSites * sizeof(Site) + kDepotSize * sizeof(DepotSlot) +
+    const std::size_t total = sizeof(ThreadState) + kTableSize * sizeof(Site) +
+                              kMaxSites * sizeof(u32) + kDepotSize * sizeof(DepotSlot) +
                               kArenaSize + record_buffer_size() + 4096 * 7;
     char* mem = static_cast<char*>(map_anonymous(total));
     if (mem == nullptr) return nullptr;
     auto align = [](std::size_t v) { return (v + 63) & ~std::size_t{63}; };
     std::size_t off = align(sizeof(ThreadState));
     t = new (mem) ThreadState();
-    t->table = reinterpret_cast<Slot*>(mem + off);
-    off = align(off + kTableSize * sizeof(Slot));
-    t->sites = reinterpret_cast<Site*>(mem + off);
-    off = align(off + kMaxSites * sizeof(Site));
+    t->table = reinterpret_cast<Site*>(mem + off);
+    off = align(off + kTableSize * sizeof(Site));
+    t->order = reinterpret_cast<u32*>(mem + off);
+    off = align(off + kMaxSites * sizeof(u32));
     t->depot = reinterpret_cast<DepotSlot*>(mem + off);
     off = align(off + kDepotSize * sizeof(DepotSlot));
     t->arena = mem + off;

@@ -1,0 +1,192 @@
+// Differential test of the runtime's per-site access sets (tracer/src/rt_site_table.hpp):
+// random access sequences -- contiguous, strided and repeated sweeps in both directions,
+// interleaved sweeps, random bytes, overlapping sizes, a small arena that fills up -- against
+// a naive byte set. What the runtime writes for a site must be exactly the bytes accessed, as
+// sorted, disjoint, non-adjacent ranges, however the accesses were grouped into runs.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <vector>
+
+#include "rt_site_table.hpp"
+
+namespace {
+
+using frt::Range;
+using frt::RunRanges;
+using frt::SiteAccesses;
+using u64 = std::uint64_t;
+
+// The runtime's arena: a bump allocator of ranges that can run out.
+struct TestArena {
+    std::vector<Range> storage;
+    std::size_t used = 0;
+    explicit TestArena(std::size_t ranges) : storage(ranges) {}
+    Range* ranges(std::uint32_t count) {
+        if (used + count > storage.size()) return nullptr;
+        Range* r = storage.data() + used;
+        used += count;
+        return r;
+    }
+};
+
+// What the runtime would write for the site: the ranges visit() reports, the run given to the
+// tail expanded as the writer expands it.
+std::vector<Range> written(const SiteAccesses& s) {
+    std::vector<Range> out;
+    const u64 count = s.visit(
+        [&](u64 lo, u64 hi) {
+            out.push_back({lo, hi});
+        },
+        [&](const RunRanges& run, u64 prev_hi) {
+            EXPECT_TRUE(out.empty() || out.back().hi == prev_hi);
+            for (u64 k = 0; k < run.count; ++k)
+                out.push_back({run.lo + k * run.step, run.lo + k * run.step + run.size});
+        });
+    EXPECT_EQ(count, out.size());
+    EXPECT_EQ(s.range_count(), out.size());
+    return out;
+}
+
+void expect_same(const SiteAccesses& s, const std::set<u64>& bytes, const std::string& what) {
+    const std::vector<Range> ranges = written(s);
+    std::set<u64> got;
+    for (std::size_t i = 0; i < ranges.size(); ++i) {
+        ASSERT_LT(ranges[i].lo, ranges[i].hi) << what;
+        if (i > 0) {
+            ASSERT_LT(ranges[i - 1].hi, ranges[i].lo) << what << ": not sorted/merged";
+        }
+        for (u64 b = ranges[i].lo; b < ranges[i].hi; ++b)
+            got.insert(b);
+    }
+    ASSERT_EQ(got, bytes) << what;
+}
+
+// One event: accesses until the arena is full (the runtime then closes the event and starts a
+// new one with the access that did not fit), checked at every close and at the end.
+void run_case(std::mt19937_64& rng, int round) {
+    std::uniform_int_distribution<int> pick(0, 99);
+    TestArena arena(8 + rng() % 64);
+    SiteAccesses s;
+    s.reset(arena.ranges(4), 4);
+    std::set<u64> bytes;
+    const u64 base = (rng() % 2 == 0) ? 0x1000 : 0x7ffd'0000'0000ull;
+    auto access = [&](u64 addr, u64 size) {
+        if (!s.add(addr, size, arena)) {
+            expect_same(s, bytes, "event closed, round " + std::to_string(round));
+            arena.used = 0;
+            bytes.clear();
+            s.reset(arena.ranges(4), 4);
+            ASSERT_TRUE(s.add(addr, size, arena));
+        }
+        for (u64 b = addr; b < addr + size; ++b)
+            bytes.insert(b);
+    };
+    // the access path first, as on_access does
+    auto fast_or_add = [&](u64 addr, u64 size) {
+        if (s.extend_run(addr, size)) {
+            for (u64 b = addr; b < addr + size; ++b)
+                bytes.insert(b);
+            return;
+        }
+        access(addr, size);
+    };
+    const int steps = 1 + static_cast<int>(rng() % 12);
+    for (int step = 0; step < steps; ++step) {
+        const int kind = pick(rng);
+        const u64 size = u64{1} << (rng() % 5); // 1..16
+        const u64 start = base + rng() % 2048;
+        const u64 n = 1 + rng() % 40;
+        if (kind < 25) { // contiguous sweep, either direction
+            const bool down = rng() % 2;
+            for (u64 i = 0; i < n; ++i)
+                fast_or_add(down ? start - i * size : start + i * size, size);
+        } else if (kind < 50) { // strided sweep (gaps or overlaps), either direction
+            const u64 stride = 1 + rng() % 96;
+            const bool down = rng() % 2;
+            for (u64 i = 0; i < n; ++i)
+                fast_or_add(down ? start - i * stride : start + i * stride, size);
+        } else if (kind < 60) { // repeats of one address
+            for (u64 i = 0; i < n; ++i)
+                fast_or_add(start, size);
+        } else if (kind < 75) { // two sweeps interleaved at one site (a pointer select)
+            const u64 other = base + rng() % 2048;
+            for (u64 i = 0; i < n; ++i)
+                fast_or_add((i % 2 ? other : start) + (i / 2) * size, size);
+        } else if (kind < 90) { // random accesses of random sizes
+            for (u64 i = 0; i < n; ++i)
+                fast_or_add(base + rng() % 2304, 1 + rng() % 24);
+        } else { // a range call (memcpy-like) of a random length
+            access(start, 1 + rng() % 600);
+        }
+        if (::testing::Test::HasFatalFailure()) return;
+    }
+    expect_same(s, bytes, "end, round " + std::to_string(round));
+}
+
+TEST(SiteAccesses, MatchesAByteSetOnRandomAccessSequences) {
+    std::mt19937_64 rng(20261123);
+    for (int round = 0; round < 4000; ++round) {
+        run_case(rng, round);
+        if (HasFatalFailure()) return;
+    }
+}
+
+TEST(SiteAccesses, AStridedSweepIsOneRunWrittenAsItsRanges) {
+    TestArena arena(16);
+    SiteAccesses s;
+    s.reset(arena.ranges(4), 4);
+    // clang -O2's interleaved vector loop: one instruction reads 16 bytes every 64
+    ASSERT_TRUE(s.add(0x1000, 16, arena));
+    ASSERT_TRUE(s.add(0x1040, 16, arena));
+    for (u64 a = 0x1080; a < 0x1000 + 64 * 512; a += 64)
+        ASSERT_TRUE(s.extend_run(a, 16));
+    EXPECT_EQ(s.stored_ranges(), 0u); // nothing materialized
+    const RunRanges run = s.run();
+    EXPECT_EQ(run.lo, 0x1000u);
+    EXPECT_EQ(run.step, 64u);
+    EXPECT_EQ(run.size, 16u);
+    EXPECT_EQ(run.count, 512u);
+    const std::vector<Range> ranges = written(s);
+    ASSERT_EQ(ranges.size(), 512u);
+    EXPECT_EQ(ranges.back().lo, 0x1000u + 511 * 64);
+    EXPECT_EQ(ranges.back().hi, 0x1000u + 511 * 64 + 16);
+}
+
+TEST(SiteAccesses, AContiguousDescendingSweepIsOneRange) {
+    TestArena arena(16);
+    SiteAccesses s;
+    s.reset(arena.ranges(4), 4);
+    ASSERT_TRUE(s.add(0x2000, 8, arena));
+    ASSERT_TRUE(s.add(0x1ff8, 8, arena));
+    for (u64 a = 0x1ff0; a >= 0x1000; a -= 8)
+        ASSERT_TRUE(s.extend_run(a, 8));
+    const std::vector<Range> ranges = written(s);
+    ASSERT_EQ(ranges.size(), 1u);
+    EXPECT_EQ(ranges[0].lo, 0x1000u);
+    EXPECT_EQ(ranges[0].hi, 0x2008u);
+}
+
+TEST(SiteAccesses, AFullArenaLeavesTheSiteAsItWas) {
+    TestArena arena(5); // the initial 4 ranges and nothing more
+    SiteAccesses s;
+    s.reset(arena.ranges(4), 4);
+    std::set<u64> bytes;
+    u64 a = 0x1000;
+    bool full = false;
+    // isolated accesses at growing gaps: no run lasts beyond two of them
+    for (int i = 0; i < 100 && !full; ++i, a += 100 + 7 * static_cast<u64>(i)) {
+        if (!s.add(a, 4, arena)) {
+            full = true;
+            break;
+        }
+        for (u64 b = a; b < a + 4; ++b)
+            bytes.insert(b);
+    }
+    ASSERT_TRUE(full);
+    expect_same(s, bytes, "after the failed add");
+}
+
+} // namespace
