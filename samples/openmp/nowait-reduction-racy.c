@@ -13,9 +13,9 @@ int main(void) {
         v[i] = 1;
 #pragma omp parallel
     {
-#pragma omp for reduction(+ : sum) nowait
+#pragma omp for reduction(+ : sum) nowait // RACE (the combine into sum)
         for (int i = 0; i < N; ++i)
-            sum += v[i]; // RACE
+            sum += v[i];
         seen[omp_get_thread_num() % 64] = sum; // RACE
     }
     printf("%d %d\n", sum, seen[0]);
