@@ -119,6 +119,7 @@ template <class T> class Pool {
 
 struct PidNode { // a child to join, a taskgroup member, a dependence predecessor
     u32 pid = 0;
+    bool detachable = false; // joined: also acquire its completion object (see detach below)
     PidNode* next = nullptr;
 };
 
@@ -130,6 +131,24 @@ struct TaskGroup {
     TaskGroup& operator=(const TaskGroup& o) { // NOLINT(bugprone-unhandled-self-assignment)
         outer = o.outer;
         members.store(o.members.load());
+        next = o.next;
+        return *this;
+    }
+};
+
+// A parallel region or a league of teams: its implicit tasks get the pids [base, base +
+// requested). The runtime may form fewer (a thread limit, a host league on few cores): at the
+// end of the region the pids no implicit task took are declared as empty implicit tasks, so
+// that no forked process is left without an end (the trace would look truncated).
+struct Region {
+    u32 base = 0;
+    u32 requested = 0;
+    std::atomic<u32> begun{0};
+    Region* next = nullptr;
+    Region& operator=(const Region& o) {
+        base = o.base;
+        requested = o.requested;
+        begun.store(o.begun.load());
         next = o.next;
         return *this;
     }
@@ -151,6 +170,7 @@ struct Task {
     bool ended = false;
     bool undeferred = false; // if(0) or included in a final task: the creator waits for it
     bool final = false;
+    bool detachable = false; // detach clause: completes when its event is fulfilled
     bool has_deps = false;
     bool private_known = false;
     bool in_barrier = false; // implicit: arrived at a barrier it has not departed from yet
@@ -171,6 +191,9 @@ struct Task {
     u32 doacross_dims = 0;          // of the current doacross loop, bounds of the first ones
     std::int64_t doacross_lo[kDoacrossDims] = {}, doacross_hi[kDoacrossDims] = {};
     u32 nchunks = 0;
+    const uintptr_t* gomp_reductions = nullptr; // gcc taskloop task: the registration array
+    PidNode* as_child = nullptr;                // its node in the creator's children list
+    PidNode* as_member = nullptr;               // its node in its taskgroup's members
     Task* next = nullptr;
 };
 
@@ -182,6 +205,7 @@ u64 dep_owner(const Task* parent) {
 }
 Pool<PidNode> g_nodes;
 Pool<TaskGroup> g_groups;
+Pool<Region> g_regions;
 Pool<MutexHold> g_holds;
 
 // Per OS thread: the task OMPT says runs here, locks held, whether the stack/TLS record exists.
@@ -199,8 +223,19 @@ __thread bool tls_thread_declared __attribute__((tls_model("initial-exec"))) = f
 __thread u64 tls_final_team __attribute__((tls_model("initial-exec"))) = 0;
 __thread u64 tls_final_episode __attribute__((tls_model("initial-exec"))) = 0;
 __thread u32 tls_in_dispatch __attribute__((tls_model("initial-exec"))) = 0;
+// The region this thread began last whose primary implicit task has not begun: libomp 14 can
+// pass a stale parallel data to that task's begin (a league of teams after an earlier league
+// with nested teams' regions), while the primary task always begins on the encountering thread
+// right after the region.
+__thread Region* tls_pending_region __attribute__((tls_model("initial-exec"))) = nullptr;
 // GOMP_task with a false if clause is creating its task on this thread.
 __thread bool tls_creating_if0 __attribute__((tls_model("initial-exec"))) = false;
+// The task being created on this thread has a detach clause (clang:
+// __kmpc_task_allow_completion_event before __kmpc_omp_task; gcc: GOMP_task's detach).
+__thread bool tls_creating_detachable __attribute__((tls_model("initial-exec"))) = false;
+// GOMP_taskloop with a reduction clause is creating its tasks here: their registration array.
+__thread const uintptr_t* tls_gomp_taskloop_reductions __attribute__((tls_model("initial-exec"))) =
+    nullptr;
 
 Task* task_of(ompt_data_t* d) {
     return d ? static_cast<Task*>(d->ptr) : nullptr;
@@ -298,6 +333,8 @@ void join_list(ThreadState* t, PidNode*& list, const void* pc) {
     for (PidNode* n = list; n != nullptr;) {
         PidNode* next = n->next;
         if (t != nullptr) fork_join(t, fmt::kOpJoin, n->pid, pc);
+        if (t != nullptr && n->detachable) // fulfilled maybe after its body ended: see detach
+            sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, n->pid, 1, pc);
         g_nodes.put(n);
         n = next;
     }
@@ -566,6 +603,19 @@ void start_task(ThreadState* t, Task* task) {
         const u64 v[] = {task->pid, lo, reinterpret_cast<u64>(block) + size};
         emit_varints(t, fmt::kRecTaskBlock, v, 3);
     }
+    // gcc's taskloop tasks find their thread's reduction copy inline (data[2] + thread number
+    // x data[1], see "task reductions" below), with no call the runtime could see.
+    if (const uintptr_t* data = task->gomp_reductions; data != nullptr && g_get_task_info) {
+        int type = 0, thread_num = -1;
+        ompt_data_t *task_data = nullptr, *parallel_data = nullptr;
+        ompt_frame_t* frame = nullptr;
+        if (g_get_task_info(0, &type, &task_data, &frame, &parallel_data, &thread_num) &&
+            thread_num >= 0 && data[2] != 0) {
+            const u64 lo = data[2] + static_cast<u64>(thread_num) * data[1];
+            const u64 v[] = {task->pid, lo, lo + data[1]};
+            emit_varints(t, fmt::kRecTaskBlock, v, 3);
+        }
+    }
     for (PidNode* p = task->preds; p != nullptr; p = p->next)
         sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, p->pid, 1, nullptr);
     for (MutexHold* h = task->mutexsets; h != nullptr; h = h->next) {
@@ -578,8 +628,21 @@ void start_task(ThreadState* t, Task* task) {
     }
 }
 
-void complete_task(ThreadState* t, Task* task) {
+// Detached tasks (OpenMP 5.1 2.12.1, detach clause): the task completes when its body has ended
+// *and* its event is fulfilled (omp_fulfill_event, by any task). Whichever comes second is the
+// completion: the first releases the object fulfil_object(pid), the second acquires it. The
+// completion object (kObjOmpTaskDone, pid) is then released by the body (fulfilled early) or
+// by the fulfilling process (late), and dependents and the joins of the task (taskwait,
+// taskgroup: PidNode::detachable) acquire it. A late fulfil is not ordered before the barrier
+// that the body arrived at (libomp runs the fulfil outside the task: a known gap).
+u64 fulfil_object(u32 pid) {
+    return u64{pid} | (1ull << 40);
+}
+
+void complete_task(ThreadState* t, Task* task, bool awaiting_fulfil = false) {
     emit_switch(t, task->pid);
+    if (task->detachable && !awaiting_fulfil) // fulfilled before its body ended
+        sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, fulfil_object(task->pid), 1, nullptr);
     for (MutexHold* h = task->mutexsets; h != nullptr;) {
         MutexHold* next = h->next;
         sync(t, fmt::kOpRelease, fmt::kObjOmpMutexSet, h->address, h->release_counter, nullptr,
@@ -588,7 +651,10 @@ void complete_task(ThreadState* t, Task* task) {
         h = next;
     }
     task->mutexsets = nullptr;
-    if (task->has_deps) sync(t, fmt::kOpRelease, fmt::kObjOmpTaskDone, task->pid, 0, nullptr);
+    if (awaiting_fulfil)
+        sync(t, fmt::kOpRelease, fmt::kObjOmpTaskDone, fulfil_object(task->pid), 0, nullptr);
+    else if (task->has_deps)
+        sync(t, fmt::kOpRelease, fmt::kObjOmpTaskDone, task->pid, 0, nullptr);
     if (task->team != 0)
         sync(t, fmt::kOpBarrierArrive, fmt::kObjOmpBarrier, task->team, task->episode, nullptr);
     emit_end(t, now());
@@ -624,7 +690,13 @@ void on_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data
     ThreadState* t = scope.thread();
     if (requested == 0) requested = 1;
     const u32 base = new_pids(requested);
-    parallel->value = (u64{requested} << 32) | base;
+    Region* region = g_regions.get();
+    parallel->ptr = region;
+    tls_pending_region = region;
+    if (region != nullptr) {
+        region->base = base;
+        region->requested = requested;
+    }
     if (Task* e = task_of(encountering)) emit_switch(t, e->active);
     for (u32 i = 0; i < requested; ++i)
         fork_join(t, fmt::kOpFork, base + i, pc);
@@ -637,8 +709,18 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering, int, cons
     Task* e = task_of(encountering);
     if (e != nullptr) emit_switch(t, e->active);
     tls_task = e;
-    const u32 base = static_cast<u32>(parallel->value);
-    const u32 requested = static_cast<u32>(parallel->value >> 32);
+    Region* region = static_cast<Region*>(parallel->ptr);
+    if (region == nullptr) return;
+    parallel->ptr = nullptr;
+    if (tls_pending_region == region) tls_pending_region = nullptr;
+    const u32 base = region->base;
+    const u32 requested = region->requested;
+    for (u32 i = region->begun.load(); i < requested; ++i) { // never formed: empty tasks
+        emit_process(t, base + i, kNoPid, fmt::kProcImplicitTask);
+        emit_end(t, now());
+    }
+    if (e != nullptr) emit_switch(t, e->active);
+    g_regions.put(region);
     if (tls_final_team == u64{base} + 1)
         sync(t, fmt::kOpBarrierDepart, fmt::kObjOmpBarrier, tls_final_team, tls_final_episode, pc);
     tls_final_team = 0;
@@ -657,15 +739,20 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
         if (task == nullptr) {
             return;
         }
-        const u64 region = parallel ? parallel->value : 0;
-        if ((flags & ompt_task_initial) && region == 0) {
+        Region* region = parallel ? static_cast<Region*>(parallel->ptr) : nullptr;
+        if (index == 0 && tls_pending_region != nullptr && parallel != nullptr) {
+            region = tls_pending_region;
+            tls_pending_region = nullptr;
+        }
+        if ((flags & ompt_task_initial) && region == nullptr) {
             // the program's initial task: the thread's own process
             task->kind = TaskKind::Initial;
             task->pid = task->active = t->pid;
             task->started = true;
         } else {
-            const u32 base = static_cast<u32>(region);
-            const u32 requested = static_cast<u32>(region >> 32);
+            const u32 base = region ? region->base : 0;
+            const u32 requested = region ? region->requested : 0;
+            if (region != nullptr && index < requested) region->begun.fetch_add(1);
             task->kind = TaskKind::Implicit;
             task->pid = task->active = index < requested ? base + index : new_pid();
             task->team = u64{base} + 1;
@@ -731,12 +818,20 @@ void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t*
         task->episode = parent->episode;
         task->member_of = parent->group ? parent->group : parent->member_of;
         push(parent->children, task->pid);
+        task->as_child = parent->children;
     }
+    task->detachable = tls_creating_detachable;
+    tls_creating_detachable = false;
+    if (task->detachable) task->has_deps = true; // its completion object is always released
+    if (task->as_child != nullptr) task->as_child->detachable = task->detachable;
     task->creator_pid = t->pid;
+    task->gomp_reductions = tls_gomp_taskloop_reductions;
     if (TaskGroup* g = task->member_of) {
         PidNode* n = g_nodes.get();
         if (n != nullptr) {
             n->pid = task->pid;
+            n->detachable = task->detachable;
+            task->as_member = n;
             PidNode* head = g->members.load(std::memory_order_relaxed);
             do {
                 n->next = head;
@@ -770,11 +865,31 @@ void on_task_schedule(ompt_data_t* prior_data, ompt_task_status_t status, ompt_d
     ThreadState* t = scope.thread();
     Task* prior = task_of(prior_data);
     Task* next = task_of(next_data);
+    if (status == ompt_task_early_fulfill || status == ompt_task_late_fulfill) {
+        // omp_fulfill_event on this thread, in the process running here (see detach above)
+        if (prior == nullptr || !prior->detachable) return;
+        if (Task* here = tls_task) emit_switch(t, here->active);
+        const void* pc = nullptr;
+        if (status == ompt_task_early_fulfill) {
+            sync(t, fmt::kOpRelease, fmt::kObjOmpTaskDone, fulfil_object(prior->pid), 0, pc);
+        } else {
+            sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, fulfil_object(prior->pid), 1, pc);
+            sync(t, fmt::kOpRelease, fmt::kObjOmpTaskDone, prior->pid, 0, pc);
+            prior_data->ptr = nullptr;
+            free_task(prior);
+        }
+        return;
+    }
     const bool finished =
         status == ompt_task_complete || status == ompt_task_cancel || status == ompt_task_detach;
     if (prior != nullptr && prior->kind == TaskKind::Explicit && finished && !prior->ended) {
-        complete_task(t, prior);
-        prior_data->ptr = nullptr;
+        const bool awaiting_fulfil = status == ompt_task_detach && prior->detachable;
+        complete_task(t, prior, awaiting_fulfil);
+        if (awaiting_fulfil) {
+            prior = nullptr; // freed when the event is fulfilled
+        } else {
+            prior_data->ptr = nullptr;
+        }
     } else {
         prior = finished ? prior : nullptr; // only a finished explicit task is freed below
     }
@@ -855,6 +970,115 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, omp
             g_groups.put(g);
         }
     }
+}
+
+// The end of a taskgroup's wait: every member is complete. libomp combines the task
+// reductions of the taskgroup (OpenMP 5.1 2.21.5.5) after this and before it reports the end
+// of the taskgroup region, so the members are joined here, before the combine reads their
+// copies and writes the original items.
+void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, ompt_data_t*,
+                         ompt_data_t* task_data, const void* pc) {
+    if (kind != ompt_sync_region_taskgroup || endpoint != ompt_scope_end) return;
+    InterceptorScope scope;
+    if (!scope) return;
+    Task* task = task_of(task_data);
+    TaskGroup* g = task ? task->group : nullptr;
+    if (g == nullptr) return;
+    ThreadState* t = scope.thread();
+    emit_switch(t, task->active);
+    PidNode* members = g->members.exchange(nullptr);
+    join_list(t, members, pc);
+}
+
+// --- task reductions (task_reduction / in_reduction / reduction(task, ...)) ------------------
+// libomp gives each thread one private copy of every item; the tasks a thread runs use it one
+// after the other, the end of the taskgroup (or region) combines the copies. For the program a
+// participating task's copy is its own private storage (OpenMP 5.1 2.21.5.6): a task declares
+// the copy it got as its task block (kRecTaskBlock), so that the tasks sharing a copy never
+// conflict there, while the initialisation and the combine by the encountering task stay where
+// they are (ordered with the tasks by their fork and by the taskgroup join).
+// clang passes the item sizes at initialisation and asks for a thread's copy by the item's
+// address (or an enclosing copy's); gcc registers an array of per-thread chunks and remaps
+// pointers into it.
+
+struct ReductionItem {
+    u64 key = 0; // item address (clang) or the registration array (gcc: uintptr_t data[])
+    u64 size = 0;
+};
+inline constexpr u32 kReductionItems = 256;
+ReductionItem g_reduction_items[kReductionItems];
+std::atomic<u32> g_reduction_lock{0};
+u32 g_reduction_next = 0;
+
+void remember_reduction(u64 key, u64 size) {
+    spin_lock(g_reduction_lock);
+    u32 free_slot = kReductionItems;
+    for (u32 i = 0; i < kReductionItems; ++i) {
+        if (g_reduction_items[i].key == key) free_slot = i;
+        if (free_slot == kReductionItems && g_reduction_items[i].key == 0) free_slot = i;
+    }
+    if (free_slot == kReductionItems) free_slot = g_reduction_next++ % kReductionItems;
+    g_reduction_items[free_slot] = {key, size};
+    spin_unlock(g_reduction_lock);
+}
+
+void forget_reduction(u64 key) {
+    spin_lock(g_reduction_lock);
+    for (ReductionItem& item : g_reduction_items)
+        if (item.key == key) item = {};
+    spin_unlock(g_reduction_lock);
+}
+
+u64 reduction_size(u64 key) {
+    spin_lock(g_reduction_lock);
+    u64 size = 0;
+    for (const ReductionItem& item : g_reduction_items)
+        if (item.key == key) size = item.size;
+    spin_unlock(g_reduction_lock);
+    return size;
+}
+
+// The running explicit task's private copy is [lo, hi).
+void declare_reduction_copy(u64 lo, u64 hi) {
+    InterceptorScope scope;
+    if (!scope) return;
+    Task* task = tls_task;
+    if (task == nullptr || task->kind != TaskKind::Explicit || task->ended || lo >= hi) return;
+    ThreadState* t = scope.thread();
+    emit_switch(t, task->active);
+    const u64 v[] = {task->pid, lo, hi};
+    emit_varints(t, fmt::kRecTaskBlock, v, 3);
+}
+
+// clang: libomp pads each thread's copy to whole cache lines (kmp_tasking.cpp,
+// __kmp_task_reduction_init), so the copy at `copy` spans the item size rounded up to 64.
+void on_reduction_copy(const void* item, void* copy) {
+    const u64 size = reduction_size(reinterpret_cast<u64>(item));
+    if (copy == nullptr || size == 0) return;
+    const u64 padded = (size + 63) / 64 * 64;
+    remember_reduction(reinterpret_cast<u64>(copy), size); // a nested task may ask by the copy
+    declare_reduction_copy(reinterpret_cast<u64>(copy), reinterpret_cast<u64>(copy) + padded);
+}
+
+// gcc: the registration array (libgomp task.c): data[0] items, data[1] bytes per thread,
+// data[2] the per-thread chunks once registered, data[6] their end.
+void on_gomp_reduction_remap(std::size_t count, void** ptrs) {
+    spin_lock(g_reduction_lock);
+    u64 found_lo = 0, found_hi = 0;
+    for (std::size_t k = 0; k < count && found_hi == 0; ++k) {
+        const u64 p = reinterpret_cast<u64>(ptrs[k]);
+        for (const ReductionItem& item : g_reduction_items) {
+            if (item.key == 0 || item.size != 1) continue;
+            const auto* data = reinterpret_cast<const uintptr_t*>(item.key);
+            const u64 lo = data[2], hi = data[6], chunk = data[1];
+            if (chunk == 0 || p < lo || p >= hi) continue;
+            found_lo = lo + (p - lo) / chunk * chunk;
+            found_hi = found_lo + chunk;
+            break;
+        }
+    }
+    spin_unlock(g_reduction_lock);
+    if (found_hi != 0) declare_reduction_copy(found_lo, found_hi);
 }
 
 // The lock protocol of every mutual exclusion construct (see the top of this file).
@@ -968,6 +1192,7 @@ int initialize(ompt_function_lookup_t lookup, int, ompt_data_t*) {
     reg(ompt_callback_dependences, on_dependences);
     reg(ompt_callback_task_schedule, on_task_schedule);
     reg(ompt_callback_sync_region, on_sync_region);
+    reg(ompt_callback_sync_region_wait, on_sync_region_wait);
     reg(ompt_callback_mutex_acquired, on_mutex_acquired);
     reg(ompt_callback_mutex_released, on_mutex_released);
     reg(ompt_callback_work, on_work);
@@ -1189,8 +1414,10 @@ FRT_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, vo
     auto real = REAL(GOMP_task);
     if (real == nullptr) return;
     tls_creating_if0 = !if_clause;
+    tls_creating_detachable = detach != nullptr;
     real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
     tls_creating_if0 = false;
+    tls_creating_detachable = false;
 }
 
 // Sections (gcc hands them out one by one; clang lowers them to a static loop).
@@ -1211,4 +1438,142 @@ FRT_DECLARE_REAL_TYPED(GOMP_sections_next, unsigned (*)());
 }
 FRT_EXPORT unsigned GOMP_sections_next() {
     return dispatch(REAL(GOMP_sections_next), FRT_CALLER());
+}
+
+// Task reductions (see "task reductions" above). kmp_taskred_input_t (clang >= 11):
+// {shar, orig, size, init, fini, comb, flags}; the older kmp_task_red_input_t: {shar, size, init,
+// fini, comb, flags}.
+namespace {
+struct KmpTaskredInput {
+    void* shar;
+    void* orig;
+    size_t size;
+    void *init, *fini, *comb;
+    std::int32_t flags;
+};
+struct KmpTaskRedInput {
+    void* shar;
+    size_t size;
+    void *init, *fini, *comb;
+    std::int32_t flags;
+};
+template <class Input> void remember_inputs(int num, const void* data) {
+    const auto* in = static_cast<const Input*>(data);
+    for (int i = 0; in != nullptr && i < num; ++i)
+        remember_reduction(reinterpret_cast<u64>(in[i].shar), in[i].size);
+}
+FRT_DECLARE_REAL_TYPED(__kmpc_taskred_init, void* (*)(int, int, void*));
+FRT_DECLARE_REAL_TYPED(__kmpc_task_reduction_init, void* (*)(int, int, void*));
+FRT_DECLARE_REAL_TYPED(__kmpc_taskred_modifier_init, void* (*)(void*, int, int, int, void*));
+FRT_DECLARE_REAL_TYPED(__kmpc_task_reduction_modifier_init, void* (*)(void*, int, int, int, void*));
+FRT_DECLARE_REAL_TYPED(__kmpc_task_reduction_get_th_data, void* (*)(int, void*, void*));
+FRT_DECLARE_REAL_TYPED(GOMP_taskgroup_reduction_register, void (*)(uintptr_t*));
+FRT_DECLARE_REAL_TYPED(GOMP_taskgroup_reduction_unregister, void (*)(uintptr_t*));
+FRT_DECLARE_REAL_TYPED(GOMP_task_reduction_remap, void (*)(size_t, size_t, void**));
+} // namespace
+FRT_EXPORT void* __kmpc_taskred_init(int gtid, int num, void* data) {
+    remember_inputs<KmpTaskredInput>(num, data);
+    auto real = REAL(__kmpc_taskred_init);
+    return real ? real(gtid, num, data) : nullptr;
+}
+FRT_EXPORT void* __kmpc_task_reduction_init(int gtid, int num, void* data) {
+    remember_inputs<KmpTaskRedInput>(num, data);
+    auto real = REAL(__kmpc_task_reduction_init);
+    return real ? real(gtid, num, data) : nullptr;
+}
+FRT_EXPORT void* __kmpc_taskred_modifier_init(void* loc, int gtid, int is_ws, int num, void* data) {
+    remember_inputs<KmpTaskredInput>(num, data);
+    auto real = REAL(__kmpc_taskred_modifier_init);
+    return real ? real(loc, gtid, is_ws, num, data) : nullptr;
+}
+FRT_EXPORT void* __kmpc_task_reduction_modifier_init(void* loc, int gtid, int is_ws, int num,
+                                                     void* data) {
+    remember_inputs<KmpTaskRedInput>(num, data);
+    auto real = REAL(__kmpc_task_reduction_modifier_init);
+    return real ? real(loc, gtid, is_ws, num, data) : nullptr;
+}
+FRT_EXPORT void* __kmpc_task_reduction_get_th_data(int gtid, void* group, void* item) {
+    auto real = REAL(__kmpc_task_reduction_get_th_data);
+    if (real == nullptr) return nullptr;
+    void* copy = real(gtid, group, item);
+    on_reduction_copy(item, copy);
+    return copy;
+}
+// gcc: registrations are remembered with size 1 (they are arrays, see on_gomp_reduction_remap).
+FRT_EXPORT void GOMP_taskgroup_reduction_register(uintptr_t* data) {
+    if (auto real = REAL(GOMP_taskgroup_reduction_register)) real(data);
+    remember_reduction(reinterpret_cast<u64>(data), 1);
+}
+FRT_EXPORT void GOMP_taskgroup_reduction_unregister(uintptr_t* data) {
+    forget_reduction(reinterpret_cast<u64>(data));
+    if (auto real = REAL(GOMP_taskgroup_reduction_unregister)) real(data);
+}
+FRT_EXPORT void GOMP_task_reduction_remap(size_t count, size_t count_orig, void** ptrs) {
+    if (auto real = REAL(GOMP_task_reduction_remap)) real(count, count_orig, ptrs);
+    on_gomp_reduction_remap(count, ptrs);
+}
+// gcc's taskloop with a reduction clause and `parallel reduction(task, ...)` register their
+// array inside libomp: the argument block starts with the array's address (taskloop: after the
+// loop's start and end; libgomp taskloop.c, parallel.c).
+namespace {
+inline constexpr unsigned kGompTaskFlagReduction = 1u << 12;
+FRT_DECLARE_REAL_TYPED(GOMP_taskloop,
+                       void (*)(void (*)(void*), void*, void (*)(void*, void*), long, long,
+                                unsigned, unsigned long, int, long, long, long));
+FRT_DECLARE_REAL_TYPED(GOMP_taskloop_ull,
+                       void (*)(void (*)(void*), void*, void (*)(void*, void*), long, long,
+                                unsigned, unsigned long, int, ull, ull, ull));
+FRT_DECLARE_REAL_TYPED(GOMP_parallel_reductions,
+                       unsigned (*)(void (*)(void*), void*, unsigned, unsigned));
+u64 gomp_taskloop_reductions(void* data, unsigned flags) {
+    if (!(flags & kGompTaskFlagReduction) || data == nullptr) return 0;
+    const u64 array = reinterpret_cast<u64>(static_cast<uintptr_t**>(data)[2]);
+    if (array != 0) remember_reduction(array, 1);
+    return array;
+}
+} // namespace
+FRT_EXPORT void GOMP_taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
+                              long arg_size, long arg_align, unsigned flags,
+                              unsigned long num_tasks, int priority, long start, long end,
+                              long step) {
+    const u64 array = gomp_taskloop_reductions(data, flags);
+    const uintptr_t* outer = tls_gomp_taskloop_reductions;
+    tls_gomp_taskloop_reductions = reinterpret_cast<const uintptr_t*>(array);
+    if (auto real = REAL(GOMP_taskloop))
+        real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
+    tls_gomp_taskloop_reductions = outer;
+    if (array != 0) forget_reduction(array);
+}
+FRT_EXPORT void GOMP_taskloop_ull(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
+                                  long arg_size, long arg_align, unsigned flags,
+                                  unsigned long num_tasks, int priority, ull start, ull end,
+                                  ull step) {
+    const u64 array = gomp_taskloop_reductions(data, flags);
+    const uintptr_t* outer = tls_gomp_taskloop_reductions;
+    tls_gomp_taskloop_reductions = reinterpret_cast<const uintptr_t*>(array);
+    if (auto real = REAL(GOMP_taskloop_ull))
+        real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
+    tls_gomp_taskloop_reductions = outer;
+    if (array != 0) forget_reduction(array);
+}
+FRT_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads,
+                                             unsigned flags) {
+    const u64 array = data ? reinterpret_cast<u64>(*static_cast<uintptr_t**>(data)) : 0;
+    if (array != 0) remember_reduction(array, 1);
+    auto real = REAL(GOMP_parallel_reductions);
+    const unsigned r = real ? real(fn, data, num_threads, flags) : 0;
+    if (array != 0) forget_reduction(array);
+    return r;
+}
+
+// Detached tasks (see "detach" above): clang marks the task being created, gcc passes the
+// event to GOMP_task.
+namespace {
+FRT_DECLARE_REAL_TYPED(__kmpc_task_allow_completion_event, void* (*)(void*, int, void*));
+}
+FRT_EXPORT void* __kmpc_task_allow_completion_event(void* loc, int gtid, void* task) {
+    auto real = REAL(__kmpc_task_allow_completion_event);
+    if (real == nullptr) return nullptr;
+    tls_creating_detachable = true;
+    return real(loc, gtid, task);
 }

@@ -46,7 +46,8 @@
 //                 pid are frames its task created itself (OMPT exit frame of the task)
 //   kRecTaskBlock pid, lo, hi -- [lo, hi) is the block the OpenMP runtime allocated for task pid
 //                 (its firstprivate copies; written by the creator just before it forks the
-//                 task); the runtime reuses it for later tasks
+//                 task), or the task's copy of a task reduction item (written by the task);
+//                 the runtime reuses it for later tasks
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 

@@ -1,0 +1,13 @@
+// Host teams (OpenMP 5.0: `teams` outside a target region): the initial threads of the league
+// all increment one counter; the read after the league is ordered by its end.
+// CLANG-ONLY: gcc's host teams (GOMP_teams_reg in libomp 14) are not joined at their end
+#include <stdio.h>
+
+static int count;
+
+int main(void) {
+#pragma omp teams num_teams(2)
+    count += 1; // RACE
+    printf("%d\n", count);
+    return 0;
+}
