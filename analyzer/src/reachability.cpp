@@ -6,6 +6,8 @@
 
 namespace firstrace {
 
+// By value: callers move their edge list in, and it is freed when the graph is built.
+// NOLINTNEXTLINE(performance-unnecessary-value-param)
 NodeGraph NodeGraph::from_edges(std::uint32_t node_count, std::vector<Edge> edges) {
     NodeGraph g;
     g.node_count = node_count;

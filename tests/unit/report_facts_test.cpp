@@ -55,6 +55,7 @@ std::vector<HeldLock> reference_locks(const Trace& t, std::uint32_t p, std::uint
     std::sort(held.begin(), held.end(),
               [](const auto& x, const auto& y) { return x.first < y.first; });
     std::vector<HeldLock> out;
+    out.reserve(held.size());
     for (const auto& h : held)
         out.push_back(h.second);
     return out;
