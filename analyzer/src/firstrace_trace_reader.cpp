@@ -308,8 +308,19 @@ class TraceBuilder {
         return out;
     }
 
+    // Process ids index dense tables, so one record naming process 4 000 000 would make the
+    // reader build four million processes (the fuzzer's 25 KB trace took seconds and a
+    // gigabyte, issue 13). The tracer numbers processes densely and each one it records leaves
+    // records of several bytes, compressed far less than 64 to 1: more than 64 processes per
+    // byte of the stream files (plus a margin for tiny traces) is a corrupt trace.
+    void limit_processes(std::uint64_t stream_bytes) {
+        max_processes_ = static_cast<std::uint32_t>(
+            std::min<std::uint64_t>(kMaxProcesses, stream_bytes * 64 + 4096));
+    }
+
   private:
     static constexpr std::uint32_t kMaxProcesses = 1u << 22;
+    std::uint32_t max_processes_ = kMaxProcesses;
 
     // AnnotateBenignRace(Sized): the declared bytes leave every access range.
     void drop_benign_ranges() {
@@ -345,8 +356,10 @@ class TraceBuilder {
     }
 
     RawProcess& process(std::uint32_t pid, const std::string& file) {
-        if (pid >= kMaxProcesses)
-            throw InputError(file, 0, "process id " + std::to_string(pid) + " out of range");
+        if (pid >= max_processes_)
+            throw InputError(file, 0,
+                             "process id " + std::to_string(pid) +
+                                 " out of range (more processes than the streams can hold)");
         if (pid >= processes_.size()) processes_.resize(pid + 1);
         return processes_[pid];
     }
@@ -556,7 +569,7 @@ class TraceBuilder {
             const std::uint64_t pid = need(r);
             const std::uint64_t lo = need(r);
             const std::uint64_t hi = need(r);
-            if (pid >= kMaxProcesses || lo > hi)
+            if (pid >= max_processes_ || lo > hi)
                 throw InputError(file, 0,
                                  "malformed task block record at offset " + std::to_string(at));
             task_blocks_.push_back({static_cast<std::uint32_t>(pid), lo, hi});
@@ -995,6 +1008,13 @@ Trace read_firstrace_trace(const std::string& directory) {
     trace.has_clock = true;
     Symbolizer symbolizer(meta.modules);
     TraceBuilder builder(trace, symbolizer);
+    std::uint64_t stream_bytes = 0;
+    for (const auto& [number, path] : streams) {
+        std::error_code unreadable; // refused with a message when the stream is read
+        const std::uintmax_t size = fs::file_size(path, unreadable);
+        if (!unreadable) stream_bytes += size;
+    }
+    builder.limit_processes(stream_bytes);
     std::vector<std::string> cut;
     for (const auto& [number, path] : streams)
         if (!builder.read_stream(path)) cut.push_back(path.filename().string());

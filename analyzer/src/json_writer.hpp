@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "firstrace/utf8.hpp"
+
 namespace firstrace {
 
 class JsonWriter {
@@ -97,10 +99,26 @@ class JsonWriter {
             newline_ = false;
         }
     }
+    // The one JSON string escaping (JSON and SARIF reports, the store's JSON columns): quotes,
+    // backslashes and C0 controls escaped; a byte that is not UTF-8 becomes U+FFFD, since a
+    // JSON text must be UTF-8 (RFC 8259 section 8.1) and names from a trace need not be.
     void string(std::string_view s) {
         static const char* hex = "0123456789abcdef";
         buffer_ += '"';
-        for (unsigned char c : s) {
+        for (std::size_t i = 0; i < s.size();) {
+            const auto c = static_cast<unsigned char>(s[i]);
+            const std::size_t n = utf8_sequence_length(s, i);
+            if (n == 0) {
+                buffer_ += kReplacementCharacter;
+                ++i;
+                continue;
+            }
+            if (n > 1) {
+                buffer_.append(s, i, n);
+                i += n;
+                continue;
+            }
+            ++i;
             switch (c) {
             case '"':
                 buffer_ += "\\\"";

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "firstrace/triage_report.hpp"
+#include "firstrace/utf8.hpp"
 
 namespace firstrace {
 namespace {
@@ -14,10 +15,25 @@ namespace {
 constexpr std::uint32_t kContext = 3; // lines shown around a race line
 constexpr std::size_t kSitesPerSection = 500;
 
+// The one HTML escaping of this report (element text and attribute values alike): markup
+// characters as entities, C0 controls other than tab and DEL shown as \xNN as in the text
+// report, a byte that is not UTF-8 as U+FFFD (the page is declared UTF-8).
 std::string html(const std::string& text) {
+    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     out.reserve(text.size());
-    for (char c : text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        const std::size_t n = utf8_sequence_length(text, i);
+        if (n != 1) {
+            if (n == 0)
+                out += kReplacementCharacter;
+            else
+                out.append(text, i, n);
+            i += n == 0 ? 1 : n;
+            continue;
+        }
+        ++i;
         switch (c) {
         case '&':
             out += "&amp;";
@@ -35,7 +51,13 @@ std::string html(const std::string& text) {
             out += "&#39;";
             break;
         default:
-            out += c;
+            if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) {
+                out += "\\x";
+                out += kHex[static_cast<unsigned char>(c) >> 4];
+                out += kHex[c & 15];
+            } else {
+                out += c;
+            }
         }
     }
     return out;

@@ -2,14 +2,32 @@
 #include <ostream>
 
 #include "firstrace/triage_report.hpp"
+#include "firstrace/utf8.hpp"
 
 namespace firstrace {
 namespace {
 
-// Escapes the characters Markdown (GitHub flavour) would interpret inside a table cell.
+// The one Markdown escaping (GitHub flavour) of this report, for every name, path and text
+// from the program, the trace or the database: each character Markdown or its inline HTML
+// would interpret is backslash-escaped (so a backtick cannot open a code span, `<` cannot
+// start a tag, `[` cannot start a link or image, `$` cannot start GitHub's math), line breaks
+// become spaces (a name cannot end a table row or start a heading), other C0 controls and DEL are
+// shown as \xNN as in the text report, a byte that is not UTF-8 as U+FFFD.
 std::string md(const std::string& text) {
+    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
-    for (char c : text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        const std::size_t n = utf8_sequence_length(text, i);
+        if (n != 1) {
+            if (n == 0)
+                out += kReplacementCharacter;
+            else
+                out.append(text, i, n);
+            i += n == 0 ? 1 : n;
+            continue;
+        }
+        ++i;
         switch (c) {
         case '\\':
         case '`':
@@ -23,6 +41,7 @@ std::string md(const std::string& text) {
         case '#':
         case '~':
         case '&':
+        case '$':
             out += '\\';
             out += c;
             break;
@@ -31,7 +50,13 @@ std::string md(const std::string& text) {
             out += ' ';
             break;
         default:
-            out += c;
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+                out += "\\\\x";
+                out += kHex[static_cast<unsigned char>(c) >> 4];
+                out += kHex[c & 15];
+            } else {
+                out += c;
+            }
         }
     }
     return out;
@@ -115,9 +140,8 @@ void write_markdown_report(std::ostream& out, const std::vector<TriageRun>& runs
         const AnalysisCounts& c = m.counts;
         out << "\n## " << (run.id ? "Run " + std::to_string(run.id) + ": " : std::string())
             << md(run.title) << "\n\n";
-        out << "- trace: `" << m.trace_path << "`" << (m.truncated ? " (**truncated**)" : "")
-            << "\n";
-        if (!run.analyzed_at.empty()) out << "- analyzed: " << run.analyzed_at << "\n";
+        out << "- trace: " << md(m.trace_path) << (m.truncated ? " (**truncated**)" : "") << "\n";
+        if (!run.analyzed_at.empty()) out << "- analyzed: " << md(run.analyzed_at) << "\n";
         out << "- " << to_string(m.ordering) << " ordering; " << c.events << " events, "
             << c.processes << " processes\n";
         out << "- " << c.apparent << " apparent races";

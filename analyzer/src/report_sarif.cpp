@@ -53,13 +53,14 @@ bool is_absolute(const std::string& path) {
     return !path.empty() && path.front() == '/';
 }
 
-// Percent-encodes what may not appear in a URI path.
+// Percent-encodes what may not appear in a URI path (also `:`, which would make the first
+// segment of a relative path a scheme, RFC 3986 section 4.2).
 std::string uri_path(const std::string& path) {
     static const char* hex = "0123456789ABCDEF";
     std::string out;
     for (unsigned char c : path) {
         if (std::isalnum(c) || c == '/' || c == '-' || c == '.' || c == '_' || c == '~' ||
-            c == '+' || c == ',' || c == '=' || c == '@' || c == ':') {
+            c == '+' || c == ',' || c == '=' || c == '@') {
             out += static_cast<char>(c);
         } else {
             out += '%';

@@ -1,9 +1,10 @@
 // ThreadSanitizer-style suppression files for `firstrace report --suppressions`.
-#include <fstream>
 #include <istream>
+#include <sstream>
 
 #include "firstrace/errors.hpp"
 #include "firstrace/triage_report.hpp"
+#include "input_file.hpp"
 
 namespace firstrace {
 namespace {
@@ -55,8 +56,10 @@ bool suppression_pattern_matches(const std::string& pattern, const std::string& 
 }
 
 Suppressions Suppressions::load(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(path, 0, "cannot read the suppressions file");
+    // Only a regular file (issue 13): a directory read as an empty list, or a FIFO that never
+    // ends, would not be noticed. 16 MiB is far more than any list of patterns.
+    constexpr std::uint64_t kMaxBytes = 16u << 20;
+    std::istringstream in(RegularFile(path, Symlinks::Follow).read_all(kMaxBytes));
     return parse(in, path);
 }
 

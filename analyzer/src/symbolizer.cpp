@@ -1,5 +1,7 @@
 #include "symbolizer.hpp"
 
+#include <unistd.h>
+
 #include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -10,6 +12,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <unordered_map>
+
+#include "firstrace/errors.hpp"
+#include "input_file.hpp"
 
 namespace firstrace {
 
@@ -264,8 +269,22 @@ Symbolizer::Symbolizer(const std::vector<LoadedModule>& modules) : impl_(std::ma
     impl_->dwfl = dwfl_begin(&impl_->callbacks);
     if (impl_->dwfl == nullptr) return;
     dwfl_report_begin(impl_->dwfl);
-    for (const auto& m : modules)
-        dwfl_report_elf(impl_->dwfl, base_name(m.path).c_str(), m.path.c_str(), -1, m.bias, false);
+    for (const auto& m : modules) {
+        // The trace names the modules: opened here only when they are regular files (libdw
+        // would open a FIFO named in the metadata and wait forever, issue 13); one that is not
+        // is left out, as a binary that no longer exists is, and its pcs stay unknown.
+        int fd = -1;
+        try {
+            fd = ::dup(RegularFile(m.path, Symlinks::Follow).fd());
+        } catch (const InputError&) {
+            continue;
+        }
+        if (fd < 0) continue;
+        // On success libdw owns the descriptor; on failure it is still ours.
+        if (dwfl_report_elf(impl_->dwfl, base_name(m.path).c_str(), m.path.c_str(), fd, m.bias,
+                            false) == nullptr)
+            ::close(fd);
+    }
     dwfl_report_end(impl_->dwfl, nullptr, nullptr);
 }
 

@@ -18,6 +18,7 @@
 
 #include <cmath>
 
+#include "plain_tool_tip.hpp"
 #include "status_icons.hpp"
 
 namespace firstrace::gui {
@@ -616,7 +617,7 @@ void HistoryView::rebuild() {
         item->setData(kKindKey, EventItem);
         item->setData(kValueKey, i);
         item->setZValue(2);
-        item->setToolTip(tip);
+        item->setToolTip(plainToolTip(tip));
         item->setCursor(Qt::PointingHandCursor);
         if (tangleEvents.contains(event.key)) {
             const QRectF halo = boxes_.value(event.key).adjusted(-7, -7, 7, 7);
@@ -786,7 +787,7 @@ void HistoryView::showEventInfo(const HistoryEvent& event) {
     QString lane;
     for (const HistoryLane& l : history_.lanes)
         if (l.process == event.key.process) lane = l.name;
-    QString text = tr("%1 event #%2 (%3)").arg(lane).arg(event.key.index).arg(event.kind);
+    QString text = tr("%1 event #%2 (%3)").arg(lane, QString::number(event.key.index), event.kind);
     if (event.clockStart)
         text += tr(", clock %1\u2013%2")
                     .arg(*event.clockStart)

@@ -25,6 +25,7 @@
 #include <QVBoxLayout>
 
 #include "history_view.hpp"
+#include "plain_tool_tip.hpp"
 #include "race_details_view.hpp"
 #include "race_site_tree_model.hpp"
 #include "results_database.hpp"
@@ -605,7 +606,7 @@ void MainWindow::updateRecentMenu() {
         QAction* action = recentMenu_->addAction(
             QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()), this,
             [this, path] { openDatabase(path); });
-        action->setToolTip(path);
+        action->setToolTip(plainToolTip(path));
         action->setStatusTip(path);
     }
     if (!files.isEmpty()) recentMenu_->addSeparator();

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "call_stack.hpp"
+#include "plain_tool_tip.hpp"
 #include "source_view.hpp"
 #include "status_icons.hpp"
 
@@ -33,7 +34,7 @@ QString frameTip(const SourceLocation& frame) {
 
 QTreeWidgetItem* frameItem(const SourceLocation& frame, bool user) {
     auto* item = new QTreeWidgetItem(QStringList{frameText(frame)});
-    item->setToolTip(0, frameTip(frame));
+    item->setToolTip(0, plainToolTip(frameTip(frame)));
     if (!user) item->setForeground(0, QColor(0x75, 0x75, 0x75));
     return item;
 }
@@ -217,7 +218,8 @@ void RaceDetailsView::showSide(int side, const EventDetails& event,
                            "<td>%2</td></tr>")
                 .arg(key, value);
     };
-    QString thread = QStringLiteral("<b>%1</b> event #%2").arg(esc(event.thread)).arg(event.index);
+    QString thread =
+        QStringLiteral("<b>%1</b> event #%2").arg(esc(event.thread), QString::number(event.index));
     if (!event.kind.isEmpty() && event.kind != QLatin1String("computation"))
         thread += QStringLiteral(" (%1)").arg(esc(event.kind));
     if (event.clockStart)
@@ -245,7 +247,7 @@ void RaceDetailsView::showSide(int side, const EventDetails& event,
         const SourceLocation line = headline(site);
         auto* item = new QTreeWidgetItem(
             QStringList{QStringLiteral("%1 %2").arg(site.kind, frameText(line))});
-        item->setToolTip(0, frameTip(line));
+        item->setToolTip(0, plainToolTip(frameTip(line)));
         QFont bold = item->font(0);
         bold.setBold(true);
         item->setFont(0, bold);

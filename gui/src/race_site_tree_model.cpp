@@ -4,6 +4,7 @@
 #include <QFont>
 
 #include "call_stack.hpp"
+#include "plain_tool_tip.hpp"
 #include "status_icons.hpp"
 
 namespace firstrace::gui {
@@ -355,12 +356,14 @@ QVariant RaceSiteTreeModel::data(const QModelIndex& index, int role) const {
         case Qt::ToolTipRole:
             switch (index.column()) {
             case SiteColumn:
-                return QStringLiteral("%1\n%2\n\n%3")
-                    .arg(locationTip(s.first), locationTip(s.second), groupDescription(s.group));
+                return plainToolTip(QStringLiteral("%1\n%2\n\n%3")
+                                        .arg(locationTip(s.first), locationTip(s.second),
+                                             groupDescription(s.group)));
             case ThreadsColumn:
-                return QStringLiteral("%1\n%2").arg(s.first.function, s.second.function);
+                return plainToolTip(
+                    QStringLiteral("%1\n%2").arg(s.first.function, s.second.function));
             case VariableColumn:
-                return s.variable;
+                return plainToolTip(s.variable);
             default:
                 return groupDescription(s.group);
             }
@@ -408,8 +411,8 @@ QVariant RaceSiteTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
         if (index.column() == StatusColumn) return statusDescription(race->status);
         if (index.column() == SiteColumn)
-            return race->locationA + QStringLiteral(" \u2194 ") + race->locationB;
-        if (index.column() == VariableColumn) return race->variables;
+            return plainToolTip(race->locationA + QStringLiteral(" \u2194 ") + race->locationB);
+        if (index.column() == VariableColumn) return plainToolTip(race->variables);
         return {};
     case RaceIdRole:
         return race->id;

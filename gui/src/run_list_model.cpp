@@ -2,6 +2,7 @@
 
 #include <QFileInfo>
 
+#include "plain_tool_tip.hpp"
 #include "results_database.hpp"
 
 namespace firstrace::gui {
@@ -65,15 +66,15 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const {
     case Qt::DisplayRole:
         return runTitle(run);
     case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2 ordering, %3 events in %4 processes, firstrace %5%6\n%7")
-            .arg(run.tracePath, run.ordering)
-            .arg(run.events)
-            .arg(run.processes)
-            .arg(run.toolVersion,
-                 run.truncated
-                     ? QStringLiteral("\nThe trace was truncated (the program did not finish).")
-                     : QString(),
-                 runCountsText(run));
+        // One multi-argument arg(): a "%3" in the trace path is not substituted again.
+        return plainToolTip(
+            QStringLiteral("%1\n%2 ordering, %3 events in %4 processes, firstrace %5%6\n%7")
+                .arg(run.tracePath, run.ordering, QString::number(run.events),
+                     QString::number(run.processes), run.toolVersion,
+                     run.truncated
+                         ? QStringLiteral("\nThe trace was truncated (the program did not finish).")
+                         : QString(),
+                     runCountsText(run)));
     case RunIdRole:
         return run.id;
     default:

@@ -1,4 +1,5 @@
 #include "source_view.hpp"
+#include "plain_tool_tip.hpp"
 
 #include <QFontDatabase>
 #include <QLabel>
@@ -139,7 +140,7 @@ void SourceView::showSource(const QString& file, const QString& text, bool avail
     QStringList numbers;
     for (int line : lines)
         numbers << QString::number(line);
-    header_->setToolTip(file);
+    header_->setToolTip(plainToolTip(file));
     header_->setText(file.isEmpty()      ? tr("<unknown file>")
                      : numbers.isEmpty() ? file
                                          : file + QStringLiteral("  :  line ") +

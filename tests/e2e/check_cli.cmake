@@ -257,6 +257,22 @@ elseif(MODE STREQUAL "bad-streams")
   string(FIND "${a_err}" "fifo-trace.std: is not a regular file" at)
   expect("the FIFO named, got: ${a_err}" at GREATER -1)
   file(REMOVE ${WORK}/fifo-trace.std)
+  # a FIFO named as a module in the metadata (the symbolizer opened it and waited forever):
+  # left out, the trace is analyzed with those pcs unknown
+  set(bad ${WORK}/bank-streams-module-fifo.trace)
+  file(REMOVE_RECURSE ${bad})
+  file(REMOVE ${WORK}/module-fifo)
+  file(COPY ${trace}/ DESTINATION ${bad})
+  execute_process(COMMAND mkfifo ${WORK}/module-fifo)
+  file(READ ${bad}/metadata metadata)
+  string(REGEX REPLACE "(\nmodule [0-9a-f]+ [0-9a-f]+ [0-9a-f]+ )[^\n]*bank-streams\n"
+                       "\\1${WORK}/module-fifo\n" metadata "${metadata}")
+  string(FIND "${metadata}" "module-fifo" at)
+  expect("the module line replaced" at GREATER -1)
+  file(WRITE ${bad}/metadata "${metadata}")
+  run(a COMMAND timeout 60 ${BIN}/firstrace analyze -q ${bad})
+  expect("a module that is a FIFO is left out, got ${a_rc}: ${a_err}" a_rc EQUAL 0)
+  file(REMOVE ${WORK}/module-fifo)
 
 elseif(MODE STREQUAL "source-leak")
   # issue 13: a text trace naming /etc/passwd, or a link out of the source root, does not put

@@ -1,6 +1,9 @@
 // End to end through the `firstrace` binary: `analyze --db DB` then `report DB` prints what
 // `analyze` printed; exit codes of --fail-on; errors are one line and exit code 2.
 #include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <filesystem>
 
 #include <boost/property_tree/json_parser.hpp>
 #include <boost/property_tree/ptree.hpp>
@@ -149,6 +152,22 @@ TEST(ReportCommand, BaselineAndSuppressions) {
     test::write_file(supp, "race:main\nrace workq\n");
     r = run_firstrace("report --suppressions " + supp + " " + db);
     expect_one_line_error(r, supp + ":2: ");
+}
+
+// Issue 13: a suppressions file that is a directory was read as an empty list (every race
+// reported, exit 0), a FIFO hung the report; both are refused with one line naming the file.
+TEST(ReportCommand, SuppressionsFileMustBeARegularFile) {
+    TempDir dir;
+    const std::string db = dir.file("r.db");
+    ASSERT_EQ(run_firstrace("analyze -q --db " + db + " " + kFigure).status, 0);
+    const std::string directory = dir.file("supp.d");
+    std::filesystem::create_directory(directory);
+    expect_one_line_error(run_firstrace("report --suppressions " + directory + " " + db),
+                          directory + ": is a directory");
+    const std::string fifo = dir.file("supp.fifo");
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    expect_one_line_error(run_firstrace("report --suppressions " + fifo + " " + db),
+                          fifo + ": is not a regular file");
 }
 
 TEST(ReportCommand, FormatsAndOutputFile) {
