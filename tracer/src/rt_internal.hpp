@@ -302,7 +302,7 @@ struct SyncRecord {
     u8 op;
     u8 cls;
     u64 object;
-    u32 incarnation;
+    u64 incarnation;
     u64 counter;
     u64 clock_start;
     u64 clock_finish;
