@@ -174,8 +174,11 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
                                                           const_cast<const void*>(addr))
                                             : nullptr;
         add_access_slow(t, pc, a, size, flags);
-        scope.exit();
-        if (o == nullptr) return op();
+        if (o == nullptr) {
+            scope.exit();
+            return op();
+        }
+        // the guard stays held with the lock: a signal handler's atomic on o passes untraced
         spin_lock(o->spin);
         auto result = op();
         AtomicRecords none;
