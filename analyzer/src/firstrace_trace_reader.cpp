@@ -375,14 +375,27 @@ class TraceBuilder {
         return it->second;
     }
 
+    static void name_object(SyncObject& o, const char* prefix, std::uint64_t address,
+                            std::uint64_t incarnation) {
+        o.address = address;
+        o.name = std::string(prefix) + "@" + hex(address);
+        if (incarnation > 1) o.name += "#" + std::to_string(incarnation);
+    }
+
     std::uint32_t object(std::uint8_t cls, std::uint64_t address, std::uint64_t incarnation,
                          std::int64_t extra, const std::string& file) {
-        const std::tuple<std::uint8_t, std::uint64_t, std::uint64_t> key{cls, address, incarnation};
+        // A free's object (kObjHeapBlock) is named by its incarnation, unique per free: the
+        // Release carries the freed block's address, the Acquires of the threads that got its
+        // bytes carry 0 (they know the free by its tag only; tracer rt_freed_memory.hpp).
+        const bool heap_free = cls == fmt::kObjHeapBlock && incarnation != 0;
+        const std::tuple<std::uint8_t, std::uint64_t, std::uint64_t> key{
+            cls, heap_free ? 0 : address, incarnation};
         auto [it, inserted] =
             objects_.try_emplace(key, static_cast<std::uint32_t>(trace_.objects.size()));
+        if (!inserted && heap_free && address != 0 && trace_.objects[it->second].address == 0)
+            name_object(trace_.objects[it->second], "heap-block", address, incarnation);
         if (inserted) {
             SyncObject o;
-            o.address = address;
             const char* prefix = "object";
             switch (cls) {
             case fmt::kObjMutex:
@@ -469,8 +482,7 @@ class TraceBuilder {
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));
             }
-            o.name = std::string(prefix) + "@" + hex(address);
-            if (incarnation > 1) o.name += "#" + std::to_string(incarnation);
+            name_object(o, prefix, address, incarnation);
             if (cls == fmt::kObjSemaphore) o.initial_value = extra;
             trace_.objects.push_back(o);
             object_extra_.push_back(extra);

@@ -4,7 +4,9 @@
 # writes and the free -> reuse ordering are all recorded), and with gcc and clang
 # -fsanitize=thread. Prints a Markdown table of median wall and CPU time over RUNS runs and the
 # slowdown by CPU time.
-#   bench/malloc/run.sh [BUILD_DIR]        RUNS=3 THREADS=8 PAIRS=10000000
+# BASELINE=DIR adds a row for another firstrace build (DIR/bin/firstrace-cc and firstrace), e.g.
+# the runtime before a change, measured in the same run.
+#   bench/malloc/run.sh [BUILD_DIR]        RUNS=3 THREADS=8 PAIRS=10000000 BASELINE=
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
@@ -38,6 +40,9 @@ measure() { # "wall cpu rss": medians over $runs runs (seconds, MiB)
 src=$root/bench/malloc/malloc_pairs.c
 gcc -O2 -g -pthread "$src" -o "$work/plain"
 "$bin/firstrace-cc" -O2 -g -pthread "$src" -o "$work/fr"
+if [ -n "${BASELINE:-}" ]; then
+  "$BASELINE/bin/firstrace-cc" -O2 -g -pthread "$src" -o "$work/fr-baseline"
+fi
 gcc -O2 -g -fsanitize=thread "$src" -o "$work/tsan-gcc"
 clang -O2 -g -fsanitize=thread "$src" -o "$work/tsan-clang"
 read -r pw pc pr <<<"$(measure "$work/plain" "$threads" "$pairs")"
@@ -48,6 +53,9 @@ row() {
   read -r w c r <<<"$(measure "$@")"
   printf '| %s | %s | %s | %s | %s |\n' "$name" "$w" "$c" "$(awk -v a="$c" -v b="$pc" 'BEGIN { printf "%.1fx", a / b }')" "$r"
 }
+if [ -n "${BASELINE:-}" ]; then
+  row "firstrace (baseline)" "$BASELINE/bin/firstrace" record -q -o "$work/trace" -- "$work/fr-baseline" "$threads" "$pairs"
+fi
 row firstrace "$bin/firstrace" record -q -o "$work/trace" -- "$work/fr" "$threads" "$pairs"
 row "gcc TSan" "$work/tsan-gcc" "$threads" "$pairs"
 row "clang TSan" "$work/tsan-clang" "$threads" "$pairs"

@@ -509,3 +509,40 @@ TEST(FirstraceTraceReader, BenignRangesLeaveTheAccesses) {
     EXPECT_EQ(trace.heap_blocks[0].event, 1u);
     EXPECT_EQ(trace.locations[trace.heap_blocks[0].location].pc, 0x1234u);
 }
+
+// A free's object is named by its incarnation (unique per free): the Acquire of the thread that
+// got its bytes carries address 0, the free's Release the freed block; read in either order
+// they are one object, named by the block. Frees of the same block are different objects.
+TEST(FirstraceTraceReader, HeapFreeObjectsAreKeyedByIncarnation) {
+    TraceDir dir;
+    dir.complete_metadata();
+    Records main;
+    main.process(0, 0)
+        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 1)
+        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 2)
+        .end(100);
+    Records allocator; // read first: knows the frees by their incarnation only
+    allocator.process(1, 1)
+        .sync(fmt::kOpAcquire, fmt::kObjHeapBlock, 0, 1, 50, 0, 77)
+        .sync(fmt::kOpAcquire, fmt::kObjHeapBlock, 0, 1, 51, 0, 78)
+        .end(60);
+    Records freer;
+    freer.process(2, 1)
+        .sync(fmt::kOpRelease, fmt::kObjHeapBlock, 0x9000, 0, 10, 0, 77)
+        .sync(fmt::kOpRelease, fmt::kObjHeapBlock, 0x9000, 0, 20, 0, 78)
+        .end(30);
+    dir.stream(0, main);
+    dir.stream(1, allocator);
+    dir.stream(2, freer);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    const auto& acquires = trace.processes[1].events;
+    const auto& releases = trace.processes[2].events;
+    ASSERT_EQ(acquires.size(), 2u);
+    ASSERT_EQ(releases.size(), 2u);
+    EXPECT_EQ(acquires[0].object, releases[0].object);
+    EXPECT_EQ(acquires[1].object, releases[1].object);
+    EXPECT_NE(releases[0].object, releases[1].object);
+    EXPECT_EQ(trace.objects[acquires[0].object].address, 0x9000u);
+    EXPECT_EQ(trace.objects[acquires[0].object].name, "heap-block@0x9000#77");
+    EXPECT_FALSE(trace.truncated);
+}

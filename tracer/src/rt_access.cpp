@@ -1,6 +1,7 @@
 // The entry points gcc and clang emit under -fsanitize=thread: plain, unaligned, volatile and
 // range accesses, function entry/exit (the shadow stack), vptr accesses, and the
 // __tsan_atomic* family. Checked against gcc 12 and clang 14 (see tracer/README.md).
+#include "rt_atomic_model.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -106,19 +107,23 @@ FRT_EXPORT void __tsan_func_exit() {
 // An atomic operation is synchronization. Relaxed ones only leave an atomic access site (for
 // display; atomic sites take no part in READ/WRITE). Stores and RMWs with release, acq_rel or
 // seq_cst order record a Release; loads and RMWs with consume, acquire, acq_rel or seq_cst
-// record an Acquire. The object's counter must follow the real order of the operations on it,
-// so the operation and the counter increment happen together under the object's spin lock. An
-// acquire that cannot see a release newer than the one this thread already acquired on the same
-// object adds no edge and is elided (spin-wait loops would otherwise write one event per turn).
+// record an Acquire of every release heading the release sequence they read
+// (rt_atomic_model.hpp: one object per releasing process and sequence; relaxed RMWs continue a
+// sequence, plain stores end it). The object's counters must follow the real order of the
+// operations on it, so the operation and the sequence update happen together under the
+// object's spin lock. An acquire that cannot see a release newer than the ones this thread
+// already acquired on the same object adds no edge and is elided (spin-wait loops would
+// otherwise write one event per turn).
 //
 // Fences (C11 7.17.4): a release fence F followed by an atomic store X, and an atomic load Y
 // that reads X followed by an acquire fence G, make F synchronize with G. After a release fence
 // the thread's relaxed stores and RMWs record a Release (at X rather than at F: the accesses
 // between F and X are ordered too, which can only hide races there, never invent one). Relaxed
 // reads leave their address in a small per-thread ring (no lock, no record); an acquire fence
-// acquires each object in it now (ordered after the latest release at the fence, which is at
-// least the one the read saw) and empties it. A releasing RMW also acquires (release
-// sequences, below): only the accesses after it are ordered more than C11 requires.
+// acquires the heads of each object's current release sequence now and empties the ring: the
+// sequence the read saw unless a plain store ended it in between (then nothing is acquired:
+// a race may be reported that the fence excluded), ordered after the heads' latest releases
+// in it (at least the ones the read saw).
 
 namespace {
 
@@ -162,9 +167,24 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
             t->relaxed_reads[t->relaxed_reads_next++ % kRelaxedReads] = a;
     }
     if (!may_acq && !may_rel) {
+        // A relaxed store ends the release sequence of the object it writes, if one runs
+        // (rt_atomic_model.hpp): serialized with the object's acquires so that an acquire
+        // reading it is not paired with the release it cut off. A relaxed RMW continues it.
+        ObjEntry* o = kind == OpKind::Store ? find_object(firstrace::format::kObjAtomic,
+                                                          const_cast<const void*>(addr))
+                                            : nullptr;
         add_access_slow(t, pc, a, size, flags);
-        scope.exit();
-        return op();
+        if (o == nullptr) {
+            scope.exit();
+            return op();
+        }
+        // the guard stays held with the lock: a signal handler's atomic on o passes untraced
+        spin_lock(o->spin);
+        auto result = op();
+        AtomicRecords none;
+        atomic_effect(o, t->pid, {false, false, true}, none);
+        spin_unlock(o->spin);
+        return result;
     }
     ObjEntry* o = object(firstrace::format::kObjAtomic, const_cast<const void*>(addr));
     const u64 c0 = now();
@@ -172,48 +192,31 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
     auto result = op();
     const bool w = kind != OpKind::Load && wrote(result);
     const bool rel = may_rel && w;
+    const bool plain = kind == OpKind::Store;
     bool acq = kind != OpKind::Store && acquires(w || kind == OpKind::Load ? mo : fail_mo);
-    // A releasing RMW continues the release sequence of the releases before it (C11
-    // 5.1.2.4): an acquire that reads it synchronizes with all of them. The counter model
-    // orders an Acquire after the latest Release only, so the RMW acquires first (Acquire +
-    // Release, as ThreadSanitizer's release joins clocks): std::latch::count_down,
-    // semaphore releases and reference counts decremented with release order stay one chain.
-    if (rel && kind == OpKind::Rmw) acq = true;
     if (acq && !rel && t->acq_obj == o &&
         o->last_release.load(std::memory_order_relaxed) == t->acq_stamp)
-        acq = false; // no release since this thread's last acquire of o: no new edge
-    if (!acq && !rel) {
+        acq = false; // no release sequence changed since this thread's last acquire of o
+    if (!acq && !rel && !plain) {
         spin_unlock(o->spin);
         add_access_slow(t, pc, a, size, flags);
         return result;
     }
-    const u64 counter =
-        o->counter.fetch_add((acq ? 1 : 0) + (rel ? 1 : 0), std::memory_order_relaxed);
-    if (rel) o->last_release.store(counter + (acq ? 2 : 1), std::memory_order_relaxed);
+    AtomicRecords records;
+    atomic_effect(o, t->pid, {acq, rel, plain}, records);
     const u64 stamp = o->last_release.load(std::memory_order_relaxed);
     spin_unlock(o->spin);
     const u64 c1 = now();
     add_access_slow(t, pc, a, size, flags);
-    close_computation(t, c0);
-    SyncRecord r{};
-    r.cls = firstrace::format::kObjAtomic;
-    r.object = a;
-    r.pc = pc;
-    r.clock_start = c0;
-    r.clock_finish = c1;
+    if (records.count != 0) {
+        close_computation(t, c0);
+        emit_atomic_records(t, a, records, pc, c0, c1);
+    }
     if (acq) {
-        r.op = firstrace::format::kOpAcquire;
-        r.counter = counter;
-        emit_sync(t, r);
         t->acq_obj = o;
         t->acq_stamp = stamp;
     }
-    if (rel) {
-        r.op = firstrace::format::kOpRelease;
-        r.counter = counter + (acq ? 1 : 0);
-        emit_sync(t, r);
-        t->acq_obj = nullptr;
-    }
+    if (rel) t->acq_obj = nullptr;
     return result;
 }
 
@@ -323,13 +326,15 @@ FRT_EXPORT void __tsan_atomic_thread_fence(int mo) {
         if (a == 0) continue;
         ObjEntry* o = object(firstrace::format::kObjAtomic, reinterpret_cast<const void*>(a));
         const u64 c0 = now();
-        if (!closed) close_computation(t, c0);
-        closed = true;
+        AtomicRecords records;
         spin_lock(o->spin);
-        const u64 counter = o->counter.fetch_add(1, std::memory_order_relaxed);
+        atomic_effect(o, t->pid, {true, false, false}, records);
         spin_unlock(o->spin);
-        record(t, firstrace::format::kOpAcquire, firstrace::format::kObjAtomic,
-               reinterpret_cast<const void*>(a), counter, c0, pc);
+        if (records.count != 0) {
+            if (!closed) close_computation(t, c0);
+            closed = true;
+            emit_atomic_records(t, a, records, pc, c0, now());
+        }
         a = 0;
     }
     t->acq_obj = nullptr;

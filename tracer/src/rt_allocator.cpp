@@ -5,15 +5,21 @@
 //               reports ("heap block of N bytes allocated at ..."). Then an Acquire of every
 //               free by another process that last gave back some byte of the block
 //               (malloc_usable_size bytes; rt_freed_memory.hpp): the allocator hands bytes out
-//               again only after their free, so nothing done to them before the free races
-//               with what the new owner does. glibc splits and coalesces freed chunks, so the
-//               frees are found by the bytes they gave back, not by the block's start. Bytes
-//               last freed by the same process need no edge (process order).
+//               again only after their free (C11 7.22.3p2), so nothing done to them before the
+//               free races with what the new owner does. glibc splits and coalesces freed
+//               chunks, so the frees are found by the bytes they gave back, not by the block's
+//               start. Bytes last freed by the same process need no edge (process order) and
+//               no record: the common case (thread caches, a thread's own arena) costs a scan
+//               of the block's shadow and nothing else.
 //   free        a write of the whole block (malloc_usable_size bytes: what the program may have
 //               used), so a use of the block unordered with its free is a race, then a Release
-//               on the free's own object (kObjHeapBlock at the block, a fresh incarnation per
-//               free, counter 0), recorded always: the later owners are not known yet. The
-//               block's bytes enter the index before the real free can hand them out.
+//               on the free's own object, recorded always (the later owner is not known yet),
+//               and the free's tag over the block's shadow before the real free can hand the
+//               bytes out. The object: kObjHeapBlock, incarnation = the free's id (unique per
+//               free), address = the block on the Release, 0 on the Acquires (the allocating
+//               thread knows the free only by its tag; the reader names heap-block objects by
+//               incarnation). The Release has counter 0, every Acquire counter 1: each is
+//               ordered after the one Release of its object, none after another Acquire.
 //   realloc     a free of the old block and an allocation of the new one (in place: the
 //               same process, no edge).
 // All of this is recorded whatever the number of running threads: a thread that ended
@@ -22,9 +28,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "rt_freed_memory.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_reuse_ordering.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -68,12 +74,7 @@ void heap_free(void* p, u64 pc) {
     const u64 lo = reinterpret_cast<u64>(p);
     const u64 size = malloc_usable_size(p);
     library_access(t, pc, p, size, true);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    FreedBlock* freed = new_freed_block(lo, t->pid);
-    if (freed == nullptr) return; // glibc out of memory: the reuse stays unordered
-    record(t, fmt::kOpRelease, fmt::kObjHeapBlock, p, 0, c0, pc, 0, freed->id);
-    freed_memory_insert(lo, lo + size, freed);
+    record_free(t, lo, lo + size, pc);
 }
 
 void heap_allocated(void* p, size_t n, u64 pc) {
@@ -86,21 +87,7 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     ThreadState* t = scope.thread();
     const u64 lo = reinterpret_cast<u64>(p);
     emit_alloc(t, lo, n, pc);
-    const u64 hi = lo + malloc_usable_size(p);
-    constexpr u32 kBatch = 32;
-    FreedAcquire frees[kBatch];
-    bool closed = false;
-    for (u32 got = kBatch; got == kBatch;) {
-        got = freed_memory_take(lo, hi, t->pid, frees, kBatch);
-        for (u32 i = 0; i < got; ++i) {
-            const u64 c0 = now();
-            if (!closed) close_computation(t, c0);
-            closed = true;
-            record(t, fmt::kOpAcquire, fmt::kObjHeapBlock,
-                   reinterpret_cast<void*>(frees[i].address), frees[i].counter, c0, pc, 0,
-                   frees[i].id);
-        }
-    }
+    record_reuse(t, lo, lo + malloc_usable_size(p), pc);
 }
 
 } // namespace

@@ -3,12 +3,13 @@
 //
 // The compiler's inline fast path tests the guard's first byte with an acquire load, which
 // -fsanitize=thread turns into __tsan_atomic8_load: an Acquire on the kObjAtomic object at the
-// guard address (rt_access.cpp). __cxa_guard_release is the matching release store: a Release
-// on that same object, its counter taken under the object's spin lock together with the real
-// release, exactly as an atomic store would be, so the atomic model pairs them. A thread that
+// guard address (rt_access.cpp). __cxa_guard_release is the matching release store, recorded
+// under the object's spin lock together with the real release, exactly as an atomic store
+// would be (rt_atomic_model.hpp), so the atomic model pairs them. A thread that
 // finds the object initialized inside __cxa_guard_acquire (it waited for another thread's
 // initialization, or lost the race to start it) returns 0 there: that is an acquire load of
 // the guard, recorded the same way.
+#include "rt_atomic_model.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 
@@ -33,13 +34,13 @@ template <class Op> void guard_op(u64* g, bool release, u64 pc, Op&& op) {
     ObjEntry* o = object(fmt::kObjAtomic, g);
     const u64 c0 = now();
     close_computation(t, c0);
+    AtomicRecords records;
     spin_lock(o->spin);
     op();
-    const u64 counter = o->counter.fetch_add(1, std::memory_order_relaxed);
-    if (release) o->last_release.store(counter + 1, std::memory_order_relaxed);
+    atomic_effect(o, t->pid, {!release, release, release}, records);
     const u64 stamp = o->last_release.load(std::memory_order_relaxed);
     spin_unlock(o->spin);
-    record(t, release ? fmt::kOpRelease : fmt::kOpAcquire, fmt::kObjAtomic, g, counter, c0, pc);
+    emit_atomic_records(t, reinterpret_cast<u64>(g), records, pc, c0, now());
     if (release) {
         t->acq_obj = nullptr;
     } else {

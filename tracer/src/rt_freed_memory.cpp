@@ -1,180 +1,166 @@
-// The index of freed heap memory (rt_freed_memory.hpp): disjoint byte ranges, each pointing at
-// the free that last covered it. Nodes come from glibc's allocator directly (__libc_malloc):
-// not the program's malloc (interposed), so nothing here is traced or re-enters the runtime.
+// The shadow of freed memory (rt_freed_memory.hpp): one 64-bit tag per 16-byte granule, in
+// three levels so that only address ranges where something was freed cost memory.
+//
+//   directory table  4096 entries, one per 32 GiB of the 47-bit user address space (static)
+//   directory        32768 entries, one per 1 MiB region (256 KiB, mapped on first use)
+//   region entry     0: nothing freed there; odd: (tag << 1) | 1, the whole region last freed
+//                    by one tag (large blocks and unmappings cost one store per MiB); else the
+//                    region's shadow page (65536 tags, 512 KiB, mapped on first partial use,
+//                    filled with the region's tag if it had one)
+//
+// Pages and directories are never unmapped (a shadow page is half the size of the heap region
+// it covers, as long as the program has freed something there). Everything comes from
+// map_anonymous (lazily committed): nothing here allocates through the program's malloc.
 #include "rt_freed_memory.hpp"
 
-#include <pthread.h>
-#include <sched.h>
+#include <sys/mman.h>
 
-#include <map>
-#include <new>
-#include <utility>
-
-extern "C" {
-void* __libc_malloc(size_t);
-void __libc_free(void*);
-}
+#include "rt_system.hpp"
 
 namespace frt {
 namespace {
 
-template <class T> struct LibcAllocator {
-    using value_type = T;
-    LibcAllocator() = default;
-    template <class U> LibcAllocator(const LibcAllocator<U>&) noexcept {}
-    T* allocate(std::size_t n) {
-        // The runtime never throws: out of memory here ends the program as glibc would.
-        void* p = __libc_malloc(n * sizeof(T));
-        if (p == nullptr) __builtin_trap();
-        return static_cast<T*>(p);
-    }
-    void deallocate(T* p, std::size_t) noexcept { __libc_free(p); }
-    template <class U> bool operator==(const LibcAllocator<U>&) const noexcept { return true; }
-};
+using Shadow = std::atomic<u64>;
 
-struct FreedRange {
-    u64 hi;
-    FreedBlock* block;
-};
-using RangeMap =
-    std::map<u64, FreedRange, std::less<u64>, LibcAllocator<std::pair<const u64, FreedRange>>>;
-
-// Shards by 1 MiB region: the blocks of one arena spread over several shards, and a block
-// that crosses a region border is entered piece by piece.
+constexpr unsigned kGranuleBits = 4;
 constexpr unsigned kRegionBits = 20;
-constexpr unsigned kShards = 64;
+constexpr unsigned kDirectoryBits = 35;
+constexpr unsigned kAddressBits = 47;
+constexpr u64 kGranulesPerRegion = u64{1} << (kRegionBits - kGranuleBits);
+constexpr u64 kRegionsPerDirectory = u64{1} << (kDirectoryBits - kRegionBits);
+constexpr u64 kDirectories = u64{1} << (kAddressBits - kDirectoryBits);
+constexpr u64 kGranuleLimit = u64{1} << (kAddressBits - kGranuleBits);
 
-struct alignas(64) Shard {
-    std::atomic<u32> lock{0};
-    RangeMap* ranges = nullptr; // built on first use (no static constructor order to rely on)
-};
-Shard g_shards[kShards];
-std::atomic<u32> g_next_id{1};
+std::atomic<Shadow*> g_directories[kDirectories];
 
-RangeMap& ranges_of(Shard& s) {
-    if (s.ranges == nullptr) {
-        void* p = __libc_malloc(sizeof(RangeMap));
-        s.ranges = new (p) RangeMap();
-    }
-    return *s.ranges;
+// Free ids are handed to threads in batches (one shared atomic per kIdBatch frees).
+constexpr u64 kIdBatch = 4096;
+constexpr u64 kIdLimit = u64{1} << kFreeIdBits;
+std::atomic<u64> g_next_id_batch{1};
+__thread u64 tls_next_id __attribute__((tls_model("initial-exec"))) = 0;
+__thread u64 tls_end_id __attribute__((tls_model("initial-exec"))) = 0;
+
+FRT_INLINE bool is_page(u64 entry) {
+    return entry != 0 && (entry & 1) == 0;
 }
 
-void unref(FreedBlock* b) {
-    if (b->ranges.fetch_sub(1, std::memory_order_acq_rel) == 1) {
-        b->~FreedBlock();
-        __libc_free(b);
+// The directory of region `region` (a region index); created when `create`, else null when
+// nothing was ever freed in its 32 GiB.
+Shadow* directory(u64 region, bool create) {
+    std::atomic<Shadow*>& slot = g_directories[region >> (kDirectoryBits - kRegionBits)];
+    Shadow* d = slot.load(std::memory_order_acquire);
+    if (d != nullptr || !create) return d;
+    auto* fresh = static_cast<Shadow*>(map_anonymous(kRegionsPerDirectory * sizeof(Shadow)));
+    if (fresh == nullptr) return nullptr;
+    if (slot.compare_exchange_strong(d, fresh, std::memory_order_acq_rel,
+                                     std::memory_order_acquire))
+        return fresh;
+    munmap(fresh, kRegionsPerDirectory * sizeof(Shadow)); // another thread's is in place
+    return d;
+}
+
+void fill(Shadow* page, u64 from, u64 to, u64 tag) {
+    for (u64 g = from; g < to; ++g)
+        page[g].store(tag, std::memory_order_relaxed);
+}
+
+// The shadow page of a region entry, created (from a whole-region tag, if any) when absent.
+Shadow* page_of(Shadow& entry) {
+    u64 e = entry.load(std::memory_order_acquire);
+    for (;;) {
+        if (is_page(e)) return reinterpret_cast<Shadow*>(e);
+        auto* fresh = static_cast<Shadow*>(map_anonymous(kGranulesPerRegion * sizeof(Shadow)));
+        if (fresh == nullptr) return nullptr;
+        if (e != 0) fill(fresh, 0, kGranulesPerRegion, e >> 1);
+        if (entry.compare_exchange_strong(e, reinterpret_cast<u64>(fresh),
+                                          std::memory_order_acq_rel, std::memory_order_acquire))
+            return fresh;
+        munmap(fresh, kGranulesPerRegion * sizeof(Shadow));
     }
 }
 
-// Calls visit(block) for every range of `m` that overlaps [lo, hi), in address order, and cuts
-// [lo, hi) out of it; stops before a range when visit returns false.
-template <class Visit> void carve(RangeMap& m, u64 lo, u64 hi, Visit&& visit) {
-    auto it = m.upper_bound(lo);
-    if (it != m.begin()) {
-        auto before = std::prev(it);
-        if (before->second.hi > lo) it = before;
-    }
-    while (it != m.end() && it->first < hi) {
-        const u64 s = it->first;
-        const FreedRange r = it->second;
-        if (!visit(r.block)) return;
-        it = m.erase(it);
-        if (s < lo) {
-            r.block->ranges.fetch_add(1, std::memory_order_relaxed);
-            m.emplace(s, FreedRange{lo, r.block});
+// Calls f(entry or null, region index, first granule, end granule within the region) for each
+// region piece of the granules covering [lo, hi) (addresses beyond 47 bits are not tracked).
+template <class F> void for_each_region(u64 lo, u64 hi, bool create, F&& f) {
+    u64 g = lo >> kGranuleBits;
+    u64 end = (hi + (u64{1} << kGranuleBits) - 1) >> kGranuleBits;
+    if (end > kGranuleLimit) end = kGranuleLimit;
+    while (g < end) {
+        const u64 region = g >> (kRegionBits - kGranuleBits);
+        const u64 base = region << (kRegionBits - kGranuleBits);
+        const u64 piece_end = base + kGranulesPerRegion < end ? base + kGranulesPerRegion : end;
+        Shadow* d = directory(region, create);
+        if (d == nullptr) {
+            if (create) return; // out of memory: the reuse stays unordered
+            // nothing freed in this directory's 32 GiB: skip to the next one
+            const u64 next = ((region >> (kDirectoryBits - kRegionBits)) + 1)
+                             << (kDirectoryBits - kGranuleBits);
+            g = next;
+            continue;
         }
-        if (r.hi > hi) {
-            r.block->ranges.fetch_add(1, std::memory_order_relaxed);
-            it = m.emplace(hi, FreedRange{r.hi, r.block}).first;
-            ++it;
-        }
-        unref(r.block);
+        if (!f(d[region & (kRegionsPerDirectory - 1)], g - base, piece_end - base)) return;
+        g = piece_end;
     }
-}
-
-// Calls f(shard, piece_lo, piece_hi) for each region piece of [lo, hi).
-template <class F> void for_each_piece(u64 lo, u64 hi, F&& f) {
-    for (u64 a = lo; a < hi;) {
-        const u64 region_end = ((a >> kRegionBits) + 1) << kRegionBits;
-        const u64 b = region_end < hi && region_end > a ? region_end : hi;
-        if (!f(g_shards[(a >> kRegionBits) % kShards], a, b)) return;
-        a = b;
-    }
-}
-
-// A shard is held for a map operation only, but a holder preempted on a busy machine would
-// make every other thread spin for its whole time slice: spin briefly, then yield.
-void shard_lock(std::atomic<u32>& l) {
-    for (u32 spins = 0; l.exchange(1, std::memory_order_acquire) != 0;) {
-        while (l.load(std::memory_order_relaxed) != 0) {
-            if (++spins < 64)
-                __builtin_ia32_pause();
-            else
-                sched_yield();
-        }
-    }
-}
-
-// fork() while another thread holds a shard lock would leave it held in the child forever:
-// every lock is taken around fork (the order is the shards' order, as everywhere).
-void lock_all() {
-    for (Shard& s : g_shards)
-        shard_lock(s.lock);
-}
-void unlock_all() {
-    for (Shard& s : g_shards)
-        spin_unlock(s.lock);
-}
-__attribute__((constructor)) void register_fork_handlers() {
-    pthread_atfork(lock_all, unlock_all, unlock_all);
 }
 
 } // namespace
 
-FreedBlock* new_freed_block(u64 address, u32 pid) {
-    void* p = __libc_malloc(sizeof(FreedBlock));
-    if (p == nullptr) return nullptr;
-    auto* b = new (p) FreedBlock{};
-    b->address = address;
-    b->id = g_next_id.fetch_add(1, std::memory_order_relaxed);
-    b->pid = pid;
-    b->next_counter.store(1, std::memory_order_relaxed);
-    b->ranges.store(1, std::memory_order_relaxed); // the caller's, dropped at the end of insert
-    return b;
+FreeTag new_free_tag(u32 pid) {
+    if (tls_next_id == tls_end_id) {
+        const u64 first = g_next_id_batch.fetch_add(kIdBatch, std::memory_order_relaxed);
+        if (first + kIdBatch > kIdLimit) return 0;
+        tls_next_id = first;
+        tls_end_id = first + kIdBatch;
+    }
+    const u64 p = pid < kFreePidUnknown ? pid : kFreePidUnknown;
+    return (p << kFreeIdBits) | tls_next_id++;
 }
 
-void freed_memory_insert(u64 lo, u64 hi, FreedBlock* block) {
-    for_each_piece(lo, hi, [&](Shard& s, u64 a, u64 b) {
-        shard_lock(s.lock);
-        RangeMap& m = ranges_of(s);
-        carve(m, a, b, [](FreedBlock*) { return true; });
-        block->ranges.fetch_add(1, std::memory_order_relaxed);
-        m.emplace(a, FreedRange{b, block});
-        spin_unlock(s.lock);
+void freed_memory_mark(u64 lo, u64 hi, FreeTag tag) {
+    for_each_region(lo, hi, true, [&](Shadow& entry, u64 from, u64 to) {
+        if (from == 0 && to == kGranulesPerRegion) {
+            const u64 e = entry.load(std::memory_order_acquire);
+            if (is_page(e))
+                fill(reinterpret_cast<Shadow*>(e), from, to, tag);
+            else
+                entry.store((tag << 1) | 1, std::memory_order_release);
+            return true;
+        }
+        Shadow* page = page_of(entry);
+        if (page == nullptr) return false;
+        fill(page, from, to, tag);
         return true;
     });
-    unref(block);
 }
 
-u32 freed_memory_take(u64 lo, u64 hi, u32 pid, FreedAcquire* out, u32 capacity) {
-    u32 n = 0;
-    for_each_piece(lo, hi, [&](Shard& s, u64 a, u64 b) {
-        shard_lock(s.lock);
-        if (s.ranges != nullptr) {
-            carve(*s.ranges, a, b, [&](FreedBlock* f) {
-                if (f->pid == pid) return true;
-                for (u32 i = 0; i < n; ++i)
-                    if (out[i].id == f->id && out[i].address == f->address) return true;
-                if (n == capacity) return false;
-                out[n++] = {f->address, f->id,
-                            f->next_counter.fetch_add(1, std::memory_order_relaxed)};
-                return true;
-            });
+void freed_memory_scan(u64 lo, u64 hi, u32 pid, void (*visit)(void*, FreeTag), void* context) {
+    const u32 own = pid < kFreePidUnknown ? pid : kNoPid;
+    constexpr u32 kRecent = 4;
+    FreeTag recent[kRecent] = {};
+    u32 next = 0;
+    FreeTag last = 0;
+    auto consider = [&](FreeTag tag) {
+        if (tag == last) return;
+        last = tag;
+        if (tag == 0 || free_tag_pid(tag) == own) return;
+        for (FreeTag r : recent)
+            if (r == tag) return;
+        recent[next++ % kRecent] = tag;
+        visit(context, tag);
+    };
+    for_each_region(lo, hi, false, [&](Shadow& entry, u64 from, u64 to) {
+        const u64 e = entry.load(std::memory_order_acquire);
+        if (e == 0) {
+            last = 0;
+        } else if (!is_page(e)) {
+            consider(e >> 1);
+        } else {
+            const Shadow* page = reinterpret_cast<const Shadow*>(e);
+            for (u64 g = from; g < to; ++g)
+                consider(page[g].load(std::memory_order_relaxed));
         }
-        spin_unlock(s.lock);
-        return n < capacity;
+        return true;
     });
-    return n;
 }
 
 } // namespace frt

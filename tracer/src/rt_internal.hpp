@@ -286,7 +286,7 @@ struct SyncRecord {
     u8 op;
     u8 cls;
     u64 object;
-    u32 incarnation;
+    u64 incarnation;
     u64 counter;
     u64 clock_start;
     u64 clock_finish;
@@ -314,10 +314,17 @@ struct ObjEntry {
     std::atomic<u64> key;
     std::atomic<u64> counter;      // the object's order of operations
     std::atomic<u64> counter2;     // semaphores: completed waits
-    std::atomic<u64> last_release; // atomics: counter+1 of the latest release
+    std::atomic<u64> last_release; // atomics: changes whenever a release sequence does
     std::atomic<u32> spin;
-    std::atomic<u32> incarnation; // bumped by sem_init: a fresh object at the same address
+    std::atomic<u32> incarnation; // bumped by sem_init: a fresh object at the same address;
+                                  // atomics: the number of the current release sequence
     std::atomic<i64> extra;       // semaphore initial value, barrier count
+    // atomics (rt_atomic_model.hpp), under spin: the processes whose releases head the current
+    // release sequence and the next counter of each one's object
+    struct ReleaseHead {
+        u32 pid_plus_one; // 0: unused
+        u32 next_counter;
+    } heads[4];
 };
 ObjEntry* object(u8 cls, const void* addr);      // find or insert
 ObjEntry* find_object(u8 cls, const void* addr); // null when absent

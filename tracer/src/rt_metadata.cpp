@@ -29,7 +29,9 @@ std::atomic<bool> g_instrumented{false};
 std::atomic<int> g_write_errno{0};
 std::atomic<u32> g_write_error_stream{0};
 
-int module_callback(struct dl_phdr_info* info, size_t, void*) {
+// arg: null for every module, else the base address (dlpi_addr) of the one to write
+int module_callback(struct dl_phdr_info* info, size_t, void* arg) {
+    if (arg != nullptr && info->dlpi_addr != *static_cast<const u64*>(arg)) return 0;
     const char* name = info->dlpi_name;
     char exe[4096];
     if (name == nullptr || name[0] == 0) {
@@ -130,6 +132,10 @@ void write_metadata_line(Line& l) {
 
 void write_modules() {
     dl_iterate_phdr(module_callback, nullptr);
+}
+
+void write_module_at(u64 base) {
+    dl_iterate_phdr(module_callback, &base);
 }
 
 int trace_directory_fd() {

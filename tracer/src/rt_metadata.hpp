@@ -15,6 +15,8 @@ int trace_directory_fd();
 void write_metadata_line(Line& l);
 // One `module` line per loaded object (at start and again at exit: dlopen'ed ones too).
 void write_modules();
+// The `module` line of the loaded object whose base address (link map l_addr) is `base`.
+void write_module_at(u64 base);
 // Fork child: moves to the trace directory fork-<pid> inside the parent's, with a new metadata
 // file; false when it cannot be created. Then write_fork_header().
 bool enter_fork_directory();

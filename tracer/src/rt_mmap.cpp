@@ -1,21 +1,22 @@
 // Memory mappings: mmap and munmap, interposed.
 //
 //   munmap  a write of the whole range (an access unordered with the unmapping is a use after
-//           unmap), then a Release on the unmapping's own object, and the range enters the
-//           index of freed memory (rt_freed_memory.hpp) before the kernel can hand it out again.
-//   mmap    the range the kernel returned leaves that index, and the mapping process acquires
-//           every unmapping (or heap free: glibc unmaps large freed blocks) of another process
-//           that last gave back part of it. The kernel maps an address range again only after
-//           its unmapping, so the new mapping's user never races with the old one's.
+//           unmap), then a Release on the unmapping's own object, and the range is marked with
+//           its tag in the shadow of freed memory (rt_freed_memory.hpp) before the kernel can
+//           hand it out again.
+//   mmap    the mapping process acquires every unmapping (or heap free: glibc unmaps large
+//           freed blocks) of another process that last gave back part of it. The kernel maps
+//           an address range again only after its unmapping, so the new mapping's user never
+//           races with the old one's.
 // glibc's own mappings (malloc's large blocks, thread stacks) do not come through here: malloc
 // records its blocks itself (rt_allocator.cpp), stacks are ordered by their threads' ends.
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "rt_freed_memory.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_reuse_ordering.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -37,22 +38,8 @@ void mapped(void* p, size_t length, u64 pc) {
     if (p == MAP_FAILED || length == 0) return;
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
-    ThreadState* t = scope.thread();
     const u64 lo = reinterpret_cast<u64>(p);
-    constexpr u32 kBatch = 32;
-    FreedAcquire frees[kBatch];
-    bool closed = false;
-    for (u32 got = kBatch; got == kBatch;) {
-        got = freed_memory_take(lo, lo + length, t->pid, frees, kBatch);
-        for (u32 i = 0; i < got; ++i) {
-            const u64 c0 = now();
-            if (!closed) close_computation(t, c0);
-            closed = true;
-            record(t, fmt::kOpAcquire, fmt::kObjHeapBlock,
-                   reinterpret_cast<void*>(frees[i].address), frees[i].counter, c0, pc, 0,
-                   frees[i].id);
-        }
-    }
+    record_reuse(scope.thread(), lo, lo + length, pc);
 }
 } // namespace
 
@@ -74,12 +61,7 @@ FRT_EXPORT int munmap(void* address, size_t length) {
         ThreadState* t = scope.thread();
         const u64 lo = reinterpret_cast<u64>(address);
         library_access(t, pc, address, length, true);
-        const u64 c0 = now();
-        close_computation(t, c0);
-        if (FreedBlock* unmapped = new_freed_block(lo, t->pid)) {
-            record(t, fmt::kOpRelease, fmt::kObjHeapBlock, address, 0, c0, pc, 0, unmapped->id);
-            freed_memory_insert(lo, lo + length, unmapped);
-        }
+        record_free(t, lo, lo + length, pc);
     }
     if (auto real = REAL(munmap)) return real(address, length);
     return static_cast<int>(syscall(SYS_munmap, address, length));

@@ -17,7 +17,7 @@ namespace frt {
 
 // Writes one synchronization event whose operation started at c0 (computation closed there).
 inline void record(ThreadState* t, u8 op, u8 cls, const void* obj, u64 counter, u64 c0, u64 pc,
-                   i64 extra = 0, u32 incarnation = 0) {
+                   i64 extra = 0, u64 incarnation = 0) {
     SyncRecord r{};
     r.op = op;
     r.cls = cls;

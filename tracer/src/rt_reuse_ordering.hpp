@@ -1,0 +1,21 @@
+// The ordering of memory reuse: C11 7.22.3p2, a deallocation synchronizes with the next
+// allocation of the same memory (and the kernel maps a range again only after its unmapping).
+// Used by the allocator (rt_allocator.cpp) and the memory mappings (rt_mmap.cpp); the frees are
+// found by the bytes they gave back (rt_freed_memory.hpp).
+#pragma once
+
+#include "rt_internal.hpp"
+
+namespace frt {
+
+// The free (or unmapping) at pc of [lo, hi), whose write the caller recorded: closes the
+// computation event, writes the Release of the free's own object (kObjHeapBlock at lo,
+// incarnation = the free's id, counter 0) and marks the bytes with its tag.
+void record_free(ThreadState* t, u64 lo, u64 hi, u64 pc);
+// The allocation (or mapping) at pc of [lo, hi): an Acquire (kObjHeapBlock at 0, incarnation =
+// the free's id, counter 1) of each free by another process than the current one that last
+// gave back some of its bytes. The allocating thread knows a free by its tag only, hence the
+// address 0: the reader keys heap-block objects by incarnation and names them by the Release.
+void record_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
+
+} // namespace frt
