@@ -34,8 +34,8 @@ import subprocess
 import sys
 import tempfile
 
-RUN_TIMEOUT = 120
-ANALYZE_TIMEOUT = 300
+RUN_TIMEOUT = 60
+ANALYZE_TIMEOUT = 120
 BUILD_TIMEOUT = 180
 
 # TSAN_OPTIONS that do not change what a test is about (timing of the exit only).
@@ -132,6 +132,12 @@ def lit_cases(path, suite_dir):
     index = 0
     for cmd in commands:
         if "%clang" in cmd:
+            # a later compile of the same output replaces the earlier one (each case builds
+            # only what its run uses)
+            out = re.search(r"-o\s+(\S+)", cmd)
+            if out:
+                steps = [s for s in steps if not (s[0] == "compile" and
+                                                  re.search(r"-o\s+" + re.escape(out.group(1)) + r"(\s|$)", s[1]))]
             steps.append(("compile", cmd))
             if re.search(r"-o\s+%t(\s|$)", cmd):
                 last_compile_flags = cmd
@@ -204,7 +210,8 @@ def vg_cases(vgtest, tool_dir, vg_root):
     stem = os.path.splitext(os.path.basename(vgtest))[0]
     tool = os.path.basename(tool_dir)
     name = "%s/%s" % (tool, stem)
-    prog = vg_field(text, "prog")
+    prog_words = vg_field(text, "prog").split()
+    prog = prog_words[0] if prog_words else ""
     src = None
     for ext in (".c", ".cpp"):
         if os.path.exists(os.path.join(tool_dir, "tests", prog + ext)):
@@ -223,15 +230,17 @@ def vg_cases(vgtest, tool_dir, vg_root):
         case.skip = "uses Valgrind client requests (no meaning outside Valgrind)"
     elif "pthread" not in code and "thread" not in code and "omp" not in code:
         case.skip = "no threads"
-    elif "omp" in code and "#pragma omp" in code:
+    elif "#pragma omp" in code or "omp.h" in code:
         case.skip = "OpenMP (not this suite's subject)"
+    elif re.search(r"--xml=yes", vg_field(text, "vgopts")):
+        case.skip = "tests the tool's XML output (the same program is also a case without it)"
     elif re.search(r"--(exclusive|shared)-threshold", vg_field(text, "vgopts")):
         case.skip = "tests the tool's lock-hold-time reports (%s)" % vg_field(text, "vgopts")
     if not case.skip and not exp_files:
         case.skip = "no expected output"
     case.steps = [("vgcompile", src)]
     args = vg_field(text, "args")
-    case.run = (shlex.split(args) if args else [], "")
+    case.run = (prog_words[1:] + (shlex.split(args) if args else []), "")
     case.src = src
     case.vg_root = vg_root
     return [case]
@@ -297,6 +306,19 @@ def run_case(case, tool, work, tools, suite_dir):
     tag = re.sub(r"[^\w.-]", "_", case.name)
     d = os.path.join(work, tool, tag)
     os.makedirs(d, exist_ok=True)
+    verdict_file = os.path.join(d, "verdict")
+    if os.path.exists(verdict_file):  # --keep DIR of an earlier, interrupted run: resume
+        v = open(verdict_file).read().strip()
+        return int(v) if v in ("0", "1") else v
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d, exist_ok=True)
+    v = run_case_fresh(case, tool, d, tools, suite_dir)
+    with open(verdict_file, "w") as f:
+        f.write("%s\n" % v)
+    return v
+
+
+def run_case_fresh(case, tool, d, tools, suite_dir):
     log = os.path.join(d, "log")
     t = os.path.join(d, "t")
     env = dict(os.environ)
@@ -373,8 +395,10 @@ def main():
     ap.add_argument("suite_dir")
     ap.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "..", "build"))
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--list", action="store_true", help="list the cases and their expected verdicts")
     ap.add_argument("--only", help="regular expression on case names")
-    ap.add_argument("--keep", help="keep build products and logs in this directory")
+    ap.add_argument("--keep", help="keep build products, logs and verdicts in this directory "
+                    "(an interrupted run given the same directory resumes)")
     a = ap.parse_args()
     tools = os.path.abspath(os.path.join(a.build, "bin"))
     if not os.path.exists(os.path.join(tools, "firstrace-cc")):
@@ -382,6 +406,10 @@ def main():
     kind, suite_dir, cases = collect(a.suite_dir)
     if a.only:
         cases = [c for c in cases if re.search(a.only, c.name)]
+    if a.list:
+        for c in cases:
+            print("%-48s %-4s %s" % (c.name, "racy" if c.expected else "free", c.skip or ""))
+        return
     work = a.keep or tempfile.mkdtemp(prefix="peer-external.")
     os.makedirs(work, exist_ok=True)
     todo = [(c, tool) for c in cases if not c.skip for tool in ("firstrace", "tsan")]

@@ -9,7 +9,7 @@
 #   - LLVM compiler-rt's ThreadSanitizer lit tests: SUITE_DIR = .../compiler-rt/test/tsan, e.g.
 #       apt-get source llvm-toolchain-14   (Debian bookworm; needs a deb-src entry)
 #       tar xf llvm-toolchain-14_*.orig.tar.xz --wildcards '*/compiler-rt/test/tsan/*' \
-#         '*/compiler-rt/test/sanitizer_common/print_address.h'
+#         '*/compiler-rt/test/sanitizer_common/*.h'
 #   - Valgrind's helgrind and drd regression tests: SUITE_DIR = the Valgrind source tree
 #     (or its helgrind/ or drd/ directory), e.g.
 #       apt-get source valgrind; tar xjf valgrind_*.orig.tar.bz2
