@@ -42,3 +42,28 @@ step(${BIN}/firstrace-cc -g -O1 -c ${PROJECT_DIR}/checksum.c -o ${WORK}/checksum
 step(${BIN}/firstrace-c++ -g -O1 -std=c++20 -pthread -I ${PROJECT_DIR} ${PROJECT_DIR}/pipeline.cpp
      ${PROJECT_DIR}/stages.cpp ${WORK}/checksum.o -o ${WORK}/pipeline-direct)
 check_no_race(${WORK}/pipeline-direct)
+
+# C++ sources linked by the C driver (as test suites do with `clang -fsanitize=thread x.cpp`):
+# the runtime brings libstdc++ along.
+step(${BIN}/firstrace-cc -g -O1 -std=c++20 -pthread -I ${PROJECT_DIR} ${PROJECT_DIR}/pipeline.cpp
+     ${PROJECT_DIR}/stages.cpp ${WORK}/checksum.o -o ${WORK}/pipeline-cc-driver)
+check_no_race(${WORK}/pipeline-cc-driver)
+
+# -fno-sanitize=thread after the wrapper's own flag choice builds uninstrumented code (a test's
+# "uninstrumented library"), also in a compile-and-link invocation.
+step(${BIN}/firstrace-cc -g -O1 -fno-sanitize=thread -c ${PROJECT_DIR}/checksum.c
+     -o ${WORK}/checksum-plain.o)
+step(${BIN}/firstrace-cc -g -O1 -fno-sanitize=thread -fPIC -shared ${PROJECT_DIR}/checksum.c
+     -o ${WORK}/libchecksum-plain.so)
+find_program(NM nm REQUIRED)
+foreach(binary ${WORK}/checksum-plain.o ${WORK}/libchecksum-plain.so ${WORK}/checksum.o)
+  execute_process(COMMAND ${NM} -u ${binary} OUTPUT_VARIABLE undefined)
+  string(FIND "${undefined}" "__tsan_" at)
+  if(binary STREQUAL "${WORK}/checksum.o")
+    if(at EQUAL -1)
+      message(FATAL_ERROR "${binary}: not instrumented")
+    endif()
+  elseif(NOT at EQUAL -1)
+    message(FATAL_ERROR "${binary}: instrumented despite -fno-sanitize=thread:\n${undefined}")
+  endif()
+endforeach()

@@ -13,13 +13,25 @@
 //                                ThreadSanitizer's model (its release joins clocks).
 //                                Descriptions: pipe() and socketpair() give both ends one
 //                                description; dup, dup2, dup3 and fcntl(F_DUPFD*) share it;
+//                                sockets from socket(), accept() and accept4() all share one
+//                                description (the runtime cannot tell which socket is
+//                                connected to which: ThreadSanitizer's global socket object);
 //                                any other descriptor is its own.
+//   connections                  connect() is a Release before the call, accept() returning a
+//                                socket an Acquire after it, on one object for all sockets:
+//                                what a client did before connecting happened before the
+//                                server's accept returned.
 //   the descriptor itself        every call that uses fd reads a byte that stands for fd's
-//                                current incarnation; close(fd) and dup2/dup3 onto fd write it
-//                                (then fd has a new incarnation: the kernel hands a closed
-//                                number out again only after the close). So close/dup2
-//                                racing with a read/write on the same fd is a race, and two
-//                                unrelated uses of a reused fd number are not.
+//                                current incarnation; close(fd) writes it (then fd has a new
+//                                incarnation: the kernel hands a closed number out again only
+//                                after the close). So close racing with a read/write on the
+//                                same fd is a race, and two unrelated uses of a reused fd
+//                                number are not. dup2/dup3 onto an open fd replace it
+//                                atomically (POSIX: no instant at which newfd is closed and
+//                                not yet the duplicate), so they only *read* its byte and keep
+//                                its incarnation: a read racing with a dup2 onto its fd gets
+//                                one file or the other and is no race, a close racing with the
+//                                dup2 is (ThreadSanitizer's model too).
 //   buffers                      read & co. write the bytes they returned into the buffer,
 //                                write & co. read the bytes they were given.
 // Descriptors up to kMaxFd are modelled; larger ones only get the buffer accesses.
@@ -41,7 +53,9 @@ constexpr int kMaxFd = 4096;
 constexpr u32 kIncarnations = 64;       // bytes per descriptor: incarnations wrap around after this
 std::atomic<u64> g_description[kMaxFd]; // 0: the descriptor is its own description
 std::atomic<u32> g_incarnation[kMaxFd];
-std::atomic<u64> g_next_description{1};
+constexpr u64 kSocketDescription = 1; // every socket but socketpair()'s ends
+std::atomic<u64> g_next_description{kSocketDescription + 1};
+unsigned char g_connections; // the object connect() releases and accept() acquires
 } // namespace
 
 // One byte per (descriptor, incarnation), named in reports through the runtime's symbols.
@@ -182,6 +196,7 @@ FRT_DECLARE_REAL(pipe2);
 FRT_DECLARE_REAL(socketpair);
 FRT_DECLARE_REAL(fcntl);
 FRT_DECLARE_REAL(socket);
+FRT_DECLARE_REAL(connect);
 FRT_DECLARE_REAL(accept);
 FRT_DECLARE_REAL(accept4);
 FRT_DECLARE_REAL(eventfd);
@@ -304,9 +319,11 @@ FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
 }
 
 namespace {
-// newfd now refers to oldfd's description (it was closed first if it was open).
-int duplicated(int oldfd, int newfd) {
-    if (newfd >= 0 && newfd != oldfd) created(newfd);
+// newfd now refers to oldfd's description. `fresh`: the kernel handed newfd out (dup,
+// F_DUPFD: a new incarnation); otherwise newfd was named by the caller (dup2, dup3: the same
+// descriptor, replaced in place).
+int duplicated(int oldfd, int newfd, bool fresh) {
+    if (fresh && newfd >= 0 && newfd != oldfd) created(newfd);
     if (newfd >= 0 && newfd != oldfd && modelled(oldfd) && modelled(newfd)) {
         u64 d = g_description[oldfd].load(std::memory_order_relaxed);
         if (d == 0) { // oldfd was its own description: give both a shared one
@@ -319,16 +336,23 @@ int duplicated(int oldfd, int newfd) {
 }
 } // namespace
 
+namespace {
+// dup2/dup3 onto newfd: a use of newfd (a read of its byte, see the top of this file).
+void replaced(int fd, u64 pc) {
+    if (InterceptorScope scope(enter_call(pc)); scope) used(scope.thread(), fd, pc);
+}
+} // namespace
+
 FRT_EXPORT int dup(int fd) {
-    return duplicated(fd, REAL(dup)(fd));
+    return duplicated(fd, REAL(dup)(fd), true);
 }
 FRT_EXPORT int dup2(int oldfd, int newfd) {
-    if (oldfd != newfd) retired(newfd, FRT_CALLER());
-    return duplicated(oldfd, REAL(dup2)(oldfd, newfd));
+    if (oldfd != newfd) replaced(newfd, FRT_CALLER());
+    return duplicated(oldfd, REAL(dup2)(oldfd, newfd), false);
 }
 FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
-    if (oldfd != newfd) retired(newfd, FRT_CALLER());
-    return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags));
+    if (oldfd != newfd) replaced(newfd, FRT_CALLER());
+    return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags), false);
 }
 FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     va_list ap;
@@ -336,7 +360,7 @@ FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     const unsigned long arg = va_arg(ap, unsigned long); // int, long or pointer: one register
     va_end(ap);
     const int r = REAL(fcntl)(fd, cmd, arg);
-    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r);
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true);
     return r;
 }
 
@@ -404,14 +428,44 @@ FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
 FRT_EXPORT int creat(const char* path, mode_t mode) {
     return created(REAL(creat)(path, mode));
 }
+namespace {
+// A socket: a new incarnation of its number, in the one description of all sockets.
+int socket_created(int fd) {
+    created(fd);
+    new_description(fd, kSocketDescription);
+    return fd;
+}
+// accept, accept4 returned a connection: ordered after every connect() before it.
+int accepted(int fd, u64 pc) {
+    if (fd < 0) return fd;
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        if (find_object(fmt::kObjFile, &g_connections) != nullptr)
+            acquire_now(scope.thread(), fmt::kObjFile, &g_connections, pc);
+    }
+    return socket_created(fd);
+}
+} // namespace
+
 FRT_EXPORT int socket(int domain, int type, int protocol) {
-    return created(REAL(socket)(domain, type, protocol));
+    return socket_created(REAL(socket)(domain, type, protocol));
+}
+FRT_EXPORT int connect(int fd, const struct sockaddr* addr, socklen_t len) {
+    const u64 pc = FRT_CALLER();
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        used(scope.thread(), fd, pc);
+        release_now(scope.thread(), fmt::kObjFile, &g_connections, pc, true);
+    }
+    return REAL(connect)(fd, addr, len);
 }
 FRT_EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
-    return created(REAL(accept)(fd, addr, len));
+    const u64 pc = FRT_CALLER();
+    const int r = REAL(accept)(fd, addr, len);
+    return accepted(r, pc);
 }
 FRT_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags) {
-    return created(REAL(accept4)(fd, addr, len, flags));
+    const u64 pc = FRT_CALLER();
+    const int r = REAL(accept4)(fd, addr, len, flags);
+    return accepted(r, pc);
 }
 FRT_EXPORT int eventfd(unsigned value, int flags) {
     return created(REAL(eventfd)(value, flags));
@@ -443,6 +497,7 @@ FRT_INTERCEPTOR_ALIAS(open64)
 FRT_INTERCEPTOR_ALIAS(openat)
 FRT_INTERCEPTOR_ALIAS(creat)
 FRT_INTERCEPTOR_ALIAS(socket)
+FRT_INTERCEPTOR_ALIAS(connect)
 FRT_INTERCEPTOR_ALIAS(accept)
 FRT_INTERCEPTOR_ALIAS(accept4)
 FRT_INTERCEPTOR_ALIAS(eventfd)

@@ -243,7 +243,19 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     a->arg = arg;
     a->pid = new_pid();
     a->parent = t->pid;
+    // What glibc does inside pthread_create on the creator's side is not the program's access:
+    // reusing a cached stack (get_cached_stack) it frees the dynamic TLS blocks of the thread
+    // that ended on it, which that thread wrote without any ordering to the creator. The frees
+    // still order the blocks' reuse (the allocator's Release); the new thread is ordered after
+    // the old one by the stack reuse itself (kObjThreadStorage).
+    ++t->ignore_reads_depth;
+    ++t->ignore_writes_depth;
+    t->ignore_access_kinds = fmt::kRead | fmt::kWrite; // the event is closed: no sites to drop
     const int r = scope.outside([&] { return real(thread, attr, thread_start, a); });
+    --t->ignore_reads_depth;
+    --t->ignore_writes_depth;
+    t->ignore_access_kinds = static_cast<u8>((t->ignore_reads_depth ? fmt::kRead : 0) |
+                                             (t->ignore_writes_depth ? fmt::kWrite : 0));
     if (r == 0) {
         map_thread(static_cast<u64>(*thread), a->pid);
         SyncRecord rec{};

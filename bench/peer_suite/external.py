@@ -1,0 +1,469 @@
+#!/usr/bin/env python3
+"""Precision and recall of firstrace and of clang ThreadSanitizer on another project's test suite
+for race detectors. Driven by external.sh (its header says how to get the suites).
+
+Two suite layouts are understood:
+
+* LLVM compiler-rt's ThreadSanitizer lit tests (a directory with lit.cfg.py naming
+  ThreadSanitizer, i.e. compiler-rt/test/tsan). Each test's `RUN:` lines are executed in order
+  with lit's substitutions; every `%run` step is one *case*. Its expected verdict is the test's
+  own: racy when a positive FileCheck directive of the prefixes that step checks (`CHECK:`,
+  `CHECK-NEXT:`, ... not `-NOT:`) expects "ThreadSanitizer: data race" or
+  "ThreadSanitizer: heap-use-after-free" (TSan's name for an access racing with a free),
+  race-free otherwise.
+* Valgrind's helgrind and drd regression tests (a Valgrind source tree, or its helgrind/ or
+  drd/ directory). Each `*.vgtest` naming a C/C++ program of that directory is one case, racy
+  when its `*.stderr.exp` shows a race ("Possible data race" for helgrind, "Conflicting load"
+  / "Conflicting store" for drd).
+
+Each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
+run once by each tool. A tool reports a race when `firstrace analyze` finds an apparent race in
+the trace (or in one of its fork-<pid> child traces) / when TSan prints "WARNING:
+ThreadSanitizer: data race" or "heap-use-after-free". A case that does not build or whose run
+gives no answer (timeout, no trace, analysis error) counts as a miss for a racy case and as a
+false report for a race-free one, as in evaluate.sh; both are also counted on their own.
+Out-of-scope tests are listed with the reason and not counted.
+"""
+import argparse
+import concurrent.futures
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+RUN_TIMEOUT = 60
+ANALYZE_TIMEOUT = 120
+BUILD_TIMEOUT = 180
+
+# TSAN_OPTIONS that do not change what a test is about (timing of the exit only).
+HARMLESS_TSAN_OPTIONS = {"atexit_sleep_ms"}
+
+
+class Case:
+    def __init__(self, name, expected, steps=None, skip=None):
+        self.name = name
+        self.expected = expected  # 1 racy, 0 race-free
+        self.steps = steps or []  # shell steps before the run (compiles, echo, mkdir)
+        self.skip = skip
+        self.run = None  # (argv after the program path, tsan option string)
+        self.result = {}
+
+
+# ---------------------------------------------------------------------------------------------
+# compiler-rt/test/tsan (lit)
+# ---------------------------------------------------------------------------------------------
+
+def lit_run_lines(text):
+    """The RUN: commands of a lit test, continuation lines joined, as lit does."""
+    commands, current = [], ""
+    for line in text.splitlines():
+        m = re.search(r"\bRUN:(.*)$", line)
+        if not m:
+            continue
+        part = m.group(1).rstrip()
+        if part.endswith("\\"):
+            current += part[:-1] + " "
+            continue
+        current += part
+        commands.append(current.strip())
+        current = ""
+    if current.strip():
+        commands.append(current.strip())
+    return commands
+
+
+def lit_expects_race(text, prefixes):
+    for prefix in prefixes:
+        pattern = re.compile(r"\b" + re.escape(prefix) + r"(-NEXT|-SAME|-DAG)?:(.*)$")
+        for line in text.splitlines():
+            m = pattern.search(line)
+            if not m:
+                continue
+            if "ThreadSanitizer: data race" in m.group(2):
+                return 1
+            # TSan reports every access to freed memory as heap-use-after-free, also when the
+            # free is ordered before it (free_race.c: both under one mutex) or in one thread:
+            # a memory error, a race only sometimes; the test does not say which.
+            if "ThreadSanitizer: heap-use-after-free" in m.group(2):
+                return "TSan's use-after-free report (a memory error; not always a race)"
+    return 0
+
+
+def lit_scope(path, text):
+    """Why a whole lit test is out of scope, or None."""
+    base = os.path.basename(path)
+    rel = path
+    if base.startswith("java_") or '"java.h"' in text:
+        return "Java VM interface"
+    if "/Darwin/" in rel or "/libdispatch/" in rel:
+        return "Darwin-only / libdispatch"
+    for m in re.finditer(r"\b(REQUIRES|UNSUPPORTED|XFAIL):(.*)$", text, re.M):
+        kind, what = m.group(1), m.group(2)
+        if kind == "REQUIRES" and re.search(r"darwin|disabled|sunrpc|shared_unwind", what):
+            return "REQUIRES:" + what.strip()
+        if kind == "UNSUPPORTED" and re.search(r"\blinux\b", what):
+            return "UNSUPPORTED:" + what.strip()
+        if kind == "XFAIL" and what.strip() == "*":
+            return "XFAIL: * (fails in the suite itself)"
+    if re.search(r"__tsan_(get_report|locate_address|get_alloc_stack|on_report|on_initialize|"
+                 r"on_finalize|default_options|default_suppressions)|__sanitizer_set_report", text):
+        return "tests TSan's report/debugging/option interface"
+    return None
+
+
+TSAN_FLAG_OPTIONS = re.compile(r"-fsanitize-ignorelist|-fsanitize-blacklist|-fno-sanitize-thread-|"
+                               r"-tsan-instrument|-fsanitize-recover")
+
+
+def lit_cases(path, suite_dir):
+    text = open(path, errors="replace").read()
+    name = os.path.relpath(path, suite_dir)
+    skip = lit_scope(path, text)
+    if skip:
+        return [Case(name, 0, skip=skip)]
+    cases, steps = [], []
+    last_compile_flags = ""
+    commands = []
+    for cmd in lit_run_lines(text):
+        commands.extend(c.strip() for c in re.split(r"&&", cmd) if c.strip())
+    index = 0
+    for cmd in commands:
+        if "%clang" in cmd:
+            # a later compile of the same output replaces the earlier one (each case builds
+            # only what its run uses)
+            out = re.search(r"-o\s+(\S+)", cmd)
+            if out:
+                steps = [s for s in steps if not (s[0] == "compile" and
+                                                  re.search(r"-o\s+" + re.escape(out.group(1)) + r"(\s|$)", s[1]))]
+            steps.append(("compile", cmd))
+            if re.search(r"-o\s+%t(\s|$)", cmd):
+                last_compile_flags = cmd
+            continue
+        if "%run" not in cmd:
+            if cmd.startswith(("rm ", "mkdir ", "echo ", "env ", "cp ")) and "%run" not in cmd:
+                steps.append(("shell", cmd))
+                continue
+            steps.append(("other", cmd))
+            continue
+        index += 1
+        run_part, _, check_part = cmd.partition("|")
+        prefixes = re.findall(r"-check-prefix(?:es)?[= ]+([\w,-]+)", check_part)
+        prefixes = [p for group in prefixes for p in group.split(",")]
+        prefixes = [p.replace("%os", "Linux") for p in prefixes] or ["CHECK"]
+        expected = lit_expects_race(text, prefixes)
+        case = Case("%s#%d" % (name, index), expected if isinstance(expected, int) else 0,
+                    steps=list(steps))
+        if not isinstance(expected, int):
+            case.skip = expected
+        opts = re.findall(r"%env_tsan_opts=(\S+)", run_part)
+        names = {o.split("=")[0] for opt in opts for o in opt.strip("'\"").split(":") if o}
+        flag_names = sorted(names - HARMLESS_TSAN_OPTIONS)
+        if case.skip:
+            pass
+        elif flag_names:
+            case.skip = "tests TSan flag " + ",".join(flag_names)
+        elif TSAN_FLAG_OPTIONS.search(last_compile_flags):
+            case.skip = "tests TSan instrumentation flag"
+        elif "%t" not in run_part.split("%run", 1)[1].split()[0:1]:
+            case.skip = "runs something other than the test program"
+        args = run_part.split("%run", 1)[1].split()[1:]
+        args = [a for a in args if not a.startswith("2>") and not a.startswith(">")]
+        case.run = (args, ":".join(o.strip("'\"") for o in opts))
+        cases.append(case)
+    if not cases:
+        return [Case(name, 0, skip="builds only, never runs the program")]
+    return cases
+
+
+def lit_substitute(cmd, tool, t, src, suite_dir, tools):
+    inc = os.path.dirname(suite_dir.rstrip("/"))
+    if tool == "tsan":
+        cc = "clang -fsanitize=thread"
+        cxx = "clang++ -fsanitize=thread -std=c++11"
+    else:
+        cc = "env FIRSTRACE_CC=clang %s/firstrace-cc" % tools
+        cxx = "env FIRSTRACE_CXX=clang++ %s/firstrace-c++ -std=c++11" % tools
+    common = " -Wall -g -I%s -I%s " % (inc, suite_dir)
+    cmd = cmd.replace("%clangxx_tsan ", cxx + common).replace("%clang_tsan ", cc + common)
+    for k, v in (("%link_libcxx_tsan", ""), ("%darwin_min_target_with_tls_support", ""),
+                 ("%ld_flags_rpath_exe", "-Wl,-rpath,$ORIGIN"), ("%ld_flags_rpath_so", ""),
+                 ("%t-dir", t + "-dir"), ("%t-so", t + "-so"), ("%p", os.path.dirname(src)),
+                 ("%s", src), ("%t", t), ("%os", "Linux")):
+        cmd = cmd.replace(k, v)
+    return cmd
+
+
+# ---------------------------------------------------------------------------------------------
+# valgrind helgrind/ and drd/ regression tests
+# ---------------------------------------------------------------------------------------------
+
+def vg_field(text, key):
+    m = re.search(r"^" + key + r":\s*(.*)$", text, re.M)
+    return m.group(1).strip() if m else ""
+
+
+def vg_cases(vgtest, tool_dir, vg_root):
+    text = open(vgtest, errors="replace").read()
+    stem = os.path.splitext(os.path.basename(vgtest))[0]
+    tool = os.path.basename(tool_dir)
+    name = "%s/%s" % (tool, stem)
+    prog_words = vg_field(text, "prog").split()
+    prog = prog_words[0] if prog_words else ""
+    src = None
+    for ext in (".c", ".cpp"):
+        if os.path.exists(os.path.join(tool_dir, "tests", prog + ext)):
+            src = os.path.join(tool_dir, "tests", prog + ext)
+    exp_files = [os.path.join(tool_dir, "tests", f) for f in os.listdir(os.path.join(tool_dir, "tests"))
+                 if f.startswith(stem + ".stderr.exp")]
+    exp = "".join(open(f, errors="replace").read() for f in exp_files)
+    racy = 1 if re.search(r"Possible data race|Conflicting (load|store)", exp) else 0
+    case = Case(name, racy)
+    if not src:
+        case.skip = "program is not a C/C++ source of this directory (%s)" % (prog or "none")
+        return [case]
+    code = open(src, errors="replace").read()
+    if re.search(r'#\s*include\s*[<"][\w./]*(valgrind|helgrind|drd|memcheck)\.h[">]|'
+                 r'VALGRIND_|ANNOTATE_|DRD_|\bU_ANNOTATE', code):
+        case.skip = "uses Valgrind client requests (no meaning outside Valgrind)"
+    elif "pthread" not in code and "thread" not in code and "omp" not in code:
+        case.skip = "no threads"
+    elif "#pragma omp" in code or "omp.h" in code:
+        case.skip = "OpenMP (not this suite's subject)"
+    elif re.search(r"--xml=yes", vg_field(text, "vgopts")):
+        case.skip = "tests the tool's XML output (the same program is also a case without it)"
+    elif re.search(r"--(exclusive|shared)-threshold", vg_field(text, "vgopts")):
+        case.skip = "tests the tool's lock-hold-time reports (%s)" % vg_field(text, "vgopts")
+    if not case.skip and not exp_files:
+        case.skip = "no expected output"
+    case.steps = [("vgcompile", src)]
+    args = vg_field(text, "args")
+    case.run = (prog_words[1:] + (shlex.split(args) if args else []), "")
+    case.src = src
+    case.vg_root = vg_root
+    return [case]
+
+
+def vg_compile(case, tool, exe, tools):
+    src = case.src
+    cxx = src.endswith(".cpp")
+    if tool == "tsan":
+        cmd = ["clang++" if cxx else "clang", "-fsanitize=thread"]
+    else:
+        cmd = ["env", "FIRSTRACE_CC=clang", "FIRSTRACE_CXX=clang++",
+               os.path.join(tools, "firstrace-c++" if cxx else "firstrace-cc")]
+    inc = [os.path.join(case.vg_root, "include"), os.path.join(case.vg_root, "drd"),
+           os.path.join(case.vg_root, "helgrind"), os.path.dirname(src),
+           os.path.join(case.vg_root)]
+    cmd += ["-g", "-O0", "-w", "-pthread"] + ["-I" + d for d in inc]
+    cmd += ["-std=c++17"] if cxx else ["-std=gnu11", "-D_GNU_SOURCE"]
+    cmd += [src, "-o", exe, "-lm", "-lrt"]
+    return cmd
+
+
+# ---------------------------------------------------------------------------------------------
+# building and running
+# ---------------------------------------------------------------------------------------------
+
+def sh(cmd, cwd, timeout, env=None, log=None):
+    try:
+        p = subprocess.run(cmd, shell=isinstance(cmd, str), cwd=cwd, timeout=timeout, env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        out = p.stdout.decode(errors="replace")
+        code = p.returncode
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode(errors="replace") + "\n[timeout]\n"
+        code = "timeout"
+    if log:
+        with open(log, "a") as f:
+            f.write("$ %s\n%s\n[exit %s]\n" % (cmd if isinstance(cmd, str) else " ".join(cmd), out, code))
+    return code, out
+
+
+def firstrace_verdict(trace, tools, log):
+    """0/1 or an error string."""
+    if not os.path.isdir(trace):
+        return "run: no trace"
+    traces = [trace] + sorted(os.path.join(trace, d) for d in os.listdir(trace) if d.startswith("fork-"))
+    racy = 0
+    for tr in traces:
+        code, out = sh([os.path.join(tools, "firstrace"), "analyze", tr, "-q"], None, ANALYZE_TIMEOUT,
+                       log=log)
+        m = re.search(r"(\d+) apparent races", out)
+        if code != 0 or not m:
+            if tr == trace:
+                return "analyze: " + (out.strip().splitlines() or ["exit %s" % code])[-1][:100]
+            continue
+        if int(m.group(1)) > 0:
+            racy = 1
+    return racy
+
+
+def run_case(case, tool, work, tools, suite_dir):
+    """Returns 0/1 (race reported) or 'build: ...' / 'run: ...' / 'analyze: ...'."""
+    tag = re.sub(r"[^\w.-]", "_", case.name)
+    d = os.path.join(work, tool, tag)
+    os.makedirs(d, exist_ok=True)
+    verdict_file = os.path.join(d, "verdict")
+    if os.path.exists(verdict_file):  # --keep DIR of an earlier, interrupted run: resume
+        v = open(verdict_file).read().strip()
+        return int(v) if v in ("0", "1") else v
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d, exist_ok=True)
+    v = run_case_fresh(case, tool, d, tools, suite_dir)
+    with open(verdict_file, "w") as f:
+        f.write("%s\n" % v)
+    return v
+
+
+def run_case_fresh(case, tool, d, tools, suite_dir):
+    log = os.path.join(d, "log")
+    t = os.path.join(d, "t")
+    env = dict(os.environ)
+    for step, cmd in case.steps:
+        if step == "vgcompile":
+            code, out = sh(vg_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
+        elif step == "other":
+            continue
+        else:
+            full = lit_substitute(cmd, tool, t, case.src, suite_dir, tools)
+            code, out = sh(full, d, BUILD_TIMEOUT, env=env, log=log)
+        if code != 0 and step in ("compile", "vgcompile"):
+            first = [l for l in out.splitlines() if "error" in l] or out.splitlines() or ["?"]
+            return "build: " + first[0][:120]
+    args, opts = case.run
+    args = [lit_substitute(a, tool, t, case.src, suite_dir, tools) for a in args] \
+        if not case.name.startswith(("helgrind/", "drd/")) else args
+    if tool == "tsan":
+        env["TSAN_OPTIONS"] = "atexit_sleep_ms=0:halt_on_error=0:exitcode=0:report_signal_unsafe=0" + \
+            (":" + opts if opts else "")
+        code, out = sh([t] + args, d, RUN_TIMEOUT, env=env, log=log)
+        if code == "timeout":
+            return "run: timeout"
+        if re.search(r"ThreadSanitizer: (data race|heap-use-after-free)", out):
+            return 1
+        if re.search(r"ThreadSanitizer: (CHECK failed|.*unexpected memory mapping|failed to)", out):
+            return "run: " + out.strip().splitlines()[-1][:100]
+        return 0
+    trace = t + ".trace"
+    shutil.rmtree(trace, ignore_errors=True)
+    code, out = sh([os.path.join(tools, "firstrace"), "record", "-q", "-o", trace, "--", t] + args,
+                   d, RUN_TIMEOUT, env=env, log=log)
+    if code == "timeout":
+        return "run: timeout"
+    return firstrace_verdict(trace, tools, log)
+
+
+def collect(suite_dir):
+    suite_dir = os.path.abspath(suite_dir)
+    cases = []
+    lit_cfg = os.path.join(suite_dir, "lit.cfg.py")
+    if os.path.exists(lit_cfg) and "ThreadSanitizer" in open(lit_cfg).read():
+        for root, _, files in sorted(os.walk(suite_dir)):
+            for f in sorted(files):
+                if f.endswith((".c", ".cpp", ".cc", ".m", ".mm")):
+                    path = os.path.join(root, f)
+                    if f.endswith((".m", ".mm")):
+                        cases.append(Case(os.path.relpath(path, suite_dir), 0, skip="Objective-C"))
+                        continue
+                    for c in lit_cases(path, suite_dir):
+                        c.src = path
+                        cases.append(c)
+        return "compiler-rt tsan", suite_dir, cases
+    vg_root = suite_dir
+    tool_dirs = []
+    for tool in ("helgrind", "drd"):
+        if os.path.isdir(os.path.join(suite_dir, tool, "tests")):
+            tool_dirs.append(os.path.join(suite_dir, tool))
+    if not tool_dirs and os.path.isdir(os.path.join(suite_dir, "tests")):
+        tool_dirs = [suite_dir]
+        vg_root = os.path.dirname(suite_dir)
+    if not tool_dirs:
+        sys.exit("external.sh: %s is neither compiler-rt/test/tsan nor a Valgrind source tree" % suite_dir)
+    for td in tool_dirs:
+        tests = os.path.join(td, "tests")
+        for f in sorted(os.listdir(tests)):
+            if f.endswith(".vgtest"):
+                cases.extend(vg_cases(os.path.join(tests, f), td, vg_root))
+    return "valgrind " + "+".join(os.path.basename(t) for t in tool_dirs), suite_dir, cases
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("suite_dir")
+    ap.add_argument("--build", default=os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--list", action="store_true", help="list the cases and their expected verdicts")
+    ap.add_argument("--only", help="regular expression on case names")
+    ap.add_argument("--keep", help="keep build products, logs and verdicts in this directory "
+                    "(an interrupted run given the same directory resumes)")
+    a = ap.parse_args()
+    tools = os.path.abspath(os.path.join(a.build, "bin"))
+    if not os.path.exists(os.path.join(tools, "firstrace-cc")):
+        sys.exit("external.sh: %s/firstrace-cc not found (build first, or --build DIR)" % tools)
+    kind, suite_dir, cases = collect(a.suite_dir)
+    if a.only:
+        cases = [c for c in cases if re.search(a.only, c.name)]
+    if a.list:
+        for c in cases:
+            print("%-48s %-4s %s" % (c.name, "racy" if c.expected else "free", c.skip or ""))
+        return
+    work = a.keep or tempfile.mkdtemp(prefix="peer-external.")
+    os.makedirs(work, exist_ok=True)
+    todo = [(c, tool) for c in cases if not c.skip for tool in ("firstrace", "tsan")]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
+        futures = {pool.submit(run_case, c, tool, work, tools, suite_dir): (c, tool) for c, tool in todo}
+        for fut in concurrent.futures.as_completed(futures):
+            c, tool = futures[fut]
+            try:
+                c.result[tool] = fut.result()
+            except Exception as e:  # a bug of this script, not of a tool: show it
+                c.result[tool] = "script: %s" % e
+    print("suite: %s (%s)" % (kind, suite_dir))
+    print("%-48s %-4s %-22s %-22s" % ("case", "exp", "firstrace", "tsan"))
+    stats = {t: dict(TP=0, FP=0, FN=0, TN=0, build=0, run=0) for t in ("firstrace", "tsan")}
+    skipped = []
+    for c in cases:
+        if c.skip:
+            skipped.append(c)
+            continue
+        cells = []
+        for tool in ("firstrace", "tsan"):
+            r = c.result[tool]
+            s = stats[tool]
+            if isinstance(r, int):
+                got = r
+                cells.append("race" if r else "no race")
+            else:
+                s["build" if r.startswith("build") else "run"] += 1
+                got = 1 - c.expected
+                cells.append(r.split(":")[0] + " FAIL")
+            key = ("TP" if got else "FN") if c.expected else ("FP" if got else "TN")
+            s[key] += 1
+            cells[-1] += "" if key in ("TP", "TN") else " (%s)" % key
+        print("%-48s %-4s %-22s %-22s" % (c.name, "racy" if c.expected else "free", cells[0], cells[1]))
+        for tool in ("firstrace", "tsan"):
+            r = c.result[tool]
+            if not isinstance(r, int):
+                print("    %s: %s" % (tool, r))
+    print()
+    print("out of scope (%d):" % len(skipped))
+    for c in skipped:
+        print("  %-46s %s" % (c.name, c.skip))
+    print()
+    n = len(cases) - len(skipped)
+    print("%d cases in scope" % n)
+    for tool in ("firstrace", "tsan"):
+        s = stats[tool]
+        p = s["TP"] / (s["TP"] + s["FP"]) if s["TP"] + s["FP"] else 1.0
+        r = s["TP"] / (s["TP"] + s["FN"]) if s["TP"] + s["FN"] else 1.0
+        print("%-10s TP %d FP %d FN %d TN %d  precision %.2f recall %.2f  build failures %d  run failures %d"
+              % (tool, s["TP"], s["FP"], s["FN"], s["TN"], p, r, s["build"], s["run"]))
+    if not a.keep:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
