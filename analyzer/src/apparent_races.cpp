@@ -3,33 +3,10 @@
 #include <algorithm>
 #include <tuple>
 
+#include "conflict_rule.hpp"
+
 namespace firstrace {
 namespace {
-
-// What one event does to one elementary segment.
-enum SegmentAccess : std::uint8_t {
-    kPlainRead = 1,
-    kPlainWrite = 2,
-    kAtomicRead = 4,
-    kAtomicWrite = 8,
-    kAnyWrite = kPlainWrite | kAtomicWrite,
-    kAnyRead = kPlainRead | kAtomicRead,
-    kAny = kAnyRead | kAnyWrite,
-};
-
-std::uint8_t segment_access(std::uint8_t site_flags) {
-    const bool atomic = (site_flags & kAccessAtomic) != 0;
-    std::uint8_t out = 0;
-    if (site_flags & kAccessRead) out |= atomic ? kAtomicRead : kPlainRead;
-    if (site_flags & kAccessWrite) out |= atomic ? kAtomicWrite : kPlainWrite;
-    return out;
-}
-
-// A data race on a segment: a write and another access, not both atomic.
-bool races_on(std::uint8_t x, std::uint8_t y) {
-    return ((x & kPlainWrite) && (y & kAny)) || ((y & kPlainWrite) && (x & kAny)) ||
-           ((x & kAtomicWrite) && (y & kPlainRead)) || ((y & kAtomicWrite) && (x & kPlainRead));
-}
 
 // One event touching one elementary address segment. Events are numbered by their rank in the
 // timestamp slot chains (slot by slot, in chain order): the events of one slot are totally
@@ -199,26 +176,14 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         ApparentRace race;
         race.a = hits[i].a;
         race.b = hits[i].b;
-        race.first_conflict = static_cast<std::uint32_t>(result.conflict_ranges.size());
+        bool data_race = false;
         std::size_t j = i;
         for (; j < hits.size() && hits[j].a == race.a && hits[j].b == race.b; ++j) {
             race.a_writes_b_reads |= (hits[j].flags & 1) != 0;
             race.b_writes_a_reads |= (hits[j].flags & 2) != 0;
-            if (!(hits[j].flags & 4)) continue;
-            const Interval seg{bounds[hits[j].segment], bounds[hits[j].segment + 1]};
-            if (race.conflict_count > 0 && result.conflict_ranges.back().hi == seg.lo) {
-                result.conflict_ranges.back().hi = seg.hi;
-            } else {
-                result.conflict_ranges.push_back(seg);
-                ++race.conflict_count;
-            }
+            data_race |= (hits[j].flags & 4) != 0;
         }
-        if (race.conflict_count > 0) {
-            result.races.push_back(race);
-        } else {
-            race.first_conflict = 0;
-            result.atomic_only.push_back(race);
-        }
+        (data_race ? result.races : result.atomic_only).push_back(race);
         i = j;
     }
     if (progress) progress("apparent races", 1.0);
