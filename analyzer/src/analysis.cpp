@@ -122,7 +122,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
 
     AnalysisCounts& c = result.counts;
     c.events = g.event_count();
-    for (EventId e = 0; e < g.event_count(); ++e)
+    for (const EventId e : g.events())
         c.computation_events += g.is_computation(e) ? 1 : 0;
     c.accesses = trace.access_count();
     c.processes = g.process_count();

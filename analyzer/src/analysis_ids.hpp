@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace firstrace {
@@ -33,9 +34,18 @@ template <class IdType, class T> class IdVector {
     IdVector() = default;
     explicit IdVector(std::size_t n, const T& value = T()) : items_(n, value) {}
 
-    T& operator[](IdType id) { return items_[id.value]; }
-    const T& operator[](IdType id) const { return items_[id.value]; }
+    // std::vector's reference types, so that IdVector<Id, bool> works as std::vector<bool> does.
+    typename std::vector<T>::reference operator[](IdType id) { return items_[id.value]; }
+    typename std::vector<T>::const_reference operator[](IdType id) const {
+        return items_[id.value];
+    }
     std::size_t size() const { return items_.size(); }
+    bool empty() const { return items_.empty(); }
+    void assign(std::size_t n, const T& value) { items_.assign(n, value); }
+    void resize(std::size_t n, const T& value = T()) { items_.resize(n, value); }
+    void reserve(std::size_t n) { items_.reserve(n); }
+    void clear() { items_.clear(); }
+    const T& back() const { return items_.back(); }
     IdType next_id() const { return IdType(static_cast<std::uint32_t>(items_.size())); }
     void push_back(T value) { items_.push_back(std::move(value)); }
     template <class... Args> T& emplace_back(Args&&... args) {
@@ -50,6 +60,15 @@ template <class IdType, class T> class IdVector {
     std::vector<T> items_;
 };
 
+// The ids of the temporal ordering graph G (temporal_graph.hpp): an event of any process
+// (dense over all processes), a node of G (a computation event has two, a synchronization event
+// one, a barrier episode one virtual node), a logical process (the model's process index), and
+// a timestamp slot (a chain of processes ordered in G sharing one vector-timestamp entry).
+using EventId = Id<struct EventTag>;
+using NodeId = Id<struct NodeTag>;
+using ProcessId = Id<struct ProcessTag>;
+using SlotId = Id<struct SlotTag>;
+
 // An apparent race: index into the stages' race list and AnalysisResult::races.
 using RaceId = Id<struct RaceTag>;
 // A partition of the race ordering (Def 8.2), numbered by the ordering stage.
@@ -57,9 +76,10 @@ using PartitionId = Id<struct PartitionTag>;
 // A strongly connected component of some graph (Components::of).
 using ComponentId = Id<struct ComponentTag>;
 
-// Every id of a kind below `count`, for range-for.
+// The ids of a kind in [first, last), for range-for.
 template <class IdType> struct IdRange {
-    std::uint32_t count = 0;
+    std::uint32_t first = 0;
+    std::uint32_t last = 0;
     struct Iterator {
         std::uint32_t v;
         IdType operator*() const { return IdType(v); }
@@ -69,11 +89,18 @@ template <class IdType> struct IdRange {
         }
         bool operator!=(const Iterator& o) const { return v != o.v; }
     };
-    Iterator begin() const { return {0}; }
-    Iterator end() const { return {count}; }
+    Iterator begin() const { return {first}; }
+    Iterator end() const { return {last}; }
+    std::uint32_t size() const { return last - first; }
+    bool empty() const { return first == last; }
 };
+// Every id of a kind below `count`.
 template <class IdType> IdRange<IdType> ids(std::size_t count) {
-    return {static_cast<std::uint32_t>(count)};
+    return {0, static_cast<std::uint32_t>(count)};
+}
+// The ids from `first` up to, not including, `last`.
+template <class IdType> IdRange<IdType> id_range(IdType first, IdType last) {
+    return {first.value, last.value};
 }
 
 } // namespace firstrace

@@ -41,7 +41,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // borders of private storage so that a segment is private to two processes entirely or
     // not at all.
     std::vector<std::uint64_t> bounds;
-    for (EventId e = 0; e < g.event_count(); ++e) {
+    for (const EventId e : g.events()) {
         const Event& ev = g.event(e);
         if (ev.kind != EventKind::Computation) continue;
         trace.for_each_data_range(ev, [&](std::uint32_t, const AccessSite&, const Interval& range) {
@@ -65,7 +65,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
 
     std::vector<EventId> event_of_rank;
     event_of_rank.reserve(g.event_count());
-    for (std::uint32_t s = 0; s < g.slot_count(); ++s)
+    for (const SlotId s : g.slots())
         event_of_rank.insert(event_of_rank.end(), g.slot_events(s).begin(), g.slot_events(s).end());
     std::vector<Incidence> incidences;
     for (std::uint32_t rank = 0; rank < event_of_rank.size(); ++rank) {
@@ -96,21 +96,21 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     std::vector<ConflictHit> hits;
     const std::uint32_t slots = g.slot_count();
     // Per slot: the accessors and the writers of the current segment.
-    std::vector<std::vector<const Incidence*>> all(slots), writers(slots);
-    std::vector<std::uint32_t> present;
+    IdVector<SlotId, std::vector<const Incidence*>> all(slots), writers(slots);
+    std::vector<SlotId> present;
     for (std::size_t i = 0; i < incidences.size();) {
         std::size_t j = i;
         while (j < incidences.size() && incidences[j].segment == incidences[i].segment)
             ++j;
         if (progress && (i & 0xffff) == 0)
             progress("apparent races", double(i) / double(incidences.size()));
-        for (std::uint32_t q : present) {
+        for (const SlotId q : present) {
             all[q].clear();
             writers[q].clear();
         }
         present.clear();
         for (std::size_t k = i; k < j; ++k) {
-            const std::uint32_t q = g.event_slot(event_of_rank[incidences[k].rank]);
+            const SlotId q = g.event_slot(event_of_rank[incidences[k].rank]);
             if (all[q].empty()) present.push_back(q);
             all[q].push_back(&incidences[k]);
             if (incidences[k].access & kAnyWrite) writers[q].push_back(&incidences[k]);
@@ -119,9 +119,9 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         const Interval segment_range{bounds[segment], bounds[segment + 1]};
         if (present.size() > 1) {
             for (std::size_t pi = 0; pi < present.size(); ++pi) {
-                const std::uint32_t ps = present[pi];
+                const SlotId ps = present[pi];
                 for (std::size_t qi = pi + 1; qi < present.size(); ++qi) {
-                    const std::uint32_t qs = present[qi];
+                    const SlotId qs = present[qi];
                     // For later events x of slot ps the window of unordered events of slot qs
                     // only moves forward (a predecessor of x precedes later x too; a successor
                     // of x follows earlier x too): two pointers per candidate list.
@@ -138,16 +138,17 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                         while (w.last < candidates.size() &&
                                !order.precedes(x, event_of_rank[candidates[w.last]->rank]))
                             ++w.last;
-                        const std::uint32_t px = g.event_process(x);
-                        const std::uint32_t os_thread = trace.processes[px].os_thread;
+                        const ProcessId px = g.event_process(x);
+                        const std::uint32_t os_thread = trace.processes[px.value].os_thread;
                         for (std::size_t k = w.first; k < w.last; ++k) {
                             const Incidence* yi = candidates[k];
                             const EventId y = event_of_rank[yi->rank];
-                            const std::uint32_t py = g.event_process(y);
+                            const ProcessId py = g.event_process(y);
                             // Only processes of one OS thread can share private storage: the
                             // check costs nothing for the others.
-                            if (os_thread != kNone && os_thread == trace.processes[py].os_thread &&
-                                trace.private_to_both(px, py, segment_range))
+                            if (os_thread != kNone &&
+                                os_thread == trace.processes[py.value].os_thread &&
+                                trace.private_to_both(px.value, py.value, segment_range))
                                 continue;
                             // a is the event of the lower process.
                             const bool swap = py < px;

@@ -22,8 +22,8 @@ namespace firstrace {
 // One unordered pair of events with a conflict: 12 bytes, for there are millions of them in
 // dense traces. What the pair races on is recomputed when a report asks (race_accesses.hpp).
 struct ApparentRace {
-    EventId a = kNone; // the event of the lower process id
-    EventId b = kNone;
+    EventId a; // the event of the lower process id
+    EventId b;
     bool a_writes_b_reads = false; // WRITE(a) ∩ READ(b) != ∅: a may event-control b
     bool b_writes_a_reads = false;
 };

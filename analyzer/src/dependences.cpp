@@ -20,10 +20,10 @@ class ChainSearch {
           targets_(targets), in_path_(g.process_count(), false),
           best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
           targets_of_process_(g.process_count()) {
-        std::vector<bool> is_target(g.event_count(), false);
+        IdVector<EventId, bool> is_target(g.event_count(), false);
         for (EventId y : targets)
             is_target[y] = true;
-        for (EventId y = 0; y < g.event_count(); ++y)
+        for (const EventId y : g.events())
             if (is_target[y]) targets_of_process_[g.event_process(y)].push_back(y);
     }
 
@@ -34,15 +34,16 @@ class ChainSearch {
         steps_ = 0;
         exhausted_ = false;
         compute_bounds(orig);
-        for (std::uint32_t i = offsets_[orig]; i < offsets_[orig + 1]; ++i) {
+        for (std::uint32_t i = offsets_[orig.value]; i < offsets_[orig.value + 1]; ++i) {
             const EventId y = targets_[i];
-            const std::uint32_t q = g_.event_process(y), j = g_.event_index(y);
+            const ProcessId q = g_.event_process(y);
+            const std::uint32_t j = g_.event_index(y);
             if (j < direct_min(q)) note_direct(q, j);
             record(y, false);
         }
-        for (std::uint32_t q : touched_direct_)
+        for (const ProcessId q : touched_direct_)
             direct.push_back({orig, g_.event_id(q, direct_best_[q]), false});
-        for (std::uint32_t q : touched_direct_)
+        for (const ProcessId q : touched_direct_)
             direct_best_[q] = kNone;
         touched_direct_.clear();
 
@@ -52,7 +53,7 @@ class ChainSearch {
         in_path_[g_.event_process(orig)] = false;
         forget_paths();
         if (exhausted_) fallback();
-        for (std::uint32_t q : touched_) {
+        for (const ProcessId q : touched_) {
             all.push_back({orig, g_.event_id(q, best_[q].index), best_[q].transitive});
             best_[q] = Best{kNone, false};
         }
@@ -65,17 +66,18 @@ class ChainSearch {
         bool transitive;
     };
 
-    std::uint32_t direct_min(std::uint32_t q) {
+    std::uint32_t direct_min(ProcessId q) {
         if (direct_best_.empty()) direct_best_.assign(g_.process_count(), kNone);
         return direct_best_[q];
     }
-    void note_direct(std::uint32_t q, std::uint32_t j) {
+    void note_direct(ProcessId q, std::uint32_t j) {
         if (direct_best_[q] == kNone) touched_direct_.push_back(q);
         direct_best_[q] = j;
     }
 
     void record(EventId y, bool transitive) {
-        const std::uint32_t q = g_.event_process(y), j = g_.event_index(y);
+        const ProcessId q = g_.event_process(y);
+        const std::uint32_t j = g_.event_index(y);
         Best& b = best_[q];
         if (b.index == kNone) touched_.push_back(q);
         if (j < b.index || b.index == kNone) {
@@ -92,8 +94,8 @@ class ChainSearch {
     // stops, exactly (this is what ends it early on dense traces where every event conflicts).
     void compute_bounds(EventId orig) {
         open_ = 0;
-        const std::uint32_t p = g_.event_process(orig);
-        for (std::uint32_t q = 0; q < g_.process_count(); ++q) {
+        const ProcessId p = g_.event_process(orig);
+        for (const ProcessId q : g_.processes()) {
             bound_[q] = kNone;
             const auto& list = targets_of_process_[q];
             if (q == p || list.empty()) continue;
@@ -111,14 +113,14 @@ class ChainSearch {
     // and a smaller set allows more: a chain reaching y whose event set contains the set of an
     // earlier chain reaching y adds nothing, and is cut.
     void extend(EventId x) {
-        for (std::uint32_t i = offsets_[x]; i < offsets_[x + 1]; ++i) {
+        for (std::uint32_t i = offsets_[x.value]; i < offsets_[x.value + 1]; ++i) {
             if (open_ == 0) return; // every process reached at its bound
             if (++steps_ > budget_) {
                 exhausted_ = true;
                 return;
             }
             const EventId y = targets_[i];
-            const std::uint32_t q = g_.event_process(y);
+            const ProcessId q = g_.event_process(y);
             if (in_path_[q]) continue;
             bool unordered = true;
             // x and y race, so they are unordered; check the rest of the path.
@@ -176,7 +178,7 @@ class ChainSearch {
     // events no chain can end at, and made 2 % of the statuses of the random 10^4-line stress
     // trace differ from the exact search.)
     void fallback() {
-        for (std::uint32_t q = 0; q < g_.process_count(); ++q)
+        for (const ProcessId q : g_.processes())
             if (bound_[q] != kNone) record(g_.event_id(q, bound_[q]), true);
     }
 
@@ -186,21 +188,22 @@ class ChainSearch {
     std::uint64_t budget_;
     const std::vector<std::uint32_t>& offsets_;
     const std::vector<EventId>& targets_;
-    std::vector<bool> in_path_;
+    IdVector<ProcessId, bool> in_path_;
     std::vector<EventId> path_;
-    std::vector<Best> best_;
-    std::vector<std::uint32_t> bound_;                     // per process, see compute_bounds
-    std::uint32_t open_ = 0;                               // processes not yet at their bound
-    std::vector<std::vector<EventId>> targets_of_process_; // events with a direct dependence in
-    std::vector<std::uint32_t> touched_;
-    std::vector<std::uint32_t> direct_best_;
-    std::vector<std::uint32_t> touched_direct_;
+    IdVector<ProcessId, Best> best_;
+    IdVector<ProcessId, std::uint32_t> bound_; // event index per process, see compute_bounds
+    std::uint32_t open_ = 0;                   // processes not yet at their bound
+    IdVector<ProcessId, std::vector<EventId>> targets_of_process_; // events with a direct
+                                                                   // dependence in
+    std::vector<ProcessId> touched_;
+    IdVector<ProcessId, std::uint32_t> direct_best_; // event index per process
+    std::vector<ProcessId> touched_direct_;
     struct SeenSet {
         std::uint32_t next;   // previous set stored for the same event
         std::uint32_t offset; // into pool_
         std::uint32_t size;
     };
-    std::vector<std::uint32_t> seen_head_;
+    IdVector<EventId, std::uint32_t> seen_head_;
     std::vector<EventId> seen_touched_;
     std::vector<SeenSet> seen_;
     std::vector<EventId> pool_;
@@ -216,7 +219,7 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress) {
     // Direct dependences as adjacency lists (CSR), targets sorted by event id.
-    std::vector<Edge> pairs;
+    std::vector<std::pair<EventId, EventId>> pairs;
     for (const auto* list : {&conflicts.races, &conflicts.atomic_only})
         for (const ApparentRace& r : *list) {
             const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
@@ -228,7 +231,7 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     std::vector<std::uint32_t> offsets(g.event_count() + 1, 0);
     std::vector<EventId> targets(pairs.size());
     for (std::size_t i = 0; i < pairs.size(); ++i) {
-        ++offsets[pairs[i].first + 1];
+        ++offsets[pairs[i].first.value + 1];
         targets[i] = pairs[i].second;
     }
     for (std::uint32_t e = 0; e < g.event_count(); ++e)
@@ -238,9 +241,10 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     ChainSearch search(g, order, ordering, budget, offsets, targets);
     const char* stage = kind == DependenceKind::SharedData ? "shared-data dependences"
                                                            : "event-control dependences";
-    for (EventId e = 0; e < g.event_count(); ++e) {
-        if (offsets[e] == offsets[e + 1]) continue;
-        if (progress && (e & 0x3fff) == 0) progress(stage, double(e) / double(g.event_count()));
+    for (const EventId e : g.events()) {
+        if (offsets[e.value] == offsets[e.value + 1]) continue;
+        if (progress && (e.value & 0x3fff) == 0)
+            progress(stage, double(e.value) / double(g.event_count()));
         if (!search.run(e, deps.direct, deps.all)) ++deps.fallback_origins;
         ++deps.origins;
     }

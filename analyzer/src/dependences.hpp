@@ -26,8 +26,8 @@ namespace firstrace {
 enum class DependenceKind : std::uint8_t { SharedData, EventControl };
 
 struct DependenceEdge {
-    EventId from = kNone; // edge from_s -> to_f in G_D / G_E
-    EventId to = kNone;
+    EventId from; // edge from_s -> to_f in G_D / G_E
+    EventId to;
     bool transitive = false;
 };
 

@@ -27,7 +27,7 @@ class RaceReach {
     RaceReach(const TemporalGraph& g, const std::vector<ApparentRace>& races,
               const std::vector<DependenceEdge>& direct_event_control)
         : g_(g), races_(races), reach_(event_control_reach(g, direct_event_control)) {}
-    std::uint32_t at(RaceId x, std::uint32_t q) const {
+    std::uint32_t at(RaceId x, SlotId q) const {
         const ApparentRace& r = races_[x.value];
         return std::max(reach_.earliest(g_.start_node(r.a), q),
                         reach_.earliest(g_.start_node(r.b), q));
@@ -47,17 +47,18 @@ class RaceReach {
     EarliestReach reach_;
 };
 
-// Nodes 0..r-1 are the races, node r + e the event e on its chain:
+// Nodes 0..r-1 are the races, node r + e the event e on its chain (NodeId here: a node of this
+// graph, not of G):
 //     race x -> chain(q, m_x[q]),  chain(q, i) -> chain(q, i+1),  event e -> the races of e.
 // A path from race x to race y exists exactly when x R̂* y.
 struct RaceChainGraph {
     NodeGraph graph;
     Components components;
     std::uint32_t races = 0;
-    NodeId race_node(RaceId x) const { return x.value; }
-    NodeId event_node(EventId e) const { return races + e; }
-    bool is_event(NodeId v) const { return v >= races; }
-    EventId event_of(NodeId v) const { return v - races; }
+    NodeId race_node(RaceId x) const { return NodeId(x.value); }
+    NodeId event_node(EventId e) const { return NodeId(races + e.value); }
+    bool is_event(NodeId v) const { return v.value >= races; }
+    EventId event_of(NodeId v) const { return EventId(v.value - races); }
 };
 
 RaceChainGraph race_chain_graph(const TemporalGraph& g, const std::vector<ApparentRace>& races,
@@ -66,12 +67,12 @@ RaceChainGraph race_chain_graph(const TemporalGraph& g, const std::vector<Appare
     out.races = static_cast<std::uint32_t>(races.size());
     std::vector<Edge> edges;
     for (RaceId x : ids<RaceId>(races.size()))
-        for (std::uint32_t q = 0; q < g.slot_count(); ++q) {
+        for (const SlotId q : g.slots()) {
             const std::uint32_t j = reach.at(x, q);
             if (j != kNone && j < g.slot_events(q).size())
                 edges.emplace_back(out.race_node(x), out.event_node(g.slot_events(q)[j]));
         }
-    for (std::uint32_t q = 0; q < g.slot_count(); ++q) {
+    for (const SlotId q : g.slots()) {
         const auto& chain = g.slot_events(q);
         for (std::size_t i = 0; i + 1 < chain.size(); ++i)
             edges.emplace_back(out.event_node(chain[i]), out.event_node(chain[i + 1]));
@@ -142,29 +143,30 @@ partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>&
     const std::size_t count = parts.members.size();
     const std::vector<std::uint32_t> reach_by_component = earliest_reach_by_component(
         rg.graph, rg.components, p,
-        [&](NodeId v) { return rg.is_event(v) ? g.event_slot(rg.event_of(v)) : kNone; },
+        [&](NodeId v) { return rg.is_event(v) ? g.event_slot(rg.event_of(v)) : SlotId::none(); },
         [&](NodeId v) { return g.event_slot_position(rg.event_of(v)); });
-    auto reach_from = [&](PartitionId part, std::uint32_t q) {
-        return reach_by_component[std::size_t(parts.component[part].value) * p + q];
+    auto reach_from = [&](PartitionId part, SlotId q) {
+        return reach_by_component[std::size_t(parts.component[part].value) * p + q.value];
     };
     auto partition_of = [&](RaceId x) {
         return parts.of_component[ComponentId{rg.components.of[rg.race_node(x)]}];
     };
     // Per chain: (position, partition) of race events, sorted; per partition and chain its
     // last race event position, and the earliest position its own races R̂-order (enter).
-    std::vector<std::vector<std::pair<std::uint32_t, PartitionId>>> race_events_of(p);
+    IdVector<SlotId, std::vector<std::pair<std::uint32_t, PartitionId>>> race_events_of(p);
     std::vector<std::uint32_t> last_position(count * p, kNone);
     std::vector<std::uint32_t> enter(count * p, kNone);
     for (RaceId x : ids<RaceId>(races.size())) {
         const PartitionId part = partition_of(x);
         for (EventId e : {races[x.value].a, races[x.value].b}) {
-            const std::uint32_t q = g.event_slot(e), j = g.event_slot_position(e);
+            const SlotId q = g.event_slot(e);
+            const std::uint32_t j = g.event_slot_position(e);
             race_events_of[q].emplace_back(j, part);
-            auto& last = last_position[std::size_t(part.value) * p + q];
+            auto& last = last_position[std::size_t(part.value) * p + q.value];
             last = last == kNone ? j : std::max(last, j);
         }
-        for (std::uint32_t q = 0; q < p; ++q) {
-            auto& d = enter[std::size_t(part.value) * p + q];
+        for (const SlotId q : g.slots()) {
+            auto& d = enter[std::size_t(part.value) * p + q.value];
             d = std::min(d, reach.at(x, q));
         }
     }
@@ -173,8 +175,8 @@ partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>&
         list.erase(std::unique(list.begin(), list.end()), list.end());
     }
     // Whether `part` has a race event at or after `from` in chain q.
-    auto has_race_event_from = [&](std::uint32_t from, std::uint32_t q, PartitionId part) {
-        const std::uint32_t last = last_position[std::size_t(part.value) * p + q];
+    auto has_race_event_from = [&](std::uint32_t from, SlotId q, PartitionId part) {
+        const std::uint32_t last = last_position[std::size_t(part.value) * p + q.value];
         return last != kNone && from != kNone && last >= from;
     };
 
@@ -187,14 +189,14 @@ partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>&
         PartitionId earliest_from;
         std::uint32_t second;
     };
-    std::vector<TwoEarliest> covered(p);
+    IdVector<SlotId, TwoEarliest> covered(p);
     std::vector<PartitionId> seen;
     for (PartitionId part : ids<PartitionId>(count)) {
         std::fill(covered.begin(), covered.end(), TwoEarliest{kNone, PartitionId::none(), kNone});
         seen.clear();
         visited_by[part] = part;
         auto add = [&](PartitionId other) {
-            for (std::uint32_t q = 0; q < p; ++q) {
+            for (const SlotId q : g.slots()) {
                 const std::uint32_t v = reach_from(other, q);
                 TwoEarliest& b = covered[q];
                 if (v < b.earliest) {
@@ -206,8 +208,8 @@ partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>&
                 }
             }
         };
-        for (std::uint32_t q = 0; q < p; ++q) {
-            const std::uint32_t from = enter[std::size_t(part.value) * p + q];
+        for (const SlotId q : g.slots()) {
+            const std::uint32_t from = enter[std::size_t(part.value) * p + q.value];
             if (from == kNone) continue;
             auto it = std::lower_bound(race_events_of[q].begin(), race_events_of[q].end(),
                                        std::make_pair(from, PartitionId{0}));
@@ -220,10 +222,12 @@ partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>&
         }
         for (PartitionId other : seen) {
             bool through_another = false;
-            for (std::uint32_t q = 0; q < p && !through_another; ++q)
+            for (const SlotId q : g.slots()) {
+                if (through_another) break;
                 through_another = has_race_event_from(
                     covered[q].earliest_from == other ? covered[q].second : covered[q].earliest, q,
                     other);
+            }
             if (!through_another) after[part].push_back(other);
         }
     }

@@ -11,13 +11,13 @@ NodeGraph NodeGraph::from_edges(std::uint32_t node_count, std::vector<Edge> edge
     g.node_count = node_count;
     g.offsets.assign(node_count + 1, 0);
     for (const auto& e : edges)
-        ++g.offsets[e.first + 1];
+        ++g.offsets[e.first.value + 1];
     for (std::uint32_t v = 0; v < node_count; ++v)
         g.offsets[v + 1] += g.offsets[v];
     g.targets.resize(edges.size());
     std::vector<std::uint32_t> fill(g.offsets.begin(), g.offsets.end() - 1);
     for (const auto& e : edges)
-        g.targets[fill[e.first]++] = e.second;
+        g.targets[fill[e.first.value]++] = e.second;
     return g;
 }
 
@@ -28,8 +28,8 @@ Components strong_components(const NodeGraph& graph) {
     // The CSR arrays are already sorted by source: hand them to Boost as they are.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
     edges.reserve(graph.targets.size());
-    for (NodeId v = 0; v < graph.node_count; ++v)
-        graph.for_each_successor(v, [&](NodeId w) { edges.emplace_back(v, w); });
+    for (const NodeId v : graph.nodes())
+        graph.for_each_successor(v, [&](NodeId w) { edges.emplace_back(v.value, w.value); });
     Csr csr(boost::edges_are_sorted, edges.begin(), edges.end(), graph.node_count);
     edges.clear();
     edges.shrink_to_fit();
@@ -48,7 +48,7 @@ ComponentMembers::ComponentMembers(const Components& c)
     for (std::uint32_t i = 0; i < c.count; ++i)
         begin[i + 1] += begin[i];
     std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-    for (NodeId v = 0; v < c.of.size(); ++v)
+    for (const NodeId v : ids<NodeId>(c.of.size()))
         nodes[fill[c.of[v]]++] = v;
 }
 
@@ -57,10 +57,10 @@ VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& grap
     : g_(&g), p_(std::max<std::uint32_t>(g.slot_count(), 1)), comp_(components.of),
       ts_(static_cast<std::size_t>(components.count) * p_, -1) {
     const ComponentMembers members(components);
-    for (NodeId v = 0; v < graph.node_count; ++v) {
-        const std::uint32_t q = g.node_slot(v);
-        if (q == kNone) continue;
-        auto& slot = ts_[static_cast<std::size_t>(comp_[v]) * p_ + q];
+    for (const NodeId v : graph.nodes()) {
+        const SlotId q = g.node_slot(v);
+        if (!q.valid()) continue;
+        auto& slot = ts_[static_cast<std::size_t>(comp_[v]) * p_ + q.value];
         slot = std::max(slot, static_cast<std::int32_t>(g.node_slot_serial(v)));
     }
     // Topological order of the condensation = decreasing component id.
@@ -83,7 +83,9 @@ EarliestReach::EarliestReach(const TemporalGraph& g, const NodeGraph& graph,
     : p_(std::max<std::uint32_t>(g.slot_count(), 1)), comp_(components.of),
       er_(earliest_reach_by_component(
           graph, components, p_,
-          [&](NodeId v) { return g.is_start_node(v) ? g.event_slot(g.node_event(v)) : kNone; },
+          [&](NodeId v) {
+              return g.is_start_node(v) ? g.event_slot(g.node_event(v)) : SlotId::none();
+          },
           [&](NodeId v) { return g.event_slot_position(g.node_event(v)); })) {}
 
 } // namespace firstrace

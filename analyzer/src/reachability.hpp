@@ -13,12 +13,14 @@ namespace firstrace {
 // A directed graph over the nodes of a TemporalGraph, in compressed sparse row form.
 struct NodeGraph {
     std::uint32_t node_count = 0;
-    std::vector<std::uint32_t> offsets; // node_count + 1
+    std::vector<std::uint32_t> offsets; // node_count + 1: v's successors are at
+                                        // [offsets[v.value], offsets[v.value + 1])
     std::vector<NodeId> targets;
 
     static NodeGraph from_edges(std::uint32_t node_count, std::vector<Edge> edges);
+    IdRange<NodeId> nodes() const { return ids<NodeId>(node_count); }
     template <class F> void for_each_successor(NodeId v, F&& f) const {
-        for (std::uint32_t i = offsets[v]; i < offsets[v + 1]; ++i)
+        for (std::uint32_t i = offsets[v.value]; i < offsets[v.value + 1]; ++i)
             f(targets[i]);
     }
 };
@@ -26,7 +28,7 @@ struct NodeGraph {
 // Strongly connected components; ids are in reverse topological order of the condensation
 // (component 0 has no edge to another component).
 struct Components {
-    std::vector<std::uint32_t> of; // node -> component
+    IdVector<NodeId, std::uint32_t> of; // node -> component
     std::uint32_t count = 0;
 };
 Components strong_components(const NodeGraph& graph);
@@ -44,7 +46,7 @@ class VectorTimestamps {
   public:
     VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
     bool reaches(NodeId from, NodeId to) const {
-        const std::uint32_t q = g_->node_slot(from);
+        const std::uint32_t q = g_->node_slot(from).value;
         return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >=
                static_cast<std::int32_t>(g_->node_slot_serial(from));
     }
@@ -52,13 +54,13 @@ class VectorTimestamps {
   private:
     const TemporalGraph* g_;
     std::uint32_t p_;
-    std::vector<std::uint32_t> comp_;
+    IdVector<NodeId, std::uint32_t> comp_;
     std::vector<std::int32_t> ts_; // per component
 };
 
 // For every component c of `graph` and slot q < p: the smallest position of a node in slot q
 // reachable from (any node of) c by a non-empty path, or kNone. `slot(v)` gives a node's slot
-// (kNone: none) and `position(v)` its position there.
+// (SlotId::none(): none) and `position(v)` its position there.
 template <class Slot, class Position>
 std::vector<std::uint32_t>
 earliest_reach_by_component(const NodeGraph& graph, const Components& components, std::uint32_t p,
@@ -69,13 +71,13 @@ earliest_reach_by_component(const NodeGraph& graph, const Components& components
 class EarliestReach {
   public:
     EarliestReach(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
-    std::uint32_t earliest(NodeId n, std::uint32_t q) const {
-        return er_[static_cast<std::size_t>(comp_[n]) * p_ + q];
+    std::uint32_t earliest(NodeId n, SlotId q) const {
+        return er_[static_cast<std::size_t>(comp_[n]) * p_ + q.value];
     }
 
   private:
     std::uint32_t p_;
-    std::vector<std::uint32_t> comp_;
+    IdVector<NodeId, std::uint32_t> comp_;
     std::vector<std::uint32_t> er_; // per component, non-empty paths
 };
 

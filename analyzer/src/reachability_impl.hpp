@@ -27,16 +27,17 @@ earliest_reach_by_component(const NodeGraph& graph, const Components& components
                 const std::uint32_t* in = &er[static_cast<std::size_t>(d) * p];
                 for (std::uint32_t q = 0; q < p; ++q)
                     out[q] = std::min(out[q], in[q]);
-                const std::uint32_t q = slot(w);
-                if (q != kNone) out[q] = std::min(out[q], static_cast<std::uint32_t>(position(w)));
+                const SlotId q = slot(w);
+                if (q.valid())
+                    out[q.value] = std::min(out[q.value], static_cast<std::uint32_t>(position(w)));
             });
         }
         if (cyclic) { // every member reaches every member by a non-empty path
             for (std::uint32_t i = first; i < last; ++i) {
-                const std::uint32_t q = slot(members.nodes[i]);
-                if (q != kNone)
-                    out[q] =
-                        std::min(out[q], static_cast<std::uint32_t>(position(members.nodes[i])));
+                const SlotId q = slot(members.nodes[i]);
+                if (q.valid())
+                    out[q.value] = std::min(out[q.value],
+                                            static_cast<std::uint32_t>(position(members.nodes[i])));
             }
         }
     }

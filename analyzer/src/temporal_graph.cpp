@@ -8,62 +8,63 @@
 namespace firstrace {
 
 TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
-    const auto p = static_cast<std::uint32_t>(trace.processes.size());
-    event_offset_.resize(p + 1, 0);
-    for (std::uint32_t i = 0; i < p; ++i)
-        event_offset_[i + 1] =
-            event_offset_[i] + static_cast<std::uint32_t>(trace.processes[i].events.size());
-    const std::uint32_t n = event_offset_.back();
-    event_process_.resize(n);
-    start_node_.resize(n);
-    finish_node_.resize(n);
-    for (std::uint32_t i = 0; i < p; ++i) {
+    std::uint32_t total = 0;
+    event_offset_.reserve(trace.processes.size() + 1);
+    for (const Process& process : trace.processes) {
+        event_offset_.push_back(EventId(total));
+        total += static_cast<std::uint32_t>(process.events.size());
+    }
+    event_offset_.push_back(EventId(total));
+    event_process_.resize(total);
+    start_node_.resize(total);
+    finish_node_.resize(total);
+    for (const ProcessId i : processes()) {
         std::uint32_t serial = 0;
-        const auto& events = trace.processes[i].events;
-        for (std::uint32_t j = 0; j < events.size(); ++j) {
-            const EventId e = event_offset_[i] + j;
+        for (const EventId e : process_events(i)) {
             event_process_[e] = i;
-            start_node_[e] = static_cast<NodeId>(node_process_.size());
-            node_process_.push_back(i);
-            node_serial_.push_back(serial++);
-            node_event_.push_back(e);
-            if (events[j].kind == EventKind::Computation) {
-                node_process_.push_back(i);
-                node_serial_.push_back(serial++);
-                node_event_.push_back(e);
-            }
-            finish_node_[e] = static_cast<NodeId>(node_process_.size() - 1);
+            start_node_[e] = add_node(i, serial++, e);
+            finish_node_[e] =
+                event(e).kind == EventKind::Computation ? add_node(i, serial++, e) : start_node_[e];
         }
     }
     add_sync_edges();
     assign_slots();
 }
 
+NodeId TemporalGraph::add_node(ProcessId process, std::uint32_t serial, EventId event) {
+    const NodeId n = node_process_.next_id();
+    node_process_.push_back(process);
+    node_serial_.push_back(serial);
+    node_event_.push_back(event);
+    return n;
+}
+
 void TemporalGraph::assign_slots() {
     const std::uint32_t p = process_count();
     const std::uint32_t nodes = node_count();
-    process_slot_.assign(p, kNone);
+    process_slot_.assign(p, SlotId::none());
     process_node_base_.assign(p, 0);
     process_event_base_.assign(p, 0);
-    std::vector<std::uint32_t> slot_tail;       // last process of each slot
-    std::vector<std::uint32_t> slot_node_count; // nodes in each slot so far
-    auto node_total = [&](std::uint32_t q) {
+    IdVector<SlotId, ProcessId> slot_tail;           // last process of each slot
+    IdVector<SlotId, std::uint32_t> slot_node_count; // nodes in each slot so far
+    auto node_total = [&](ProcessId q) {
         return process_begin(q) == process_end(q)
                    ? 0u
-                   : finish_node_[process_end(q) - 1] - start_node_[process_begin(q)] + 1;
+                   : finish_node_[EventId(process_end(q).value - 1)].value -
+                         start_node_[process_begin(q)].value + 1;
     };
-    auto open_slot = [&](std::uint32_t process, std::uint32_t slot) {
-        if (slot == kNone) {
-            slot = static_cast<std::uint32_t>(slot_events_.size());
+    auto open_slot = [&](ProcessId process, SlotId slot) {
+        if (!slot.valid()) {
+            slot = slot_events_.next_id();
             slot_events_.emplace_back();
-            slot_tail.push_back(kNone);
+            slot_tail.push_back(ProcessId::none());
             slot_node_count.push_back(0);
         }
         process_slot_[process] = slot;
         process_node_base_[process] = slot_node_count[slot];
         process_event_base_[process] = static_cast<std::uint32_t>(slot_events_[slot].size());
         slot_tail[slot] = process;
-        for (EventId e = process_begin(process); e < process_end(process); ++e)
+        for (const EventId e : process_events(process))
             slot_events_[slot].push_back(e);
         slot_node_count[slot] += node_total(process);
     };
@@ -82,12 +83,14 @@ void TemporalGraph::assign_slots() {
         for (std::size_t i = 0; i < from.size(); ++i)
             into[i] = std::max(into[i], from[i]);
     };
+    // Synchronization edges in and out of each node, compressed: node v's are at
+    // [offsets[v.value], offsets[v.value + 1]).
     std::vector<std::uint32_t> in_offsets(nodes + 1, 0), out_offsets(nodes + 1, 0);
     for (const auto& [from, to] : sync_edges_) {
-        ++in_offsets[to + 1];
-        ++out_offsets[from + 1];
+        ++in_offsets[to.value + 1];
+        ++out_offsets[from.value + 1];
     }
-    for (NodeId v = 0; v < nodes; ++v) {
+    for (std::uint32_t v = 0; v < nodes; ++v) {
         in_offsets[v + 1] += in_offsets[v];
         out_offsets[v + 1] += out_offsets[v];
     }
@@ -96,76 +99,83 @@ void TemporalGraph::assign_slots() {
         std::vector<std::uint32_t> in_fill(in_offsets.begin(), in_offsets.end() - 1);
         std::vector<std::uint32_t> out_fill(out_offsets.begin(), out_offsets.end() - 1);
         for (const auto& [from, to] : sync_edges_) {
-            in_sources[in_fill[to]++] = from;
-            out_targets[out_fill[from]++] = to;
+            in_sources[in_fill[to.value]++] = from;
+            out_targets[out_fill[from.value]++] = to;
         }
     }
+    // The nodes of a process are consecutive ids (process order).
+    auto process_successor = [](NodeId v) { return NodeId(v.value + 1); };
     auto has_process_successor = [&](NodeId v) {
-        return node_process_[v] != kNone && v + 1 < nodes &&
-               node_process_[v + 1] == node_process_[v];
+        return node_process_[v].valid() && v.value + 1 < nodes &&
+               node_process_[process_successor(v)] == node_process_[v];
     };
     auto has_process_predecessor = [&](NodeId v) {
-        return node_process_[v] != kNone && v > 0 && node_process_[v - 1] == node_process_[v];
+        return node_process_[v].valid() && v.value > 0 &&
+               node_process_[NodeId(v.value - 1)] == node_process_[v];
     };
-    std::vector<std::uint32_t> waiting(nodes, 0); // unprocessed predecessors
+    IdVector<NodeId, std::uint32_t> waiting(nodes, 0); // unprocessed predecessors
     std::vector<NodeId> ready;
-    for (NodeId v = 0; v < nodes; ++v) {
-        waiting[v] = in_offsets[v + 1] - in_offsets[v] + (has_process_predecessor(v) ? 1 : 0);
+    for (const NodeId v : this->nodes()) {
+        waiting[v] =
+            in_offsets[v.value + 1] - in_offsets[v.value] + (has_process_predecessor(v) ? 1 : 0);
         if (waiting[v] == 0) ready.push_back(v);
     }
     std::reverse(ready.begin(), ready.end());                            // lowest processes first
     std::unordered_map<NodeId, std::pair<Clock, std::uint32_t>> pending; // clock, uses left
-    std::vector<Clock> running(p);
+    IdVector<ProcessId, Clock> running(p);
     while (!ready.empty()) {
         const NodeId v = ready.back();
         ready.pop_back();
-        const std::uint32_t q = node_process_[v];
+        const ProcessId q = node_process_[v];
         Clock clock;
         if (has_process_predecessor(v)) clock = std::move(running[q]);
-        for (std::uint32_t i = in_offsets[v]; i < in_offsets[v + 1]; ++i) {
+        for (std::uint32_t i = in_offsets[v.value]; i < in_offsets[v.value + 1]; ++i) {
             const auto it = pending.find(in_sources[i]);
             merge(clock, it->second.first);
             if (--it->second.second == 0) pending.erase(it);
         }
-        if (q != kNone) {
+        if (q.valid()) {
             if (!has_process_predecessor(v)) { // q starts: reuse a slot whose tail has ended
-                std::uint32_t slot = kNone;
-                for (std::uint32_t s = 0; s < clock.size() && slot == kNone; ++s) {
-                    const std::uint32_t tail = slot_tail[s];
+                SlotId slot = SlotId::none();
+                for (std::uint32_t s = 0; s < clock.size() && !slot.valid(); ++s) {
+                    const ProcessId tail = slot_tail[SlotId(s)];
                     if (clock[s] >= 0 && static_cast<std::uint32_t>(clock[s]) + 1 >=
                                              process_node_base_[tail] + node_total(tail))
-                        slot = s;
+                        slot = SlotId(s);
                 }
                 open_slot(q, slot);
             }
-            const std::uint32_t s = process_slot_[q];
+            const std::uint32_t s = process_slot_[q].value;
             if (clock.size() <= s) clock.resize(s + 1, -1);
             clock[s] = static_cast<std::int32_t>(node_slot_serial(v));
         }
-        const std::uint32_t uses = out_offsets[v + 1] - out_offsets[v];
+        const std::uint32_t uses = out_offsets[v.value + 1] - out_offsets[v.value];
         if (uses > 0) pending.emplace(v, std::make_pair(clock, uses));
         if (has_process_successor(v)) running[q] = std::move(clock);
         // Successors: synchronization targets, then the process successor (walked first).
-        for (std::uint32_t i = out_offsets[v]; i < out_offsets[v + 1]; ++i)
+        for (std::uint32_t i = out_offsets[v.value]; i < out_offsets[v.value + 1]; ++i)
             if (--waiting[out_targets[i]] == 0) ready.push_back(out_targets[i]);
-        if (has_process_successor(v) && --waiting[v + 1] == 0) ready.push_back(v + 1);
+        if (has_process_successor(v) && --waiting[process_successor(v)] == 0)
+            ready.push_back(process_successor(v));
     }
     // Processes in a cycle of G (a malformed trace) were not reached: slots of their own.
-    for (std::uint32_t q = 0; q < p; ++q)
-        if (process_slot_[q] == kNone && process_begin(q) != process_end(q)) open_slot(q, kNone);
+    for (const ProcessId q : processes())
+        if (!process_slot_[q].valid() && !process_events(q).empty()) open_slot(q, SlotId::none());
 }
 
 const Event& TemporalGraph::event(EventId e) const {
-    const std::uint32_t p = event_process_[e];
-    return trace_->processes[p].events[e - event_offset_[p]];
+    return trace_->processes[event_process_[e].value].events[event_index(e)];
 }
 
 std::vector<Edge> TemporalGraph::edges() const {
     std::vector<Edge> out;
     out.reserve(node_count() + sync_edges_.size());
-    for (NodeId v = 0; v + 1 < node_count(); ++v)
-        if (node_process_[v] != kNone && node_process_[v] == node_process_[v + 1])
-            out.emplace_back(v, v + 1);
+    for (const NodeId v : nodes()) {
+        const NodeId next(v.value + 1); // process order: a process' nodes are consecutive
+        if (next.value < node_count() && node_process_[v].valid() &&
+            node_process_[v] == node_process_[next])
+            out.emplace_back(v, next);
+    }
     out.insert(out.end(), sync_edges_.begin(), sync_edges_.end());
     return out;
 }
@@ -179,19 +189,20 @@ void TemporalGraph::add_sync_edges() {
         EventId event;
     };
     std::vector<ObjectOp> ops;
-    for (EventId e = 0; e < event_count(); ++e) {
+    for (const EventId e : events()) {
         const Event& ev = event(e);
         switch (ev.kind) {
         case EventKind::Fork: {
-            const std::uint32_t child = ev.object;
-            if (child < process_count() && process_begin(child) != process_end(child))
+            const ProcessId child(ev.object); // a fork's object is the child's process index
+            if (child.value < process_count() && !process_events(child).empty())
                 sync_edges_.emplace_back(finish_node_[e], start_node_[process_begin(child)]);
             break;
         }
         case EventKind::Join: {
-            const std::uint32_t child = ev.object;
-            if (child < process_count() && process_begin(child) != process_end(child))
-                sync_edges_.emplace_back(finish_node_[process_end(child) - 1], start_node_[e]);
+            const ProcessId child(ev.object);
+            if (child.value < process_count() && !process_events(child).empty())
+                sync_edges_.emplace_back(finish_node_[EventId(process_end(child).value - 1)],
+                                         start_node_[e]);
             break;
         }
         case EventKind::Acquire:
@@ -215,7 +226,7 @@ void TemporalGraph::add_sync_edges() {
             ++j;
         const std::uint32_t object = ops[i].object;
         // Locks and atomics: each acquire is ordered after the latest release before it.
-        EventId last_release = kNone;
+        EventId last_release = EventId::none();
         // Semaphores: the k-th completed wait is enabled by the (k - initial value)-th post.
         std::vector<EventId> posts;
         std::vector<EventId> waits;
@@ -228,7 +239,7 @@ void TemporalGraph::add_sync_edges() {
                 last_release = op.event;
                 break;
             case EventKind::Acquire:
-                if (last_release != kNone &&
+                if (last_release.valid() &&
                     event_process_[last_release] != event_process_[op.event])
                     sync_edges_.emplace_back(finish_node_[last_release], start_node_[op.event]);
                 break;
@@ -258,10 +269,7 @@ void TemporalGraph::add_sync_edges() {
         }
         for (const auto& [episode, ends] : episodes) {
             if (ends.first.empty() || ends.second.empty()) continue;
-            const auto v = static_cast<NodeId>(node_process_.size());
-            node_process_.push_back(kNone);
-            node_serial_.push_back(0);
-            node_event_.push_back(kNone);
+            const NodeId v = add_node(ProcessId::none(), 0, EventId::none());
             for (EventId a : ends.first)
                 sync_edges_.emplace_back(finish_node_[a], v);
             for (EventId d : ends.second)
@@ -275,10 +283,10 @@ std::vector<std::pair<EventId, EventId>> TemporalGraph::sync_event_edges() const
     std::vector<std::pair<EventId, EventId>> out;
     std::unordered_map<NodeId, std::vector<EventId>> into_virtual;
     for (const auto& [from, to] : sync_edges_)
-        if (node_process_[to] == kNone) into_virtual[to].push_back(node_event_[from]);
+        if (!node_process_[to].valid()) into_virtual[to].push_back(node_event_[from]);
     for (const auto& [from, to] : sync_edges_) {
-        if (node_process_[to] == kNone) continue;
-        if (node_process_[from] != kNone)
+        if (!node_process_[to].valid()) continue;
+        if (node_process_[from].valid())
             out.emplace_back(node_event_[from], node_event_[to]);
         else
             for (EventId a : into_virtual[from])

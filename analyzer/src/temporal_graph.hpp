@@ -8,13 +8,12 @@
 #include <utility>
 #include <vector>
 
+#include "analysis_ids.hpp"
 #include "firstrace/analysis_result.hpp"
 #include "firstrace/model.hpp"
 
 namespace firstrace {
 
-using EventId = std::uint32_t; // dense id over all events of all processes
-using NodeId = std::uint32_t;
 using Edge = std::pair<NodeId, NodeId>;
 
 class TemporalGraph {
@@ -24,51 +23,59 @@ class TemporalGraph {
     std::uint32_t process_count() const {
         return static_cast<std::uint32_t>(event_offset_.size() - 1);
     }
-    std::uint32_t event_count() const { return event_offset_.back(); }
+    std::uint32_t event_count() const { return event_offset_.back().value; }
     std::uint32_t node_count() const { return static_cast<std::uint32_t>(node_process_.size()); }
+    IdRange<ProcessId> processes() const { return ids<ProcessId>(process_count()); }
+    IdRange<EventId> events() const { return ids<EventId>(event_count()); }
+    IdRange<NodeId> nodes() const { return ids<NodeId>(node_count()); }
 
-    EventId event_id(std::uint32_t process, std::uint32_t index) const {
-        return event_offset_[process] + index;
+    // From and to the model's coordinates (process index, index within the process).
+    EventId event_id(ProcessId process, std::uint32_t index) const {
+        return EventId(event_offset_[process].value + index);
     }
-    EventId event_id(const EventRef& r) const { return event_id(r.process, r.index); }
-    EventRef event_ref(EventId e) const {
-        return {event_process_[e], e - event_offset_[event_process_[e]]};
+    EventId event_id(const EventRef& r) const { return event_id(ProcessId(r.process), r.index); }
+    EventRef event_ref(EventId e) const { return {event_process_[e].value, event_index(e)}; }
+    ProcessId event_process(EventId e) const { return event_process_[e]; }
+    std::uint32_t event_index(EventId e) const {
+        return e.value - event_offset_[event_process_[e]].value;
     }
-    std::uint32_t event_process(EventId e) const { return event_process_[e]; }
-    std::uint32_t event_index(EventId e) const { return e - event_offset_[event_process_[e]]; }
     const Event& event(EventId e) const;
     bool is_computation(EventId e) const { return start_node_[e] != finish_node_[e]; }
     // First event id of a process and one past its last.
-    EventId process_begin(std::uint32_t p) const { return event_offset_[p]; }
-    EventId process_end(std::uint32_t p) const { return event_offset_[p + 1]; }
+    EventId process_begin(ProcessId p) const { return event_offset_[p]; }
+    EventId process_end(ProcessId p) const { return event_offset_[ProcessId(p.value + 1)]; }
+    IdRange<EventId> process_events(ProcessId p) const {
+        return id_range(process_begin(p), process_end(p));
+    }
 
     NodeId start_node(EventId e) const { return start_node_[e]; }
     NodeId finish_node(EventId e) const { return finish_node_[e]; }
-    std::uint32_t node_process(NodeId n) const { return node_process_[n]; } // kNone: virtual
-    std::uint32_t node_serial(NodeId n) const { return node_serial_[n]; }   // within its process
-    // The event a node belongs to (kNone for virtual nodes), and whether it is a start node.
+    ProcessId node_process(NodeId n) const { return node_process_[n]; }   // none(): virtual
+    std::uint32_t node_serial(NodeId n) const { return node_serial_[n]; } // within its process
+    // The event a node belongs to (none() for virtual nodes), and whether it is a start node.
     EventId node_event(NodeId n) const { return node_event_[n]; }
     bool is_start_node(NodeId n) const {
-        return node_event_[n] != kNone && start_node_[node_event_[n]] == n;
+        return node_event_[n].valid() && start_node_[node_event_[n]] == n;
     }
 
     // Timestamp slots (DESIGN step 2): a process takes over the slot of a process whose end is
     // ordered before its start by any path of G (join, barrier, lock, semaphore), so the slots
     // form chains ordered in G and the timestamp width is the number of processes live at once,
-    // not of all processes ever created. Processes without events have no slot (kNone).
+    // not of all processes ever created. Processes without events have no slot (none()).
     std::uint32_t slot_count() const { return static_cast<std::uint32_t>(slot_events_.size()); }
-    std::uint32_t node_slot(NodeId n) const {
-        return node_process_[n] == kNone ? kNone : process_slot_[node_process_[n]];
+    IdRange<SlotId> slots() const { return ids<SlotId>(slot_count()); }
+    SlotId node_slot(NodeId n) const {
+        return node_process_[n].valid() ? process_slot_[node_process_[n]] : SlotId::none();
     }
     std::uint32_t node_slot_serial(NodeId n) const {
         return process_node_base_[node_process_[n]] + node_serial_[n];
     }
-    std::uint32_t event_slot(EventId e) const { return process_slot_[event_process_[e]]; }
+    SlotId event_slot(EventId e) const { return process_slot_[event_process_[e]]; }
     // Position of an event in its slot's chain of events.
     std::uint32_t event_slot_position(EventId e) const {
         return process_event_base_[event_process_[e]] + event_index(e);
     }
-    const std::vector<EventId>& slot_events(std::uint32_t slot) const { return slot_events_[slot]; }
+    const std::vector<EventId>& slot_events(SlotId slot) const { return slot_events_[slot]; }
 
     // Process-order edges plus synchronization edges: every edge of G.
     std::vector<Edge> edges() const;
@@ -81,20 +88,21 @@ class TemporalGraph {
   private:
     void add_sync_edges();
     void assign_slots();
+    NodeId add_node(ProcessId process, std::uint32_t serial, EventId event);
 
     const Trace* trace_;
-    std::vector<EventId> event_offset_; // per process, plus a sentinel
-    std::vector<std::uint32_t> event_process_;
-    std::vector<NodeId> start_node_;
-    std::vector<NodeId> finish_node_;
-    std::vector<std::uint32_t> node_process_;
-    std::vector<std::uint32_t> node_serial_;
-    std::vector<EventId> node_event_;
+    IdVector<ProcessId, EventId> event_offset_; // per process, plus a sentinel
+    IdVector<EventId, ProcessId> event_process_;
+    IdVector<EventId, NodeId> start_node_;
+    IdVector<EventId, NodeId> finish_node_;
+    IdVector<NodeId, ProcessId> node_process_;
+    IdVector<NodeId, std::uint32_t> node_serial_;
+    IdVector<NodeId, EventId> node_event_;
     std::vector<Edge> sync_edges_;
-    std::vector<std::uint32_t> process_slot_;
-    std::vector<std::uint32_t> process_node_base_;  // slot serial of the process' first node
-    std::vector<std::uint32_t> process_event_base_; // slot position of its first event
-    std::vector<std::vector<EventId>> slot_events_;
+    IdVector<ProcessId, SlotId> process_slot_;
+    IdVector<ProcessId, std::uint32_t> process_node_base_;  // slot serial of its first node
+    IdVector<ProcessId, std::uint32_t> process_event_base_; // slot position of its first event
+    IdVector<SlotId, std::vector<EventId>> slot_events_;
 };
 
 } // namespace firstrace

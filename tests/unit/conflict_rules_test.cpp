@@ -51,8 +51,8 @@ TEST(ConflictRules, AtomicOnlyConflictsAreDependencesNotRaces) {
     const Dependences ec = compute_dependences(
         g, EventOrder(g, ts), c, DependenceKind::EventControl, Ordering::Approximate, 1000, {});
     ASSERT_EQ(ec.direct.size(), 1u);
-    EXPECT_EQ(ec.direct[0].from, g.event_id(0, 0));
-    EXPECT_EQ(ec.direct[0].to, g.event_id(1, 0));
+    EXPECT_EQ(ec.direct[0].from, g.event_id(ProcessId(0), 0));
+    EXPECT_EQ(ec.direct[0].to, g.event_id(ProcessId(1), 0));
 }
 
 TEST(ConflictRules, MixedAtomicAndPlainBytesRaceOnlyWherePlain) {

@@ -142,12 +142,12 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
         const VectorTimestamps ts(g, fast_graph, comps);
         const reference::Reachability full(
             g.node_count(), kind == DependenceKind::SharedData ? ref.gd_edges : ref.ge_edges);
-        for (NodeId x = 0; x < g.node_count(); ++x) {
-            if (g.node_process(x) == kNone) continue;
-            for (NodeId y = 0; y < g.node_count(); ++y)
+        for (const NodeId x : g.nodes()) {
+            if (!g.node_process(x).valid()) continue;
+            for (const NodeId y : g.nodes())
                 ASSERT_EQ(ts.reaches(x, y), full.reaches(x, y))
-                    << (kind == DependenceKind::SharedData ? "G_D" : "G_E") << " node " << x
-                    << " -> " << y;
+                    << (kind == DependenceKind::SharedData ? "G_D" : "G_E") << " node " << x.value
+                    << " -> " << y.value;
         }
     }
 }

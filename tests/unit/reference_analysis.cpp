@@ -11,7 +11,7 @@ Reachability::Reachability(std::uint32_t nodes, const std::vector<Edge>& edges)
     : succ_(nodes), reach_(nodes) {
     for (const auto& [a, b] : edges)
         succ_[a].insert(b);
-    for (NodeId s = 0; s < nodes; ++s) {
+    for (const NodeId s : ids<NodeId>(nodes)) {
         std::deque<NodeId> queue{s};
         reach_[s].insert(s);
         while (!queue.empty()) {
@@ -73,8 +73,8 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
     // and it is not private to both processes' OS thread; the conflict is a data race unless
     // both accesses are atomic. Pairs with atomic-only conflicts give dependences only.
     const std::uint32_t n = g.event_count();
-    std::vector<Accesses> acc(n);
-    for (EventId e = 0; e < n; ++e) {
+    IdVector<EventId, Accesses> acc(n);
+    for (const EventId e : g.events()) {
         if (!g.is_computation(e)) continue;
         acc[e] = {addresses(trace, g.event(e), kAccessRead, false),
                   addresses(trace, g.event(e), kAccessWrite, false),
@@ -82,15 +82,16 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
                   addresses(trace, g.event(e), kAccessWrite, true)};
     }
     std::vector<ReferenceRace> conflict_pairs; // races and atomic-only pairs
-    for (EventId a = 0; a < n; ++a)
-        for (EventId b = a + 1; b < n; ++b) {
-            const std::uint32_t pa = g.event_process(a), pb = g.event_process(b);
+    for (const EventId a : g.events())
+        for (const EventId b : id_range(EventId(a.value + 1), EventId(n))) {
+            const ProcessId pa = g.event_process(a), pb = g.event_process(b);
             if (!g.is_computation(a) || !g.is_computation(b) || pa == pb) continue;
             if (!unordered(a, b)) continue;
             ReferenceRace r{a, b, {}, false, false, RaceStatus::Feasible, false};
             bool conflicting = false;
             for (std::uint64_t v : acc[a].all()) {
-                if (!acc[b].touches(v) || trace.private_to_both(pa, pb, {v, v + 1})) continue;
+                if (!acc[b].touches(v) || trace.private_to_both(pa.value, pb.value, {v, v + 1}))
+                    continue;
                 const Accesses &x = acc[a], &y = acc[b];
                 if (!x.writes(v) && !y.writes(v)) continue;
                 conflicting = true;

@@ -24,8 +24,8 @@ class Reachability {
     bool reaches_nonempty(NodeId from, NodeId to) const;
 
   private:
-    std::vector<std::set<NodeId>> succ_;
-    std::vector<std::set<NodeId>> reach_;
+    IdVector<NodeId, std::set<NodeId>> succ_;
+    IdVector<NodeId, std::set<NodeId>> reach_;
 };
 
 struct ReferenceRace {

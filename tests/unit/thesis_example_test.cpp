@@ -68,10 +68,10 @@ TEST_F(ThesisExample, Figure6_1_TemporalOrderingGraph) {
         for (EventRef y : {b(), d(), f()})
             EXPECT_TRUE(order.unordered(id(x), id(y)));
     // The forks precede both children, and both children precede the joins.
-    EXPECT_TRUE(order.precedes(g.event_id(0, 0), id(a())));
-    EXPECT_TRUE(order.precedes(g.event_id(0, 1), id(b())));
-    EXPECT_TRUE(order.precedes(id(e()), g.event_id(0, 2)));
-    EXPECT_TRUE(order.precedes(id(f()), g.event_id(0, 3)));
+    EXPECT_TRUE(order.precedes(g.event_id(ProcessId(0), 0), id(a())));
+    EXPECT_TRUE(order.precedes(g.event_id(ProcessId(0), 1), id(b())));
+    EXPECT_TRUE(order.precedes(id(e()), g.event_id(ProcessId(0), 2)));
+    EXPECT_TRUE(order.precedes(id(f()), g.event_id(ProcessId(0), 3)));
 }
 
 TEST_F(ThesisExample, Figure2_1_ThreeApparentRaces) {

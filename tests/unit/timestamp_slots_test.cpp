@@ -49,7 +49,7 @@ TEST(TimestampSlots, BarrierWavesReuseTheSlotsOfTheWaveBefore) {
     const TemporalGraph g(t);
     EXPECT_EQ(g.slot_count(), 4u);
     // Slots are chains ordered in G: each second-wave process follows a first-wave one.
-    for (std::uint32_t s = 0; s < g.slot_count(); ++s)
+    for (const SlotId s : g.slots())
         EXPECT_EQ(g.slot_events(s).size(), 4u);
 }
 
