@@ -24,13 +24,29 @@ struct Window {
     std::size_t last = 0;
 };
 
-// One conflict found on one segment.
+// A conflict of an event pair found on some segment (12 bytes). Pairs conflict on many
+// segments when their events touch many variables; only the pair and the OR of its flags
+// matter (what it races on is recomputed per race, race_accesses.hpp).
 struct ConflictHit {
     EventId a;
     EventId b;
-    std::uint32_t segment;
     std::uint8_t flags; // bit 0: a writes / b reads, bit 1: b writes / a reads, bit 2: data race
 };
+
+// Sorts hits by pair and merges those of one pair (their flags OR-ed).
+void merge_pairs(std::vector<ConflictHit>& hits) {
+    std::sort(hits.begin(), hits.end(), [](const ConflictHit& x, const ConflictHit& y) {
+        return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+    });
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+        if (out > 0 && hits[out - 1].a == hits[i].a && hits[out - 1].b == hits[i].b)
+            hits[out - 1].flags |= hits[i].flags;
+        else
+            hits[out++] = hits[i];
+    }
+    hits.resize(out);
+}
 
 } // namespace
 
@@ -94,6 +110,10 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     incidences.resize(out);
 
     std::vector<ConflictHit> hits;
+    // The hits are merged by pair whenever they have doubled since the last merge: memory
+    // follows the distinct pairs (the races), not the (pair, segment) conflicts, which are
+    // many times more on fork/join waves (issue 14).
+    std::size_t merge_at = std::size_t(1) << 20;
     const std::uint32_t slots = g.slot_count();
     // Per slot: the accessors and the writers of the current segment.
     IdVector<SlotId, std::vector<const Incidence*>> all(slots), writers(slots);
@@ -158,7 +178,11 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                             if ((a_access & kAnyWrite) && (b_access & kAnyRead)) flags |= 1;
                             if ((b_access & kAnyWrite) && (a_access & kAnyRead)) flags |= 2;
                             if (races_on(a_access, b_access)) flags |= 4;
-                            hits.push_back({swap ? y : x, swap ? x : y, segment, flags});
+                            hits.push_back({swap ? y : x, swap ? x : y, flags});
+                            if (hits.size() >= merge_at) {
+                                merge_pairs(hits);
+                                merge_at = std::max(merge_at, 2 * hits.size());
+                            }
                         }
                     }
                 }
@@ -169,23 +193,15 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     incidences.clear();
     incidences.shrink_to_fit();
 
-    std::sort(hits.begin(), hits.end(), [](const ConflictHit& x, const ConflictHit& y) {
-        return std::tie(x.a, x.b, x.segment) < std::tie(y.a, y.b, y.segment);
-    });
+    merge_pairs(hits);
     UnorderedConflicts result;
-    for (std::size_t i = 0; i < hits.size();) {
+    for (const ConflictHit& hit : hits) {
         ApparentRace race;
-        race.a = hits[i].a;
-        race.b = hits[i].b;
-        bool data_race = false;
-        std::size_t j = i;
-        for (; j < hits.size() && hits[j].a == race.a && hits[j].b == race.b; ++j) {
-            race.a_writes_b_reads |= (hits[j].flags & 1) != 0;
-            race.b_writes_a_reads |= (hits[j].flags & 2) != 0;
-            data_race |= (hits[j].flags & 4) != 0;
-        }
-        (data_race ? result.races : result.atomic_only).push_back(race);
-        i = j;
+        race.a = hit.a;
+        race.b = hit.b;
+        race.a_writes_b_reads = (hit.flags & 1) != 0;
+        race.b_writes_a_reads = (hit.flags & 2) != 0;
+        ((hit.flags & 4) ? result.races : result.atomic_only).push_back(race);
     }
     if (progress) progress("apparent races", 1.0);
     return result;
