@@ -56,60 +56,6 @@ class StageClock {
     std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
-// Fills sites_a / sites_b of every race: the sites (plain or atomic) of each event whose ranges
-// overlap the race's conflicts. Events are visited once each, their ranges sorted by start with
-// the running maximum of their ends, so that lookups are binary searches even in events with
-// thousands of sites, and only one event's index is alive at a time.
-void fill_conflicting_sites(const TemporalGraph& g, std::vector<Race>& races) {
-    const Trace& trace = g.trace();
-    struct Request {
-        EventId event;
-        std::uint32_t race;
-        bool side_b;
-    };
-    std::vector<Request> requests;
-    requests.reserve(races.size() * 2);
-    for (std::uint32_t i = 0; i < races.size(); ++i) {
-        requests.push_back({g.event_id(races[i].a), i, false});
-        requests.push_back({g.event_id(races[i].b), i, true});
-    }
-    std::sort(requests.begin(), requests.end(), [](const Request& x, const Request& y) {
-        return x.event != y.event ? x.event < y.event : x.race < y.race;
-    });
-    struct Entry {
-        std::uint64_t lo, hi, max_hi;
-        std::uint32_t site;
-    };
-    std::vector<Entry> entries;
-    for (std::size_t i = 0; i < requests.size();) {
-        const EventId id = requests[i].event;
-        const Event& e = g.event(id);
-        entries.clear();
-        trace.for_each_data_range(e,
-                                  [&](std::uint32_t s, const AccessSite&, const Interval& range) {
-                                      entries.push_back({range.lo, range.hi, 0, s});
-                                  });
-        std::sort(entries.begin(), entries.end(),
-                  [](const Entry& x, const Entry& y) { return x.lo < y.lo; });
-        std::uint64_t max_hi = 0;
-        for (auto& entry : entries)
-            entry.max_hi = max_hi = std::max(max_hi, entry.hi);
-        for (; i < requests.size() && requests[i].event == id; ++i) {
-            Race& race = races[requests[i].race];
-            std::vector<std::uint32_t>& out = requests[i].side_b ? race.sites_b : race.sites_a;
-            for (const Interval& c : race.conflicts) {
-                // Entries before the first whose running maximum end passes c.lo cannot overlap.
-                auto k = std::partition_point(entries.begin(), entries.end(),
-                                              [&](const Entry& x) { return x.max_hi <= c.lo; });
-                for (; k != entries.end() && k->lo < c.hi; ++k)
-                    if (k->hi > c.lo) out.push_back(k->site);
-            }
-            std::sort(out.begin(), out.end());
-            out.erase(std::unique(out.begin(), out.end()), out.end());
-        }
-    }
-}
-
 } // namespace
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
@@ -163,9 +109,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
             race.actual = !(a.clock_finish < b.clock_start) && !(b.clock_finish < a.clock_start);
         }
         race.partition = ordering.partition_of_race[i];
-        race.conflicts = conflicts.conflicts(in);
     }
-    fill_conflicting_sites(g, result.races);
     result.partitions = ordering.partitions;
     for (const auto& [from, to] : g.sync_event_edges())
         result.edges.push_back({EdgeKind::Ordering, g.event_ref(from), g.event_ref(to), false});

@@ -3,33 +3,10 @@
 #include <algorithm>
 #include <tuple>
 
+#include "conflict_rule.hpp"
+
 namespace firstrace {
 namespace {
-
-// What one event does to one elementary segment.
-enum SegmentAccess : std::uint8_t {
-    kPlainRead = 1,
-    kPlainWrite = 2,
-    kAtomicRead = 4,
-    kAtomicWrite = 8,
-    kAnyWrite = kPlainWrite | kAtomicWrite,
-    kAnyRead = kPlainRead | kAtomicRead,
-    kAny = kAnyRead | kAnyWrite,
-};
-
-std::uint8_t segment_access(std::uint8_t site_flags) {
-    const bool atomic = (site_flags & kAccessAtomic) != 0;
-    std::uint8_t out = 0;
-    if (site_flags & kAccessRead) out |= atomic ? kAtomicRead : kPlainRead;
-    if (site_flags & kAccessWrite) out |= atomic ? kAtomicWrite : kPlainWrite;
-    return out;
-}
-
-// A data race on a segment: a write and another access, not both atomic.
-bool races_on(std::uint8_t x, std::uint8_t y) {
-    return ((x & kPlainWrite) && (y & kAny)) || ((y & kPlainWrite) && (x & kAny)) ||
-           ((x & kAtomicWrite) && (y & kPlainRead)) || ((y & kAtomicWrite) && (x & kPlainRead));
-}
 
 // One event touching one elementary address segment. Events are numbered by their rank in the
 // timestamp slot chains (slot by slot, in chain order): the events of one slot are totally
@@ -47,13 +24,29 @@ struct Window {
     std::size_t last = 0;
 };
 
-// One conflict found on one segment.
+// A conflict of an event pair found on some segment (12 bytes). Pairs conflict on many
+// segments when their events touch many variables; only the pair and the OR of its flags
+// matter (what it races on is recomputed per race, race_accesses.hpp).
 struct ConflictHit {
     EventId a;
     EventId b;
-    std::uint32_t segment;
     std::uint8_t flags; // bit 0: a writes / b reads, bit 1: b writes / a reads, bit 2: data race
 };
+
+// Sorts hits by pair and merges those of one pair (their flags OR-ed).
+void merge_pairs(std::vector<ConflictHit>& hits) {
+    std::sort(hits.begin(), hits.end(), [](const ConflictHit& x, const ConflictHit& y) {
+        return std::tie(x.a, x.b) < std::tie(y.a, y.b);
+    });
+    std::size_t out = 0;
+    for (std::size_t i = 0; i < hits.size(); ++i) {
+        if (out > 0 && hits[out - 1].a == hits[i].a && hits[out - 1].b == hits[i].b)
+            hits[out - 1].flags |= hits[i].flags;
+        else
+            hits[out++] = hits[i];
+    }
+    hits.resize(out);
+}
 
 } // namespace
 
@@ -117,6 +110,10 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     incidences.resize(out);
 
     std::vector<ConflictHit> hits;
+    // The hits are merged by pair whenever they have doubled since the last merge: memory
+    // follows the distinct pairs (the races), not the (pair, segment) conflicts, which are
+    // many times more on fork/join waves (issue 14).
+    std::size_t merge_at = std::size_t(1) << 20;
     const std::uint32_t slots = g.slot_count();
     // Per slot: the accessors and the writers of the current segment.
     IdVector<SlotId, std::vector<const Incidence*>> all(slots), writers(slots);
@@ -197,7 +194,11 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                         if ((a_access & kAnyWrite) && (b_access & kAnyRead)) flags |= 1;
                         if ((b_access & kAnyWrite) && (a_access & kAnyRead)) flags |= 2;
                         if (races_on(a_access, b_access)) flags |= 4;
-                        hits.push_back({swap ? y : x, swap ? x : y, segment, flags});
+                        hits.push_back({swap ? y : x, swap ? x : y, flags});
+                        if (hits.size() >= merge_at) {
+                            merge_pairs(hits);
+                            merge_at = std::max(merge_at, 2 * hits.size());
+                        }
                     }
                 }
             });
@@ -207,35 +208,15 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     incidences.clear();
     incidences.shrink_to_fit();
 
-    std::sort(hits.begin(), hits.end(), [](const ConflictHit& x, const ConflictHit& y) {
-        return std::tie(x.a, x.b, x.segment) < std::tie(y.a, y.b, y.segment);
-    });
+    merge_pairs(hits);
     UnorderedConflicts result;
-    for (std::size_t i = 0; i < hits.size();) {
+    for (const ConflictHit& hit : hits) {
         ApparentRace race;
-        race.a = hits[i].a;
-        race.b = hits[i].b;
-        race.first_conflict = static_cast<std::uint32_t>(result.conflict_ranges.size());
-        std::size_t j = i;
-        for (; j < hits.size() && hits[j].a == race.a && hits[j].b == race.b; ++j) {
-            race.a_writes_b_reads |= (hits[j].flags & 1) != 0;
-            race.b_writes_a_reads |= (hits[j].flags & 2) != 0;
-            if (!(hits[j].flags & 4)) continue;
-            const Interval seg{bounds[hits[j].segment], bounds[hits[j].segment + 1]};
-            if (race.conflict_count > 0 && result.conflict_ranges.back().hi == seg.lo) {
-                result.conflict_ranges.back().hi = seg.hi;
-            } else {
-                result.conflict_ranges.push_back(seg);
-                ++race.conflict_count;
-            }
-        }
-        if (race.conflict_count > 0) {
-            result.races.push_back(race);
-        } else {
-            race.first_conflict = 0;
-            result.atomic_only.push_back(race);
-        }
-        i = j;
+        race.a = hit.a;
+        race.b = hit.b;
+        race.a_writes_b_reads = (hit.flags & 1) != 0;
+        race.b_writes_a_reads = (hit.flags & 2) != 0;
+        ((hit.flags & 4) ? result.races : result.atomic_only).push_back(race);
     }
     if (progress) progress("apparent races", 1.0);
     return result;

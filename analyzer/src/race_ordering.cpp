@@ -20,30 +20,31 @@ namespace {
 // Per race and chain (timestamp slot) q, the slot position from which race x R̂-orders the
 // events of q: m_x[q] = max(er(a_s)[q], er(b_s)[q]) with er the earliest-reach timestamps of
 // Ê* (G plus the direct event-control edges moved to start -> start, end of thesis 8.2).
+// Computed when asked from the per-event timestamps rather than stored per race: a table of
+// races x chains is hundreds of bytes per race with many threads (issue 14).
 class RaceReach {
   public:
     RaceReach(const TemporalGraph& g, const std::vector<ApparentRace>& races,
               const std::vector<DependenceEdge>& direct_event_control)
-        : slots_(g.slot_count()), m_(races.size() * std::size_t(g.slot_count())) {
-        std::vector<Edge> edges = g.edges();
-        for (const auto& e : direct_event_control)
-            edges.emplace_back(g.start_node(e.from), g.start_node(e.to));
-        const NodeGraph ehat = NodeGraph::from_edges(g.node_count(), std::move(edges));
-        const Components comps = strong_components(ehat);
-        const EarliestReach reach(g, ehat, comps);
-        for (RaceId x : ids<RaceId>(races.size()))
-            for (const SlotId q : ids<SlotId>(slots_))
-                at(x, q) = std::max(reach.earliest(g.start_node(races[x.value].a), q),
-                                    reach.earliest(g.start_node(races[x.value].b), q));
-    }
+        : g_(g), races_(races), reach_(event_control_reach(g, direct_event_control)) {}
     std::uint32_t at(RaceId x, SlotId q) const {
-        return m_[x.value * std::size_t(slots_) + q.value];
+        const ApparentRace& r = races_[x.value];
+        return std::max(reach_.earliest(g_.start_node(r.a), q),
+                        reach_.earliest(g_.start_node(r.b), q));
     }
 
   private:
-    std::uint32_t& at(RaceId x, SlotId q) { return m_[x.value * std::size_t(slots_) + q.value]; }
-    std::uint32_t slots_;
-    std::vector<std::uint32_t> m_;
+    static EarliestReach event_control_reach(const TemporalGraph& g,
+                                             const std::vector<DependenceEdge>& direct) {
+        std::vector<Edge> edges = g.edges();
+        for (const auto& e : direct)
+            edges.emplace_back(g.start_node(e.from), g.start_node(e.to));
+        const NodeGraph ehat = NodeGraph::from_edges(g.node_count(), std::move(edges));
+        return EarliestReach(g, ehat, strong_components(ehat));
+    }
+    const TemporalGraph& g_;
+    const std::vector<ApparentRace>& races_;
+    EarliestReach reach_;
 };
 
 // Nodes 0..r-1 are the races, node r + e the event e on its chain (NodeId here: a node of this

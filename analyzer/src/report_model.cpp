@@ -107,6 +107,7 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, 
     const MemoryNames names(trace);
     const ReportEventFacts facts(trace);
     const OrderingChains chains(trace, result);
+    RaceAccessFinder finder(trace);
     for (const Race& race : result.races) {
         ReportRace r;
         r.id = race.id;
@@ -132,18 +133,19 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, 
                 o.chain.push_back(facts.step(step.event, to_string(step.via)));
             r.ordered_after = std::move(o);
         }
-        for (const Interval& c : race.conflicts) {
+        const RaceAccesses& accesses = finder.of(race);
+        for (const Interval& c : accesses.conflicts) {
             if (!trace.variable_names.empty())
                 for (std::uint64_t v = c.lo; v < c.hi; ++v)
                     r.variables.push_back(names.name({v, v + 1}));
             else
                 r.variables.push_back(names.name(c));
         }
-        for (std::uint32_t s : race.sites_a)
+        for (std::uint32_t s : accesses.sites_a)
             r.sites_a.push_back(make_report_site(trace, s));
-        for (std::uint32_t s : race.sites_b)
+        for (std::uint32_t s : accesses.sites_b)
             r.sites_b.push_back(make_report_site(trace, s));
-        for (const ConflictingSitePair& p : conflicting_site_pairs(trace, race))
+        for (const ConflictingSitePair& p : conflicting_site_pairs(trace, accesses))
             r.pairs.push_back({p.a, p.b, shared_variable_name(trace, names, p.shared)});
         model.races.push_back(std::move(r));
     }

@@ -66,7 +66,8 @@ template <class F> void for_each_instance(const ReportRace& race, F&& f) {
 
 } // namespace
 
-std::vector<ConflictingSitePair> conflicting_site_pairs(const Trace& trace, const Race& race) {
+std::vector<ConflictingSitePair> conflicting_site_pairs(const Trace& trace,
+                                                        const RaceAccesses& race) {
     std::vector<ConflictingSitePair> out;
     ConflictScratch scratch;
     for_each_conflicting_site_pair(
@@ -261,7 +262,8 @@ namespace {
 class ListedSiteGrouping {
   public:
     ListedSiteGrouping(const Trace& trace, const AnalysisResult& result)
-        : trace_(trace), result_(result), end_of_site_(trace.sites.size(), kNone) {
+        : trace_(trace), result_(result), accesses_(trace),
+          end_of_site_(trace.sites.size(), kNone) {
         // At most one end per location, plus the unknown one.
         constexpr std::size_t kDenseEnds = 2048; // a table of at most 16 MiB
         const std::size_t ends = trace.locations.size() + 1;
@@ -287,10 +289,11 @@ class ListedSiteGrouping {
                 continue;
             }
             bool any = false;
+            const RaceAccesses& accesses = accesses_.of(race);
             for_each_conflicting_site_pair(
-                trace_, race, scratch,
+                trace_, accesses, scratch,
                 [&](std::uint32_t i, std::uint32_t j, const std::vector<Interval>& shared) {
-                    add(race, first, race.sites_a[i], race.sites_b[j], variable_id(shared));
+                    add(race, first, accesses.sites_a[i], accesses.sites_b[j], variable_id(shared));
                     any = true;
                 });
             // A race without recorded sites is an instance of the unknown pair.
@@ -486,6 +489,7 @@ class ListedSiteGrouping {
 
     const Trace& trace_;
     const AnalysisResult& result_;
+    RaceAccessFinder accesses_;
     std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
     std::vector<SiteEnd> ends_;
     std::vector<std::uint32_t> end_of_site_;

@@ -10,6 +10,7 @@
 
 #include "firstrace/analysis_result.hpp"
 #include "firstrace/model.hpp"
+#include "firstrace/race_accesses.hpp"
 #include "firstrace/report_model.hpp"
 #include "report_held_locks.hpp"
 #include "report_memory_names.hpp"
@@ -19,8 +20,8 @@ namespace firstrace {
 // An access site of event a and one of event b whose byte ranges intersect (within the race's
 // conflicting bytes), at least one writing and not both atomic: one instance of a race site.
 struct ConflictingSitePair {
-    std::uint32_t a = 0;          // index into Race::sites_a
-    std::uint32_t b = 0;          // index into Race::sites_b
+    std::uint32_t a = 0;          // index into RaceAccesses::sites_a
+    std::uint32_t b = 0;          // index into RaceAccesses::sites_b
     std::vector<Interval> shared; // the bytes (STD: variable ids) both touch, sorted, disjoint
 };
 
@@ -30,11 +31,11 @@ struct ConflictScratch {
 };
 
 // Calls f(index into sites_a, index into sites_b, shared bytes) for every conflicting site pair
-// of `race`, in (a, b) order: the one definition of a race site instance. Cost: the ranges of
-// each pair of the race's sites, merged once.
+// of a race with accesses `race` (RaceAccessFinder), in (a, b) order: the one definition of a
+// race site instance. Cost: the ranges of each pair of the race's sites, merged once.
 template <class F>
-void for_each_conflicting_site_pair(const Trace& trace, const Race& race, ConflictScratch& scratch,
-                                    F&& f) {
+void for_each_conflicting_site_pair(const Trace& trace, const RaceAccesses& race,
+                                    ConflictScratch& scratch, F&& f) {
     // Appends a ∩ b (both sorted, disjoint) to out.
     auto intersect = [](const Interval* a, std::size_t na, const Interval* b, std::size_t nb,
                         std::vector<Interval>& out) {
@@ -69,8 +70,9 @@ void for_each_conflicting_site_pair(const Trace& trace, const Race& race, Confli
     }
 }
 
-// Every conflicting site pair of `race`, in (a, b) order.
-std::vector<ConflictingSitePair> conflicting_site_pairs(const Trace& trace, const Race& race);
+// Every conflicting site pair of a race with accesses `race`, in (a, b) order.
+std::vector<ConflictingSitePair> conflicting_site_pairs(const Trace& trace,
+                                                        const RaceAccesses& race);
 
 // What a pair conflicts on, as displayed: "X", "ring.tail", "heap block of 24 bytes ...",
 // at most three names then "… (N in all)".

@@ -63,7 +63,8 @@ class RunWriter {
   public:
     RunWriter(db::Connection& c, const Trace& trace, const AnalysisResult& result,
               const RunInfo& info, const DatabaseWriteOptions& options)
-        : c_(c), trace_(trace), result_(result), info_(info), options_(options), facts_(trace) {
+        : c_(c), trace_(trace), result_(result), info_(info), options_(options), facts_(trace),
+          accesses_(trace) {
         total_ = trace.event_count() + trace.sites.size() + trace.ranges.size() +
                  result.edges.size() + 3 * result.races.size() + result.partitions.size() +
                  trace.locations.size() + 1;
@@ -298,9 +299,11 @@ class RunWriter {
                 ++t.first;
                 if (r.status != RaceStatus::Unvalidated) ++t.second;
             }
-            // The variables exactly as make_report_model names them.
+            // The variables exactly as make_report_model names them, from the race's accesses
+            // recomputed here (the race record holds only its events).
+            const RaceAccesses& accesses = accesses_.of(r);
             std::int64_t ordinal = 0;
-            for (const Interval& c : r.conflicts) {
+            for (const Interval& c : accesses.conflicts) {
                 if (named) {
                     for (std::uint64_t v = c.lo; v < c.hi; ++v) {
                         const std::string name = names.name({v, v + 1});
@@ -317,19 +320,19 @@ class RunWriter {
                     var.add(run_).add(r.id).add(ordinal++).add(name).add(c.lo).add(c.hi).end_row();
                 }
             }
-            for (std::size_t i = 0; i < r.sites_a.size(); ++i)
+            for (std::size_t i = 0; i < accesses.sites_a.size(); ++i)
                 acc.add(run_)
                     .add(r.id)
                     .add("a")
                     .add(static_cast<std::int64_t>(i))
-                    .add(r.sites_a[i])
+                    .add(accesses.sites_a[i])
                     .end_row();
-            for (std::size_t i = 0; i < r.sites_b.size(); ++i)
+            for (std::size_t i = 0; i < accesses.sites_b.size(); ++i)
                 acc.add(run_)
                     .add(r.id)
                     .add("b")
                     .add(static_cast<std::int64_t>(i))
-                    .add(r.sites_b[i])
+                    .add(accesses.sites_b[i])
                     .end_row();
             tick(2);
         }
@@ -392,8 +395,8 @@ class RunWriter {
     }
 
     // The race sites: the headline-location pairs of every race's conflicting site pairs
-    // (conflicting_site_pairs, the definition make_report_model uses too), keyed by the (file,
-    // line) pairs only, as group_race_sites computes them from a ReportModel.
+    // (for_each_conflicting_site_pair, the definition make_report_model uses too), keyed by the
+    // (file, line) pairs only, as group_race_sites computes them from a ReportModel.
     void write_site_pairs() {
         std::vector<SiteEnd> ends;
         std::unordered_map<std::string, std::uint32_t> end_by_key;
@@ -432,16 +435,20 @@ class RunWriter {
         };
         db::BulkInsert instance(c_, "race_site_instances", 7);
         const MemoryNames names(trace_);
+        ConflictScratch scratch;
         for (const Race& r : result_.races) {
             const std::size_t before = membership.size();
             std::int64_t ordinal = 0;
-            for (const ConflictingSitePair& p : conflicting_site_pairs(trace_, r)) {
-                const std::uint32_t id =
-                    pair_id(site_end(r.sites_a[p.a]), site_end(r.sites_b[p.b]));
-                membership.emplace_back(id, r.id);
-                instance.add(run_).add(r.id).add(ordinal++).add(p.a).add(p.b).add(id);
-                instance.add(shared_variable_name(trace_, names, p.shared)).end_row();
-            }
+            const RaceAccesses& accesses = accesses_.of(r);
+            for_each_conflicting_site_pair(
+                trace_, accesses, scratch,
+                [&](std::uint32_t a, std::uint32_t b, const std::vector<Interval>& shared) {
+                    const std::uint32_t id =
+                        pair_id(site_end(accesses.sites_a[a]), site_end(accesses.sites_b[b]));
+                    membership.emplace_back(id, r.id);
+                    instance.add(run_).add(r.id).add(ordinal++).add(a).add(b).add(id);
+                    instance.add(shared_variable_name(trace_, names, shared)).end_row();
+                });
             // A race without recorded sites is an instance of the unknown pair.
             if (ordinal == 0) membership.emplace_back(pair_id(unknown, unknown), r.id);
             // Several site pairs of one race can share a headline pair; keep one membership.
@@ -561,6 +568,7 @@ class RunWriter {
     const RunInfo& info_;
     const DatabaseWriteOptions& options_;
     const ReportEventFacts facts_; // names, held locks and creators, computed once
+    RaceAccessFinder accesses_;    // each race's conflicts and sites, recomputed race by race
     std::int64_t run_ = 0;
     std::size_t done_ = 0, total_ = 1;
     std::string phase_ = "writing database";

@@ -86,18 +86,17 @@ inline SyntheticRun make_synthetic_run(std::uint64_t races) {
         const std::uint32_t pw = static_cast<std::uint32_t>(rng() % processes);
         const EventRef w{pw, static_cast<std::uint32_t>(rng() % events)};
         const std::uint32_t write_site = t.processes[pw].events[w.index].first_site;
+        // What the race conflicts on is recomputed from the two events (race_accesses.hpp):
+        // at least this variable, written by w and read by x.
         const Interval variable = t.ranges[t.sites[write_site].first_range];
         const auto& candidates = readers[(variable.lo - 0x7f0000000000ull) / 8];
         EventRef x = candidates[rng() % candidates.size()];
         for (int tries = 0; x.process == pw && tries < 16; ++tries)
             x = candidates[rng() % candidates.size()];
         if (x.process == pw) x = {(pw + 1) % processes, static_cast<std::uint32_t>(rng() % events)};
-        const std::uint32_t read_site = t.processes[x.process].events[x.index].first_site + 1;
         const bool write_first = pw < x.process;
         race.a = write_first ? w : x;
         race.b = write_first ? x : w;
-        race.sites_a = {write_first ? write_site : read_site};
-        race.sites_b = {write_first ? read_site : write_site};
         const std::uint64_t roll = rng() % 100;
         race.status = roll < 30   ? RaceStatus::Feasible
                       : roll < 40 ? RaceStatus::FeasibleEc
@@ -108,7 +107,6 @@ inline SyntheticRun make_synthetic_run(std::uint64_t races) {
         race.partition = (rng() % 50 == 0)
                              ? static_cast<std::uint32_t>(rng() % first)
                              : first + static_cast<std::uint32_t>(rng() % (partitions - first));
-        race.conflicts = {variable};
         r.races.push_back(std::move(race));
     }
     for (const Race& race : r.races)

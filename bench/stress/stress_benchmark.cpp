@@ -24,6 +24,7 @@
 #include <unordered_set>
 
 #include "firstrace/analysis.hpp"
+#include "firstrace/race_accesses.hpp"
 #include "firstrace/report_model.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "firstrace/triage_report.hpp"
@@ -67,13 +68,16 @@ std::pair<double, double> cpu_and_peak() {
 unsigned long long race_sites(const firstrace::Trace& trace, const firstrace::AnalysisResult& r) {
     std::unordered_set<std::uint64_t> keys;
     auto loc = [&](std::uint32_t site) { return std::uint64_t(trace.sites[site].location); };
-    for (const auto& race : r.races)
-        for (std::uint32_t sa : race.sites_a)
-            for (std::uint32_t sb : race.sites_b) {
+    firstrace::RaceAccessFinder finder(trace);
+    for (const auto& race : r.races) {
+        const firstrace::RaceAccesses& accesses = finder.of(race);
+        for (std::uint32_t sa : accesses.sites_a)
+            for (std::uint32_t sb : accesses.sites_b) {
                 std::uint64_t x = loc(sa), y = loc(sb);
                 if (x > y) std::swap(x, y);
                 keys.insert(x << 32 | y);
             }
+    }
     return keys.size();
 }
 

@@ -6,6 +6,7 @@
 #include "apparent_races.hpp"
 #include "dependences.hpp"
 #include "firstrace/analysis.hpp"
+#include "firstrace/race_accesses.hpp"
 
 namespace firstrace {
 namespace {
@@ -68,9 +69,10 @@ TEST(ConflictRules, MixedAtomicAndPlainBytesRaceOnlyWherePlain) {
     t.processes[1].events[0].first_site = 2;
     const AnalysisResult r = analyze(t);
     ASSERT_EQ(r.races.size(), 1u);
-    EXPECT_EQ(r.races[0].conflicts, (std::vector<Interval>{{72, 76}}));
-    EXPECT_EQ(r.races[0].sites_a, (std::vector<std::uint32_t>{1}));
-    EXPECT_EQ(r.races[0].sites_b, (std::vector<std::uint32_t>{2}));
+    const RaceAccesses accesses = race_accesses(t, r.races[0]);
+    EXPECT_EQ(accesses.conflicts, (std::vector<Interval>{{72, 76}}));
+    EXPECT_EQ(accesses.sites_a, (std::vector<std::uint32_t>{1}));
+    EXPECT_EQ(accesses.sites_b, (std::vector<std::uint32_t>{2}));
 }
 
 // Two logical processes on OS thread 0 (stack [0x1000, 0x2000), TLS [0x3000, 0x3100)), whose
@@ -97,9 +99,10 @@ TEST(ConflictRules, PrivateStorageOfOneOsThreadDoesNotConflict) {
 
 TEST(ConflictRules, AccessStraddlingThePrivateBorderRacesOnTheSharedPart) {
     // [0x17fe, 0x1802): the two bytes below 0x1800 are private to both, the rest is not.
-    const AnalysisResult r = analyze(on_one_thread(0x17fe, 0x1800, 0x1900));
+    const Trace t = on_one_thread(0x17fe, 0x1800, 0x1900);
+    const AnalysisResult r = analyze(t);
     ASSERT_EQ(r.races.size(), 1u);
-    EXPECT_EQ(r.races[0].conflicts, (std::vector<Interval>{{0x1800, 0x1802}}));
+    EXPECT_EQ(race_accesses(t, r.races[0]).conflicts, (std::vector<Interval>{{0x1800, 0x1802}}));
 }
 
 } // namespace

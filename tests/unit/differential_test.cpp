@@ -8,6 +8,7 @@
 
 #include "apparent_races.hpp"
 #include "firstrace/analysis.hpp"
+#include "firstrace/race_accesses.hpp"
 #include "reference_analysis.hpp"
 #include "test_support.hpp"
 #include "validation.hpp"
@@ -58,9 +59,15 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
         const auto& r = ref.races[i];
         ASSERT_EQ(g.event_id(f.a), r.a) << "race " << i;
         ASSERT_EQ(g.event_id(f.b), r.b) << "race " << i;
-        EXPECT_EQ(expand(f.conflicts), r.conflicts) << "race " << i;
-        // The sites involved: those of each event touching a conflicting address.
-        for (auto [event, sites] : {std::pair{r.a, &f.sites_a}, std::pair{r.b, &f.sites_b}}) {
+        // What the race conflicts on, recomputed from its two events (the race record keeps
+        // only them): the reference's conflicting bytes, and the sites of each event touching
+        // a conflicting address.
+        const RaceAccesses accesses = race_accesses(trace, f);
+        EXPECT_EQ(expand(accesses.conflicts), r.conflicts) << "race " << i;
+        for (std::size_t k = 1; k < accesses.conflicts.size(); ++k)
+            EXPECT_LT(accesses.conflicts[k - 1].hi, accesses.conflicts[k].lo) << "not maximal";
+        for (auto [event, sites] :
+             {std::pair{r.a, &accesses.sites_a}, std::pair{r.b, &accesses.sites_b}}) {
             std::vector<std::uint32_t> expected;
             const Event& e = g.event(event);
             for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {

@@ -4,6 +4,7 @@
 
 #include "apparent_races.hpp"
 #include "firstrace/analysis.hpp"
+#include "firstrace/race_accesses.hpp"
 #include "test_support.hpp"
 
 namespace firstrace {
@@ -142,7 +143,8 @@ TEST(SyncEdges, OverlappingByteRangesConflict) {
     b.access(1, kAccessRead, 102);  // [102, 106)
     const auto result = analyze(b.trace());
     ASSERT_EQ(result.races.size(), 1u);
-    EXPECT_EQ(result.races[0].conflicts, (std::vector<Interval>{{102, 104}}));
+    EXPECT_EQ(race_accesses(b.trace(), result.races[0]).conflicts,
+              (std::vector<Interval>{{102, 104}}));
     TraceBuilder apart(2);
     apart.access(0, kAccessWrite, 100);
     apart.access(1, kAccessRead, 104);

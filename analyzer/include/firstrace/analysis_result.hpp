@@ -28,18 +28,20 @@ struct EventRef {
     friend auto operator<=>(const EventRef&, const EventRef&) = default;
 };
 
+// An apparent race: its two events and what the analysis says about it. Dense traces have
+// millions of races (quadratic in the events), so a race is this record of a few tens of bytes
+// (issue 14); what the events conflict on and the access sites touching it are recomputed from
+// the two events when a report or the database asks (firstrace/race_accesses.hpp).
 struct Race {
     std::uint32_t id = 0;
     EventRef a; // a.process < b.process
     EventRef b;
-    RaceStatus status = RaceStatus::Feasible;
     std::optional<std::uint32_t> tangle; // SCC of G_D holding the race, when tangled
-    std::optional<bool> actual;          // complete mode: the events overlapped in time
     std::uint32_t partition = 0;
-    std::vector<Interval> conflicts;    // the conflicting addresses, merged
-    std::vector<std::uint32_t> sites_a; // indices into Trace::sites touching the conflicts
-    std::vector<std::uint32_t> sites_b;
+    RaceStatus status = RaceStatus::Feasible;
+    std::optional<bool> actual; // complete mode: the events overlapped in time
 };
+static_assert(sizeof(Race) <= 40, "a race record stays a few tens of bytes (issue 14)");
 
 struct Partition {
     std::uint32_t id = 0;
