@@ -107,7 +107,7 @@ inline SyntheticRun make_synthetic_run(std::uint64_t races) {
         race.partition = (rng() % 50 == 0)
                              ? static_cast<std::uint32_t>(rng() % first)
                              : first + static_cast<std::uint32_t>(rng() % (partitions - first));
-        r.races.push_back(std::move(race));
+        r.races.push_back(race);
     }
     for (const Race& race : r.races)
         r.partitions[race.partition].races.push_back(race.id);

@@ -99,7 +99,7 @@ class AnalyzedSampleTest : public QObject {
         QCOMPARE(listed.size(), races.size());
 
         // Every race, both sides.
-        for (const QJsonValue& value : json_.value(QStringLiteral("races")).toArray()) {
+        for (const auto& value : json_.value(QStringLiteral("races")).toArray()) {
             const QJsonObject r = value.toObject();
             const auto details = db.raceDetails(run.id, r.value(QStringLiteral("id")).toInteger());
             QVERIFY(details);
@@ -116,7 +116,7 @@ class AnalyzedSampleTest : public QObject {
             QCOMPARE(details->b.thread, b.value(QStringLiteral("thread")).toString());
             QCOMPARE(details->b.index, b.value(QStringLiteral("index")).toInteger());
             QStringList variables;
-            for (const QJsonValue& v : r.value(QStringLiteral("variables")).toArray())
+            for (const auto& v : r.value(QStringLiteral("variables")).toArray())
                 variables << v.toString();
             QCOMPARE(details->variables, variables);
             const QJsonObject sites = r.value(QStringLiteral("sites")).toObject();

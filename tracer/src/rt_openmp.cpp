@@ -145,7 +145,8 @@ struct Region {
     u32 requested = 0;
     std::atomic<u32> begun{0};
     Region* next = nullptr;
-    Region& operator=(const Region& o) {
+    // Copying a region onto itself stores the same values: harmless.
+    Region& operator=(const Region& o) { // NOLINT(bugprone-unhandled-self-assignment)
         base = o.base;
         requested = o.requested;
         begun.store(o.begun.load());
