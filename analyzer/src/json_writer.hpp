@@ -103,48 +103,36 @@ class JsonWriter {
     // backslashes and C0 controls escaped; a byte that is not UTF-8 becomes U+FFFD, since a
     // JSON text must be UTF-8 (RFC 8259 section 8.1) and names from a trace need not be.
     void string(std::string_view s) {
-        static const char* hex = "0123456789abcdef";
         buffer_ += '"';
-        for (std::size_t i = 0; i < s.size();) {
-            const auto c = static_cast<unsigned char>(s[i]);
-            const std::size_t n = utf8_sequence_length(s, i);
-            if (n == 0) {
-                buffer_ += kReplacementCharacter;
-                ++i;
-                continue;
-            }
-            if (n > 1) {
-                buffer_.append(s, i, n);
-                i += n;
-                continue;
-            }
-            ++i;
+        append_utf8_escaped(buffer_, s, [](std::string& o, char ch) {
+            static constexpr char kHex[] = "0123456789abcdef";
+            const auto c = static_cast<unsigned char>(ch);
             switch (c) {
             case '"':
-                buffer_ += "\\\"";
+                o += "\\\"";
                 break;
             case '\\':
-                buffer_ += "\\\\";
+                o += "\\\\";
                 break;
             case '\n':
-                buffer_ += "\\n";
+                o += "\\n";
                 break;
             case '\r':
-                buffer_ += "\\r";
+                o += "\\r";
                 break;
             case '\t':
-                buffer_ += "\\t";
+                o += "\\t";
                 break;
             default:
                 if (c < 0x20) {
-                    buffer_ += "\\u00";
-                    buffer_ += hex[c >> 4];
-                    buffer_ += hex[c & 15];
+                    o += "\\u00";
+                    o += kHex[c >> 4];
+                    o += kHex[c & 15];
                 } else {
-                    buffer_ += static_cast<char>(c);
+                    o += ch;
                 }
             }
-        }
+        });
         buffer_ += '"';
     }
 

@@ -8,14 +8,9 @@ namespace firstrace {
 // bytes that are not UTF-8 (a terminal in an 8-bit mode takes 0x9b for CSI) are written as
 // \xNN, one per byte; everything else as it is.
 std::string printable_text(std::string_view text) {
-    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     out.reserve(text.size());
-    const auto escape = [&](unsigned char c) {
-        out += "\\x";
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-    };
+    const auto escape = [&](unsigned char c) { append_hex_escape(out, c); };
     for (std::size_t i = 0; i < text.size();) {
         const auto c = static_cast<unsigned char>(text[i]);
         const std::size_t n = utf8_sequence_length(text, i);

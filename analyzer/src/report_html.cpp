@@ -19,47 +19,32 @@ constexpr std::size_t kSitesPerSection = 500;
 // characters as entities, C0 controls other than tab and DEL shown as \xNN as in the text
 // report, a byte that is not UTF-8 as U+FFFD (the page is declared UTF-8).
 std::string html(const std::string& text) {
-    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
     out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size();) {
-        const char c = text[i];
-        const std::size_t n = utf8_sequence_length(text, i);
-        if (n != 1) {
-            if (n == 0)
-                out += kReplacementCharacter;
-            else
-                out.append(text, i, n);
-            i += n == 0 ? 1 : n;
-            continue;
-        }
-        ++i;
+    append_utf8_escaped(out, text, [](std::string& o, char c) {
         switch (c) {
         case '&':
-            out += "&amp;";
+            o += "&amp;";
             break;
         case '<':
-            out += "&lt;";
+            o += "&lt;";
             break;
         case '>':
-            out += "&gt;";
+            o += "&gt;";
             break;
         case '"':
-            out += "&quot;";
+            o += "&quot;";
             break;
         case '\'':
-            out += "&#39;";
+            o += "&#39;";
             break;
         default:
-            if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) {
-                out += "\\x";
-                out += kHex[static_cast<unsigned char>(c) >> 4];
-                out += kHex[c & 15];
-            } else {
-                out += c;
-            }
+            if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
+                append_hex_escape(o, static_cast<unsigned char>(c));
+            else
+                o += c;
         }
-    }
+    });
     return out;
 }
 

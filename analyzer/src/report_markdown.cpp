@@ -14,20 +14,8 @@ namespace {
 // become spaces (a name cannot end a table row or start a heading), other C0 controls and DEL are
 // shown as \xNN as in the text report, a byte that is not UTF-8 as U+FFFD.
 std::string md(const std::string& text) {
-    static constexpr char kHex[] = "0123456789abcdef";
     std::string out;
-    for (std::size_t i = 0; i < text.size();) {
-        const char c = text[i];
-        const std::size_t n = utf8_sequence_length(text, i);
-        if (n != 1) {
-            if (n == 0)
-                out += kReplacementCharacter;
-            else
-                out.append(text, i, n);
-            i += n == 0 ? 1 : n;
-            continue;
-        }
-        ++i;
+    append_utf8_escaped(out, text, [](std::string& o, char c) {
         switch (c) {
         case '\\':
         case '`':
@@ -42,23 +30,22 @@ std::string md(const std::string& text) {
         case '~':
         case '&':
         case '$':
-            out += '\\';
-            out += c;
+            o += '\\';
+            o += c;
             break;
         case '\n':
         case '\r':
-            out += ' ';
+            o += ' ';
             break;
         default:
             if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-                out += "\\\\x";
-                out += kHex[static_cast<unsigned char>(c) >> 4];
-                out += kHex[c & 15];
+                o += '\\'; // a Markdown backslash before the text report's \xNN
+                append_hex_escape(o, static_cast<unsigned char>(c));
             } else {
-                out += c;
+                o += c;
             }
         }
-    }
+    });
     return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace firstrace {
@@ -32,5 +33,33 @@ inline std::size_t utf8_sequence_length(std::string_view text, std::size_t at) {
 
 // U+FFFD, what JSON, SARIF, HTML and Markdown show for a byte that is not UTF-8.
 inline constexpr std::string_view kReplacementCharacter = "\xef\xbf\xbd";
+
+// The walk every output format's escaping shares: well-formed multi-byte sequences are copied,
+// a byte that is not UTF-8 becomes U+FFFD, and each single-byte (ASCII) character is handed to
+// `ascii(out, c)`, which appends its escaped form.
+template <class EscapeAscii>
+void append_utf8_escaped(std::string& out, std::string_view text, EscapeAscii&& ascii) {
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = utf8_sequence_length(text, i);
+        if (n == 0) {
+            out += kReplacementCharacter;
+            ++i;
+        } else if (n > 1) {
+            out.append(text, i, n);
+            i += n;
+        } else {
+            ascii(out, text[i]);
+            ++i;
+        }
+    }
+}
+
+// `\xNN`: how the text report, HTML and Markdown show a control byte.
+inline void append_hex_escape(std::string& out, unsigned char c) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+}
 
 } // namespace firstrace
