@@ -1526,36 +1526,43 @@ FRT_DECLARE_REAL_TYPED(GOMP_taskloop_ull,
                                 unsigned, unsigned long, int, ull, ull, ull));
 FRT_DECLARE_REAL_TYPED(GOMP_parallel_reductions,
                        unsigned (*)(void (*)(void*), void*, unsigned, unsigned));
-u64 gomp_taskloop_reductions(void* data, unsigned flags) {
-    if (!(flags & kGompTaskFlagReduction) || data == nullptr) return 0;
-    const u64 array = reinterpret_cast<u64>(static_cast<uintptr_t**>(data)[2]);
-    if (array != 0) remember_reduction(array, 1);
-    return array;
-}
+// While a reducing GOMP_taskloop runs, the tasks it creates find its registration array here
+// (gcc's taskloop tasks compute their private copy inline); restored on the way out.
+class GompTaskloopReductions {
+  public:
+    GompTaskloopReductions(void* data, unsigned flags) : outer_(tls_gomp_taskloop_reductions) {
+        if ((flags & kGompTaskFlagReduction) && data != nullptr)
+            array_ = reinterpret_cast<u64>(static_cast<uintptr_t**>(data)[2]);
+        if (array_ != 0) remember_reduction(array_, 1);
+        tls_gomp_taskloop_reductions = reinterpret_cast<const uintptr_t*>(array_);
+    }
+    ~GompTaskloopReductions() {
+        tls_gomp_taskloop_reductions = outer_;
+        if (array_ != 0) forget_reduction(array_);
+    }
+    GompTaskloopReductions(const GompTaskloopReductions&) = delete;
+    GompTaskloopReductions& operator=(const GompTaskloopReductions&) = delete;
+
+  private:
+    const uintptr_t* outer_;
+    u64 array_ = 0;
+};
 } // namespace
 FRT_EXPORT void GOMP_taskloop(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
                               long arg_size, long arg_align, unsigned flags,
                               unsigned long num_tasks, int priority, long start, long end,
                               long step) {
-    const u64 array = gomp_taskloop_reductions(data, flags);
-    const uintptr_t* outer = tls_gomp_taskloop_reductions;
-    tls_gomp_taskloop_reductions = reinterpret_cast<const uintptr_t*>(array);
+    const GompTaskloopReductions reductions(data, flags);
     if (auto real = REAL(GOMP_taskloop))
         real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
-    tls_gomp_taskloop_reductions = outer;
-    if (array != 0) forget_reduction(array);
 }
 FRT_EXPORT void GOMP_taskloop_ull(void (*fn)(void*), void* data, void (*cpyfn)(void*, void*),
                                   long arg_size, long arg_align, unsigned flags,
                                   unsigned long num_tasks, int priority, ull start, ull end,
                                   ull step) {
-    const u64 array = gomp_taskloop_reductions(data, flags);
-    const uintptr_t* outer = tls_gomp_taskloop_reductions;
-    tls_gomp_taskloop_reductions = reinterpret_cast<const uintptr_t*>(array);
+    const GompTaskloopReductions reductions(data, flags);
     if (auto real = REAL(GOMP_taskloop_ull))
         real(fn, data, cpyfn, arg_size, arg_align, flags, num_tasks, priority, start, end, step);
-    tls_gomp_taskloop_reductions = outer;
-    if (array != 0) forget_reduction(array);
 }
 FRT_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsigned num_threads,
                                              unsigned flags) {
