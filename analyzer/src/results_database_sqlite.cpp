@@ -9,8 +9,8 @@ namespace firstrace::db {
 namespace {
 // The progress handler runs every kWorkTick instructions of SQLite's virtual machine.
 constexpr int kWorkTick = 1000;
-// Every database may do this much per statement (a fraction of a second), whatever its size.
-constexpr std::int64_t kMinimumWork = std::int64_t{1} << 24;
+// Every database may do this much per statement (a tenth of a second), whatever its size.
+constexpr std::int64_t kMinimumWork = std::int64_t{1} << 22;
 // Instructions per byte of the database file; an intact database needs far less (DESIGN-NOTES,
 // "Bounded work on hostile databases").
 constexpr std::int64_t kWorkPerByte = 64;
