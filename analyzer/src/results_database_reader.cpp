@@ -90,8 +90,8 @@ ResultsDatabase::ResultsDatabase(const std::string& path) {
     if (version == 0) throw InputError(path, 0, "not a firstrace results database (an empty file)");
     if (version < db::kSchemaVersion) {
         // Bring an older database forward in memory: the file stays as it is.
-        auto memory =
-            std::make_unique<db::Connection>(":memory:", db::Connection::Mode::ReadWriteCreate);
+        auto memory = std::make_unique<db::Connection>(
+            ":memory:", db::Connection::Mode::ReadWriteCreate, path);
         sqlite3_backup* backup =
             sqlite3_backup_init(memory->get(), "main", connection_->get(), "main");
         if (!backup) connection_->fail("cannot read the database", sqlite3_errcode(memory->get()));

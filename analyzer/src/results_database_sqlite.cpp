@@ -61,7 +61,8 @@ bool Statement::step() {
     connection_->fail("database access failed", rc);
 }
 
-Connection::Connection(const std::string& path, Mode mode) : path_(path) {
+Connection::Connection(const std::string& path, Mode mode, const std::string& named)
+    : path_(named.empty() ? path : named) {
     const int flags = mode == Mode::ReadOnly    ? SQLITE_OPEN_READONLY
                       : mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE
                                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;

@@ -123,7 +123,9 @@ class Statement {
 class Connection {
   public:
     enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate };
-    Connection(const std::string& path, Mode mode);
+    // `named` is what messages call the database when `path` is not it (":memory:" holding a
+    // copy of a file).
+    Connection(const std::string& path, Mode mode, const std::string& named = {});
     ~Connection() { sqlite3_close_v2(db_); }
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
