@@ -52,6 +52,7 @@ void Statement::check(int rc) {
 bool Statement::step() {
     // A statement that is not busy starts a new execution: its work counts from zero.
     if (!sqlite3_stmt_busy(stmt_)) work_ = 0;
+    connection_->work_exceeded_ = false;
     std::int64_t* const outer = std::exchange(connection_->work_, &work_);
     const int rc = sqlite3_step(stmt_);
     connection_->work_ = outer;
@@ -96,6 +97,7 @@ int Connection::count_work(void* connection) {
 void Connection::exec(const char* sql) {
     char* message = nullptr;
     exec_work_ = 0;
+    work_exceeded_ = false;
     std::int64_t* const outer = std::exchange(work_, &exec_work_);
     const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &message);
     work_ = outer;
