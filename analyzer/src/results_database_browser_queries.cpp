@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <new>
 #include <set>
 
 #include "results_database_schema.hpp"
@@ -194,8 +195,10 @@ struct ResultsBrowser::State {
     std::optional<int64_t> unknown_pair_id;
 
     std::map<std::string, bool> indexes; // index name -> present
+    // Last member: its statements are finalized before the connection closes.
+    db::StatementCache statements{c};
 
-    db::Statement prepare(const std::string& sql) { return c.prepare(sql.c_str()); }
+    db::StatementCache::Lease prepare(const std::string& sql) { return statements.prepare(sql); }
     bool has_index(const std::string& name) {
         const auto it = indexes.find(name);
         if (it != indexes.end()) return it->second;
@@ -428,6 +431,10 @@ ResultsBrowser::OpenResult ResultsBrowser::open(const std::string& path) {
         result.message = path + " is not a valid SQLite database or it is damaged (" +
                          std::string(e.what()) + ").";
         return result;
+    } catch (const std::bad_alloc&) {
+        result.error = OpenError::OutOfMemory;
+        result.message = path + " could not be opened: out of memory.";
+        return result;
     }
     try {
         auto state = std::make_unique<State>(path);
@@ -440,6 +447,12 @@ ResultsBrowser::OpenResult ResultsBrowser::open(const std::string& path) {
     } catch (const InputError& e) {
         result.error = OpenError::Corrupt;
         result.message = path + " is damaged or incomplete (" + std::string(e.what()) + ").";
+    } catch (const std::bad_alloc&) {
+        // What was allocated is released by now, so the message can be made.
+        result.error = OpenError::OutOfMemory;
+        result.message = path +
+                         " could not be opened: out of memory (it needs more than this process may "
+                         "allocate).";
     }
     return result;
 }

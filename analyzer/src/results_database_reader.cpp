@@ -80,18 +80,25 @@ ResultsDatabase::ResultsDatabase(const std::string& path) {
         }
     }
     connection_ = std::make_unique<db::Connection>(path, db::Connection::Mode::ReadOnly);
+    // Every query's work is bounded by the file's size (not by what its header claims): a
+    // damaged or hostile database fails in bounded time (issue 13).
+    std::error_code size_error;
+    const std::uintmax_t bytes = std::filesystem::file_size(path, size_error);
+    const std::int64_t work_limit = db::Connection::work_limit_for(size_error ? 0 : bytes);
+    connection_->limit_work(work_limit);
     const int version = db::check_database(*connection_);
     if (version == 0) throw InputError(path, 0, "not a firstrace results database (an empty file)");
     if (version < db::kSchemaVersion) {
         // Bring an older database forward in memory: the file stays as it is.
-        auto memory =
-            std::make_unique<db::Connection>(":memory:", db::Connection::Mode::ReadWriteCreate);
+        auto memory = std::make_unique<db::Connection>(
+            ":memory:", db::Connection::Mode::ReadWriteCreate, path);
         sqlite3_backup* backup =
             sqlite3_backup_init(memory->get(), "main", connection_->get(), "main");
         if (!backup) connection_->fail("cannot read the database", sqlite3_errcode(memory->get()));
         const int rc = sqlite3_backup_step(backup, -1);
         sqlite3_backup_finish(backup);
         if (rc != SQLITE_DONE) connection_->fail("cannot read the database", rc);
+        memory->limit_work(work_limit);
         db::migrate(*memory, version);
         connection_ = std::move(memory);
     }
@@ -202,22 +209,20 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
     {
         // The run's access sites in one sequential scan, then the race accesses in race
         // order: no per-access lookup. Each site's ReportSite is made once.
-        std::vector<bool> known;
         {
             db::Statement s = c.prepare("SELECT id, location, flags, context FROM access_sites "
                                         "WHERE run_id = ? ORDER BY id");
             s.bind(1, run_id);
             while (s.step()) {
-                const auto id = static_cast<std::size_t>(s.int64(0));
-                if (id >= stacks.sites.size()) {
-                    stacks.sites.resize(id + 1);
-                    known.resize(id + 1, false);
-                }
-                AccessSite& site = stacks.sites[id];
+                // Dense ids as written (a hostile id of 2^40 must not size a vector).
+                if (s.int64(0) != static_cast<std::int64_t>(stacks.sites.size()))
+                    throw InputError(db_path_, 0,
+                                     "run " + std::to_string(run_id) +
+                                         ": access site ids are not dense");
+                AccessSite& site = stacks.sites.emplace_back();
                 site.location = s.is_null(1) ? kNone : s.uint32(1);
                 site.flags = static_cast<std::uint8_t>(s.int64(2));
                 site.context = s.is_null(3) ? kNone : s.uint32(3);
-                known[id] = true;
             }
         }
         std::vector<std::optional<ReportSite>> made(stacks.sites.size());
@@ -227,7 +232,7 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
         while (s.step()) {
             ReportRace& r = race_at(s.int64(0));
             const auto site_id = static_cast<std::size_t>(s.int64(2));
-            if (site_id >= stacks.sites.size() || !known[site_id])
+            if (site_id >= stacks.sites.size())
                 throw InputError(db_path_, 0,
                                  "run " + std::to_string(run_id) + ": race " +
                                      std::to_string(r.id) + " names unknown access site " +
@@ -291,9 +296,11 @@ Trace ResultsDatabase::read_stacks(std::int64_t run_id) const {
                                     "FROM locations WHERE run_id = ? ORDER BY id");
         s.bind(1, run_id);
         while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (id >= stacks.locations.size()) stacks.locations.resize(id + 1);
-            SourceLocation& l = stacks.locations[id];
+            // Dense ids as written (a hostile id of 2^40 must not size a vector).
+            if (s.int64(0) != static_cast<std::int64_t>(stacks.locations.size()))
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) + ": location ids are not dense");
+            SourceLocation& l = stacks.locations.emplace_back();
             l.file = s.text(1);
             l.line = s.uint32(2);
             l.column = s.uint32(3);
@@ -306,10 +313,11 @@ Trace ResultsDatabase::read_stacks(std::int64_t run_id) const {
             c.prepare("SELECT id, parent, location FROM contexts WHERE run_id = ? ORDER BY id");
         s.bind(1, run_id);
         while (s.step()) {
-            const auto id = static_cast<std::size_t>(s.int64(0));
-            if (id >= stacks.contexts.size()) stacks.contexts.resize(id + 1);
-            stacks.contexts[id] = {s.is_null(1) ? kNone : s.uint32(1),
-                                   s.is_null(2) ? kNone : s.uint32(2)};
+            if (s.int64(0) != static_cast<std::int64_t>(stacks.contexts.size()))
+                throw InputError(db_path_, 0,
+                                 "run " + std::to_string(run_id) + ": context ids are not dense");
+            stacks.contexts.push_back(
+                {s.is_null(1) ? kNone : s.uint32(1), s.is_null(2) ? kNone : s.uint32(2)});
         }
     }
     return stacks;

@@ -1,8 +1,20 @@
 #include "results_database_sqlite.hpp"
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace firstrace::db {
+
+namespace {
+// The progress handler runs every kWorkTick instructions of SQLite's virtual machine.
+constexpr int kWorkTick = 1000;
+// Every database may do this much per statement (a tenth of a second), whatever its size.
+constexpr std::int64_t kMinimumWork = std::int64_t{1} << 22;
+// Instructions per byte of the database file; an intact database needs far less (DESIGN-NOTES,
+// "Bounded work on hostile databases").
+constexpr std::int64_t kWorkPerByte = 64;
+} // namespace
 
 std::string describe_sqlite_error(int rc, const char* message) {
     switch (rc & 0xff) {
@@ -38,14 +50,20 @@ void Statement::check(int rc) {
 }
 
 bool Statement::step() {
+    // A statement that is not busy starts a new execution: its work counts from zero.
+    if (!sqlite3_stmt_busy(stmt_)) work_ = 0;
+    connection_->work_exceeded_ = false;
+    std::int64_t* const outer = std::exchange(connection_->work_, &work_);
     const int rc = sqlite3_step(stmt_);
+    connection_->work_ = outer;
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     sqlite3_reset(stmt_);
     connection_->fail("database access failed", rc);
 }
 
-Connection::Connection(const std::string& path, Mode mode) : path_(path) {
+Connection::Connection(const std::string& path, Mode mode, const std::string& named)
+    : path_(named.empty() ? path : named) {
     const int flags = mode == Mode::ReadOnly    ? SQLITE_OPEN_READONLY
                       : mode == Mode::ReadWrite ? SQLITE_OPEN_READWRITE
                                                 : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -55,10 +73,39 @@ Connection::Connection(const std::string& path, Mode mode) : path_(path) {
     sqlite3_busy_timeout(db_, 5000);
 }
 
+void Connection::limit_work(std::int64_t instructions) {
+    work_limit_ = instructions;
+    sqlite3_progress_handler(db_, instructions > 0 ? kWorkTick : 0,
+                             instructions > 0 ? count_work : nullptr, this);
+}
+
+std::int64_t Connection::work_limit_for(std::uintmax_t bytes) {
+    const auto most =
+        static_cast<std::uintmax_t>(std::numeric_limits<std::int64_t>::max() / kWorkPerByte);
+    return std::max(kMinimumWork, static_cast<std::int64_t>(std::min(bytes, most)) * kWorkPerByte);
+}
+
+int Connection::count_work(void* connection) {
+    Connection& c = *static_cast<Connection*>(connection);
+    if (c.work_ == nullptr) return 0;
+    *c.work_ += kWorkTick;
+    if (*c.work_ <= c.work_limit_) return 0;
+    c.work_exceeded_ = true;
+    return 1; // interrupts the statement: SQLITE_INTERRUPT
+}
+
 void Connection::exec(const char* sql) {
     char* message = nullptr;
+    exec_work_ = 0;
+    work_exceeded_ = false;
+    std::int64_t* const outer = std::exchange(work_, &exec_work_);
     const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &message);
+    work_ = outer;
     if (rc != SQLITE_OK) {
+        if ((rc & 0xff) == SQLITE_INTERRUPT && work_exceeded_) {
+            sqlite3_free(message);
+            fail("", rc);
+        }
         const std::string text = message ? message : "";
         sqlite3_free(message);
         throw InputError(path_, 0,
@@ -75,6 +122,13 @@ std::int64_t Connection::query_int(const char* sql) {
 void Connection::fail(const std::string& what, int rc) {
     const char* message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     const int primary = rc & 0xff;
+    if (primary == SQLITE_INTERRUPT && work_exceeded_) {
+        work_exceeded_ = false;
+        throw InputError(path_, 0,
+                         "the database is damaged: a query did not finish within " +
+                             std::to_string(work_limit_) +
+                             " steps of SQLite, the bound for a database of this size");
+    }
     // For the failures a user recognizes, the description alone says it best.
     if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT || primary == SQLITE_BUSY ||
         primary == SQLITE_LOCKED || primary == SQLITE_READONLY || primary == SQLITE_FULL)
@@ -100,7 +154,7 @@ std::string insert_sql(const std::string& table, int columns, int rows) {
 } // namespace
 
 BulkInsert::BulkInsert(Connection& connection, const std::string& table, int columns, int batch)
-    : connection_(connection), columns_(columns), batch_(batch),
+    : columns_(columns), batch_(batch),
       many_(connection, insert_sql(table, columns, batch).c_str()),
       one_(connection, insert_sql(table, columns, 1).c_str()) {
     values_.reserve(static_cast<std::size_t>(columns) * static_cast<std::size_t>(batch));

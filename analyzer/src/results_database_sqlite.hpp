@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -23,10 +24,11 @@ class Statement {
     Statement(Connection& connection, const char* sql);
     ~Statement() { sqlite3_finalize(stmt_); }
     Statement(Statement&& o) noexcept
-        : connection_(o.connection_), stmt_(std::exchange(o.stmt_, nullptr)) {}
+        : connection_(o.connection_), stmt_(std::exchange(o.stmt_, nullptr)), work_(o.work_) {}
     Statement& operator=(Statement&& o) noexcept {
         std::swap(connection_, o.connection_);
         std::swap(stmt_, o.stmt_);
+        std::swap(work_, o.work_);
         return *this;
     }
     Statement(const Statement&) = delete;
@@ -73,6 +75,7 @@ class Statement {
     template <class T> Statement& bind(int index, const std::optional<T>& value) {
         return value ? bind(index, *value) : bind_null(index);
     }
+    bool prepared() const { return stmt_ != nullptr; } // false once moved from
     // The index of named parameter `name` (":run"), 0 when the statement does not use it.
     int parameter(const char* name) const { return sqlite3_bind_parameter_index(stmt_, name); }
 
@@ -113,12 +116,16 @@ class Statement {
     void check(int rc);
     Connection* connection_ = nullptr;
     sqlite3_stmt* stmt_ = nullptr;
+    // Instructions of SQLite's virtual machine this execution ran so far (Connection::limit_work).
+    std::int64_t work_ = 0;
 };
 
 class Connection {
   public:
     enum class Mode { ReadOnly, ReadWrite, ReadWriteCreate };
-    Connection(const std::string& path, Mode mode);
+    // `named` is what messages call the database when `path` is not it (":memory:" holding a
+    // copy of a file).
+    Connection(const std::string& path, Mode mode, const std::string& named = {});
     ~Connection() { sqlite3_close_v2(db_); }
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
@@ -131,12 +138,71 @@ class Connection {
     // A single integer from a query (a pragma, a count).
     std::int64_t query_int(const char* sql);
     // Throws InputError("<path>: <what>: <sqlite message>") with a readable wording of the
-    // common failures (not a database, corrupt, locked, read-only).
+    // common failures (not a database, corrupt, locked, read-only, too much work).
     [[noreturn]] void fail(const std::string& what, int rc);
 
+    // Bounds the work of every statement execution (from its first step to its reset, all rows
+    // together) and of every exec() to `instructions` of SQLite's virtual machine; beyond, the
+    // statement is interrupted and fails with an InputError. A damaged or hostile database can
+    // make a query plan degenerate (a mutated schema that loses an index turns lookups into
+    // nested scans): the reader then fails in bounded time instead of running for minutes
+    // (issue 13). 0: no bound (the default).
+    void limit_work(std::int64_t instructions);
+    // The work bound for reading a database file of `bytes`, generous enough for every query
+    // of the reader and the browser on an intact database (they are at most linear in the rows
+    // they visit, a few hundred instructions per row, and a row takes several bytes).
+    static std::int64_t work_limit_for(std::uintmax_t bytes);
+
   private:
+    friend class Statement;
+    static int count_work(void* connection);
     std::string path_;
     sqlite3* db_ = nullptr;
+    std::int64_t work_limit_ = 0;
+    std::int64_t* work_ = nullptr; // the counter of what runs now (a step, an exec)
+    std::int64_t exec_work_ = 0;
+    bool work_exceeded_ = false;
+};
+
+// Prepared statements kept for reuse by their SQL text. The browser answers a click with
+// dozens of short lookups (a calling context of 128 frames, each with its inlined calls):
+// preparing each again cost more than running it. A statement in use is leased; a second
+// lease of the same text while the first is out prepares another one.
+class StatementCache {
+  public:
+    // A prepared statement of the cache; reset and returned to it when the lease ends.
+    class Lease : public Statement {
+      public:
+        Lease(Statement statement, std::vector<Statement>& idle)
+            : Statement(std::move(statement)), idle_(&idle) {}
+        Lease(Lease&&) noexcept = default;
+        Lease& operator=(Lease&&) = delete;
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        ~Lease() {
+            if (!prepared()) return;
+            reset();
+            idle_->push_back(static_cast<Statement&&>(*this));
+        }
+
+      private:
+        std::vector<Statement>* idle_;
+    };
+
+    explicit StatementCache(Connection& connection) : connection_(connection) {}
+    // The set of texts is finite (the browser's queries and their filter combinations), so the
+    // cache is never trimmed: a Lease points into it.
+    Lease prepare(const std::string& sql) {
+        std::vector<Statement>& idle = idle_[sql];
+        if (idle.empty()) return Lease(connection_.prepare(sql.c_str()), idle);
+        Statement statement = std::move(idle.back());
+        idle.pop_back();
+        return Lease(std::move(statement), idle);
+    }
+
+  private:
+    Connection& connection_;
+    std::unordered_map<std::string, std::vector<Statement>> idle_;
 };
 
 // Translates SQLite result codes into the words a user can act on.
@@ -189,7 +255,6 @@ class BulkInsert {
     };
     void flush(Statement& statement, std::size_t rows);
 
-    Connection& connection_;
     int columns_;
     int batch_;
     Statement many_;

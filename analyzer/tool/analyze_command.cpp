@@ -13,6 +13,7 @@
 #include "firstrace/results_database.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "firstrace/triage_report.hpp"
+#include "input_in_progress.hpp"
 #include "terminal_progress.hpp"
 
 namespace po = boost::program_options;
@@ -134,6 +135,7 @@ int analyze_command(const Arguments& args) {
     const auto traces = vm["trace"].as<std::vector<std::string>>();
     std::vector<ReportModel> models;
     for (const std::string& path : traces) {
+        const InputInProgress input(path);
         const Trace trace = load_trace(path, options.progress);
         if (options.ordering == Ordering::Complete && !trace.has_clock)
             throw UsageError(trace.path +

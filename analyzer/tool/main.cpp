@@ -8,6 +8,7 @@
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/printable_text.hpp"
+#include "input_in_progress.hpp"
 
 namespace {
 
@@ -61,8 +62,11 @@ int main(int argc, char** argv) {
         try {
             return c.run(args);
         } catch (const std::bad_alloc&) {
-            std::cerr << "firstrace " << name
-                      << ": out of memory (the trace needs more than this process may allocate)\n";
+            // What the command had allocated is released by now: the message can be made.
+            const std::string& input = firstrace::cli::InputInProgress::current();
+            std::cerr << "firstrace " << name << ": "
+                      << (input.empty() ? std::string() : one_line(input) + ": ")
+                      << "out of memory (more than this process may allocate)\n";
             return 2;
         } catch (const std::exception& e) {
             std::cerr << "firstrace " << name << ": " << one_line(e.what()) << "\n";

@@ -20,6 +20,7 @@
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_metadata.hpp"
+#include "input_in_progress.hpp"
 #include <firstrace/trace_format.hpp>
 
 namespace po = boost::program_options;
@@ -215,6 +216,7 @@ int record_command(const Arguments& args) {
                          " showed no instrumentation: it wrote no trace. Build it with "
                          "firstrace-cc / firstrace-c++ (or CC=firstrace-cc CXX=firstrace-c++)");
     }
+    const InputInProgress input(dir.string());
     const TraceMetadata written = read_trace_metadata(dir.string());
     const bool instrumented = written.instrumented;
     {

@@ -13,6 +13,7 @@
 #include "firstrace/report_model.hpp"
 #include "firstrace/results_database.hpp"
 #include "firstrace/triage_report.hpp"
+#include "input_in_progress.hpp"
 
 namespace po = boost::program_options;
 
@@ -108,17 +109,21 @@ int report_command(const Arguments& args) {
     std::vector<Suppressions> suppression_files;
     if (vm.count("suppressions")) {
         // Every file is parsed (and its errors reported) before the database is read.
-        for (const std::string& path : vm["suppressions"].as<std::vector<std::string>>())
+        for (const std::string& path : vm["suppressions"].as<std::vector<std::string>>()) {
+            const InputInProgress input(path);
             suppression_files.push_back(Suppressions::load(path));
+        }
     }
     std::set<std::string> baseline;
     if (vm.count("baseline")) {
+        const InputInProgress input(vm["baseline"].as<std::string>());
         const ResultsDatabase old(vm["baseline"].as<std::string>());
         for (auto& key : old.site_keys())
             baseline.insert(std::move(key));
         filter.baseline = &baseline;
     }
 
+    const InputInProgress input(database);
     const ResultsDatabase db(database);
     std::unique_ptr<std::ofstream> file;
     if (vm.count("output")) {

@@ -242,7 +242,9 @@ struct History {
 
 class ResultsBrowser {
   public:
-    enum class OpenError { None, Missing, Unreadable, Corrupt, Foreign, TooNew };
+    // OutOfMemory: opening (an older schema is migrated in memory) needed more memory than the
+    // process may allocate.
+    enum class OpenError { None, Missing, Unreadable, Corrupt, Foreign, TooNew, OutOfMemory };
     struct OpenResult {
         std::unique_ptr<ResultsBrowser> browser;
         OpenError error = OpenError::None;

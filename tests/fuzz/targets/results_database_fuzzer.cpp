@@ -11,9 +11,11 @@
 
 namespace {
 
-// A few runs and races of each are enough: every row goes through the same code.
-constexpr std::size_t kRunsRead = 3;
-constexpr int kRacesRead = 8;
+// A few runs, sites and races of each are enough: every row goes through the same code, and
+// each race's details cost dozens of queries (10^5 iterations must stay affordable).
+constexpr std::size_t kRunsRead = 2;
+constexpr int kRacesRead = 2;
+constexpr int kSitesRead = 2;
 
 void read_database(const std::string& path) {
     const firstrace::ResultsDatabase database(path);
@@ -40,7 +42,7 @@ void browse_database(const std::string& path) {
         browser::RaceFilter filter;
         (void)b.status_counts(run, filter);
         browser::RaceSiteCursor cursor;
-        const auto sites = b.race_sites(run, filter, cursor, kRacesRead);
+        const auto sites = b.race_sites(run, filter, cursor, kSitesRead);
         for (const auto& site : sites) {
             const auto races = b.site_races(run, site.pair_id, filter, {}, kRacesRead);
             for (const auto& race : races) {
@@ -54,7 +56,7 @@ void browse_database(const std::string& path) {
         if (!threads.empty()) filter.thread = threads.front();
         if (!files.empty()) filter.file = files.front();
         browser::RaceSiteCursor filtered;
-        (void)b.race_sites(run, filter, filtered, kRacesRead);
+        (void)b.race_sites(run, filter, filtered, kSitesRead);
     }
 }
 
