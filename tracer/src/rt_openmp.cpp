@@ -57,6 +57,7 @@
 #include <cstring>
 
 #include "rt_internal.hpp"
+#include "rt_openmp.hpp"
 #include "rt_real.hpp"
 #include FIRSTRACE_OMP_TOOLS_HEADER
 
@@ -143,12 +144,19 @@ struct TaskGroup {
 struct Region {
     u32 base = 0;
     u32 requested = 0;
+    bool league = false;               // a league of teams: each initial task is a contention group
+    u32 contention = 0;                // a team: the contention group of the encountering task
+    u32 host_team = 0, host_teams = 0; // a team: the encountering task's host league team
     std::atomic<u32> begun{0};
     Region* next = nullptr;
     // Copying a region onto itself stores the same values: harmless.
     Region& operator=(const Region& o) { // NOLINT(bugprone-unhandled-self-assignment)
         base = o.base;
         requested = o.requested;
+        league = o.league;
+        contention = o.contention;
+        host_team = o.host_team;
+        host_teams = o.host_teams;
         begun.store(o.begun.load());
         next = o.next;
         return *this;
@@ -176,6 +184,11 @@ struct Task {
     bool private_known = false;
     bool in_barrier = false; // implicit: arrived at a barrier it has not departed from yet
     u32 index = 0;           // implicit: thread number in the team
+    // The contention group (OpenMP 5.1 1.2.2): 0 for the initial thread's, else the pid of the
+    // initial task of the team of a league that the task runs in. Locks and critical sections
+    // exclude only within one group (5.1 2.19.1, 3.9), so their objects are per group.
+    u32 contention = 0;
+    u32 host_team = 0, host_teams = 0; // in a team of a host league (gcc): number and count
     u32 creator_pid = kNoPid;
     Task* creator = nullptr; // explicit: the creating task (joins an undeferred task)
     u64 team = 0;            // barrier object of the team the task is bound to (0: none)
@@ -685,7 +698,7 @@ void on_thread_begin(ompt_thread_t, ompt_data_t*) {
 }
 
 void on_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t* parallel,
-                       unsigned requested, int, const void* pc) {
+                       unsigned requested, int flags, const void* pc) {
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
@@ -694,11 +707,16 @@ void on_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data
     Region* region = g_regions.get();
     parallel->ptr = region;
     tls_pending_region = region;
+    Task* e = task_of(encountering);
     if (region != nullptr) {
         region->base = base;
         region->requested = requested;
+        region->league = (flags & ompt_parallel_league) != 0;
+        region->contention = e ? e->contention : 0;
+        region->host_team = e ? e->host_team : 0;
+        region->host_teams = e ? e->host_teams : 0;
     }
-    if (Task* e = task_of(encountering)) emit_switch(t, e->active);
+    if (e != nullptr) emit_switch(t, e->active);
     for (u32 i = 0; i < requested; ++i)
         fork_join(t, fmt::kOpFork, base + i, pc);
 }
@@ -758,6 +776,13 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
             task->pid = task->active = index < requested ? base + index : new_pid();
             task->team = u64{base} + 1;
             task->index = index;
+            task->contention = region == nullptr ? 0
+                               : region->league  ? task->pid
+                                                 : region->contention;
+            if (region != nullptr) {
+                task->host_team = region->host_team;
+                task->host_teams = region->host_teams;
+            }
             task->started = true;
             emit_process(t, task->pid, kNoPid, fmt::kProcImplicitTask);
         }
@@ -815,6 +840,9 @@ void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t*
         emit_switch(t, parent->active);
         ensure_private(t, parent);
         task->creator = parent;
+        task->contention = parent->contention;
+        task->host_team = parent->host_team;
+        task->host_teams = parent->host_teams;
         task->team = parent->team;
         task->episode = parent->episode;
         task->member_of = parent->group ? parent->group : parent->member_of;
@@ -1107,18 +1135,28 @@ void lock_released(ThreadState* t, u64 id, const void* pc) {
     sync(t, fmt::kOpRelease, fmt::kObjOmpMutex, id, counter, pc);
 }
 
+// A lock or critical section excludes only within the contention group of the task using it
+// (the threads of one team of a league, OpenMP 5.1 2.19.1, 3.9): outside the initial group its
+// object is the pair (lock, group). Teams of a league using one lock are therefore unordered by
+// it, as on a device where each team's lock state is its own.
+u64 lock_object_id(ompt_wait_id_t wait_id) {
+    const Task* task = tls_task;
+    if (task == nullptr || task->contention == 0) return wait_id;
+    return (mix(wait_id ^ (u64{task->contention} << 32)) & ~(3ull << 62)) | (1ull << 62);
+}
+
 void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
-    lock_acquired(t, wait_id, pc);
+    lock_acquired(t, lock_object_id(wait_id), pc);
 }
 
 void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
-    lock_released(t, wait_id, pc);
+    lock_released(t, lock_object_id(wait_id), pc);
 }
 
 // The combine step of a reduction (LLVM's __kmpc_reduce with the critical method, see the top
@@ -1146,6 +1184,34 @@ void on_work(ompt_work_t, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_dat
     Task* task = task_of(task_data);
     if (task != nullptr && task->kind == TaskKind::Implicit && task->active != task->pid)
         chunk_boundary(t, task, false, pc);
+}
+
+// --- a league of teams run one after the other on this thread (gcc's host fallback) ---------
+// Each team is an implicit task of the league (kProcImplicitTask, its own contention group),
+// forked by the process of the task that encountered the teams construct and joined by it at
+// the league's end; the encountering task's active process is the running team's meanwhile, so
+// that the regions and tasks a team creates are forked from it.
+struct HostLeague {
+    Task* host = nullptr; // the encountering task (null: no league here)
+    u32 base = 0, count = 0, current = 0;
+    u32 saved_active = 0, saved_contention = 0, saved_team = 0, saved_teams = 0;
+    u64 private_below = 0;
+};
+__thread HostLeague tls_league __attribute__((tls_model("initial-exec")));
+
+void start_team(ThreadState* t, HostLeague& l) {
+    const u32 pid = l.base + l.current;
+    emit_process(t, pid, kNoPid, fmt::kProcImplicitTask);
+    if (l.private_below != 0) emit_private(t, pid, l.private_below);
+    l.host->active = pid;
+    l.host->contention = pid;
+    l.host->host_team = l.current;
+    l.host->host_teams = l.count;
+}
+
+void end_team(ThreadState* t, const HostLeague& l) {
+    emit_switch(t, l.base + l.current);
+    emit_end(t, now());
 }
 
 struct ModuleOf {
@@ -1207,6 +1273,68 @@ void finalize_tool(ompt_data_t*) {}
 ompt_start_tool_result_t g_tool = {initialize, finalize_tool, {0}};
 
 } // namespace
+
+bool omp_host_team(u32* number, u32* count) {
+    if (tls_league.count != 0) { // the team running on this thread
+        *number = tls_league.current;
+        *count = tls_league.count;
+        return true;
+    }
+    const Task* task = tls_task; // a thread of a region or a task inside a team
+    if (task == nullptr || task->host_teams == 0) return false;
+    *number = task->host_team;
+    *count = task->host_teams;
+    return true;
+}
+
+// The league's teams are counted here whatever is recorded: the program's control flow
+// depends on it (GOMP_teams4). Records are written when the encountering task is known.
+void omp_host_league_begin(u32 count, u64 private_below, const void* pc) {
+    HostLeague& l = tls_league;
+    if (l.count != 0 || count == 0) return;
+    l = HostLeague{};
+    l.count = count;
+    InterceptorScope scope;
+    Task* host = tls_task;
+    if (!scope || host == nullptr) return;
+    ThreadState* t = scope.thread();
+    l.host = host;
+    l.base = new_pids(count);
+    l.saved_active = host->active;
+    l.saved_contention = host->contention;
+    l.saved_team = host->host_team;
+    l.saved_teams = host->host_teams;
+    l.private_below = private_below;
+    emit_switch(t, host->active);
+    for (u32 i = 0; i < count; ++i)
+        fork_join(t, fmt::kOpFork, l.base + i, pc);
+    start_team(t, l);
+}
+
+bool omp_host_league_next(const void* pc) {
+    HostLeague& l = tls_league;
+    if (l.count == 0) return false;
+    InterceptorScope scope;
+    ThreadState* t = scope ? scope.thread() : nullptr;
+    if (t != nullptr && l.host != nullptr) end_team(t, l);
+    if (++l.current < l.count) {
+        if (t != nullptr && l.host != nullptr) start_team(t, l);
+        return true;
+    }
+    if (l.host != nullptr) {
+        l.host->active = l.saved_active;
+        l.host->contention = l.saved_contention;
+        l.host->host_team = l.saved_team;
+        l.host->host_teams = l.saved_teams;
+        if (t != nullptr) {
+            emit_switch(t, l.saved_active);
+            for (u32 i = 0; i < l.count; ++i)
+                fork_join(t, fmt::kOpJoin, l.base + i, pc);
+        }
+    }
+    l = HostLeague{};
+    return false;
+}
 } // namespace frt
 
 using namespace frt;
