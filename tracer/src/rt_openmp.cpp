@@ -249,7 +249,8 @@ __thread Region* tls_pending_region __attribute__((tls_model("initial-exec"))) =
 // GOMP_task with a false if clause is creating its task on this thread.
 __thread bool tls_creating_if0 __attribute__((tls_model("initial-exec"))) = false;
 // The task being created on this thread has a detach clause (clang:
-// __kmpc_task_allow_completion_event before __kmpc_omp_task; gcc: GOMP_task's detach).
+// __kmpc_task_allow_completion_event before __kmpc_omp_task; gcc's detach clause is lost in libomp
+// 14).
 __thread bool tls_creating_detachable __attribute__((tls_model("initial-exec"))) = false;
 // GOMP_taskloop with a reduction clause is creating its tasks here: their registration array.
 __thread const uintptr_t* tls_gomp_taskloop_reductions __attribute__((tls_model("initial-exec"))) =
@@ -1655,7 +1656,9 @@ FRT_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, vo
     auto real = REAL(GOMP_task);
     if (real == nullptr) return;
     tls_creating_if0 = !if_clause;
-    tls_creating_detachable = detach != nullptr;
+    // libomp 14's GOMP_task ignores gcc's detach clause (it never writes the event handle, the
+    // task completes when its body ends): not detachable for the model either.
+    (void)detach;
     real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
     tls_creating_if0 = false;
     tls_creating_detachable = false;
@@ -1814,8 +1817,8 @@ FRT_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsi
     return r;
 }
 
-// Detached tasks (see "detach" above): clang marks the task being created, gcc passes the
-// event to GOMP_task.
+// Detached tasks (see "detach" above): clang marks the task being created (gcc passes the event
+// to GOMP_task, which libomp 14 ignores).
 namespace {
 FRT_DECLARE_REAL_TYPED(__kmpc_task_allow_completion_event, void* (*)(void*, int, void*));
 }
