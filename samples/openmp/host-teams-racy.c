@@ -1,6 +1,5 @@
 // Host teams (OpenMP 5.0: `teams` outside a target region): the initial threads of the league
 // all increment one counter; the read after the league is ordered by its end.
-// CLANG-ONLY: gcc's host teams (GOMP_teams_reg in libomp 14) are not joined at their end
 #include <stdio.h>
 
 static int count;

@@ -1,5 +1,4 @@
 // A target region run on the host: every team of the league increments one mapped counter.
-// CLANG-ONLY: gcc's target entry points (GOMP_target_ext, GOMP_teams4) are not in libomp 14
 #include <stdio.h>
 
 int main(void) {

@@ -1,7 +1,6 @@
 // A target region run on the host: each team of the league writes its own element, the teams
 // of `target teams distribute parallel for` split a loop, and host `teams` (OpenMP 5.0) each
 // add to their own element; the host reads after the regions end.
-// CLANG-ONLY: gcc's target entry points (GOMP_target_ext, GOMP_teams4) are not in libomp 14
 #include <omp.h>
 #include <stdio.h>
 

@@ -53,11 +53,15 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstring>
 
 #include "rt_internal.hpp"
+#include "rt_openmp.hpp"
 #include "rt_real.hpp"
+#include "rt_system.hpp"
 #include FIRSTRACE_OMP_TOOLS_HEADER
 
 namespace fmt = firstrace::format;
@@ -143,12 +147,19 @@ struct TaskGroup {
 struct Region {
     u32 base = 0;
     u32 requested = 0;
+    bool league = false;               // a league of teams: each initial task is a contention group
+    u32 contention = 0;                // a team: the contention group of the encountering task
+    u32 host_team = 0, host_teams = 0; // a team: the encountering task's host league team
     std::atomic<u32> begun{0};
     Region* next = nullptr;
     // Copying a region onto itself stores the same values: harmless.
     Region& operator=(const Region& o) { // NOLINT(bugprone-unhandled-self-assignment)
         base = o.base;
         requested = o.requested;
+        league = o.league;
+        contention = o.contention;
+        host_team = o.host_team;
+        host_teams = o.host_teams;
         begun.store(o.begun.load());
         next = o.next;
         return *this;
@@ -176,6 +187,11 @@ struct Task {
     bool private_known = false;
     bool in_barrier = false; // implicit: arrived at a barrier it has not departed from yet
     u32 index = 0;           // implicit: thread number in the team
+    // The contention group (OpenMP 5.1 1.2.2): 0 for the initial thread's, else the pid of the
+    // initial task of the team of a league that the task runs in. Locks and critical sections
+    // exclude only within one group (5.1 2.19.1, 3.9), so their objects are per group.
+    u32 contention = 0;
+    u32 host_team = 0, host_teams = 0; // in a team of a host league (gcc): number and count
     u32 creator_pid = kNoPid;
     Task* creator = nullptr; // explicit: the creating task (joins an undeferred task)
     u64 team = 0;            // barrier object of the team the task is bound to (0: none)
@@ -192,6 +208,7 @@ struct Task {
     u32 doacross_dims = 0;          // of the current doacross loop, bounds of the first ones
     std::int64_t doacross_lo[kDoacrossDims] = {}, doacross_hi[kDoacrossDims] = {};
     u32 nchunks = 0;
+    u32 shared_blocks = 0; // implicit: team-shared blocks asked for (same count in the team)
     const uintptr_t* gomp_reductions = nullptr; // gcc taskloop task: the registration array
     PidNode* as_child = nullptr;                // its node in the creator's children list
     PidNode* as_member = nullptr;               // its node in its taskgroup's members
@@ -232,7 +249,8 @@ __thread Region* tls_pending_region __attribute__((tls_model("initial-exec"))) =
 // GOMP_task with a false if clause is creating its task on this thread.
 __thread bool tls_creating_if0 __attribute__((tls_model("initial-exec"))) = false;
 // The task being created on this thread has a detach clause (clang:
-// __kmpc_task_allow_completion_event before __kmpc_omp_task; gcc: GOMP_task's detach).
+// __kmpc_task_allow_completion_event before __kmpc_omp_task; gcc's detach clause is lost in libomp
+// 14).
 __thread bool tls_creating_detachable __attribute__((tls_model("initial-exec"))) = false;
 // GOMP_taskloop with a reduction clause is creating its tasks here: their registration array.
 __thread const uintptr_t* tls_gomp_taskloop_reductions __attribute__((tls_model("initial-exec"))) =
@@ -634,8 +652,8 @@ void start_task(ThreadState* t, Task* task) {
 // completion: the first releases the object fulfil_object(pid), the second acquires it. The
 // completion object (kObjOmpTaskDone, pid) is then released by the body (fulfilled early) or
 // by the fulfilling process (late), and dependents and the joins of the task (taskwait,
-// taskgroup: PidNode::detachable) acquire it. A late fulfil is not ordered before the barrier
-// that the body arrived at (libomp runs the fulfil outside the task: a known gap).
+// taskgroup: PidNode::detachable) acquire it. A late fulfil also arrives at the barrier the
+// task must complete by (the body arrived there when it ended), so that the barrier orders it.
 u64 fulfil_object(u32 pid) {
     return u64{pid} | (1ull << 40);
 }
@@ -674,6 +692,64 @@ void free_task(Task* task) {
     g_tasks.put(task);
 }
 
+// --- team-shared blocks of worksharing constructs (gcc's scan and conditional lastprivate) ---
+// Every thread of the team asks for the block of the same construct: the n-th block an
+// implicit task asks for is the n-th of its team. Blocks live until the region ends.
+struct SharedBlock {
+    u64 team = 0; // 0: free
+    u32 seq = 0;
+    void* ptr = nullptr;
+    u64 size = 0;
+};
+inline constexpr u32 kSharedBlocks = 4096;
+SharedBlock* g_shared_blocks = nullptr;
+std::atomic<u32> g_shared_lock{0};
+std::atomic<u32> g_shared_live{0};
+
+void* team_shared_block(u64 size) {
+    if (size == 0) size = 1;
+    Task* task = tls_task;
+    if (task == nullptr || task->team == 0) return map_anonymous(size); // not in a team
+    const u64 team = task->team;
+    const u32 seq = ++task->shared_blocks;
+    void* found = nullptr;
+    spin_lock(g_shared_lock);
+    if (g_shared_blocks == nullptr)
+        g_shared_blocks =
+            static_cast<SharedBlock*>(map_anonymous(kSharedBlocks * sizeof(SharedBlock)));
+    SharedBlock* free_slot = nullptr;
+    for (u32 i = 0; g_shared_blocks != nullptr && i < kSharedBlocks; ++i) {
+        SharedBlock& b = g_shared_blocks[i];
+        if (b.team == team && b.seq == seq) {
+            found = b.ptr;
+            break;
+        }
+        if (b.team == 0 && free_slot == nullptr) free_slot = &b;
+    }
+    if (found == nullptr && free_slot != nullptr) {
+        found = map_anonymous(size);
+        if (found != nullptr) {
+            *free_slot = SharedBlock{team, seq, found, size};
+            g_shared_live.fetch_add(1);
+        }
+    }
+    spin_unlock(g_shared_lock);
+    return found;
+}
+
+void release_team_blocks(u64 team) {
+    if (g_shared_live.load() == 0) return;
+    spin_lock(g_shared_lock);
+    for (u32 i = 0; g_shared_blocks != nullptr && i < kSharedBlocks; ++i) {
+        SharedBlock& b = g_shared_blocks[i];
+        if (b.team != team) continue;
+        syscall(SYS_munmap, b.ptr, b.size); // not the interposed munmap: not the program's
+        b = SharedBlock{};
+        g_shared_live.fetch_sub(1);
+    }
+    spin_unlock(g_shared_lock);
+}
+
 // --- OMPT callbacks
 // -------------------------------------------------------------------------------
 
@@ -685,7 +761,7 @@ void on_thread_begin(ompt_thread_t, ompt_data_t*) {
 }
 
 void on_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t* parallel,
-                       unsigned requested, int, const void* pc) {
+                       unsigned requested, int flags, const void* pc) {
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
@@ -694,11 +770,16 @@ void on_parallel_begin(ompt_data_t* encountering, const ompt_frame_t*, ompt_data
     Region* region = g_regions.get();
     parallel->ptr = region;
     tls_pending_region = region;
+    Task* e = task_of(encountering);
     if (region != nullptr) {
         region->base = base;
         region->requested = requested;
+        region->league = (flags & ompt_parallel_league) != 0;
+        region->contention = e ? e->contention : 0;
+        region->host_team = e ? e->host_team : 0;
+        region->host_teams = e ? e->host_teams : 0;
     }
-    if (Task* e = task_of(encountering)) emit_switch(t, e->active);
+    if (e != nullptr) emit_switch(t, e->active);
     for (u32 i = 0; i < requested; ++i)
         fork_join(t, fmt::kOpFork, base + i, pc);
 }
@@ -722,6 +803,7 @@ void on_parallel_end(ompt_data_t* parallel, ompt_data_t* encountering, int, cons
     }
     if (e != nullptr) emit_switch(t, e->active);
     g_regions.put(region);
+    release_team_blocks(u64{base} + 1);
     if (tls_final_team == u64{base} + 1)
         sync(t, fmt::kOpBarrierDepart, fmt::kObjOmpBarrier, tls_final_team, tls_final_episode, pc);
     tls_final_team = 0;
@@ -758,8 +840,22 @@ void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t* parallel, omp
             task->pid = task->active = index < requested ? base + index : new_pid();
             task->team = u64{base} + 1;
             task->index = index;
+            task->contention = region == nullptr ? 0
+                               : region->league  ? task->pid
+                                                 : region->contention;
+            if (region != nullptr) {
+                task->host_team = region->host_team;
+                task->host_teams = region->host_teams;
+            }
             task->started = true;
             emit_process(t, task->pid, kNoPid, fmt::kProcImplicitTask);
+            // The task's own frames until the runtime sets its exit frame (ensure_private, which
+            // may never happen: a task with no barrier or task inside its function): the
+            // runtime calls the region's function from this callback's caller or above, so the
+            // frames below this one are the task's. Without it the implicit tasks of two
+            // unordered regions run one after the other by one thread (the teams of a host
+            // league) conflict in their frames.
+            emit_private(t, task->pid, reinterpret_cast<u64>(__builtin_frame_address(0)));
         }
         task_data->ptr = task;
         tls_task = task;
@@ -815,6 +911,9 @@ void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t*
         emit_switch(t, parent->active);
         ensure_private(t, parent);
         task->creator = parent;
+        task->contention = parent->contention;
+        task->host_team = parent->host_team;
+        task->host_teams = parent->host_teams;
         task->team = parent->team;
         task->episode = parent->episode;
         task->member_of = parent->group ? parent->group : parent->member_of;
@@ -876,6 +975,11 @@ void on_task_schedule(ompt_data_t* prior_data, ompt_task_status_t status, ompt_d
         } else {
             sync(t, fmt::kOpAcquire, fmt::kObjOmpTaskDone, fulfil_object(prior->pid), 1, pc);
             sync(t, fmt::kOpRelease, fmt::kObjOmpTaskDone, prior->pid, 0, pc);
+            // the barrier the task completes by waits for this fulfil too (its body arrived
+            // there already): the fulfilling process arrives at that episode as well
+            if (prior->team != 0)
+                sync(t, fmt::kOpBarrierArrive, fmt::kObjOmpBarrier, prior->team, prior->episode,
+                     pc);
             prior_data->ptr = nullptr;
             free_task(prior);
         }
@@ -1107,18 +1211,31 @@ void lock_released(ThreadState* t, u64 id, const void* pc) {
     sync(t, fmt::kOpRelease, fmt::kObjOmpMutex, id, counter, pc);
 }
 
-void on_mutex_acquired(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
-    InterceptorScope scope;
-    if (!scope) return;
-    ThreadState* t = scope.thread();
-    lock_acquired(t, wait_id, pc);
+// A lock or critical section excludes only within the contention group of the task using it
+// (the threads of one team of a league, OpenMP 5.1 2.19.1, 3.9): outside the initial group its
+// object is the pair (lock, group). Teams of a league using one lock are therefore unordered by
+// it, as on a device where each team's lock state is its own. The runtime's atomic lock (an
+// atomic construct it implements with a lock, and gcc's combine of reductions, also those of
+// the teams into the original item) and ordered are not per group.
+u64 lock_object_id(ompt_mutex_t kind, ompt_wait_id_t wait_id) {
+    const Task* task = tls_task;
+    if (task == nullptr || task->contention == 0) return wait_id;
+    if (kind == ompt_mutex_atomic || kind == ompt_mutex_ordered) return wait_id;
+    return (mix(wait_id ^ (u64{task->contention} << 32)) & ~(3ull << 62)) | (1ull << 62);
 }
 
-void on_mutex_released(ompt_mutex_t, ompt_wait_id_t wait_id, const void* pc) {
+void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* pc) {
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
-    lock_released(t, wait_id, pc);
+    lock_acquired(t, lock_object_id(kind, wait_id), pc);
+}
+
+void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void* pc) {
+    InterceptorScope scope;
+    if (!scope) return;
+    ThreadState* t = scope.thread();
+    lock_released(t, lock_object_id(kind, wait_id), pc);
 }
 
 // The combine step of a reduction (LLVM's __kmpc_reduce with the critical method, see the top
@@ -1130,7 +1247,12 @@ void on_reduction(ompt_sync_region_t, ompt_scope_endpoint_t endpoint, ompt_data_
     if (!scope) return;
     ThreadState* t = scope.thread();
     Task* task = task_of(task_data);
-    const u64 id = (1ull << 63) | (task ? task->team : 0);
+    // Inside a team of a league the combine may go straight into the item the teams share
+    // (clang's `teams distribute parallel for reduction`): the runtime's lock is then the
+    // reduction site's (__kmpc_reduce's critical name), common to every team.
+    const u64 id = task != nullptr && task->contention != 0
+                       ? (3ull << 62) | (reinterpret_cast<u64>(pc) & ((1ull << 62) - 1))
+                       : (1ull << 63) | (task ? task->team : 0);
     if (endpoint == ompt_scope_begin)
         lock_acquired(t, id, pc);
     else
@@ -1146,6 +1268,34 @@ void on_work(ompt_work_t, ompt_scope_endpoint_t endpoint, ompt_data_t*, ompt_dat
     Task* task = task_of(task_data);
     if (task != nullptr && task->kind == TaskKind::Implicit && task->active != task->pid)
         chunk_boundary(t, task, false, pc);
+}
+
+// --- a league of teams run one after the other on this thread (gcc's host fallback) ---------
+// Each team is an implicit task of the league (kProcImplicitTask, its own contention group),
+// forked by the process of the task that encountered the teams construct and joined by it at
+// the league's end; the encountering task's active process is the running team's meanwhile, so
+// that the regions and tasks a team creates are forked from it.
+struct HostLeague {
+    Task* host = nullptr; // the encountering task (null: no league here)
+    u32 base = 0, count = 0, current = 0;
+    u32 saved_active = 0, saved_contention = 0, saved_team = 0, saved_teams = 0;
+    u64 private_below = 0;
+};
+__thread HostLeague tls_league __attribute__((tls_model("initial-exec")));
+
+void start_team(ThreadState* t, HostLeague& l) {
+    const u32 pid = l.base + l.current;
+    emit_process(t, pid, kNoPid, fmt::kProcImplicitTask);
+    if (l.private_below != 0) emit_private(t, pid, l.private_below);
+    l.host->active = pid;
+    l.host->contention = pid;
+    l.host->host_team = l.current;
+    l.host->host_teams = l.count;
+}
+
+void end_team(ThreadState* t, const HostLeague& l) {
+    emit_switch(t, l.base + l.current);
+    emit_end(t, now());
 }
 
 struct ModuleOf {
@@ -1207,6 +1357,68 @@ void finalize_tool(ompt_data_t*) {}
 ompt_start_tool_result_t g_tool = {initialize, finalize_tool, {0}};
 
 } // namespace
+
+bool omp_host_team(u32* number, u32* count) {
+    if (tls_league.count != 0) { // the team running on this thread
+        *number = tls_league.current;
+        *count = tls_league.count;
+        return true;
+    }
+    const Task* task = tls_task; // a thread of a region or a task inside a team
+    if (task == nullptr || task->host_teams == 0) return false;
+    *number = task->host_team;
+    *count = task->host_teams;
+    return true;
+}
+
+// The league's teams are counted here whatever is recorded: the program's control flow
+// depends on it (GOMP_teams4). Records are written when the encountering task is known.
+void omp_host_league_begin(u32 count, u64 private_below, const void* pc) {
+    HostLeague& l = tls_league;
+    if (l.count != 0 || count == 0) return;
+    l = HostLeague{};
+    l.count = count;
+    InterceptorScope scope;
+    Task* host = tls_task;
+    if (!scope || host == nullptr) return;
+    ThreadState* t = scope.thread();
+    l.host = host;
+    l.base = new_pids(count);
+    l.saved_active = host->active;
+    l.saved_contention = host->contention;
+    l.saved_team = host->host_team;
+    l.saved_teams = host->host_teams;
+    l.private_below = private_below;
+    emit_switch(t, host->active);
+    for (u32 i = 0; i < count; ++i)
+        fork_join(t, fmt::kOpFork, l.base + i, pc);
+    start_team(t, l);
+}
+
+bool omp_host_league_next(const void* pc) {
+    HostLeague& l = tls_league;
+    if (l.count == 0) return false;
+    InterceptorScope scope;
+    ThreadState* t = scope ? scope.thread() : nullptr;
+    if (t != nullptr && l.host != nullptr) end_team(t, l);
+    if (++l.current < l.count) {
+        if (t != nullptr && l.host != nullptr) start_team(t, l);
+        return true;
+    }
+    if (l.host != nullptr) {
+        l.host->active = l.saved_active;
+        l.host->contention = l.saved_contention;
+        l.host->host_team = l.saved_team;
+        l.host->host_teams = l.saved_teams;
+        if (t != nullptr) {
+            emit_switch(t, l.saved_active);
+            for (u32 i = 0; i < l.count; ++i)
+                fork_join(t, fmt::kOpJoin, l.base + i, pc);
+        }
+    }
+    l = HostLeague{};
+    return false;
+}
 } // namespace frt
 
 using namespace frt;
@@ -1217,9 +1429,15 @@ FRT_EXPORT ompt_start_tool_result_t* ompt_start_tool(unsigned int, const char*) 
     return &g_tool;
 }
 
-// The reduction method (see the top of this file); before the OpenMP runtime reads it.
+// Set before the OpenMP runtime reads them (unless the user set them): the reduction method
+// (see the top of this file), and no hidden helper threads: libomp 14 runs `target nowait`
+// tasks on them, outside any team, with task events that do not follow the rules above (the
+// races of samples/openmp/target-tasks-racy.c came and went between runs, and a team of one
+// failed an assertion of libomp's); without them the tasks run on the team's threads like
+// other deferred tasks.
 __attribute__((constructor)) static void frt_openmp_environment() {
     setenv("KMP_FORCE_REDUCTION", "critical", 0);
+    setenv("LIBOMP_USE_HIDDEN_HELPER_TASK", "0", 0);
 }
 
 // --- dispatch of worksharing chunks -----------------------------------------------------------
@@ -1380,10 +1598,16 @@ namespace {
 FRT_DECLARE_REAL_TYPED(GOMP_loop_start,
                        bool (*)(long, long, long, long, long, long*, long*, uintptr_t*, void**));
 }
+// `mem` (gcc: the buffer of a scan, OpenMP 5.1 2.11.8, or of lastprivate(conditional:)) asks
+// for zeroed memory shared by the team for this worksharing construct: libomp 14 aborts on it,
+// so it is supplied here and libomp sees none.
 FRT_EXPORT bool GOMP_loop_start(long s, long e, long inc, long sched, long chunk, long* istart,
                                 long* iend, uintptr_t* reductions, void** mem) {
-    return dispatch(REAL(GOMP_loop_start), FRT_CALLER(), s, e, inc, sched, chunk, istart, iend,
-                    reductions, mem);
+    void* shared = mem != nullptr ? team_shared_block(reinterpret_cast<uintptr_t>(*mem)) : nullptr;
+    const bool r = dispatch(REAL(GOMP_loop_start), FRT_CALLER(), s, e, inc, sched, chunk, istart,
+                            iend, reductions, static_cast<void**>(nullptr));
+    if (mem != nullptr) *mem = shared;
+    return r;
 }
 namespace {
 FRT_DECLARE_REAL_TYPED(GOMP_loop_ull_start,
@@ -1391,8 +1615,25 @@ FRT_DECLARE_REAL_TYPED(GOMP_loop_ull_start,
 }
 FRT_EXPORT bool GOMP_loop_ull_start(bool up, ull s, ull e, ull inc, long sched, ull chunk,
                                     ull* istart, ull* iend, uintptr_t* reductions, void** mem) {
-    return dispatch(REAL(GOMP_loop_ull_start), FRT_CALLER(), up, s, e, inc, sched, chunk, istart,
-                    iend, reductions, mem);
+    void* shared = mem != nullptr ? team_shared_block(reinterpret_cast<uintptr_t>(*mem)) : nullptr;
+    const bool r = dispatch(REAL(GOMP_loop_ull_start), FRT_CALLER(), up, s, e, inc, sched, chunk,
+                            istart, iend, reductions, static_cast<void**>(nullptr));
+    if (mem != nullptr) *mem = shared;
+    return r;
+}
+
+// flush (OpenMP 5.1 2.19.8, 1.4.6): clang calls __kmpc_flush for every flush; gcc emits a
+// sequentially consistent fence (__sync_synchronize, instrumented as one). A flush without a
+// list is a release and an acquire flush: with an atomic write and an atomic read that reads
+// its value it orders what comes before the one and after the other, as C11 fences do (the
+// atomic model, rt_access.cpp). clang passes no list: every flush is taken as that fence.
+extern "C" void __tsan_atomic_thread_fence(int mo);
+namespace {
+FRT_DECLARE_REAL_TYPED(__kmpc_flush, void (*)(void*));
+} // namespace
+FRT_EXPORT void __kmpc_flush(void* loc) {
+    if (auto real = REAL(__kmpc_flush)) real(loc);
+    __tsan_atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 // Undeferred tasks of the program (if(0)): clang calls __kmpc_omp_task_begin_if0, which starts
@@ -1415,7 +1656,9 @@ FRT_EXPORT void GOMP_task(void (*fn)(void*), void* data, void (*cpyfn)(void*, vo
     auto real = REAL(GOMP_task);
     if (real == nullptr) return;
     tls_creating_if0 = !if_clause;
-    tls_creating_detachable = detach != nullptr;
+    // libomp 14's GOMP_task ignores gcc's detach clause (it never writes the event handle, the
+    // task completes when its body ends): not detachable for the model either.
+    (void)detach;
     real(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
     tls_creating_if0 = false;
     tls_creating_detachable = false;
@@ -1574,8 +1817,8 @@ FRT_EXPORT unsigned GOMP_parallel_reductions(void (*fn)(void*), void* data, unsi
     return r;
 }
 
-// Detached tasks (see "detach" above): clang marks the task being created, gcc passes the
-// event to GOMP_task.
+// Detached tasks (see "detach" above): clang marks the task being created (gcc passes the event
+// to GOMP_task, which libomp 14 ignores).
 namespace {
 FRT_DECLARE_REAL_TYPED(__kmpc_task_allow_completion_event, void* (*)(void*, int, void*));
 }
