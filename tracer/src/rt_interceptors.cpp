@@ -43,19 +43,23 @@ namespace fmt = firstrace::format;
 
 namespace {
 
-// Lock-like objects: acquire after the real operation succeeded.
+// Lock-like objects: acquire after the real operation succeeded. The operation's read of the
+// object's memory is recorded before the acquire (in the computation event that precedes it):
+// the lock reads the object to take it, before it is ordered after the last unlock, so an init
+// or destroy of the object in another thread that only that unlock orders is a race with it
+// (ThreadSanitizer's MutexPostLock: the atomic read precedes the acquire of the clock).
 template <class Real, class... Args>
 int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
     InterceptorScope scope;
     if (!scope) return real(args...);
     ThreadState* t = scope.thread();
+    sync_object_used(t, pc, obj);
     const u64 c0 = now();
     close_computation(t, c0);
     const int r = scope.outside([&] { return real(args...); });
     if (r == 0) {
         ObjEntry* o = object(cls, obj);
         record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
-        sync_object_used(t, pc, obj);
     }
     return r;
 }
@@ -611,7 +615,14 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     const u64 episode = count > 0 ? arrival / static_cast<u64>(count) : arrival;
     record(t, fmt::kOpBarrierArrive, fmt::kObjBarrier, b, episode, c0, pc, count, inc);
     const int r = scope.outside([&] { return real(b); });
-    record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, now(), pc, count, inc);
+    // Leaving the wait reads the barrier again, before this thread is ordered after the other
+    // arrivals: a pthread_barrier_destroy by the serial thread races with another thread's
+    // return from the same wait (POSIX: undefined while a thread is still in the wait;
+    // ThreadSanitizer reads the barrier after the wait too).
+    sync_object_used(t, pc, b);
+    const u64 c1 = now();
+    close_computation(t, c1);
+    record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, c1, pc, count, inc);
     return r;
 }
 
