@@ -382,6 +382,10 @@ def collect(suite_dir):
         vg_root = os.path.dirname(suite_dir)
     if not tool_dirs:
         sys.exit("external.sh: %s is neither compiler-rt/test/tsan nor a Valgrind source tree" % suite_dir)
+    # Valgrind's tests include the config.h its configure writes (VGO_linux, HAVE_* ...): without
+    # it a third of them do not build with any tool.
+    if not os.path.exists(os.path.join(vg_root, "config.h")):
+        sys.exit("external.sh: %s/config.h not found: run ./configure in the Valgrind tree first" % vg_root)
     for td in tool_dirs:
         tests = os.path.join(td, "tests")
         for f in sorted(os.listdir(tests)):

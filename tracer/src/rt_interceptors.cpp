@@ -32,6 +32,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <cstdint>
 #include <cstring>
 
@@ -116,6 +118,9 @@ FRT_DECLARE_REAL_VERSIONED(pthread_cond_broadcast, "GLIBC_2.3.2");
 FRT_DECLARE_REAL(pthread_barrier_init);
 FRT_DECLARE_REAL(pthread_barrier_wait);
 FRT_DECLARE_REAL(sem_init);
+FRT_DECLARE_REAL(sem_getvalue);
+using sem_open_fn = sem_t* (*)(const char*, int, ...);
+FRT_DECLARE_REAL_TYPED(sem_open, sem_open_fn);
 FRT_DECLARE_REAL(sem_post);
 FRT_DECLARE_REAL(sem_wait);
 FRT_DECLARE_REAL(sem_trywait);
@@ -628,19 +633,49 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
 
 // --- semaphores ----------------------------------------------------------------------------------
 
+namespace {
+// A semaphore starts (a new incarnation, fresh counters) with `value` tokens.
+void semaphore_started(sem_t* s, unsigned value) {
+    if (g_state.load() != RtState::Ready) return;
+    ObjEntry* o = object(fmt::kObjSemaphore, s);
+    spin_lock(o->spin);
+    o->extra.store(value);
+    o->counter.store(0);
+    o->counter2.store(0);
+    o->incarnation.fetch_add(1);
+    spin_unlock(o->spin);
+}
+} // namespace
+
 FRT_EXPORT int sem_init(sem_t* s, int pshared, unsigned value) {
     sync_object_written(FRT_CALLER(), s);
     const int r = REAL(sem_init)(s, pshared, value);
-    if (r == 0 && g_state.load() == RtState::Ready) {
-        ObjEntry* o = object(fmt::kObjSemaphore, s);
-        spin_lock(o->spin);
-        o->extra.store(value);
-        o->counter.store(0);
-        o->counter2.store(0);
-        o->incarnation.fetch_add(1);
-        spin_unlock(o->spin);
-    }
+    if (r == 0) semaphore_started(s, value);
     return r;
+}
+
+// A named semaphore: the first sem_open of it in this process (glibc maps each name once and
+// returns the same address to later opens until the last sem_close) starts it with the tokens
+// it holds now -- `value` when this call created it, whatever posts and waits of other processes
+// left otherwise -- since only this process's posts and waits are in the trace. The opener has
+// not handed the address to another thread yet, so nothing of this process ran on it before.
+FRT_EXPORT sem_t* sem_open(const char* name, int oflag, ...) {
+    mode_t mode = 0;
+    unsigned value = 0;
+    if (oflag & O_CREAT) {
+        va_list ap;
+        va_start(ap, oflag);
+        mode = va_arg(ap, mode_t);
+        value = va_arg(ap, unsigned);
+        va_end(ap);
+    }
+    sem_t* s = REAL(sem_open)(name, oflag, mode, value);
+    if (s != SEM_FAILED && find_object(fmt::kObjSemaphore, s) == nullptr) {
+        int now_value = 0;
+        if (REAL(sem_getvalue)(s, &now_value) == 0 && now_value >= 0)
+            semaphore_started(s, static_cast<unsigned>(now_value));
+    }
+    return s;
 }
 
 FRT_EXPORT int sem_post(sem_t* s) {
@@ -762,6 +797,7 @@ FRT_INTERCEPTOR_ALIAS(pthread_cond_broadcast)
 FRT_INTERCEPTOR_ALIAS(pthread_barrier_init)
 FRT_INTERCEPTOR_ALIAS(pthread_barrier_wait)
 FRT_INTERCEPTOR_ALIAS(sem_init)
+FRT_INTERCEPTOR_ALIAS(sem_open)
 FRT_INTERCEPTOR_ALIAS(sem_post)
 FRT_INTERCEPTOR_ALIAS(sem_wait)
 FRT_INTERCEPTOR_ALIAS(sem_trywait)
