@@ -30,6 +30,7 @@ import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -268,13 +269,20 @@ def vg_compile(case, tool, exe, tools):
 # ---------------------------------------------------------------------------------------------
 
 def sh(cmd, cwd, timeout, env=None, log=None):
+    # Each command in a session of its own: on a timeout the whole group goes (the traced program
+    # under `firstrace record`, a fork child), not only the direct child, which would leave the
+    # test program running on.
+    p = subprocess.Popen(cmd, shell=isinstance(cmd, str), cwd=cwd, env=env, start_new_session=True,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     try:
-        p = subprocess.run(cmd, shell=isinstance(cmd, str), cwd=cwd, timeout=timeout, env=env,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        out = p.stdout.decode(errors="replace")
+        out = p.communicate(timeout=timeout)[0].decode(errors="replace")
         code = p.returncode
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode(errors="replace") + "\n[timeout]\n"
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        out = p.communicate()[0].decode(errors="replace") + "\n[timeout]\n"
         code = "timeout"
     if log:
         with open(log, "a") as f:
@@ -382,6 +390,10 @@ def collect(suite_dir):
         vg_root = os.path.dirname(suite_dir)
     if not tool_dirs:
         sys.exit("external.sh: %s is neither compiler-rt/test/tsan nor a Valgrind source tree" % suite_dir)
+    # Valgrind's tests include the config.h its configure writes (VGO_linux, HAVE_* ...): without
+    # it a third of them do not build with any tool.
+    if not os.path.exists(os.path.join(vg_root, "config.h")):
+        sys.exit("external.sh: %s/config.h not found: run ./configure in the Valgrind tree first" % vg_root)
     for td in tool_dirs:
         tests = os.path.join(td, "tests")
         for f in sorted(os.listdir(tests)):

@@ -12,7 +12,8 @@
 #         '*/compiler-rt/test/sanitizer_common/*.h'
 #   - Valgrind's helgrind and drd regression tests: SUITE_DIR = the Valgrind source tree
 #     (or its helgrind/ or drd/ directory), e.g.
-#       apt-get source valgrind; tar xjf valgrind_*.orig.tar.bz2
+#       apt-get source valgrind; tar xjf valgrind_*.orig.tar.bz2; (cd valgrind-* && ./configure)
+#     (the tests include the config.h that configure writes)
 #
 # Each in-scope test is built with firstrace-cc/firstrace-c++ (clang) and with
 # clang -fsanitize=thread, run once by each tool; prints one line per case (expected verdict,

@@ -42,6 +42,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "rt_fd.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 
@@ -98,6 +99,10 @@ void new_description(int fd, u64 d) {
 void used(ThreadState* t, int fd, u64 pc) {
     if (modelled(fd)) library_access(t, pc, descriptor_byte(fd), 1, false);
 }
+
+} // namespace
+
+namespace frt::fd {
 
 void before_send(int fd, u64 pc, const void* buf, u64 n) {
     InterceptorScope scope(enter_call(pc));
@@ -174,6 +179,12 @@ int created(int fd) {
     }
     return fd;
 }
+
+} // namespace frt::fd
+
+using namespace frt::fd;
+
+namespace {
 
 FRT_DECLARE_REAL(read);
 FRT_DECLARE_REAL(write);
@@ -288,8 +299,9 @@ FRT_EXPORT int close(int fd) {
     return REAL(close)(fd);
 }
 
-// pipe, pipe2: two new descriptors of one description (a write to one is read at the other).
-static int pipe_created(int r, const int fds[2]) {
+// pipe, pipe2, socketpair: two new descriptors of one description (a write to one is read at
+// the other).
+int frt::fd::pipe_created(int r, const int fds[2]) {
     if (r == 0) {
         created(fds[0]);
         created(fds[1]);
@@ -307,18 +319,10 @@ FRT_EXPORT int pipe2(int fds[2], int flags) {
     return pipe_created(REAL(pipe2)(fds, flags), fds);
 }
 FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
-    const int r = REAL(socketpair)(domain, type, protocol, fds);
-    if (r == 0) {
-        created(fds[0]);
-        created(fds[1]);
-        const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
-        new_description(fds[0], d);
-        new_description(fds[1], d);
-    }
-    return r;
+    return pipe_created(REAL(socketpair)(domain, type, protocol, fds), fds);
 }
 
-namespace {
+namespace frt::fd {
 // newfd now refers to oldfd's description. `fresh`: the kernel handed newfd out (dup,
 // F_DUPFD: a new incarnation); otherwise newfd was named by the caller (dup2, dup3: the same
 // descriptor, replaced in place).
@@ -334,14 +338,12 @@ int duplicated(int oldfd, int newfd, bool fresh) {
     }
     return newfd;
 }
-} // namespace
 
-namespace {
 // dup2/dup3 onto newfd: a use of newfd (a read of its byte, see the top of this file).
 void replaced(int fd, u64 pc) {
     if (InterceptorScope scope(enter_call(pc)); scope) used(scope.thread(), fd, pc);
 }
-} // namespace
+} // namespace frt::fd
 
 FRT_EXPORT int dup(int fd) {
     return duplicated(fd, REAL(dup)(fd), true);
@@ -428,7 +430,7 @@ FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
 FRT_EXPORT int creat(const char* path, mode_t mode) {
     return created(REAL(creat)(path, mode));
 }
-namespace {
+namespace frt::fd {
 // A socket: a new incarnation of its number, in the one description of all sockets.
 int socket_created(int fd) {
     created(fd);
@@ -444,17 +446,20 @@ int accepted(int fd, u64 pc) {
     }
     return socket_created(fd);
 }
-} // namespace
+
+void connecting(int fd, u64 pc) {
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        used(scope.thread(), fd, pc);
+        release_now(scope.thread(), fmt::kObjFile, &g_connections, pc, true);
+    }
+}
+} // namespace frt::fd
 
 FRT_EXPORT int socket(int domain, int type, int protocol) {
     return socket_created(REAL(socket)(domain, type, protocol));
 }
 FRT_EXPORT int connect(int fd, const struct sockaddr* addr, socklen_t len) {
-    const u64 pc = FRT_CALLER();
-    if (InterceptorScope scope(enter_call(pc)); scope) {
-        used(scope.thread(), fd, pc);
-        release_now(scope.thread(), fmt::kObjFile, &g_connections, pc, true);
-    }
+    connecting(fd, FRT_CALLER());
     return REAL(connect)(fd, addr, len);
 }
 FRT_EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {

@@ -32,6 +32,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <cstdint>
 #include <cstring>
 
@@ -43,19 +45,23 @@ namespace fmt = firstrace::format;
 
 namespace {
 
-// Lock-like objects: acquire after the real operation succeeded.
+// Lock-like objects: acquire after the real operation succeeded. The operation's read of the
+// object's memory is recorded before the acquire (in the computation event that precedes it):
+// the lock reads the object to take it, before it is ordered after the last unlock, so an init
+// or destroy of the object in another thread that only that unlock orders is a race with it
+// (ThreadSanitizer's MutexPostLock: the atomic read precedes the acquire of the clock).
 template <class Real, class... Args>
 int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
     InterceptorScope scope;
     if (!scope) return real(args...);
     ThreadState* t = scope.thread();
+    sync_object_used(t, pc, obj);
     const u64 c0 = now();
     close_computation(t, c0);
     const int r = scope.outside([&] { return real(args...); });
     if (r == 0) {
         ObjEntry* o = object(cls, obj);
         record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
-        sync_object_used(t, pc, obj);
     }
     return r;
 }
@@ -112,6 +118,9 @@ FRT_DECLARE_REAL_VERSIONED(pthread_cond_broadcast, "GLIBC_2.3.2");
 FRT_DECLARE_REAL(pthread_barrier_init);
 FRT_DECLARE_REAL(pthread_barrier_wait);
 FRT_DECLARE_REAL(sem_init);
+FRT_DECLARE_REAL(sem_getvalue);
+using sem_open_fn = sem_t* (*)(const char*, int, ...);
+FRT_DECLARE_REAL_TYPED(sem_open, sem_open_fn);
 FRT_DECLARE_REAL(sem_post);
 FRT_DECLARE_REAL(sem_wait);
 FRT_DECLARE_REAL(sem_trywait);
@@ -611,25 +620,62 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     const u64 episode = count > 0 ? arrival / static_cast<u64>(count) : arrival;
     record(t, fmt::kOpBarrierArrive, fmt::kObjBarrier, b, episode, c0, pc, count, inc);
     const int r = scope.outside([&] { return real(b); });
-    record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, now(), pc, count, inc);
+    // Leaving the wait reads the barrier again, before this thread is ordered after the other
+    // arrivals: a pthread_barrier_destroy by the serial thread races with another thread's
+    // return from the same wait (POSIX: undefined while a thread is still in the wait;
+    // ThreadSanitizer reads the barrier after the wait too).
+    sync_object_used(t, pc, b);
+    const u64 c1 = now();
+    close_computation(t, c1);
+    record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, c1, pc, count, inc);
     return r;
 }
 
 // --- semaphores ----------------------------------------------------------------------------------
 
+namespace {
+// A semaphore starts (a new incarnation, fresh counters) with `value` tokens.
+void semaphore_started(sem_t* s, unsigned value) {
+    if (g_state.load() != RtState::Ready) return;
+    ObjEntry* o = object(fmt::kObjSemaphore, s);
+    spin_lock(o->spin);
+    o->extra.store(value);
+    o->counter.store(0);
+    o->counter2.store(0);
+    o->incarnation.fetch_add(1);
+    spin_unlock(o->spin);
+}
+} // namespace
+
 FRT_EXPORT int sem_init(sem_t* s, int pshared, unsigned value) {
     sync_object_written(FRT_CALLER(), s);
     const int r = REAL(sem_init)(s, pshared, value);
-    if (r == 0 && g_state.load() == RtState::Ready) {
-        ObjEntry* o = object(fmt::kObjSemaphore, s);
-        spin_lock(o->spin);
-        o->extra.store(value);
-        o->counter.store(0);
-        o->counter2.store(0);
-        o->incarnation.fetch_add(1);
-        spin_unlock(o->spin);
-    }
+    if (r == 0) semaphore_started(s, value);
     return r;
+}
+
+// A named semaphore: the first sem_open of it in this process (glibc maps each name once and
+// returns the same address to later opens until the last sem_close) starts it with the tokens
+// it holds now -- `value` when this call created it, whatever posts and waits of other processes
+// left otherwise -- since only this process's posts and waits are in the trace. The opener has
+// not handed the address to another thread yet, so nothing of this process ran on it before.
+FRT_EXPORT sem_t* sem_open(const char* name, int oflag, ...) {
+    mode_t mode = 0;
+    unsigned value = 0;
+    if (oflag & O_CREAT) {
+        va_list ap;
+        va_start(ap, oflag);
+        mode = va_arg(ap, mode_t);
+        value = va_arg(ap, unsigned);
+        va_end(ap);
+    }
+    sem_t* s = REAL(sem_open)(name, oflag, mode, value);
+    if (s != SEM_FAILED && find_object(fmt::kObjSemaphore, s) == nullptr) {
+        int now_value = 0;
+        if (REAL(sem_getvalue)(s, &now_value) == 0 && now_value >= 0)
+            semaphore_started(s, static_cast<unsigned>(now_value));
+    }
+    return s;
 }
 
 FRT_EXPORT int sem_post(sem_t* s) {
@@ -751,6 +797,7 @@ FRT_INTERCEPTOR_ALIAS(pthread_cond_broadcast)
 FRT_INTERCEPTOR_ALIAS(pthread_barrier_init)
 FRT_INTERCEPTOR_ALIAS(pthread_barrier_wait)
 FRT_INTERCEPTOR_ALIAS(sem_init)
+FRT_INTERCEPTOR_ALIAS(sem_open)
 FRT_INTERCEPTOR_ALIAS(sem_post)
 FRT_INTERCEPTOR_ALIAS(sem_wait)
 FRT_INTERCEPTOR_ALIAS(sem_trywait)

@@ -329,6 +329,7 @@ struct ObjEntry {
 ObjEntry* object(u8 cls, const void* addr);      // find or insert
 ObjEntry* find_object(u8 cls, const void* addr); // null when absent
 void sync_objects_init();                        // at initialisation (before: one per class)
+void sync_objects_after_fork();                  // in the child: frees the spin locks
 
 FRT_INLINE void spin_lock(std::atomic<u32>& s) {
     while (s.exchange(1, std::memory_order_acquire) != 0) {
@@ -367,6 +368,9 @@ void install_exit_handlers();
 bool finalized(); // finalize() ran (or is running)
 
 void ensure_init();
+// In the child of fork (glibc's atfork child handler, or the fork system call hook): the child
+// continues in a trace of its own (rt_process.cpp).
+void after_fork_in_child();
 // __tsan_init was called: the program has instrumented code (metadata `instrumented 1`).
 void mark_instrumented();
 

@@ -10,7 +10,8 @@
 //                  locked by every stdio call (POSIX flockfile), so calls on one FILE never
 //                  race with each other; they do with fclose, which destroys it. Each call is
 //                  an atomic read-write of the FILE's first byte (atomic accesses do not race
-//                  with each other), fclose a plain write of the FILE. The lock is not recorded
+//                  with each other), fclose a plain write of the FILE (rt_stdio.cpp, with the
+//                  streams' descriptors). The lock is not recorded
 //                  as synchronization: ThreadSanitizer does not see it either, and ordering two
 //                  threads by their printf calls would hide the races of programs that print.
 //   strerror_r     writes the buffer it fills.
@@ -86,7 +87,6 @@ FRT_DECLARE_REAL(putc);
 FRT_DECLARE_REAL(putchar);
 FRT_DECLARE_REAL(vfprintf);
 FRT_DECLARE_REAL(fflush);
-FRT_DECLARE_REAL(fclose);
 using strerror_r_fn = char* (*)(int, char*, size_t);
 FRT_DECLARE_REAL_TYPED(strerror_r, strerror_r_fn);
 
@@ -307,10 +307,6 @@ FRT_EXPORT int fflush(FILE* f) {
     file_used(FRT_CALLER(), f);
     return REAL(fflush)(f);
 }
-FRT_EXPORT int fclose(FILE* f) {
-    accessed(FRT_CALLER(), f, sizeof(FILE), true);
-    return REAL(fclose)(f);
-}
 
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(memcmp)
@@ -345,4 +341,3 @@ FRT_INTERCEPTOR_ALIAS(vprintf)
 FRT_INTERCEPTOR_ALIAS(fprintf)
 FRT_INTERCEPTOR_ALIAS(printf)
 FRT_INTERCEPTOR_ALIAS(fflush)
-FRT_INTERCEPTOR_ALIAS(fclose)

@@ -14,13 +14,12 @@ namespace frt {
 std::atomic<RtState> g_state{RtState::Uninit};
 u32 g_stack_depth = 64;
 
-namespace {
-
 // The child of fork() is traced into a trace of its own, `fork-<pid>` inside the parent's
 // trace directory: the parent's files and unflushed records stay the parent's, the other
 // threads do not exist in the child (their states are recycled, the locks they may have held
 // are free), and the forking thread continues as process 0 of the new trace.
-void child_after_fork() {
+void after_fork_in_child() {
+    sync_objects_after_fork();
     ThreadState* self = tls_state;
     const bool traced = g_state.load(std::memory_order_acquire) == RtState::Ready && !finalized() &&
                         self != nullptr && self->guard == 0;
@@ -40,8 +39,6 @@ void child_after_fork() {
     restart_after_fork(self);
     g_state.store(RtState::Ready, std::memory_order_release);
 }
-
-} // namespace
 
 void ensure_init() {
     RtState expected = RtState::Uninit;
@@ -68,7 +65,7 @@ void ensure_init() {
     sync_objects_init();
     thread_registry_init();
     install_exit_handlers();
-    pthread_atfork(nullptr, nullptr, child_after_fork);
+    pthread_atfork(nullptr, nullptr, after_fork_in_child);
     g_state.store(RtState::Ready, std::memory_order_release);
 }
 

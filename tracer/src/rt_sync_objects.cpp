@@ -21,6 +21,18 @@ void sync_objects_init() {
     g_objects = static_cast<ObjEntry*>(map_anonymous(kObjTableSize * sizeof(ObjEntry)));
 }
 
+void sync_objects_after_fork() {
+    // Only the forking thread lives on in the child, and it holds no entry's spin lock (it is in
+    // fork, not in an operation on an object): every lock still held was held by a thread that
+    // does not exist here and would never be released. Untouched entries read the zero page.
+    for (ObjEntry& e : g_overflow)
+        e.spin.store(0, std::memory_order_relaxed);
+    if (g_objects == nullptr) return;
+    for (u64 i = 0; i < kObjTableSize; ++i)
+        if (g_objects[i].key.load(std::memory_order_relaxed) != 0)
+            g_objects[i].spin.store(0, std::memory_order_relaxed);
+}
+
 ObjEntry* object(u8 cls, const void* addr) {
     if (g_objects == nullptr) return &g_overflow[cls & 15];
     const u64 key = object_key(cls, addr);

@@ -1,0 +1,42 @@
+// The file-descriptor model (rt_fd.cpp, whose header comment gives the semantics), as steps that
+// both the libc interceptors and the raw system call hooks (rt_syscall_hooks.cpp) take around
+// the real call. pc: the program's call site. Each step enters the runtime itself (it is a
+// no-op for the runtime's own calls or while the guard is held).
+#pragma once
+
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include "rt_internal.hpp"
+
+namespace frt::fd {
+
+// Before data goes out through fd (write, send, ...): the use of fd, the read of the n bytes
+// at buf, the Release of this writer's object of fd's description.
+void before_send(int fd, u64 pc, const void* buf, u64 n);
+// After a call that took data in through fd returned r (read, recv, ...): the use of fd and,
+// when r >= 0, the Acquire of every writer object of fd's description.
+void after_receive(int fd, u64 pc, ssize_t r);
+// The r bytes a receive stored at buf (writes; nothing when r <= 0).
+void received_into(const void* buf, ssize_t r, u64 pc);
+// The first `bytes` bytes of an iovec array, read or written.
+void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc);
+u64 iov_bytes(const struct iovec* iov, int n);
+// fd is closed: a write of its byte; its number is free for a new incarnation.
+void retired(int fd, u64 pc);
+// The kernel handed out fd (a negative fd: nothing); returns fd.
+int created(int fd);
+// pipe/pipe2/socketpair returned r: on success both ends share a new description.
+int pipe_created(int r, const int fds[2]);
+// newfd now refers to oldfd's description (fresh: the kernel chose newfd); returns newfd.
+int duplicated(int oldfd, int newfd, bool fresh);
+// dup2/dup3 onto an open newfd: a use of it (replaced atomically).
+void replaced(int fd, u64 pc);
+// socket() returned fd: a socket (one description of all sockets); returns fd.
+int socket_created(int fd);
+// accept/accept4 returned fd: ordered after every connect before it; returns fd.
+int accepted(int fd, u64 pc);
+// Before connect(fd): the use of fd and the Release that accept acquires.
+void connecting(int fd, u64 pc);
+
+} // namespace frt::fd
