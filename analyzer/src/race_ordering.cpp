@@ -535,9 +535,6 @@ OrderingOutcome number_partitions(Partitions& parts,
             P.after.push_back(new_id[q]);
         std::sort(P.after.begin(), P.after.end());
     }
-    out.partition_of_race = std::move(parts.of_race);
-    for (std::uint32_t& part : out.partition_of_race)
-        part = new_id[PartitionId(part)];
     return out;
 }
 
@@ -556,6 +553,7 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     Partitions parts = group_partitions(rg, comps);
     const auto after = partition_hasse_diagram(rg, comps, parts, g.slot_count());
     if (progress) progress("ordering", 0.9);
+    std::vector<std::uint32_t>().swap(parts.of_race);
     OrderingOutcome out = number_partitions(parts, after);
     if (progress) progress("ordering", 1.0);
     return out;
