@@ -12,7 +12,6 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "firstrace/triage_report.hpp"
 #include "report_call_stacks.hpp"
@@ -377,7 +376,7 @@ class ListedSiteGrouping {
         Group& g = groups_[group];
         if (variable != kNone && variable != g.last_variable) {
             g.last_variable = variable;
-            group_variables_.insert(std::uint64_t(group) << 32 | variable);
+            add_group_variable(std::uint64_t(group) << 32 | variable);
         }
         if (g.counted_race == race.id) return;
         g.counted_race = race.id;
@@ -476,6 +475,7 @@ class ListedSiteGrouping {
             s.in_first_partition = g.in_first_partition;
             s.first_partition = g.first_partition;
         }
+        compact_group_variables();
         for (std::uint64_t gv : group_variables_) {
             const std::string& name = variable_names[gv & 0xffffffffu];
             if (!name.empty()) sites[gv >> 32].variables.insert(name);
@@ -501,7 +501,21 @@ class ListedSiteGrouping {
     std::vector<std::uint32_t> dense_groups_;
     std::unordered_map<std::uint64_t, std::uint32_t> group_of_pair_;
     std::vector<Group> groups_;
-    std::unordered_set<std::uint64_t> group_variables_; // (group, variable)
+    // (group, variable) pairs: a vector sorted and deduplicated whenever it doubled, 8 bytes
+    // per distinct pair instead of a hash node each (with many threads and variables there are
+    // millions of pairs, issue 14).
+    void add_group_variable(std::uint64_t gv) {
+        group_variables_.push_back(gv);
+        if (group_variables_.size() >= 2 * compacted_size_ + 1024) compact_group_variables();
+    }
+    void compact_group_variables() {
+        std::sort(group_variables_.begin(), group_variables_.end());
+        group_variables_.erase(std::unique(group_variables_.begin(), group_variables_.end()),
+                               group_variables_.end());
+        compacted_size_ = group_variables_.size();
+    }
+    std::vector<std::uint64_t> group_variables_;
+    std::size_t compacted_size_ = 0;
 };
 
 } // namespace
