@@ -90,7 +90,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
         validate_races(g, races, shared_data, event_control, progress, options.timestamp_budget);
     clock.done("validation");
 
-    const OrderingOutcome ordering = order_races(g, races, event_control.direct, progress);
+    OrderingOutcome ordering = order_races(g, races, event_control.direct, progress);
     clock.done("ordering");
 
     // The result, in the output model.
@@ -102,15 +102,17 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
         race.a = g.event_ref(in.a);
         race.b = g.event_ref(in.b);
         race.status = validation.status[i];
-        race.tangle = validation.tangle[i];
+        if (validation.tangle[i] != kNone) race.tangle = validation.tangle[i];
         if (result.ordering == Ordering::Complete) {
             const Event& a = g.event(in.a);
             const Event& b = g.event(in.b);
             race.actual = !(a.clock_finish < b.clock_start) && !(b.clock_finish < a.clock_start);
         }
-        race.partition = ordering.partition_of_race[i];
     }
-    result.partitions = ordering.partitions;
+    for (const Partition& part : ordering.partitions)
+        for (const std::uint32_t x : part.races)
+            result.races[x].partition = part.id;
+    result.partitions = std::move(ordering.partitions);
     for (const auto& [from, to] : g.sync_event_edges())
         result.edges.push_back({EdgeKind::Ordering, g.event_ref(from), g.event_ref(to), false});
     for (const auto& e : shared_data.all)

@@ -1,15 +1,21 @@
-// The race ordering of thesis ch. 8 as six named stages (race_ordering.hpp gives the idea):
-//   1. race_reach           m_x[q]: where each race's R̂ (Def 8.1) enters each chain, from Ê*
-//   2. race_chain_graph     races and event chains as one graph: x R̂* y iff a path x -> y
-//   3. group_partitions     its strongly connected components holding races (Def 8.2)
-//   4. reached_components   which components another partition reaches: the first partitions
-//                           are the others (Thm 8.2: each holds a feasible race)
-//   5. partition_hasse_diagram   the DAG of partitions: the Hasse diagram of R̂* between them
+// The race ordering of thesis ch. 8 as named stages (race_ordering.hpp gives the idea):
+//   1. RaceReach            m_x[q]: where each race's R̂ (Def 8.1) enters each chain, from Ê*
+//   2. RaceEventGraph       races and race events on their chains as one implicit graph:
+//                           x R̂* y iff a path x -> y; successors are computed, not stored
+//   3. race_event_components  its strongly connected components (Pearce's one-word variant of
+//                           Tarjan's search); those holding races are the partitions (Def 8.2)
+//   4. ChainReach           per component holding race events, the earliest position reached
+//                           in each chain (what a partition is R̂*-before)
+//   5. partition_hasse_diagram   the DAG of partitions: the Hasse diagram of R̂* between them;
+//                           the first partitions are those without a predecessor (Thm 8.2: each
+//                           holds a feasible race)
 //   6. number_partitions    ids in Kahn's topological order, first partitions first
 #include "race_ordering.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <queue>
+#include <stdexcept>
 #include <tuple>
 
 #include "analysis_ids.hpp"
@@ -47,136 +53,393 @@ class RaceReach {
     EarliestReach reach_;
 };
 
-// Nodes 0..r-1 are the races, node r + e the event e on its chain (NodeId here: a node of this
-// graph, not of G):
-//     race x -> chain(q, m_x[q]),  chain(q, i) -> chain(q, i+1),  event e -> the races of e.
-// A path from race x to race y exists exactly when x R̂* y.
-struct RaceChainGraph {
-    NodeGraph graph;
-    Components components;
-    std::uint32_t races = 0;
-    NodeId race_node(RaceId x) const { return NodeId(x.value); }
-    NodeId event_node(EventId e) const { return NodeId(races + e.value); }
-    bool is_event(NodeId v) const { return v.value >= races; }
-    EventId event_of(NodeId v) const { return EventId(v.value - races); }
+// The graph whose paths are R̂* (race_ordering.hpp), restricted to the events that take part
+// in races: an event of no race enters no race, so a path through it can only go on along its
+// chain, and the next race event of the chain stands for it. Nodes 0..r-1 are the races, nodes
+// r.. the race events in (chain, position) order; successors are computed when asked:
+//     race x -> entry(x, q) for every chain q (the first race event at or after m_x[q]),
+//     race event -> the next race event of its chain, then the races it takes part in.
+// The edges (r·p of them) are never stored: issue 14 measured the stored graph, copied three
+// times for the component search, as the largest cost of the analysis on dense traces.
+class RaceEventGraph {
+  public:
+    RaceEventGraph(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+                   const RaceReach& reach)
+        : g_(g), reach_(reach), records_(races), races_(static_cast<std::uint32_t>(races.size())),
+          next_race_event_(g.event_count(), kNone) {
+        std::vector<bool> in_race(g.event_count(), false);
+        for (const ApparentRace& x : races) {
+            in_race[x.a.value] = true;
+            in_race[x.b.value] = true;
+        }
+        chain_begin_.reserve(g.slot_count() + 1);
+        for (const SlotId q : g.slots()) {
+            chain_begin_.push_back(static_cast<std::uint32_t>(position_.size()));
+            for (const EventId e : g.slot_events(q))
+                if (in_race[e.value]) {
+                    next_race_event_[e.value] = static_cast<std::uint32_t>(position_.size());
+                    position_.push_back(g.event_slot_position(e));
+                    slot_.push_back(q);
+                }
+        }
+        chain_begin_.push_back(static_cast<std::uint32_t>(position_.size()));
+        // An event of no race points to the next race event of its chain.
+        for (const SlotId q : g.slots()) {
+            std::uint32_t next = kNone;
+            const auto& chain = g.slot_events(q);
+            for (std::size_t i = chain.size(); i-- > 0;) {
+                std::uint32_t& n = next_race_event_[chain[i].value];
+                if (n == kNone)
+                    n = next;
+                else
+                    next = n;
+            }
+        }
+        if (std::uint64_t(races_) + position_.size() >=
+            std::numeric_limits<std::uint32_t>::max() / 2)
+            throw std::length_error("race ordering: " + std::to_string(races_) +
+                                    " races are more than the ordering stage can number");
+        // The races of each race event, ascending (races come sorted).
+        race_begin_.assign(position_.size() + 1, 0);
+        for (const ApparentRace& x : races) {
+            ++race_begin_[next_race_event_[x.a.value] + 1];
+            ++race_begin_[next_race_event_[x.b.value] + 1];
+        }
+        for (std::size_t k = 0; k + 1 < race_begin_.size(); ++k)
+            race_begin_[k + 1] += race_begin_[k];
+        race_list_.resize(race_begin_.back());
+        std::vector<std::uint32_t> fill(race_begin_.begin(), race_begin_.end() - 1);
+        for (RaceId x : ids<RaceId>(races.size())) {
+            race_list_[fill[next_race_event_[races[x.value].a.value]]++] = x;
+            race_list_[fill[next_race_event_[races[x.value].b.value]]++] = x;
+        }
+    }
+
+    std::uint32_t node_count() const { return races_ + event_nodes(); }
+    std::uint32_t race_count() const { return races_; }
+    std::uint32_t event_nodes() const { return static_cast<std::uint32_t>(position_.size()); }
+    static std::uint32_t race_node(RaceId x) { return x.value; }
+    bool is_race(std::uint32_t v) const { return v < races_; }
+    // Event nodes: v = race_count() + k.
+    SlotId slot(std::uint32_t v) const { return slot_[v - races_]; }
+    std::uint32_t position(std::uint32_t v) const { return position_[v - races_]; }
+    std::uint32_t node_of_race_event(EventId e) const { return races_ + next_race_event_[e.value]; }
+    // The nodes of race x's two events.
+    std::pair<std::uint32_t, std::uint32_t> event_nodes(RaceId x) const {
+        return {node_of_race_event(records_[x.value].a), node_of_race_event(records_[x.value].b)};
+    }
+    // The node where race x enters chain q (kNone: none).
+    std::uint32_t entry(RaceId x, SlotId q) const { return entry_at(q, reach_.at(x, q)); }
+    // The first race event of chain q at or after slot position j (kNone: none).
+    std::uint32_t entry_at(SlotId q, std::uint32_t j) const {
+        const auto& chain = g_.slot_events(q);
+        if (j >= chain.size()) return kNone;
+        const std::uint32_t k = next_race_event_[chain[j].value];
+        return k == kNone ? kNone : races_ + k;
+    }
+    // The races of event node v.
+    const RaceId* races_begin(std::uint32_t v) const {
+        return race_list_.data() + race_begin_[v - races_];
+    }
+    const RaceId* races_end(std::uint32_t v) const {
+        return race_list_.data() + race_begin_[v - races_ + 1];
+    }
+    // The next race event of v's chain (kNone: v is its last).
+    std::uint32_t chain_next(std::uint32_t v) const {
+        const std::uint32_t k = v - races_ + 1;
+        return k < chain_begin_[slot_[v - races_].value + 1] ? v + 1 : kNone;
+    }
+
+    // The successor of v numbered `cursor` or later, advancing the cursor past it; kNone at
+    // the end. Race: cursor = chain; event: 0 = chain next, 1 + i = its i-th race.
+    std::uint32_t next_successor(std::uint32_t v, std::uint32_t& cursor) const {
+        if (is_race(v)) {
+            while (cursor < g_.slot_count()) {
+                const std::uint32_t t = entry(RaceId(v), SlotId(cursor++));
+                if (t != kNone) return t;
+            }
+            return kNone;
+        }
+        if (cursor == 0) {
+            ++cursor;
+            const std::uint32_t next = chain_next(v);
+            if (next != kNone) return next;
+        }
+        const std::uint32_t i = race_begin_[v - races_] + cursor - 1;
+        if (i >= race_begin_[v - races_ + 1]) return kNone;
+        ++cursor;
+        return race_node(race_list_[i]);
+    }
+
+  private:
+    const TemporalGraph& g_;
+    const RaceReach& reach_;
+    const std::vector<ApparentRace>& records_;
+    std::uint32_t races_;
+    std::vector<std::uint32_t> next_race_event_; // per event of G: index of the race event at
+                                                 // or after it on its chain (kNone: none)
+    std::vector<std::uint32_t> chain_begin_;     // per chain: its first race event index
+    std::vector<std::uint32_t> position_;        // per race event: its slot position
+    std::vector<SlotId> slot_;                   // per race event: its chain
+    std::vector<std::uint32_t> race_begin_;      // per race event: where its races start
+    std::vector<RaceId> race_list_;
 };
 
-RaceChainGraph race_chain_graph(const TemporalGraph& g, const std::vector<ApparentRace>& races,
-                                const RaceReach& reach) {
-    RaceChainGraph out;
-    out.races = static_cast<std::uint32_t>(races.size());
-    std::vector<Edge> edges;
-    for (RaceId x : ids<RaceId>(races.size()))
-        for (const SlotId q : g.slots()) {
-            const std::uint32_t j = reach.at(x, q);
-            if (j != kNone && j < g.slot_events(q).size())
-                edges.emplace_back(out.race_node(x), out.event_node(g.slot_events(q)[j]));
+// Strongly connected components of the implicit graph, numbered in reverse topological order
+// (component 0 has no edge to another one), as Boost's strong_components numbers them. Pearce's
+// variant of Tarjan's search ("A space-efficient algorithm for finding strongly connected
+// components", 2016) keeps one word per node: the preorder number while the node is open, its
+// lowest reachable number after a descendant lowered it (then it is no root), and N + 1 +
+// component once assigned, which is larger than every preorder number and so never lowers
+// another node. The depth-first search runs on an explicit stack of (node, successor cursor).
+struct RaceEventComponents {
+    std::vector<std::uint32_t> of; // node -> component
+    std::uint32_t count = 0;
+};
+
+RaceEventComponents race_event_components(const RaceEventGraph& rg) {
+    const std::uint32_t n = rg.node_count();
+    constexpr std::uint32_t kNotRoot = 1u << 31; // in a frame's cursor word
+    struct Frame {
+        std::uint32_t node;
+        std::uint32_t cursor; // successor cursor, kNotRoot set once a successor lowered it
+    };
+    RaceEventComponents out;
+    std::vector<std::uint32_t>& rindex = out.of;
+    rindex.assign(n, 0);
+    std::vector<Frame> dfs;
+    std::vector<std::uint32_t> open; // visited, not yet assigned, not a root (Pearce's S)
+    std::uint32_t next_index = 1;
+    std::uint32_t component = 0;
+    const std::uint32_t assigned = n + 1;
+    auto lower = [&](Frame& f, std::uint32_t w) {
+        if (rindex[w] < rindex[f.node]) {
+            rindex[f.node] = rindex[w];
+            f.cursor |= kNotRoot;
         }
-    for (const SlotId q : g.slots()) {
-        const auto& chain = g.slot_events(q);
-        for (std::size_t i = 0; i + 1 < chain.size(); ++i)
-            edges.emplace_back(out.event_node(chain[i]), out.event_node(chain[i + 1]));
+    };
+    for (std::uint32_t s = 0; s < n; ++s) {
+        if (rindex[s] != 0) continue;
+        rindex[s] = next_index++;
+        dfs.push_back({s, 0});
+        while (!dfs.empty()) {
+            Frame& f = dfs.back();
+            std::uint32_t cursor = f.cursor & ~kNotRoot;
+            const std::uint32_t w = rg.next_successor(f.node, cursor);
+            f.cursor = (f.cursor & kNotRoot) | cursor;
+            if (w != kNone) {
+                if (rindex[w] == 0) {
+                    rindex[w] = next_index++;
+                    dfs.push_back({w, 0});
+                } else {
+                    lower(f, w);
+                }
+                continue;
+            }
+            const Frame done = f;
+            dfs.pop_back();
+            const std::uint32_t v = done.node;
+            if (done.cursor & kNotRoot) {
+                open.push_back(v);
+            } else {
+                while (!open.empty() && rindex[v] <= rindex[open.back()]) {
+                    rindex[open.back()] = assigned + component;
+                    open.pop_back();
+                }
+                rindex[v] = assigned + component;
+                ++component;
+            }
+            if (!dfs.empty()) lower(dfs.back(), v);
+        }
     }
-    for (RaceId x : ids<RaceId>(races.size())) {
-        edges.emplace_back(out.event_node(races[x.value].a), out.race_node(x));
-        edges.emplace_back(out.event_node(races[x.value].b), out.race_node(x));
-    }
-    out.graph = NodeGraph::from_edges(out.races + g.event_count(), std::move(edges));
-    out.components = strong_components(out.graph);
+    for (std::uint32_t& c : rindex)
+        c -= assigned;
+    out.count = component;
     return out;
 }
 
 // Partitions (Def 8.2): the components holding races, numbered in order of their smallest race.
 struct Partitions {
-    IdVector<ComponentId, PartitionId> of_component;    // none(): no race in the component
+    std::vector<std::uint32_t> of_race;                 // race -> partition
     IdVector<PartitionId, std::vector<RaceId>> members; // ascending
-    IdVector<PartitionId, ComponentId> component;
+    IdVector<PartitionId, std::uint32_t> component;
 };
 
-Partitions group_partitions(const RaceChainGraph& rg) {
+Partitions group_partitions(const RaceEventGraph& rg, const RaceEventComponents& comps) {
     Partitions out;
-    out.of_component = IdVector<ComponentId, PartitionId>(rg.components.count);
-    for (RaceId x : ids<RaceId>(rg.races)) {
-        const ComponentId c{rg.components.of[rg.race_node(x)]};
-        PartitionId& part = out.of_component[c];
-        if (!part.valid()) {
-            part = out.members.next_id();
+    std::vector<std::uint32_t> of_component(comps.count, kNone);
+    out.of_race.resize(rg.race_count());
+    for (RaceId x : ids<RaceId>(rg.race_count())) {
+        const std::uint32_t c = comps.of[RaceEventGraph::race_node(x)];
+        std::uint32_t& part = of_component[c];
+        if (part == kNone) {
+            part = static_cast<std::uint32_t>(out.members.size());
             out.members.emplace_back();
             out.component.push_back(c);
         }
-        out.members[part].push_back(x);
+        out.members[PartitionId(part)].push_back(x);
+        out.of_race[x.value] = part;
     }
     return out;
 }
 
-// Components reached from a partition by a non-empty path: a partition whose component is
-// not reached is first (no race of another partition is R̂*-before it).
-std::vector<bool> reached_components(const RaceChainGraph& rg, const Partitions& parts) {
-    const Components& comps = rg.components;
-    std::vector<bool> reached(comps.count, false);
-    // Components are numbered in reverse topological order.
-    const ComponentMembers members_of(comps);
-    for (std::uint32_t c = comps.count; c-- > 0;) {
-        const bool propagate = reached[c] || parts.of_component[ComponentId{c}].valid();
-        if (!propagate) continue;
-        for (std::uint32_t i = members_of.begin[c]; i < members_of.begin[c + 1]; ++i)
-            rg.graph.for_each_successor(members_of.nodes[i], [&](NodeId w) {
-                if (comps.of[w] != c) reached[comps.of[w]] = true;
-            });
+// For every component holding race events and every chain q: the smallest slot position of
+// a race event of q reachable from the component by a non-empty path (kNone: none). Only race
+// events can end a path between races, so this is what the Hasse diagram needs. A component
+// without race events is a single race (races only lead to race events) and gets no row: its
+// reach is that of the race events where it enters the chains (reach_of_entries).
+class ChainReach {
+  public:
+    ChainReach(const RaceEventGraph& rg, const RaceEventComponents& comps, std::uint32_t p)
+        : rg_(rg), comps_(comps), p_(p) {
+        // Race-event nodes grouped by component, components ascending: reverse topological
+        // order, so everything a component reaches outside itself is final before it.
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> by_component; // (component, node)
+        by_component.reserve(rg.event_nodes());
+        for (std::uint32_t v = rg.race_count(); v < rg.node_count(); ++v)
+            by_component.emplace_back(comps.of[v], v);
+        std::sort(by_component.begin(), by_component.end());
+        for (const auto& [c, v] : by_component)
+            if (components_.empty() || components_.back() != c) components_.push_back(c);
+        reach_.assign(components_.size() * p_, kNone);
+        std::vector<std::uint32_t> single_race_entries(p_);
+        for (std::size_t i = 0, row = 0; i < by_component.size(); ++row) {
+            const std::uint32_t c = by_component[i].first;
+            std::uint32_t* out = &reach_[row * p_];
+            bool cyclic = false;
+            std::fill(single_race_entries.begin(), single_race_entries.end(), kNone);
+            std::size_t end = i;
+            for (; end < by_component.size() && by_component[end].first == c; ++end) {
+                const std::uint32_t v = by_component[end].second;
+                const std::uint32_t next = rg.chain_next(v);
+                if (next != kNone) cyclic |= add_node(out, c, next);
+                for (const RaceId* x = rg.races_begin(v); x != rg.races_end(v); ++x) {
+                    const std::uint32_t xc = comps.of[RaceEventGraph::race_node(*x)];
+                    if (xc == c) {
+                        // A race of this component: its entries are successors of the
+                        // component; visited once, from the first of its events here.
+                        cyclic = true;
+                        const auto [na, nb] = rg.event_nodes(*x);
+                        if ((comps.of[na] == c ? na : nb) != v) continue;
+                        for (std::uint32_t q = 0; q < p_; ++q) {
+                            const std::uint32_t t = rg.entry(*x, SlotId(q));
+                            if (t != kNone) add_node(out, c, t);
+                        }
+                    } else if (const std::uint32_t* in = row_of(xc)) {
+                        fold(out, in); // a race of a component with race events
+                    } else {
+                        // A race alone in its component: entries are monotone along each
+                        // chain, so the earliest entry per chain stands for all such races.
+                        for (std::uint32_t q = 0; q < p_; ++q)
+                            single_race_entries[q] =
+                                std::min(single_race_entries[q], rg.entry(*x, SlotId(q)));
+                    }
+                }
+            }
+            for (std::uint32_t q = 0; q < p_; ++q)
+                if (single_race_entries[q] != kNone) add_node(out, c, single_race_entries[q]);
+            if (cyclic || end - i > 1) // every member reaches every member: itself included
+                for (std::size_t k = i; k < end; ++k) {
+                    const std::uint32_t v = by_component[k].second;
+                    std::uint32_t& o = out[rg.slot(v).value];
+                    o = std::min(o, rg.position(v));
+                }
+            i = end;
+        }
     }
-    return reached;
-}
+
+    // What the race events `entries` (one per chain, kNone: none) reach, themselves included.
+    void reach_of_entries(const std::vector<std::uint32_t>& entries, std::uint32_t* out) const {
+        std::fill(out, out + p_, kNone);
+        for (std::uint32_t t : entries)
+            if (t != kNone) {
+                fold(out, row_of(comps_.of[t]));
+                std::uint32_t& o = out[rg_.slot(t).value];
+                o = std::min(o, rg_.position(t));
+            }
+    }
+
+  private:
+    const std::uint32_t* row_of(std::uint32_t component) const {
+        const auto it = std::lower_bound(components_.begin(), components_.end(), component);
+        if (it == components_.end() || *it != component) return nullptr;
+        return &reach_[std::size_t(it - components_.begin()) * p_];
+    }
+    void fold(std::uint32_t* out, const std::uint32_t* in) const {
+        for (std::uint32_t q = 0; q < p_; ++q)
+            out[q] = std::min(out[q], in[q]);
+    }
+    // Adds race event t (a successor of component c) and what it reaches; true if t is in c.
+    bool add_node(std::uint32_t* out, std::uint32_t c, std::uint32_t t) const {
+        const std::uint32_t d = comps_.of[t];
+        if (d == c) return true;
+        fold(out, row_of(d));
+        std::uint32_t& o = out[rg_.slot(t).value];
+        o = std::min(o, rg_.position(t));
+        return false;
+    }
+    const RaceEventGraph& rg_;
+    const RaceEventComponents& comps_;
+    std::uint32_t p_;
+    std::vector<std::uint32_t> components_; // components with race events, ascending
+    std::vector<std::uint32_t> reach_;      // per such component (row) and chain
+};
 
 // The DAG of partitions: the minimal partitions among each partition P's R̂ successors (the
 // Hasse diagram of R̂* between partitions).
 //
-// What P reaches through R̂* (non-empty paths) is, per chain q, the earliest chain position
-// it reaches (reach_from); partition R reaches partition Q iff for some chain q, Q has a race
-// event at or after R's position in q (a race is entered only from its events' chains).
+// What P reaches through R̂* (non-empty paths) is, per chain q, the earliest race event
+// position it reaches (reach_from); partition R reaches partition Q iff for some chain q, Q has
+// a race event at or after R's position in q (a race is entered only from its events' chains).
 // Scanning each chain from where P's own races enter it (enter), a position is covered once
 // two other partitions already seen reach it (one of them is not the partition at that
 // position), so the scan stops there: the work follows the output, with no scan of all pairs.
 IdVector<PartitionId, std::vector<PartitionId>>
-partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>& races,
-                        const RaceReach& reach, const RaceChainGraph& rg, const Partitions& parts) {
-    const std::uint32_t p = g.slot_count();
+partition_hasse_diagram(const RaceEventGraph& rg, const RaceEventComponents& comps,
+                        const Partitions& parts, std::uint32_t p) {
     const std::size_t count = parts.members.size();
-    const std::vector<std::uint32_t> reach_by_component = earliest_reach_by_component(
-        rg.graph, rg.components, p,
-        [&](NodeId v) { return rg.is_event(v) ? g.event_slot(rg.event_of(v)) : SlotId::none(); },
-        [&](NodeId v) { return g.event_slot_position(rg.event_of(v)); });
-    auto reach_from = [&](PartitionId part, SlotId q) {
-        return reach_by_component[std::size_t(parts.component[part].value) * p + q.value];
-    };
-    auto partition_of = [&](RaceId x) {
-        return parts.of_component[ComponentId{rg.components.of[rg.race_node(x)]}];
-    };
-    // Per chain: (position, partition) of race events, sorted; per partition and chain its
-    // last race event position, and the earliest position its own races R̂-order (enter).
-    IdVector<SlotId, std::vector<std::pair<std::uint32_t, PartitionId>>> race_events_of(p);
-    std::vector<std::uint32_t> last_position(count * p, kNone);
+    // Per partition and chain: the race event where its races enter the chain (the earliest
+    // entry: entries are monotone along a chain), and its last race event there.
     std::vector<std::uint32_t> enter(count * p, kNone);
-    for (RaceId x : ids<RaceId>(races.size())) {
-        const PartitionId part = partition_of(x);
-        for (EventId e : {races[x.value].a, races[x.value].b}) {
-            const SlotId q = g.event_slot(e);
-            const std::uint32_t j = g.event_slot_position(e);
-            race_events_of[q].emplace_back(j, part);
-            auto& last = last_position[std::size_t(part.value) * p + q.value];
-            last = last == kNone ? j : std::max(last, j);
+    std::vector<std::uint32_t> last_position(count * p, kNone);
+    for (PartitionId part : ids<PartitionId>(count))
+        for (RaceId x : parts.members[part]) {
+            std::uint32_t* e = &enter[std::size_t(part.value) * p];
+            for (std::uint32_t q = 0; q < p; ++q)
+                e[q] = std::min(e[q], rg.entry(x, SlotId(q)));
+            const auto [na, nb] = rg.event_nodes(x);
+            for (std::uint32_t v : {na, nb}) {
+                auto& last = last_position[std::size_t(part.value) * p + rg.slot(v).value];
+                last = last == kNone ? rg.position(v) : std::max(last, rg.position(v));
+            }
         }
-        for (const SlotId q : g.slots()) {
-            auto& d = enter[std::size_t(part.value) * p + q.value];
-            d = std::min(d, reach.at(x, q));
+    std::vector<std::uint32_t> reach_from(count * p, kNone);
+    {
+        const ChainReach chain_reach(rg, comps, p);
+        std::vector<std::uint32_t> entries(p);
+        for (std::size_t part = 0; part < count; ++part) {
+            std::copy_n(&enter[part * p], p, entries.begin());
+            chain_reach.reach_of_entries(entries, &reach_from[part * p]);
         }
     }
-    for (auto& list : race_events_of) {
-        std::sort(list.begin(), list.end());
-        list.erase(std::unique(list.begin(), list.end()), list.end());
+    // Per race event: the partitions of its races, ascending and distinct.
+    std::vector<std::uint32_t> parts_begin(rg.event_nodes() + 1, 0);
+    std::vector<PartitionId> parts_at;
+    for (std::uint32_t v = rg.race_count(); v < rg.node_count(); ++v) {
+        const std::size_t from = parts_at.size();
+        for (const RaceId* x = rg.races_begin(v); x != rg.races_end(v); ++x)
+            parts_at.emplace_back(parts.of_race[x->value]);
+        std::sort(parts_at.begin() + std::ptrdiff_t(from), parts_at.end());
+        parts_at.erase(std::unique(parts_at.begin() + std::ptrdiff_t(from), parts_at.end()),
+                       parts_at.end());
+        parts_begin[v - rg.race_count() + 1] = static_cast<std::uint32_t>(parts_at.size());
     }
+    auto reach_of = [&](PartitionId part, std::uint32_t q) {
+        return reach_from[std::size_t(part.value) * p + q];
+    };
     // Whether `part` has a race event at or after `from` in chain q.
-    auto has_race_event_from = [&](std::uint32_t from, SlotId q, PartitionId part) {
-        const std::uint32_t last = last_position[std::size_t(part.value) * p + q.value];
+    auto has_race_event_from = [&](std::uint32_t from, std::uint32_t q, PartitionId part) {
+        const std::uint32_t last = last_position[std::size_t(part.value) * p + q];
         return last != kNone && from != kNone && last >= from;
     };
 
@@ -189,15 +452,15 @@ partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>&
         PartitionId earliest_from;
         std::uint32_t second;
     };
-    IdVector<SlotId, TwoEarliest> covered(p);
+    std::vector<TwoEarliest> covered(p);
     std::vector<PartitionId> seen;
     for (PartitionId part : ids<PartitionId>(count)) {
         std::fill(covered.begin(), covered.end(), TwoEarliest{kNone, PartitionId::none(), kNone});
         seen.clear();
         visited_by[part] = part;
         auto add = [&](PartitionId other) {
-            for (const SlotId q : g.slots()) {
-                const std::uint32_t v = reach_from(other, q);
+            for (std::uint32_t q = 0; q < p; ++q) {
+                const std::uint32_t v = reach_of(other, q);
                 TwoEarliest& b = covered[q];
                 if (v < b.earliest) {
                     if (b.earliest_from != other) b.second = b.earliest;
@@ -208,42 +471,43 @@ partition_hasse_diagram(const TemporalGraph& g, const std::vector<ApparentRace>&
                 }
             }
         };
-        for (const SlotId q : g.slots()) {
-            const std::uint32_t from = enter[std::size_t(part.value) * p + q.value];
-            if (from == kNone) continue;
-            auto it = std::lower_bound(race_events_of[q].begin(), race_events_of[q].end(),
-                                       std::make_pair(from, PartitionId{0}));
-            for (; it != race_events_of[q].end() && it->first < covered[q].second; ++it) {
-                if (visited_by[it->second] == part) continue;
-                visited_by[it->second] = part;
-                seen.push_back(it->second);
-                add(it->second);
+        for (std::uint32_t q = 0; q < p; ++q) {
+            std::uint32_t v = enter[std::size_t(part.value) * p + q];
+            for (; v != kNone && rg.position(v) < covered[q].second; v = rg.chain_next(v)) {
+                const std::uint32_t k = v - rg.race_count();
+                for (std::uint32_t i = parts_begin[k]; i < parts_begin[k + 1]; ++i) {
+                    const PartitionId other = parts_at[i];
+                    if (visited_by[other] == part) continue;
+                    visited_by[other] = part;
+                    seen.push_back(other);
+                    add(other);
+                }
             }
         }
         for (PartitionId other : seen) {
             bool through_another = false;
-            for (const SlotId q : g.slots()) {
-                if (through_another) break;
+            for (std::uint32_t q = 0; q < p && !through_another; ++q)
                 through_another = has_race_event_from(
                     covered[q].earliest_from == other ? covered[q].second : covered[q].earliest, q,
                     other);
-            }
             if (!through_another) after[part].push_back(other);
         }
     }
     return after;
 }
 
-// Ids: Kahn's topological order of the DAG, first partitions first, ties by smallest race.
-OrderingOutcome number_partitions(const Partitions& parts,
-                                  const IdVector<PartitionId, std::vector<PartitionId>>& after,
-                                  const std::vector<bool>& reached, std::size_t race_count) {
+// Ids: Kahn's topological order of the DAG, first partitions first, ties by smallest race. A
+// partition is first when it has no predecessor: no race of another partition is R̂*-before
+// it (a finite order has a minimal predecessor when it has any, and that one is in the DAG).
+OrderingOutcome number_partitions(Partitions& parts,
+                                  const IdVector<PartitionId, std::vector<PartitionId>>& after) {
     const std::size_t count = parts.members.size();
-    auto is_first = [&](PartitionId part) { return !reached[parts.component[part].value]; };
     IdVector<PartitionId, std::uint32_t> indegree(count, 0);
     for (const auto& successors : after)
         for (PartitionId q : successors)
             ++indegree[q];
+    const IdVector<PartitionId, std::uint32_t> predecessors = indegree;
+    auto is_first = [&](PartitionId part) { return predecessors[part] == 0; };
     using Key = std::tuple<bool, RaceId, PartitionId>; // (not first, smallest race, partition)
     std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
     for (PartitionId part : ids<PartitionId>(count))
@@ -259,15 +523,14 @@ OrderingOutcome number_partitions(const Partitions& parts,
     }
     OrderingOutcome out;
     out.partitions.resize(count);
-    out.partition_of_race.resize(race_count);
     for (PartitionId part : ids<PartitionId>(count)) {
         Partition& P = out.partitions[new_id[part]];
         P.id = new_id[part];
         P.first = is_first(part);
-        for (RaceId x : parts.members[part]) {
+        P.races.reserve(parts.members[part].size());
+        for (RaceId x : parts.members[part])
             P.races.push_back(x.value);
-            out.partition_of_race[x.value] = P.id;
-        }
+        std::vector<RaceId>().swap(parts.members[part]);
         for (PartitionId q : after[part])
             P.after.push_back(new_id[q]);
         std::sort(P.after.begin(), P.after.end());
@@ -283,14 +546,15 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     if (races.empty()) return {};
     if (progress) progress("ordering", 0.0);
     const RaceReach reach(g, races, direct_event_control);
-    if (progress) progress("ordering", 0.4);
-    const RaceChainGraph rg = race_chain_graph(g, races, reach);
-    if (progress) progress("ordering", 0.7);
-    const Partitions parts = group_partitions(rg);
-    const std::vector<bool> reached = reached_components(rg, parts);
-    const auto after = partition_hasse_diagram(g, races, reach, rg, parts);
+    const RaceEventGraph rg(g, races, reach);
+    if (progress) progress("ordering", 0.3);
+    const RaceEventComponents comps = race_event_components(rg);
+    if (progress) progress("ordering", 0.6);
+    Partitions parts = group_partitions(rg, comps);
+    const auto after = partition_hasse_diagram(rg, comps, parts, g.slot_count());
     if (progress) progress("ordering", 0.9);
-    OrderingOutcome out = number_partitions(parts, after, reached, races.size());
+    std::vector<std::uint32_t>().swap(parts.of_race);
+    OrderingOutcome out = number_partitions(parts, after);
     if (progress) progress("ordering", 1.0);
     return out;
 }

@@ -18,8 +18,8 @@
 namespace firstrace {
 
 struct OrderingOutcome {
-    std::vector<std::uint32_t> partition_of_race;
-    std::vector<Partition> partitions; // ids: first partitions first, then topological order
+    std::vector<Partition> partitions; // ids: first partitions first, then topological order;
+                                       // each race is in exactly one
 };
 
 OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,

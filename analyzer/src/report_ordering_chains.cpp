@@ -112,6 +112,10 @@ std::optional<OrderedAfter> OrderingChains::search(const Race& y, std::uint32_t 
             if (reached_[w] == search_ || w == target) return std::nullopt;
             reached_[w] = search_;
             next_[w] = {u, via};
+            // Each race looked at counts as a step: on dense traces an event takes part in
+            // thousands of races, and the budget must bound the work, not only the events.
+            const std::uint32_t scanned = races_begin_[w + 1] - races_begin_[w];
+            budget -= std::min(budget, scanned);
             for (std::uint32_t i = races_begin_[w]; i < races_begin_[w + 1]; ++i) {
                 const Race& x = result_.races[races_[i]];
                 if (x.partition == y.partition) continue;

@@ -47,9 +47,10 @@ class OrderingChains {
     // `trace` and `result` must outlive this object.
     OrderingChains(const Trace& trace, const AnalysisResult& result);
     // The race `race` is ordered after and the chain; nullopt for races of first partitions
-    // and when the searches exceed their budget (kVisitBudget events for this race, or
+    // and when the searches exceed their budget (kVisitBudget steps for this race, or
     // kTotalBudget for all races asked about so far: a report of millions of races stays
-    // linear; the races after that get none).
+    // linear; the races after that get none). A step is an event visited or a race of it
+    // looked at.
     std::optional<OrderedAfter> of(std::uint32_t race) const;
 
     static constexpr std::uint32_t kVisitBudget = 1u << 22;

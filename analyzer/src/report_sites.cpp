@@ -12,7 +12,6 @@
 #include <string_view>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "firstrace/triage_report.hpp"
 #include "report_call_stacks.hpp"
@@ -273,7 +272,7 @@ class ListedSiteGrouping {
         }
     }
 
-    ListedRaceSites run() {
+    ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
         std::vector<bool> later_partition(result_.partitions.size(), false);
         ConflictScratch scratch;
@@ -299,7 +298,7 @@ class ListedSiteGrouping {
             // A race without recorded sites is an instance of the unknown pair.
             if (!any) add(race, first, kNone, kNone, kNone);
         }
-        out.sites = finish();
+        out.sites = finish(limit, out);
         return out;
     }
 
@@ -377,7 +376,7 @@ class ListedSiteGrouping {
         Group& g = groups_[group];
         if (variable != kNone && variable != g.last_variable) {
             g.last_variable = variable;
-            group_variables_.insert(std::uint64_t(group) << 32 | variable);
+            add_group_variable(std::uint64_t(group) << 32 | variable);
         }
         if (g.counted_race == race.id) return;
         g.counted_race = race.id;
@@ -427,23 +426,63 @@ class ListedSiteGrouping {
         return nullptr;
     }
 
-    std::vector<RaceSite> finish() {
+    // The sites in full, in text-report order, at most `limit` of them (the others only
+    // counted in `out`): with a limit, first-partition sites come first (write_text_report's
+    // order); without one, the order of listed_race_sites(model).
+    std::vector<RaceSite> finish(std::size_t limit, ListedRaceSites& out) {
+        std::vector<std::string> keys(groups_.size());
+        for (std::size_t k = 0; k < groups_.size(); ++k)
+            keys[k] = site_key(ends_[groups_[k].first_end], ends_[groups_[k].second_end]);
+        std::vector<std::uint32_t> order(groups_.size());
+        for (std::uint32_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        const bool limited = limit < groups_.size();
+        std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+            const Group& a = groups_[x];
+            const Group& b = groups_[y];
+            const bool later_a = limited && !a.in_first_partition;
+            const bool later_b = limited && !b.in_first_partition;
+            return std::tie(later_a, a.first_partition, a.smallest_race, keys[x]) <
+                   std::tie(later_b, b.first_partition, b.smallest_race, keys[y]);
+        });
+        if (limited) {
+            for (std::size_t k = limit; k < order.size(); ++k)
+                out.unlisted_in_first += groups_[order[k]].in_first_partition;
+            out.unlisted_sites = order.size() - limit;
+            order.resize(limit);
+        }
+        // Group -> its place in the list (kNone: not listed).
+        std::vector<std::uint32_t> place(groups_.size(), kNone);
+        for (std::uint32_t i = 0; i < order.size(); ++i)
+            place[order[i]] = i;
+        std::vector<RaceSite> sites = detail(order, keys);
+        compact_group_variables();
+        for (std::uint64_t gv : group_variables_) {
+            if (place[gv >> 32] == kNone) continue;
+            const std::string& name = variable_names_[gv & 0xffffffffu];
+            if (!name.empty()) sites[place[gv >> 32]].variables.insert(name);
+        }
+        return sites;
+    }
+
+    // The listed sites `order` (group numbers) in full.
+    std::vector<RaceSite> detail(const std::vector<std::uint32_t>& order,
+                                 std::vector<std::string>& keys) {
         // The facts shown for each example (locks held, thread creation, the race a later site
         // is ordered after), exactly as make_report_model gives them.
         const ReportEventFacts facts(trace_);
         std::optional<OrderingChains> chains;
         const MemoryNames& names = facts.names();
-        std::vector<std::string> variable_names;
-        variable_names.reserve(shared_.size());
+        variable_names_.reserve(shared_.size());
         for (const std::vector<Interval>& shared : shared_)
-            variable_names.push_back(shared_variable_name(trace_, names, shared));
-        std::vector<RaceSite> sites(groups_.size());
-        for (std::size_t k = 0; k < groups_.size(); ++k) {
-            Group& g = groups_[k];
-            RaceSite& s = sites[k];
+            variable_names_.push_back(shared_variable_name(trace_, names, shared));
+        std::vector<RaceSite> sites(order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            const Group& g = groups_[order[i]];
+            RaceSite& s = sites[i];
             s.first = ends_[g.first_end];
             s.second = ends_[g.second_end];
-            s.key = site_key(s.first, s.second);
+            s.key = std::move(keys[order[i]]);
             s.access_first = access(g.example_first);
             s.access_second = access(g.example_second);
             s.thread_first = process_name(g.process_first);
@@ -476,14 +515,6 @@ class ListedSiteGrouping {
             s.in_first_partition = g.in_first_partition;
             s.first_partition = g.first_partition;
         }
-        for (std::uint64_t gv : group_variables_) {
-            const std::string& name = variable_names[gv & 0xffffffffu];
-            if (!name.empty()) sites[gv >> 32].variables.insert(name);
-        }
-        std::sort(sites.begin(), sites.end(), [](const RaceSite& x, const RaceSite& y) {
-            return std::tie(x.first_partition, x.races.front(), x.key) <
-                   std::tie(y.first_partition, y.races.front(), y.key);
-        });
         return sites;
     }
 
@@ -495,19 +526,35 @@ class ListedSiteGrouping {
     std::vector<std::uint32_t> end_of_site_;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;
+    std::vector<std::string> variable_names_; // per shared_ entry
     std::vector<Interval> last_shared_;
     std::uint32_t last_variable_ = kNone;
     std::size_t dense_ends_ = 0; // > 0: dense_groups_ is used, not group_of_pair_
     std::vector<std::uint32_t> dense_groups_;
     std::unordered_map<std::uint64_t, std::uint32_t> group_of_pair_;
     std::vector<Group> groups_;
-    std::unordered_set<std::uint64_t> group_variables_; // (group, variable)
+    // (group, variable) pairs: a vector sorted and deduplicated whenever it doubled, 8 bytes
+    // per distinct pair instead of a hash node each (with many threads and variables there are
+    // millions of pairs, issue 14).
+    void add_group_variable(std::uint64_t gv) {
+        group_variables_.push_back(gv);
+        if (group_variables_.size() >= 2 * compacted_size_ + 1024) compact_group_variables();
+    }
+    void compact_group_variables() {
+        std::sort(group_variables_.begin(), group_variables_.end());
+        group_variables_.erase(std::unique(group_variables_.begin(), group_variables_.end()),
+                               group_variables_.end());
+        compacted_size_ = group_variables_.size();
+    }
+    std::vector<std::uint64_t> group_variables_;
+    std::size_t compacted_size_ = 0;
 };
 
 } // namespace
 
-ListedRaceSites listed_race_sites(const Trace& trace, const AnalysisResult& result) {
-    return ListedSiteGrouping(trace, result).run();
+ListedRaceSites listed_race_sites(const Trace& trace, const AnalysisResult& result,
+                                  std::size_t limit) {
+    return ListedSiteGrouping(trace, result).run(limit);
 }
 
 } // namespace firstrace

@@ -155,7 +155,7 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
     // Only the races the report lists: first partitions and validated races. The others are
     // counted (they may be artifacts of the listed ones, thesis ch. 8).
     const std::size_t later_unvalidated = listed.later_unvalidated;
-    if (listed.sites.empty() && later_unvalidated == 0) {
+    if (listed.sites.empty() && listed.unlisted_sites == 0 && later_unvalidated == 0) {
         out << "\nNo apparent data races.\n";
         return;
     }
@@ -164,11 +164,14 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
     // smallest partition, then race id (group_race_sites' order).
     std::stable_partition(sites.begin(), sites.end(),
                           [](const RaceSite& s) { return s.in_first_partition; });
-    const std::size_t in_first = static_cast<std::size_t>(std::count_if(
-        sites.begin(), sites.end(), [](const RaceSite& s) { return s.in_first_partition; }));
+    const std::size_t in_first =
+        static_cast<std::size_t>(std::count_if(
+            sites.begin(), sites.end(), [](const RaceSite& s) { return s.in_first_partition; })) +
+        listed.unlisted_in_first;
+    const std::size_t total = sites.size() + listed.unlisted_sites;
     const std::size_t shown = std::min(sites.size(), options.max_sites);
-    out << sites.size() << (sites.size() == 1 ? " race site" : " race sites")
-        << " to look at: " << in_first << " in first partitions, " << sites.size() - in_first
+    out << total << (total == 1 ? " race site" : " race sites") << " to look at: " << in_first
+        << " in first partitions, " << total - in_first
         << " more with validated races in later partitions\n";
     for (std::size_t k = 0; k < shown; ++k) {
         if (k == in_first)
@@ -178,8 +181,8 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
                 << st.reset() << "\n";
         write_site(out, st, model, sites[k], k + 1, options);
     }
-    if (sites.size() > shown)
-        out << "\n… and " << sites.size() - shown
+    if (total > shown)
+        out << "\n… and " << total - shown
             << " more race sites (--max-sites N shows more; --format json lists every race)\n";
     if (later_unvalidated > 0)
         out << "\n"

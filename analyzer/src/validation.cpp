@@ -17,7 +17,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
                                  const ProgressCallback& progress, std::uint64_t timestamp_budget) {
     ValidationOutcome out;
     out.status.assign(races.size(), RaceStatus::Feasible);
-    out.tangle.assign(races.size(), std::nullopt);
+    out.tangle.assign(races.size(), kNone);
     if (races.empty()) return out;
     bool any_ordered = false;
     {

@@ -3,7 +3,6 @@
 // holding races, Def 7.1); G_E then proves some of the others `feasible-ec` (Thm 7.3).
 #pragma once
 
-#include <optional>
 #include <vector>
 
 #include "dependences.hpp"
@@ -11,8 +10,8 @@
 namespace firstrace {
 
 struct ValidationOutcome {
-    std::vector<RaceStatus> status;                   // per race
-    std::vector<std::optional<std::uint32_t>> tangle; // per race, dense tangle ids
+    std::vector<RaceStatus> status;    // per race
+    std::vector<std::uint32_t> tangle; // per race, dense tangle ids (kNone: not tangled)
     std::uint32_t tangle_count = 0;
 };
 

@@ -166,9 +166,9 @@ int analyze_command(const Arguments& args) {
         // have hundreds of site pairs per race; a ReportModel of them would not fit).
         if (format == ReportFormat::Text && traces.size() == 1) {
             std::ostream& out = open_report();
+            const TextReportOptions options = text_report_options(vm, !report_file);
             write_text_report(out, make_report_header(trace, result),
-                              listed_race_sites(trace, result),
-                              text_report_options(vm, !report_file));
+                              listed_race_sites(trace, result, options.max_sites), options);
             return finish_report(out);
         }
         models.push_back(make_report_model(trace, result, format == ReportFormat::Text));

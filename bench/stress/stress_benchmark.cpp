@@ -89,8 +89,11 @@ Outcome analyse(const std::string& path, bool exact) {
     firstrace::AnalysisResult result = firstrace::analyze(trace);
     {
         std::ofstream null("/dev/null");
+        // As `firstrace analyze` does: only the sites shown are built in full.
+        const firstrace::TextReportOptions options;
         firstrace::write_text_report(null, firstrace::make_report_header(trace, result),
-                                     firstrace::listed_race_sites(trace, result));
+                                     firstrace::listed_race_sites(trace, result, options.max_sites),
+                                     options);
     }
     const auto [cpu1, peak1] = cpu_and_peak();
     o.cpu_seconds = cpu1 - cpu0;

@@ -2,6 +2,7 @@
 // report, against the reference definition: group_race_sites of the listed races of the
 // ReportModel (listed_race_sites(model)), field by field, on the hand-made run (stacks, heap,
 // atomics, unknown sites), random STD traces and small traces of the stress shapes.
+#include <algorithm>
 #include <sstream>
 
 #include "firstrace/triage_report.hpp"
@@ -55,6 +56,32 @@ void expect_same_listing(const Trace& trace, const AnalysisResult& result) {
     write_text_report(a, make_report_header(trace, result), fast);
     write_text_report(b, make_report_model(trace, result));
     EXPECT_EQ(a.str(), b.str());
+    // With a limit: the first sites in the text report's order (first partitions first), the
+    // others counted, and the same text when the report shows at most that many.
+    std::vector<RaceSite> in_text_order = reference.sites;
+    std::stable_partition(in_text_order.begin(), in_text_order.end(),
+                          [](const RaceSite& site) { return site.in_first_partition; });
+    for (std::size_t limit : {std::size_t{0}, std::size_t{1}, std::size_t{3}, std::size_t{20}}) {
+        SCOPED_TRACE("limit " + std::to_string(limit));
+        const ListedRaceSites limited = listed_race_sites(trace, result, limit);
+        const std::size_t listed = std::min(limit, in_text_order.size());
+        ASSERT_EQ(limited.sites.size(), listed);
+        EXPECT_EQ(limited.unlisted_sites, in_text_order.size() - listed);
+        EXPECT_EQ(limited.unlisted_in_first,
+                  std::size_t(std::count_if(
+                      in_text_order.begin() + std::ptrdiff_t(listed), in_text_order.end(),
+                      [](const RaceSite& site) { return site.in_first_partition; })));
+        for (std::size_t k = 0; k < listed; ++k) {
+            SCOPED_TRACE("site " + std::to_string(k));
+            expect_same_site(limited.sites[k], in_text_order[k]);
+        }
+        TextReportOptions options;
+        options.max_sites = limit;
+        std::ostringstream c, d;
+        write_text_report(c, make_report_header(trace, result), limited, options);
+        write_text_report(d, make_report_model(trace, result), options);
+        EXPECT_EQ(c.str(), d.str());
+    }
 }
 
 Trace parse(const std::string& text) {

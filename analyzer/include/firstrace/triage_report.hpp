@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -84,14 +85,21 @@ struct ListedRaceSites {
     std::vector<RaceSite> sites;
     std::size_t later_unvalidated = 0; // unvalidated races of later partitions, not listed
     std::size_t later_partitions = 0;  // the partitions holding them
+    // Race sites grouped but not in `sites` (listed_race_sites with a limit), and how many of
+    // them are in first partitions: counted in the report, not shown.
+    std::size_t unlisted_sites = 0;
+    std::size_t unlisted_in_first = 0;
 };
 ListedRaceSites listed_race_sites(const ReportModel& model);
 // The same, straight from one analysed trace without a ReportModel: equal to
 // listed_race_sites(make_report_model(trace, result)) except that RaceSite::races holds only
 // the smallest race of each site (the status counts give their number): time linear in the
 // race site instances with integer keys (dense traces have hundreds of instances per race),
-// memory linear in the race sites.
-ListedRaceSites listed_race_sites(const Trace& trace, const AnalysisResult& result);
+// memory linear in the race sites. With a limit, only the first `limit` sites in the text
+// report's order (first partitions first) are built in full, the others counted (unlisted_*):
+// a trace with 10^5 race sites need not name, explain and order all of them for 20 lines.
+ListedRaceSites listed_race_sites(const Trace& trace, const AnalysisResult& result,
+                                  std::size_t limit = std::numeric_limits<std::size_t>::max());
 // The text report of `model`'s header (counts, ordering, trace, runs) with race sites already
 // grouped (write_text_report in report_model.hpp groups the model's own races).
 void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSites listed,
