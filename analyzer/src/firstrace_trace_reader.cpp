@@ -249,6 +249,7 @@ class TraceBuilder {
         separate_task_blocks();
         separate_task_frames();
         compact_ranges();
+        trace_.sites.shrink_to_fit(); // grown by doubling while read: up to half unused
         trace_.processes.reserve(processes_.size());
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
@@ -349,7 +350,8 @@ class TraceBuilder {
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
                     AccessSite& site = trace_.sites[s];
                     bool moved = false;
-                    std::vector<Interval> out;
+                    std::vector<Interval>& out = scratch_ranges_;
+                    out.clear();
                     for (std::uint32_t r = site.first_range;
                          r < site.first_range + site.range_count; ++r) {
                         Interval x = trace_.ranges[r];
@@ -364,9 +366,7 @@ class TraceBuilder {
                     if (!moved) continue;
                     std::sort(out.begin(), out.end(),
                               [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-                    site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
-                    site.range_count = static_cast<std::uint32_t>(out.size());
-                    trace_.ranges.insert(trace_.ranges.end(), out.begin(), out.end());
+                    replace_ranges(site, out);
                 }
             }
         }
@@ -379,7 +379,10 @@ class TraceBuilder {
         std::size_t used = 0;
         for (const AccessSite& site : trace_.sites)
             used += site.range_count;
-        if (used == trace_.ranges.size()) return;
+        if (used == trace_.ranges.size()) {
+            trace_.ranges.shrink_to_fit();
+            return;
+        }
         std::vector<Interval> ranges;
         ranges.reserve(used);
         for (AccessSite& site : trace_.sites) {
@@ -924,7 +927,8 @@ class TraceBuilder {
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 touched |= trace_.ranges[r].lo < b.hi && b.lo < trace_.ranges[r].hi;
             if (!touched) continue;
-            std::vector<Interval> out;
+            std::vector<Interval>& out = scratch_ranges_;
+            out.clear();
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
                 const Interval x = trace_.ranges[r];
                 if (x.lo < b.lo) out.push_back({x.lo, std::min(x.hi, b.lo)});
@@ -935,17 +939,29 @@ class TraceBuilder {
             }
             std::sort(out.begin(), out.end(),
                       [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-            std::vector<Interval> merged;
+            std::size_t kept = 0; // merged in place
             for (const Interval& x : out) {
-                if (!merged.empty() && x.lo <= merged.back().hi)
-                    merged.back().hi = std::max(merged.back().hi, x.hi);
+                if (kept > 0 && x.lo <= out[kept - 1].hi)
+                    out[kept - 1].hi = std::max(out[kept - 1].hi, x.hi);
                 else
-                    merged.push_back(x);
+                    out[kept++] = x;
             }
-            site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
-            site.range_count = static_cast<std::uint32_t>(merged.size());
-            trace_.ranges.insert(trace_.ranges.end(), merged.begin(), merged.end());
+            out.resize(kept);
+            replace_ranges(site, out);
         }
+    }
+
+    // Gives a site the ranges `ranges`: where its own were when they are no fewer (a
+    // relocation moves each range, and splits one only where it straddles a block's border),
+    // else at the end of Trace::ranges (compact_ranges drops what is left unused).
+    void replace_ranges(AccessSite& site, const std::vector<Interval>& ranges) {
+        if (ranges.size() > site.range_count) {
+            site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+            trace_.ranges.insert(trace_.ranges.end(), ranges.begin(), ranges.end());
+        } else {
+            std::copy(ranges.begin(), ranges.end(), trace_.ranges.begin() + site.first_range);
+        }
+        site.range_count = static_cast<std::uint32_t>(ranges.size());
     }
 
     // A process with records in this stream runs on its OS thread.
@@ -964,6 +980,7 @@ class TraceBuilder {
     std::uint32_t current_ = kNone;
     std::uint32_t stream_ = kNone; // the stream being read
     std::vector<TaskBlock> task_blocks_;
+    std::vector<Interval> scratch_ranges_;        // relocations: a site's new ranges
     FlatIdMap process_ids_;                       // the tracer's process id -> processes_ index
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
     FlatIdMap locations_;                         // pc -> Trace::locations index
