@@ -17,11 +17,11 @@
 #include <span>
 #include <sstream>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
+#include "flat_id_map.hpp"
 #include "input_file.hpp"
 #include "symbolizer.hpp"
 #include <firstrace/trace_format.hpp>
@@ -43,13 +43,15 @@ std::string signal_name(long sig) {
     return "signal " + std::to_string(sig) + (abbrev ? std::string(" (SIG") + abbrev + ")" : "");
 }
 
+// Reads the decompressed records of a stream from a window of them: `data` holds the stream's
+// raw bytes from offset `origin` on, and positions are offsets in the whole stream.
 class ByteReader {
   public:
-    ByteReader(const std::vector<unsigned char>& data, const std::string& file)
-        : data_(data), file_(file) {}
+    ByteReader(const std::vector<unsigned char>& data, std::size_t origin, const std::string& file)
+        : data_(data), file_(file), origin_(origin) {}
     bool at_end() const { return pos_ >= data_.size(); }
-    std::size_t pos() const { return pos_; }
-    void seek(std::size_t p) { pos_ = p; }
+    std::size_t pos() const { return origin_ + pos_; }
+    void seek(std::size_t p) { pos_ = p - origin_; }
     // Returns false at the end of the data (a truncated record).
     bool varint(std::uint64_t& v) {
         v = 0;
@@ -59,7 +61,7 @@ class ByteReader {
             v |= static_cast<std::uint64_t>(b & 0x7f) << shift;
             if (!(b & 0x80)) return true;
         }
-        throw InputError(file_, 0, "malformed varint at record offset " + std::to_string(pos_));
+        throw InputError(file_, 0, "malformed varint at record offset " + std::to_string(pos()));
     }
     bool byte(std::uint8_t& b) {
         if (pos_ >= data_.size()) return false;
@@ -70,15 +72,25 @@ class ByteReader {
   private:
     const std::vector<unsigned char>& data_;
     const std::string& file_;
+    std::size_t origin_;
     std::size_t pos_ = 0;
 };
 
 struct Truncated {}; // a record ran past the end of the data
 
+constexpr std::uint64_t kNoWireId = std::numeric_limits<std::uint64_t>::max();
+
 struct RawProcess {
+    // The tracer's process id (dense in what it writes; anything in a corrupt trace): processes
+    // are numbered by it in the Trace, densely (renumber_processes).
+    std::uint64_t wire_id = kNoWireId;
+    std::uint64_t wire_parent = kNoWireId; // the creator's wire id, resolved when renumbering
     bool declared = false;
     std::string name; // given by the program
     std::uint32_t parent = kNone;
+    // The last Fork creating this process: (forking process, index of the Fork in its events).
+    std::uint32_t fork_process = kNone;
+    std::uint32_t fork_index = 0;
     bool ended = false;
     std::uint8_t kind = fmt::kProcThread;
     // The stream (OS thread) whose records hold the process's events; kMany when a task
@@ -93,7 +105,10 @@ class TraceBuilder {
   public:
     TraceBuilder(Trace& trace, Symbolizer& symbolizer) : trace_(trace), symbolizer_(symbolizer) {}
 
-    // Reads one stream file: chunks, then records. Returns false when it was cut short.
+    // Reads one stream file: each chunk is checked and decompressed, and the records complete
+    // so far are parsed, so that only a chunk and the record spanning into it are held
+    // decompressed (a recursive task program's stream is hundreds of megabytes raw: its calling
+    // contexts are deep). Returns false when the stream was cut short.
     bool read_stream(const fs::path& path) {
         const std::string file = path.string();
         // Only a regular file, not through a symbolic link: a FIFO or /dev/zero planted as a
@@ -102,7 +117,31 @@ class TraceBuilder {
             RegularFile(file, Symlinks::Refuse).read_all(std::numeric_limits<std::uint64_t>::max());
         const std::span<const unsigned char> bytes(
             reinterpret_cast<const unsigned char*>(content.data()), content.size());
-        std::vector<unsigned char> raw;
+        current_ = kNone;
+        stack_contexts_.assign(1, kNone); // stack depot ids are local to a stream; 0 = none
+        previous_pcs_.clear();
+        previous_nodes_.clear();
+        stream_ = static_cast<std::uint32_t>(stream_os_thread_.size());
+        stream_os_thread_.push_back(kNone);
+        std::vector<unsigned char> raw; // the stream's raw bytes from `origin` on, unparsed
+        std::size_t origin = 0;
+        // Parses the complete records of `raw`; a record running past its end is parsed again
+        // once the next chunk is there (what it interned on the way is interned again, to the
+        // same ids).
+        const auto parse_complete_records = [&] {
+            ByteReader r(raw, origin, file);
+            std::size_t parsed = origin;
+            while (!r.at_end()) {
+                try {
+                    if (!record(r, file)) throw Truncated{};
+                } catch (const Truncated&) {
+                    break;
+                }
+                parsed = r.pos();
+            }
+            raw.erase(raw.begin(), raw.begin() + static_cast<std::ptrdiff_t>(parsed - origin));
+            origin = parsed;
+        };
         bool complete = true;
         std::size_t offset = 0;
         std::uint32_t expected_seq = 0;
@@ -148,22 +187,52 @@ class TraceBuilder {
                 throw InputError(
                     file, 0, "chunk at offset " + std::to_string(offset) + " does not decompress");
             offset += sizeof h + h.compressed_size;
+            parse_complete_records();
         }
-        ByteReader r(raw, file);
-        current_ = kNone;
-        stack_contexts_.assign(1, kNone); // stack depot ids are local to a stream; 0 = none
-        stream_ = static_cast<std::uint32_t>(stream_os_thread_.size());
-        stream_os_thread_.push_back(kNone);
-        while (!r.at_end()) {
-            const std::size_t start = r.pos();
-            try {
-                if (!record(r, file)) throw Truncated{};
-            } catch (const Truncated&) {
-                (void)start;
-                return false;
+        return complete && raw.empty(); // else a record ends past the last complete chunk
+    }
+
+    // Once every stream is read: processes are numbered 0.. in the order of the tracer's ids
+    // (its own numbering when that is dense, as the tracer writes it) and creators are resolved
+    // from wire ids. Whatever ids a trace uses, per-process tables are as long as the
+    // processes it has (issue 13: a 10 KB mutated trace naming process 700 000 made that many).
+    void renumber_processes() {
+        const auto n = static_cast<std::uint32_t>(processes_.size());
+        std::vector<std::uint32_t> order(n); // new index -> old index
+        for (std::uint32_t i = 0; i < n; ++i)
+            order[i] = i;
+        const auto by_wire_id = [&](std::uint32_t x, std::uint32_t y) {
+            return processes_[x].wire_id < processes_[y].wire_id;
+        };
+        if (!std::is_sorted(order.begin(), order.end(), by_wire_id)) {
+            std::sort(order.begin(), order.end(), by_wire_id);
+            std::vector<std::uint32_t> renamed(n); // old index -> new index
+            for (std::uint32_t i = 0; i < n; ++i)
+                renamed[order[i]] = i;
+            const auto rename = [&](std::uint32_t& index) {
+                if (index < n) index = renamed[index];
+            };
+            std::vector<RawProcess> sorted(n);
+            for (std::uint32_t i = 0; i < n; ++i)
+                sorted[i] = std::move(processes_[order[i]]);
+            processes_ = std::move(sorted);
+            for (RawProcess& p : processes_) {
+                rename(p.fork_process);
+                for (Event& e : p.events)
+                    if (e.kind == EventKind::Fork || e.kind == EventKind::Join) rename(e.object);
             }
+            for (TaskBlock& b : task_blocks_)
+                rename(b.pid);
+            for (HeapBlock& b : trace_.heap_blocks)
+                rename(b.process);
+            for (std::uint32_t i = 0; i < n; ++i)
+                process_ids_.assign(processes_[i].wire_id, i);
         }
-        return complete;
+        for (RawProcess& p : processes_) {
+            const std::uint32_t parent =
+                p.wire_parent == kNoWireId ? FlatIdMap::kAbsent : process_ids_.find(p.wire_parent);
+            p.parent = parent == FlatIdMap::kAbsent ? kNone : parent;
+        }
     }
 
     // The consistent cut of a truncated trace (see consistent_cut below): returns what it
@@ -179,6 +248,9 @@ class TraceBuilder {
         drop_benign_ranges();
         separate_task_blocks();
         separate_task_frames();
+        compact_ranges();
+        trace_.sites.shrink_to_fit(); // grown by doubling while read: up to half unused
+        trace_.processes.reserve(processes_.size());
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
             const RawProcess& raw = processes_[pid];
@@ -195,6 +267,8 @@ class TraceBuilder {
             p.events = std::move(processes_[pid].events);
             trace_.processes.push_back(std::move(p));
         }
+        processes_ = {};
+        process_ids_.clear();
         // Symbolize each pc; a pc in inlined code gets one more location per inlined call,
         // chained through inlined_into (innermost frame = the pc's own location).
         // Paths under the source root (the working directory of the analysis) are written
@@ -233,9 +307,9 @@ class TraceBuilder {
             const std::uint64_t base = kTaskBlockSpace | (std::uint64_t{b.pid} << 28);
             for (Event& e : processes_[b.pid].events)
                 relocate(e, b, base);
-            const auto fork = fork_sites_.find(b.pid);
-            if (fork != fork_sites_.end() && fork->second.second > 0) {
-                Event& init = processes_[fork->second.first].events[fork->second.second - 1];
+            const RawProcess& task = processes_[b.pid];
+            if (task.fork_process != kNone && task.fork_index > 0) {
+                Event& init = processes_[task.fork_process].events[task.fork_index - 1];
                 if (init.kind == EventKind::Computation) relocate(init, b, base);
             }
         }
@@ -276,7 +350,8 @@ class TraceBuilder {
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
                     AccessSite& site = trace_.sites[s];
                     bool moved = false;
-                    std::vector<Interval> out;
+                    std::vector<Interval>& out = scratch_ranges_;
+                    out.clear();
                     for (std::uint32_t r = site.first_range;
                          r < site.first_range + site.range_count; ++r) {
                         Interval x = trace_.ranges[r];
@@ -291,12 +366,32 @@ class TraceBuilder {
                     if (!moved) continue;
                     std::sort(out.begin(), out.end(),
                               [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-                    site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
-                    site.range_count = static_cast<std::uint32_t>(out.size());
-                    trace_.ranges.insert(trace_.ranges.end(), out.begin(), out.end());
+                    replace_ranges(site, out);
                 }
             }
         }
+    }
+
+    // The relocations above give a moved site new ranges at the end of Trace::ranges and leave
+    // its old ones unused (half of all ranges in a recursive task program): keep only the
+    // ranges of sites, in site order.
+    void compact_ranges() {
+        std::size_t used = 0;
+        for (const AccessSite& site : trace_.sites)
+            used += site.range_count;
+        if (used == trace_.ranges.size()) {
+            trace_.ranges.shrink_to_fit();
+            return;
+        }
+        std::vector<Interval> ranges;
+        ranges.reserve(used);
+        for (AccessSite& site : trace_.sites) {
+            const auto first = static_cast<std::uint32_t>(ranges.size());
+            ranges.insert(ranges.end(), trace_.ranges.begin() + site.first_range,
+                          trace_.ranges.begin() + site.first_range + site.range_count);
+            site.first_range = first;
+        }
+        trace_.ranges = std::move(ranges);
     }
 
     std::vector<std::uint32_t> unfinished() const {
@@ -355,24 +450,46 @@ class TraceBuilder {
         trace_.ranges = std::move(ranges);
     }
 
-    RawProcess& process(std::uint32_t pid, const std::string& file) {
-        if (pid >= max_processes_)
+    // The index of the process the tracer calls `wire_id`, added when first named. Indices are
+    // given in the order processes are first seen, and made the order of wire ids by
+    // renumber_processes once every stream is read.
+    std::uint32_t process_index(std::uint64_t wire_id, const std::string& file) {
+        const auto index = static_cast<std::uint32_t>(processes_.size());
+        const auto [id, inserted] = process_ids_.try_emplace(wire_id, index);
+        if (!inserted) return id;
+        if (index >= max_processes_)
             throw InputError(file, 0,
-                             "process id " + std::to_string(pid) +
-                                 " out of range (more processes than the streams can hold)");
-        if (pid >= processes_.size()) processes_.resize(pid + 1);
-        return processes_[pid];
+                             "process id " + std::to_string(wire_id) +
+                                 " is one too many (more processes than the streams can hold)");
+        processes_.emplace_back().wire_id = wire_id;
+        return index;
+    }
+    RawProcess& process(std::uint64_t wire_id, const std::string& file) {
+        return processes_[process_index(wire_id, file)];
     }
 
     std::uint32_t location(std::uint64_t pc) {
-        auto [it, inserted] =
+        const auto [id, inserted] =
             locations_.try_emplace(pc, static_cast<std::uint32_t>(trace_.locations.size()));
         if (inserted) {
             SourceLocation loc;
             loc.pc = pc;
             trace_.locations.push_back(loc);
         }
-        return it->second;
+        return id;
+    }
+
+    // A calling-context frame's location, or kNone for a frame of the tracer's runtime (its
+    // thread start wrapper): answered once per distinct pc, not by a walk over the modules
+    // per frame.
+    std::uint32_t frame_location(std::uint64_t pc) {
+        constexpr std::uint32_t kRuntimeFrame = kNone - 1; // FlatIdMap cannot store kNone
+        std::uint32_t loc = frame_locations_.find(pc);
+        if (loc == FlatIdMap::kAbsent) {
+            loc = symbolizer_.in_runtime(pc) ? kRuntimeFrame : location(pc);
+            frame_locations_.assign(pc, loc);
+        }
+        return loc == kRuntimeFrame ? kNone : loc;
     }
 
     static void name_object(SyncObject& o, const char* prefix, std::uint64_t address,
@@ -491,20 +608,46 @@ class TraceBuilder {
     }
 
     // Reads `depth, pcs...` and returns the calling-context node of the innermost frame.
+    // Consecutive records of a stream mostly share their outer frames (a recursive task
+    // program's stacks are hundreds of frames deep and differ at the innermost few): the
+    // frames equal to the previous context's are taken from it, and only the rest is interned
+    // by (parent node, location). The node ids are those the interning alone would give.
     std::uint32_t context(ByteReader& r) {
         std::uint64_t depth;
         if (!r.varint(depth)) throw Truncated{};
         std::uint32_t node = kNone;
-        for (std::uint64_t i = 0; i < depth; ++i) {
+        bool same_prefix = true;
+        std::uint64_t i = 0;
+        for (; i < depth; ++i) {
             std::uint64_t pc;
-            if (!r.varint(pc)) throw Truncated{};
-            if (symbolizer_.in_runtime(pc)) continue; // the runtime's thread start wrapper
-            const std::uint32_t loc = location(pc);
-            auto [it, inserted] = contexts_.try_emplace(
-                {node, loc}, static_cast<std::uint32_t>(trace_.contexts.size()));
-            if (inserted) trace_.contexts.push_back(ContextFrame{node, loc});
-            node = it->second;
+            if (!r.varint(pc)) {
+                previous_pcs_.resize(std::min<std::size_t>(previous_pcs_.size(), i));
+                previous_nodes_.resize(previous_pcs_.size());
+                throw Truncated{};
+            }
+            same_prefix = same_prefix && i < previous_pcs_.size() && previous_pcs_[i] == pc;
+            if (same_prefix) {
+                node = previous_nodes_[i];
+                continue;
+            }
+            const std::uint32_t loc = frame_location(pc);
+            if (loc != kNone) { // else the runtime's thread start wrapper: no frame
+                const auto [id, inserted] =
+                    contexts_.try_emplace((std::uint64_t{node} << 32) | loc,
+                                          static_cast<std::uint32_t>(trace_.contexts.size()));
+                if (inserted) trace_.contexts.push_back(ContextFrame{node, loc});
+                node = id;
+            }
+            if (i < previous_pcs_.size()) {
+                previous_pcs_[i] = pc;
+                previous_nodes_[i] = node;
+            } else {
+                previous_pcs_.push_back(pc);
+                previous_nodes_.push_back(node);
+            }
         }
+        previous_pcs_.resize(depth);
+        previous_nodes_.resize(depth);
         return node;
     }
 
@@ -541,7 +684,8 @@ class TraceBuilder {
                 throw InputError(file, 0,
                                  "unknown process kind " + std::to_string(kind) +
                                      " at record offset " + std::to_string(at));
-            RawProcess& p = process(static_cast<std::uint32_t>(pid), file);
+            const std::uint32_t index = process_index(pid, file);
+            RawProcess& p = processes_[index];
             // Every process is declared once, by the stream that starts it: a second
             // declaration means a copied or conflicting stream (issue 13).
             if (p.declared)
@@ -550,17 +694,17 @@ class TraceBuilder {
                                      " is declared a second time (a duplicated or conflicting "
                                      "stream file)");
             p.declared = true;
-            if (parent != 0 || p.parent == kNone)
-                p.parent = parent == 0 ? kNone : static_cast<std::uint32_t>(parent - 1);
+            if (parent != 0 || p.wire_parent == kNoWireId)
+                p.wire_parent = parent == 0 ? kNoWireId : parent - 1;
             p.kind = kind;
-            current_ = static_cast<std::uint32_t>(pid);
+            current_ = index;
             runs_here(p);
             return true;
         }
         case fmt::kRecSwitch: {
             const std::uint64_t pid = need(r);
-            runs_here(process(static_cast<std::uint32_t>(pid), file));
-            current_ = static_cast<std::uint32_t>(pid);
+            current_ = process_index(pid, file);
+            runs_here(processes_[current_]);
             return true;
         }
         case fmt::kRecOsThread: {
@@ -581,16 +725,16 @@ class TraceBuilder {
             const std::uint64_t pid = need(r);
             const std::uint64_t lo = need(r);
             const std::uint64_t hi = need(r);
-            if (pid >= max_processes_ || lo > hi)
+            if (lo > hi)
                 throw InputError(file, 0,
                                  "malformed task block record at offset " + std::to_string(at));
-            task_blocks_.push_back({static_cast<std::uint32_t>(pid), lo, hi});
+            task_blocks_.push_back({process_index(pid, file), lo, hi});
             return true;
         }
         case fmt::kRecPrivate: {
             const std::uint64_t pid = need(r);
             const std::uint64_t below = need(r);
-            process(static_cast<std::uint32_t>(pid), file).private_below = below;
+            process(pid, file).private_below = below;
             return true;
         }
         case fmt::kRecStack: {
@@ -708,13 +852,15 @@ class TraceBuilder {
             if (e.kind == EventKind::Fork || e.kind == EventKind::Join) {
                 if (cls != fmt::kObjThread)
                     throw InputError(file, 0, "fork/join on a non-thread object");
-                process(static_cast<std::uint32_t>(obj),
-                        file); // the child exists even if it wrote nothing
-                e.object = static_cast<std::uint32_t>(obj);
-                if (e.kind == EventKind::Fork && processes_[e.object].parent == kNone)
-                    processes_[e.object].parent = current_;
-                if (e.kind == EventKind::Fork)
-                    fork_sites_[e.object] = {current_, processes_[current_].events.size()};
+                e.object = process_index(obj, file); // the child exists even if it wrote nothing
+                RawProcess& child = processes_[e.object];
+                if (e.kind == EventKind::Fork) {
+                    if (child.wire_parent == kNoWireId)
+                        child.wire_parent = processes_[current_].wire_id;
+                    child.fork_process = current_;
+                    child.fork_index =
+                        static_cast<std::uint32_t>(processes_[current_].events.size());
+                }
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);
             }
@@ -729,7 +875,7 @@ class TraceBuilder {
             std::string name;
             for (std::uint64_t i = 0; i < n; ++i)
                 name += static_cast<char>(need_byte(r));
-            process(static_cast<std::uint32_t>(pid), file).name = name;
+            process(pid, file).name = name;
             return true;
         }
         case fmt::kRecAlloc: {
@@ -781,7 +927,8 @@ class TraceBuilder {
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 touched |= trace_.ranges[r].lo < b.hi && b.lo < trace_.ranges[r].hi;
             if (!touched) continue;
-            std::vector<Interval> out;
+            std::vector<Interval>& out = scratch_ranges_;
+            out.clear();
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
                 const Interval x = trace_.ranges[r];
                 if (x.lo < b.lo) out.push_back({x.lo, std::min(x.hi, b.lo)});
@@ -792,17 +939,29 @@ class TraceBuilder {
             }
             std::sort(out.begin(), out.end(),
                       [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-            std::vector<Interval> merged;
+            std::size_t kept = 0; // merged in place
             for (const Interval& x : out) {
-                if (!merged.empty() && x.lo <= merged.back().hi)
-                    merged.back().hi = std::max(merged.back().hi, x.hi);
+                if (kept > 0 && x.lo <= out[kept - 1].hi)
+                    out[kept - 1].hi = std::max(out[kept - 1].hi, x.hi);
                 else
-                    merged.push_back(x);
+                    out[kept++] = x;
             }
-            site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
-            site.range_count = static_cast<std::uint32_t>(merged.size());
-            trace_.ranges.insert(trace_.ranges.end(), merged.begin(), merged.end());
+            out.resize(kept);
+            replace_ranges(site, out);
         }
+    }
+
+    // Gives a site the ranges `ranges`: where its own were when they are no fewer (a
+    // relocation moves each range, and splits one only where it straddles a block's border),
+    // else at the end of Trace::ranges (compact_ranges drops what is left unused).
+    void replace_ranges(AccessSite& site, const std::vector<Interval>& ranges) {
+        if (ranges.size() > site.range_count) {
+            site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+            trace_.ranges.insert(trace_.ranges.end(), ranges.begin(), ranges.end());
+        } else {
+            std::copy(ranges.begin(), ranges.end(), trace_.ranges.begin() + site.first_range);
+        }
+        site.range_count = static_cast<std::uint32_t>(ranges.size());
     }
 
     // A process with records in this stream runs on its OS thread.
@@ -821,12 +980,16 @@ class TraceBuilder {
     std::uint32_t current_ = kNone;
     std::uint32_t stream_ = kNone; // the stream being read
     std::vector<TaskBlock> task_blocks_;
-    // child pid -> (forking process, index of the Fork event in it)
-    std::unordered_map<std::uint32_t, std::pair<std::uint32_t, std::size_t>> fork_sites_;
+    std::vector<Interval> scratch_ranges_;        // relocations: a site's new ranges
+    FlatIdMap process_ids_;                       // the tracer's process id -> processes_ index
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
-    std::unordered_map<std::uint64_t, std::uint32_t> locations_;
+    FlatIdMap locations_;                         // pc -> Trace::locations index
+    FlatIdMap frame_locations_; // pc -> location, kNone in the runtime (context frames)
     std::map<std::tuple<std::uint8_t, std::uint64_t, std::uint64_t>, std::uint32_t> objects_;
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> contexts_;
+    FlatIdMap contexts_; // (parent node << 32 | location) -> Trace::contexts index
+    // The stream's previous calling context: its pcs, outermost first, and the node after each.
+    std::vector<std::uint64_t> previous_pcs_;
+    std::vector<std::uint32_t> previous_nodes_;
     std::vector<std::uint32_t> stack_contexts_; // stack depot id of the stream -> context node
 };
 
@@ -1030,6 +1193,7 @@ Trace read_firstrace_trace(const std::string& directory) {
     std::vector<std::string> cut;
     for (const auto& [number, path] : streams)
         if (!builder.read_stream(path)) cut.push_back(path.filename().string());
+    builder.renumber_processes();
     const auto unfinished = builder.unfinished();
     // Threads still running at the end were flushed by the ending thread (finalize): one that
     // did not answer in time keeps only its committed records, so the streams are cut at a

@@ -1,4 +1,5 @@
 #include <filesystem>
+#include <new>
 
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
@@ -10,8 +11,16 @@ Trace load_trace(const std::string& path, const ProgressCallback& progress) {
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status))
         throw InputError(path, 0, "no such file or directory");
-    if (std::filesystem::is_directory(status)) return read_firstrace_trace(path);
-    return read_std_trace(path, progress);
+    // Out of memory is said naming the trace, in one line like every input error (issue 13):
+    // what was read so far is freed by the unwinding, so the message can be built.
+    try {
+        if (std::filesystem::is_directory(status)) return read_firstrace_trace(path);
+        return read_std_trace(path, progress);
+    } catch (const std::bad_alloc&) {
+        throw InputError(path, 0,
+                         "out of memory while reading the trace (it needs more than this "
+                         "process may allocate)");
+    }
 }
 
 } // namespace firstrace

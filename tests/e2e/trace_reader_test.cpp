@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -545,4 +547,142 @@ TEST(FirstraceTraceReader, HeapFreeObjectsAreKeyedByIncarnation) {
     EXPECT_EQ(trace.objects[acquires[0].object].address, 0x9000u);
     EXPECT_EQ(trace.objects[acquires[0].object].name, "heap-block@0x9000#77");
     EXPECT_FALSE(trace.truncated);
+}
+
+// --- process ids and calling contexts at scale (issues 10, 13) ---------------------------------
+
+// Process ids are the tracer's numbering; tables are as long as the processes a trace has,
+// whatever ids it names (a 10 KB mutated trace naming process 700 000 made 700 000 processes).
+TEST(FirstraceTraceReader, SparseProcessIdsGiveDenseTables) {
+    TraceDir dir;
+    dir.complete_metadata();
+    const std::uint64_t huge = std::uint64_t{1} << 40, big = 4'000'000'000u;
+    Records main;
+    main.process(0, 0)
+        .compute(1, 0x1000, fmt::kWrite, {{0x10, 0x18}})
+        .sync(fmt::kOpFork, fmt::kObjThread, huge, 0, 2)
+        .sync(fmt::kOpFork, fmt::kObjThread, big, 0, 3)
+        .sync(fmt::kOpJoin, fmt::kObjThread, huge, 0, 90)
+        .sync(fmt::kOpJoin, fmt::kObjThread, big, 0, 91)
+        .end(95);
+    Records first; // the larger id is seen first: numbering follows the ids, not the order
+    first.b(fmt::kRecProcess).v(huge).v(1).b(0).v(7);
+    first.compute(10, 0x2000, fmt::kWrite, {{0x10, 0x18}}).end(20);
+    Records second;
+    second.b(fmt::kRecProcess).v(big).v(1).b(0).v(8);
+    second.compute(30, 0x3000, fmt::kRead, {{0x10, 0x14}}).end(40);
+    dir.stream(0, main);
+    dir.stream(1, first);
+    dir.stream(2, second);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_FALSE(trace.truncated) << trace.truncation_reason;
+    ASSERT_EQ(trace.processes.size(), 3u);
+    const auto& m = trace.processes[0].events;
+    ASSERT_EQ(m.size(), 5u);
+    EXPECT_EQ(m[1].object, 2u); // fork of `huge`
+    EXPECT_EQ(m[2].object, 1u); // fork of `big`
+    EXPECT_EQ(m[3].object, 2u);
+    EXPECT_EQ(m[4].object, 1u);
+    EXPECT_EQ(trace.processes[1].parent, 0u);
+    EXPECT_EQ(trace.processes[2].parent, 0u);
+    EXPECT_EQ(trace.processes[1].name, "thread 1");
+    EXPECT_EQ(trace.locations[trace.sites[trace.processes[1].events[0].first_site].location].pc,
+              0x3000u);
+    EXPECT_EQ(trace.locations[trace.sites[trace.processes[2].events[0].first_site].location].pc,
+              0x2000u);
+    // Both children write or read 0x10..0x14 unordered with each other, after the parent's
+    // write: one race (thread 1 reads, thread 2 writes).
+    const auto result = firstrace::analyze(trace);
+    ASSERT_EQ(result.races.size(), 1u);
+}
+
+// Thousands of sparse ids in a few kilobytes: as many processes as ids named, no more.
+TEST(FirstraceTraceReader, ManySparseProcessIdsInATinyTrace) {
+    TraceDir dir;
+    dir.complete_metadata();
+    Records r;
+    r.process(0, 0);
+    constexpr std::uint64_t kIds = 2000;
+    for (std::uint64_t k = 1; k <= kIds; ++k) // ids k * 2^32: a dense table would not fit
+        r.b(fmt::kRecSwitch).v(k << 32).compute(k, 0x1000, fmt::kWrite, {{0x10, 0x18}});
+    r.b(fmt::kRecSwitch).v(0).end(kIds + 1);
+    dir.stream(0, r);
+    ASSERT_LT(fs::file_size(fs::path(dir.path()) / "stream-0.frc"), 64u * 1024);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    ASSERT_EQ(trace.processes.size(), kIds + 1);
+    for (std::uint64_t k = 1; k <= kIds; ++k)
+        EXPECT_EQ(trace.processes[k].events.size(), 1u);
+}
+
+namespace {
+
+// A compute record with one site, no ranges kept apart, and the calling context `pcs`
+// (outermost first).
+Records& compute_in(Records& r, std::uint64_t start, const std::vector<std::uint64_t>& pcs) {
+    r.b(fmt::kRecCompute).v(start).v(1).v(pcs.size());
+    for (std::uint64_t pc : pcs)
+        r.v(pc);
+    return r.v(1).v(0x1000).b(fmt::kWrite).v(1).v(0x10 + start).v(1);
+}
+
+// The frames of a context node, outermost first, by following the parents.
+std::vector<std::uint64_t> frames_of(const firstrace::Trace& trace, std::uint32_t node) {
+    std::vector<std::uint64_t> out;
+    for (; node != firstrace::kNone; node = trace.contexts[node].parent)
+        out.insert(out.begin(), trace.locations[trace.contexts[node].location].pc);
+    return out;
+}
+
+} // namespace
+
+// Calling contexts are interned once per (parent, frame), however the records share their
+// prefixes and wherever the chunks cut them: random stacks from a small call tree, read
+// whole and cut into chunks of 1 to 7 bytes, give the same model, and every event's context
+// spells its stack.
+TEST(FirstraceTraceReader, CallingContextsAreInternedExactly) {
+    std::mt19937 random(7);
+    for (int round = 0; round < 8; ++round) {
+        Records r;
+        r.process(0, 0);
+        std::vector<std::vector<std::uint64_t>> stacks;
+        std::vector<std::uint64_t> stack;
+        for (std::uint64_t e = 0; e < 200; ++e) {
+            // push or pop a few frames, sometimes restart from another root
+            const unsigned op = random() % 10;
+            if (op < 4 && !stack.empty())
+                stack.resize(random() % stack.size());
+            else if (op == 9)
+                stack.assign(1, 0x100 + random() % 3);
+            for (unsigned k = random() % 4; k > 0; --k)
+                stack.push_back(0x100 + random() % 5); // few pcs: recursion repeats them
+            stacks.push_back(stack);
+            compute_in(r, e + 1, stack);
+        }
+        r.end(1000);
+        std::vector<std::size_t> cuts;
+        for (std::size_t at = 1 + random() % 7; at < r.bytes.size(); at += 1 + random() % 7)
+            cuts.push_back(at);
+        TraceDir whole, chunked;
+        whole.complete_metadata();
+        chunked.complete_metadata();
+        whole.stream(0, r);
+        chunked.stream(0, r, cuts);
+        const auto a = firstrace::read_firstrace_trace(whole.path());
+        const auto b = firstrace::read_firstrace_trace(chunked.path());
+        ASSERT_FALSE(b.truncated) << b.truncation_reason;
+        ASSERT_EQ(a.processes[0].events.size(), stacks.size());
+        ASSERT_EQ(b.processes[0].events.size(), stacks.size());
+        ASSERT_EQ(a.contexts.size(), b.contexts.size());
+        std::set<std::pair<std::uint32_t, std::uint32_t>> nodes;
+        for (const auto& c : a.contexts)
+            EXPECT_TRUE(nodes.insert({c.parent, c.location}).second) << "a node twice";
+        for (std::size_t e = 0; e < stacks.size(); ++e) {
+            EXPECT_EQ(frames_of(a, a.processes[0].events[e].context), stacks[e]) << e;
+            EXPECT_EQ(a.processes[0].events[e].context, b.processes[0].events[e].context);
+        }
+        for (std::size_t c = 0; c < a.contexts.size(); ++c) {
+            EXPECT_EQ(a.contexts[c].parent, b.contexts[c].parent);
+            EXPECT_EQ(a.contexts[c].location, b.contexts[c].location);
+        }
+    }
 }

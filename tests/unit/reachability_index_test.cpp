@@ -60,6 +60,34 @@ void expect_index_matches_bfs(const NodeGraph& graph, const std::string& label) 
                 << u.value << " -> " << v.value;
 }
 
+// strong_components (an iterative Tarjan) against the definition: two nodes are in one
+// component iff each reaches the other, and component ids are a reverse topological order of
+// the condensation (an edge never leads to a larger id), which the timestamp propagation and
+// the interval index rely on.
+TEST(StrongComponents, RandomGraphsMatchMutualReachability) {
+    std::mt19937_64 rng(31);
+    for (int round = 0; round < 300; ++round) {
+        SCOPED_TRACE(round);
+        const std::uint32_t n = std::uniform_int_distribution<std::uint32_t>(1, 60)(rng);
+        const double density = std::uniform_real_distribution<double>(0.0, 0.1)(rng);
+        const NodeGraph graph = random_graph(rng, n, density, true);
+        const Components comps = strong_components(graph);
+        const auto reach = bfs_reachability(graph);
+        std::vector<bool> used(comps.count, false);
+        for (const NodeId u : graph.nodes()) {
+            ASSERT_LT(comps.of[u], comps.count);
+            used[comps.of[u]] = true;
+            for (const NodeId v : graph.nodes())
+                ASSERT_EQ(comps.of[u] == comps.of[v],
+                          reach[u.value][v.value] && reach[v.value][u.value])
+                    << u.value << ", " << v.value;
+            graph.for_each_successor(u, [&](NodeId w) { ASSERT_LE(comps.of[w], comps.of[u]); });
+        }
+        for (std::uint32_t c = 0; c < comps.count; ++c)
+            EXPECT_TRUE(used[c]) << "component " << c << " is empty";
+    }
+}
+
 TEST(ReachableIntervals, RandomDagsMatchBreadthFirstSearch) {
     std::mt19937_64 rng(11);
     for (int round = 0; round < 300; ++round) {
