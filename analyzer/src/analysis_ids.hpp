@@ -33,6 +33,7 @@ template <class IdType, class T> class IdVector {
   public:
     IdVector() = default;
     explicit IdVector(std::size_t n, const T& value = T()) : items_(n, value) {}
+    explicit IdVector(std::vector<T> items) : items_(std::move(items)) {}
 
     // std::vector's reference types, so that IdVector<Id, bool> works as std::vector<bool> does.
     typename std::vector<T>::reference operator[](IdType id) { return items_[id.value]; }

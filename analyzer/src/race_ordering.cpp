@@ -2,8 +2,9 @@
 //   1. RaceReach            m_x[q]: where each race's R̂ (Def 8.1) enters each chain, from Ê*
 //   2. RaceEventGraph       races and race events on their chains as one implicit graph:
 //                           x R̂* y iff a path x -> y; successors are computed, not stored
-//   3. race_event_components  its strongly connected components (Pearce's one-word variant of
-//                           Tarjan's search); those holding races are the partitions (Def 8.2)
+//   3. strong_components    its strongly connected components (strong_components.hpp), in
+//                           reverse topological order; those holding races are the partitions
+//                           (Def 8.2)
 //   4. ChainReach           per component holding race events, the earliest position reached
 //                           in each chain (what a partition is R̂*-before)
 //   5. partition_hasse_diagram   the DAG of partitions: the Hasse diagram of R̂* between them;
@@ -19,6 +20,7 @@
 #include <tuple>
 
 #include "analysis_ids.hpp"
+#include "strong_components.hpp"
 
 namespace firstrace {
 namespace {
@@ -185,79 +187,6 @@ class RaceEventGraph {
     std::vector<RaceId> race_list_;
 };
 
-// Strongly connected components of the implicit graph, numbered in reverse topological order
-// (component 0 has no edge to another one), as Boost's strong_components numbers them. Pearce's
-// variant of Tarjan's search ("A space-efficient algorithm for finding strongly connected
-// components", 2016) keeps one word per node: the preorder number while the node is open, its
-// lowest reachable number after a descendant lowered it (then it is no root), and N + 1 +
-// component once assigned, which is larger than every preorder number and so never lowers
-// another node. The depth-first search runs on an explicit stack of (node, successor cursor).
-struct RaceEventComponents {
-    std::vector<std::uint32_t> of; // node -> component
-    std::uint32_t count = 0;
-};
-
-RaceEventComponents race_event_components(const RaceEventGraph& rg) {
-    const std::uint32_t n = rg.node_count();
-    constexpr std::uint32_t kNotRoot = 1u << 31; // in a frame's cursor word
-    struct Frame {
-        std::uint32_t node;
-        std::uint32_t cursor; // successor cursor, kNotRoot set once a successor lowered it
-    };
-    RaceEventComponents out;
-    std::vector<std::uint32_t>& rindex = out.of;
-    rindex.assign(n, 0);
-    std::vector<Frame> dfs;
-    std::vector<std::uint32_t> open; // visited, not yet assigned, not a root (Pearce's S)
-    std::uint32_t next_index = 1;
-    std::uint32_t component = 0;
-    const std::uint32_t assigned = n + 1;
-    auto lower = [&](Frame& f, std::uint32_t w) {
-        if (rindex[w] < rindex[f.node]) {
-            rindex[f.node] = rindex[w];
-            f.cursor |= kNotRoot;
-        }
-    };
-    for (std::uint32_t s = 0; s < n; ++s) {
-        if (rindex[s] != 0) continue;
-        rindex[s] = next_index++;
-        dfs.push_back({s, 0});
-        while (!dfs.empty()) {
-            Frame& f = dfs.back();
-            std::uint32_t cursor = f.cursor & ~kNotRoot;
-            const std::uint32_t w = rg.next_successor(f.node, cursor);
-            f.cursor = (f.cursor & kNotRoot) | cursor;
-            if (w != kNone) {
-                if (rindex[w] == 0) {
-                    rindex[w] = next_index++;
-                    dfs.push_back({w, 0});
-                } else {
-                    lower(f, w);
-                }
-                continue;
-            }
-            const Frame done = f;
-            dfs.pop_back();
-            const std::uint32_t v = done.node;
-            if (done.cursor & kNotRoot) {
-                open.push_back(v);
-            } else {
-                while (!open.empty() && rindex[v] <= rindex[open.back()]) {
-                    rindex[open.back()] = assigned + component;
-                    open.pop_back();
-                }
-                rindex[v] = assigned + component;
-                ++component;
-            }
-            if (!dfs.empty()) lower(dfs.back(), v);
-        }
-    }
-    for (std::uint32_t& c : rindex)
-        c -= assigned;
-    out.count = component;
-    return out;
-}
-
 // Partitions (Def 8.2): the components holding races, numbered in order of their smallest race.
 struct Partitions {
     std::vector<std::uint32_t> of_race;                 // race -> partition
@@ -265,7 +194,7 @@ struct Partitions {
     IdVector<PartitionId, std::uint32_t> component;
 };
 
-Partitions group_partitions(const RaceEventGraph& rg, const RaceEventComponents& comps) {
+Partitions group_partitions(const RaceEventGraph& rg, const StrongComponents& comps) {
     Partitions out;
     std::vector<std::uint32_t> of_component(comps.count, kNone);
     out.of_race.resize(rg.race_count());
@@ -290,7 +219,7 @@ Partitions group_partitions(const RaceEventGraph& rg, const RaceEventComponents&
 // reach is that of the race events where it enters the chains (reach_of_entries).
 class ChainReach {
   public:
-    ChainReach(const RaceEventGraph& rg, const RaceEventComponents& comps, std::uint32_t p)
+    ChainReach(const RaceEventGraph& rg, const StrongComponents& comps, std::uint32_t p)
         : rg_(rg), comps_(comps), p_(p) {
         // Race-event nodes grouped by component, components ascending: reverse topological
         // order, so everything a component reaches outside itself is final before it.
@@ -379,7 +308,7 @@ class ChainReach {
         return false;
     }
     const RaceEventGraph& rg_;
-    const RaceEventComponents& comps_;
+    const StrongComponents& comps_;
     std::uint32_t p_;
     std::vector<std::uint32_t> components_; // components with race events, ascending
     std::vector<std::uint32_t> reach_;      // per such component (row) and chain
@@ -395,7 +324,7 @@ class ChainReach {
 // two other partitions already seen reach it (one of them is not the partition at that
 // position), so the scan stops there: the work follows the output, with no scan of all pairs.
 IdVector<PartitionId, std::vector<PartitionId>>
-partition_hasse_diagram(const RaceEventGraph& rg, const RaceEventComponents& comps,
+partition_hasse_diagram(const RaceEventGraph& rg, const StrongComponents& comps,
                         const Partitions& parts, std::uint32_t p) {
     const std::size_t count = parts.members.size();
     // Per partition and chain: the race event where its races enter the chain (the earliest
@@ -548,7 +477,7 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     const RaceReach reach(g, races, direct_event_control);
     const RaceEventGraph rg(g, races, reach);
     if (progress) progress("ordering", 0.3);
-    const RaceEventComponents comps = race_event_components(rg);
+    const StrongComponents comps = strong_components(rg, kNone); // numbered reverse topologically
     if (progress) progress("ordering", 0.6);
     Partitions parts = group_partitions(rg, comps);
     const auto after = partition_hasse_diagram(rg, comps, parts, g.slot_count());

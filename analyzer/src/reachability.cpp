@@ -1,6 +1,9 @@
 #include "reachability.hpp"
 
 #include <algorithm>
+#include <utility>
+
+#include "strong_components.hpp"
 
 namespace firstrace {
 
@@ -21,63 +24,25 @@ NodeGraph NodeGraph::from_edges(std::uint32_t node_count, std::vector<Edge> edge
     return g;
 }
 
-// Tarjan's algorithm (SIAM J. Comput. 1972), iterative, on the CSR arrays as they are: roots in
-// node order, successors in edge order, a component numbered when its root finishes, so ids are
-// a DFS post-order of the condensation (what reachability_intervals.hpp relies on) and the
-// same numbering as Boost.Graph's strong_components, which this replaces: Boost needed a copy
-// of the edge list and a graph of its own besides its work arrays, about 30 bytes per node and
-// 16 per edge more at the peak of a 10^6-task analysis (issue 10). Here: three words per node
-// and the stacks.
+// The one component search of the analysis (strong_components.hpp) on the CSR arrays as they
+// are: roots in node order, successors in edge order, so ids are a DFS post-order of the
+// condensation (what reachability_intervals.hpp relies on), the numbering Boost.Graph's
+// strong_components gives. Boost needed a copy of the edge list and a graph of its own besides
+// its work arrays, about 30 bytes per node and 16 per edge more at the peak of a 10^6-task
+// analysis (issue 10); this needs one word per node and the search's stacks.
 Components strong_components(const NodeGraph& graph) {
-    constexpr std::uint32_t kUnvisited = kNone;
-    const std::uint32_t n = graph.node_count;
-    Components c;
-    c.of.assign(n, kNone);                           // kNone: not yet in a component
-    std::vector<std::uint32_t> index(n, kUnvisited); // DFS discovery order
-    std::vector<std::uint32_t> low(n, 0);            // smallest index reachable in the subtree
-    struct Frame {
-        std::uint32_t node;
-        std::uint32_t next_edge;
-    };
-    std::vector<Frame> calls;
-    std::vector<std::uint32_t> open; // visited nodes not yet in a component, in visit order
-    std::uint32_t visited = 0;
-    for (std::uint32_t root = 0; root < n; ++root) {
-        if (index[root] != kUnvisited) continue;
-        index[root] = low[root] = visited++;
-        open.push_back(root);
-        calls.push_back({root, graph.offsets[root]});
-        while (!calls.empty()) {
-            Frame& f = calls.back();
-            const std::uint32_t v = f.node;
-            if (f.next_edge < graph.offsets[v + 1]) {
-                const std::uint32_t w = graph.targets[f.next_edge++].value;
-                if (index[w] == kUnvisited) {
-                    index[w] = low[w] = visited++;
-                    open.push_back(w);
-                    calls.push_back({w, graph.offsets[w]}); // invalidates f
-                } else if (c.of[NodeId(w)] == kNone) {      // on the open stack
-                    low[v] = std::min(low[v], index[w]);
-                }
-                continue;
-            }
-            calls.pop_back();
-            if (low[v] == index[v]) { // v is the root of a component: the open nodes above it
-                std::uint32_t w;
-                do {
-                    w = open.back();
-                    open.pop_back();
-                    c.of[NodeId(w)] = c.count;
-                } while (w != v);
-                ++c.count;
-            }
-            if (!calls.empty()) {
-                const std::uint32_t parent = calls.back().node;
-                low[parent] = std::min(low[parent], low[v]);
-            }
+    struct Successors {
+        const NodeGraph& graph;
+        std::uint32_t node_count() const { return graph.node_count; }
+        std::uint32_t next_successor(std::uint32_t v, std::uint32_t& cursor) const {
+            const std::uint32_t i = graph.offsets[v] + cursor;
+            if (i >= graph.offsets[v + 1]) return kNone;
+            ++cursor;
+            return graph.targets[i].value;
         }
-    }
-    return c;
+    };
+    StrongComponents found = firstrace::strong_components(Successors{graph}, kNone);
+    return {IdVector<NodeId, std::uint32_t>(std::move(found.of)), found.count};
 }
 
 ComponentMembers::ComponentMembers(const Components& c)

@@ -1,5 +1,5 @@
 // Reachability by vector timestamps on graphs that may be cyclic (Alg 6.1, 6.2, 7.5, 7.6):
-// strongly connected components are found by Tarjan's algorithm and processed as meta-nodes in
+// strongly connected components (strong_components.hpp) are processed as meta-nodes in
 // topological order of the condensation.
 #pragma once
 

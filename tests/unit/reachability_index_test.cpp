@@ -60,11 +60,11 @@ void expect_index_matches_bfs(const NodeGraph& graph, const std::string& label) 
                 << u.value << " -> " << v.value;
 }
 
-// strong_components (an iterative Tarjan) against the definition: two nodes are in one
+// strong_components on a NodeGraph against the definition: two nodes are in one
 // component iff each reaches the other, and component ids are a reverse topological order of
 // the condensation (an edge never leads to a larger id), which the timestamp propagation and
 // the interval index rely on.
-TEST(StrongComponents, RandomGraphsMatchMutualReachability) {
+TEST(NodeGraphComponents, RandomGraphsMatchMutualReachability) {
     std::mt19937_64 rng(31);
     for (int round = 0; round < 300; ++round) {
         SCOPED_TRACE(round);
