@@ -4,6 +4,10 @@
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
 
+#ifdef __GLIBC__ // defined by the C++ headers above
+#include <malloc.h>
+#endif
+
 namespace firstrace {
 
 Trace load_trace(const std::string& path, const ProgressCallback& progress) {
@@ -14,8 +18,15 @@ Trace load_trace(const std::string& path, const ProgressCallback& progress) {
     // Out of memory is said naming the trace, in one line like every input error (issue 13):
     // what was read so far is freed by the unwinding, so the message can be built.
     try {
-        if (std::filesystem::is_directory(status)) return read_firstrace_trace(path);
-        return read_std_trace(path, progress);
+        Trace trace = std::filesystem::is_directory(status) ? read_firstrace_trace(path)
+                                                            : read_std_trace(path, progress);
+#ifdef __GLIBC__
+        // What the reader freed (its tables, the arrays grown by doubling, the decompressed
+        // chunks) stays in the heap, counted in the resident set under the analysis' large
+        // arrays, which are mapped afresh: give the free pages back (glibc only).
+        malloc_trim(0);
+#endif
+        return trace;
     } catch (const std::bad_alloc&) {
         throw InputError(path, 0,
                          "out of memory while reading the trace (it needs more than this "

@@ -112,6 +112,12 @@ bool finalized() {
 // and then write nothing more.
 void finalize(const char* how, long value, bool in_signal) {
     if (g_state.load(std::memory_order_acquire) != RtState::Ready) return;
+    // A process that is a copy of the traced one but not followed (clone() without CLONE_VM):
+    // its end is not the trace's, and the stream files it inherited are the parent's.
+    if (!owns_trace()) {
+        g_state.store(RtState::Disabled, std::memory_order_release);
+        return;
+    }
     if (g_finalized.exchange(true)) return;
     ThreadState* self = tls_state;
     if (self != nullptr) {

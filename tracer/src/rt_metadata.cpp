@@ -142,7 +142,16 @@ int trace_directory_fd() {
     return g_dir_fd;
 }
 
+namespace {
+int g_trace_owner = 0; // the process id of the trace's process
+} // namespace
+
+bool owns_trace() {
+    return static_cast<int>(getpid()) == g_trace_owner;
+}
+
 bool open_trace_directory() {
+    g_trace_owner = static_cast<int>(getpid());
     const char* out = getenv("FIRSTRACE_OUTPUT");
     Line dir;
     if (out && out[0]) {
@@ -214,6 +223,7 @@ bool enter_fork_directory() {
     dir.s(g_dir).s("/").s(firstrace::format::kForkPrefix).u(static_cast<u64>(getpid()));
     if (dir.n >= sizeof g_dir - 64 || mkdir(dir.c_str(), 0700) != 0) return false;
     std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    g_trace_owner = static_cast<int>(getpid());
     reopen_metadata();
     return true;
 }

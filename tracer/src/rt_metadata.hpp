@@ -11,6 +11,11 @@ namespace frt {
 bool open_trace_directory();
 // The trace directory, for creating the streams in it.
 int trace_directory_fd();
+// True in the process whose trace the directory is (the one that opened it, or the fork child
+// that entered its fork-<pid> directory). A child made without fork -- glibc's clone() without
+// CLONE_VM, a raw fork system call without the hooks -- shares the parent's open stream files
+// and must not write its exit into them.
+bool owns_trace();
 // Appends l and a newline to the metadata file.
 void write_metadata_line(Line& l);
 // One `module` line per loaded object (at start and again at exit: dlopen'ed ones too).

@@ -55,9 +55,23 @@ FRT_EXPORT void* mmap64(void* address, size_t length, int prot, int flags, int f
     return p;
 }
 
+namespace {
+// The kernel's checks (munmap(2): EINVAL for an address not page-aligned, a zero length, or a
+// range beyond the user address space, 47 bits on x86-64 with 4-level paging, 56 with 5): a
+// call that fails them unmaps nothing and is no access; a range that passes is whole pages.
+constexpr u64 kUserAddressEnd = 1ull << 56;
+bool unmaps_something(u64 lo, u64 length) {
+    const u64 page = static_cast<u64>(getpagesize());
+    if (length == 0 || lo % page != 0) return false;
+    const u64 pages = (length + page - 1) / page * page;
+    return pages >= length && lo + pages > lo && lo + pages <= kUserAddressEnd;
+}
+} // namespace
+
 FRT_EXPORT int munmap(void* address, size_t length) {
     const u64 pc = FRT_CALLER();
-    if (InterceptorScope scope(enter_call(pc)); scope && length != 0) {
+    if (InterceptorScope scope(enter_call(pc));
+        scope && unmaps_something(reinterpret_cast<u64>(address), length)) {
         ThreadState* t = scope.thread();
         const u64 lo = reinterpret_cast<u64>(address);
         library_access(t, pc, address, length, true);
