@@ -218,6 +218,9 @@ void* thread_start(void* p) {
     auto* a = static_cast<StartArgs*>(p);
     void* (*fn)(void*) = a->fn;
     void* arg = a->arg;
+    // The thread maps its own handle before anything else (see pthread_create): a joiner that
+    // looks it up finds this thread from now until the join that frees the handle.
+    map_thread(static_cast<u64>(pthread_self()), a->pid);
     thread_started(a->pid, a->parent);
     free_start_args(a);
     alt_stack_attach();
@@ -266,7 +269,13 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     t->ignore_access_kinds = static_cast<u8>((t->ignore_reads_depth ? fmt::kRead : 0) |
                                              (t->ignore_writes_depth ? fmt::kWrite : 0));
     if (r == 0) {
-        map_thread(static_cast<u64>(*thread), a->pid);
+        // glibc reuses the handle (the thread descriptor) of a thread that ended, once it is
+        // joined or, detached, at once: a detached thread may already have ended and its handle
+        // belong to a newer thread, which maps itself at its start. A joinable thread's handle
+        // is this thread's until joined, and mapping it here covers a join before it starts.
+        int detach_state = PTHREAD_CREATE_JOINABLE;
+        if (attr != nullptr) pthread_attr_getdetachstate(attr, &detach_state);
+        if (detach_state != PTHREAD_CREATE_DETACHED) map_thread(static_cast<u64>(*thread), a->pid);
         SyncRecord rec{};
         rec.op = fmt::kOpFork;
         rec.cls = fmt::kObjThread;
@@ -283,6 +292,9 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
 
 namespace {
 // A join: the computation event ends at the call, the Join record follows a successful return.
+// The child is looked up before the real join: once it returns, glibc may hand the joined
+// thread's descriptor, and with it the same pthread_t, to a thread another one creates at once,
+// which maps itself (a join of the wrong thread lost every ordering of the joined one).
 template <class Real, class... Args>
 int join_common(pthread_t thread, u64 pc, Real real, Args... args) {
     InterceptorScope scope;
@@ -290,9 +302,9 @@ int join_common(pthread_t thread, u64 pc, Real real, Args... args) {
     ThreadState* t = scope.thread();
     const u64 c0 = now();
     close_computation(t, c0);
+    const u32 child = lookup_thread(static_cast<u64>(thread));
     const int r = scope.outside([&] { return real(thread, args...); });
     if (r == 0) {
-        const u32 child = lookup_thread(static_cast<u64>(thread));
         if (child != kNoPid) {
             SyncRecord rec{};
             rec.op = fmt::kOpJoin;
