@@ -253,7 +253,11 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     close_computation(t, c0);
     a->fn = fn;
     a->arg = arg;
-    a->pid = new_pid();
+    // The child frees `a` as it starts and another pthread_create may take it at once: what
+    // the creator needs after the real call is kept here (reading a->pid afterwards gave 1 run
+    // in 8 of thread-handle-reuse a fork and join of another creator's child).
+    const u32 child = new_pid();
+    a->pid = child;
     a->parent = t->pid;
     // What glibc does inside pthread_create on the creator's side is not the program's access:
     // reusing a cached stack (get_cached_stack) it frees the dynamic TLS blocks of the thread
@@ -275,11 +279,11 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
         // is this thread's until joined, and mapping it here covers a join before it starts.
         int detach_state = PTHREAD_CREATE_JOINABLE;
         if (attr != nullptr) pthread_attr_getdetachstate(attr, &detach_state);
-        if (detach_state != PTHREAD_CREATE_DETACHED) map_thread(static_cast<u64>(*thread), a->pid);
+        if (detach_state != PTHREAD_CREATE_DETACHED) map_thread(static_cast<u64>(*thread), child);
         SyncRecord rec{};
         rec.op = fmt::kOpFork;
         rec.cls = fmt::kObjThread;
-        rec.object = a->pid;
+        rec.object = child;
         rec.clock_start = c0;
         rec.clock_finish = now();
         rec.pc = FRT_CALLER();
