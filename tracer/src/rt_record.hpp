@@ -79,12 +79,16 @@ inline void library_access(ThreadState* t, u64 pc, const void* addr, u64 size, b
 
 // Synchronization objects are memory too (as in ThreadSanitizer): an operation on one is an
 // atomic read of its first byte (operations never race with each other), its init and destroy
-// are plain writes of it, so a destroy racing with a use is a race (atomic vs plain).
+// are plain writes of it, so a destroy racing with a use is a race (atomic vs plain). Objects
+// the OpenMP runtime initializes and uses itself (its threads' suspend mutexes and condition
+// variables) are its own data, ordered by atomics nobody traces (in_openmp_runtime).
 inline void sync_object_used(ThreadState* t, u64 pc, const void* obj) {
+    if (in_openmp_runtime(pc)) return;
     add_access_slow(t, pc, reinterpret_cast<u64>(obj), 1,
                     firstrace::format::kAtomic | firstrace::format::kRead);
 }
 inline void sync_object_written(u64 pc, const void* obj) {
+    if (in_openmp_runtime(pc)) return;
     if (InterceptorScope scope(enter_call(pc)); scope) {
         library_access(scope.thread(), pc, obj, 1, true);
     }
