@@ -28,35 +28,21 @@ class FlatIdMap {
         }
     }
 
-    // The id of `key`; when absent, `id` is stored for it. Returns (id, inserted).
+    // The id of `key`; when absent, `id` (never kAbsent) is stored for it. Returns (id,
+    // inserted).
     std::pair<std::uint32_t, bool> try_emplace(std::uint64_t key, std::uint32_t id) {
-        if ((size_ + 1) * 4 > slots_.size() * 3) grow(); // load factor at most 3/4
-        for (std::size_t i = home(key);; i = (i + 1) & mask_) {
-            Slot& s = slots_[i];
-            if (s.id == kAbsent) {
-                s = {key, id};
-                ++size_;
-                return {id, true};
-            }
-            if (s.key == key) return {s.id, false};
-        }
+        Slot& s = slot_of(key);
+        if (s.id != kAbsent) return {s.id, false};
+        s = {key, id};
+        ++size_;
+        return {id, true};
     }
 
     // Overwrites or adds `key`'s id.
     void assign(std::uint64_t key, std::uint32_t id) {
-        if ((size_ + 1) * 4 > slots_.size() * 3) grow();
-        for (std::size_t i = home(key);; i = (i + 1) & mask_) {
-            Slot& s = slots_[i];
-            if (s.id == kAbsent) {
-                s = {key, id};
-                ++size_;
-                return;
-            }
-            if (s.key == key) {
-                s.id = id;
-                return;
-            }
-        }
+        Slot& s = slot_of(key);
+        if (s.id == kAbsent) ++size_;
+        s = {key, id};
     }
 
     void clear() {
@@ -71,6 +57,16 @@ class FlatIdMap {
         std::uint64_t key = 0;
         std::uint32_t id = kAbsent;
     };
+
+    // The slot holding `key`, or the empty one where it goes (the table grown first, so that
+    // an insertion keeps the load factor at most 3/4).
+    Slot& slot_of(std::uint64_t key) {
+        if ((size_ + 1) * 4 > slots_.size() * 3) grow();
+        for (std::size_t i = home(key);; i = (i + 1) & mask_) {
+            Slot& s = slots_[i];
+            if (s.id == kAbsent || s.key == key) return s;
+        }
+    }
 
     std::size_t home(std::uint64_t key) const {
         // Fibonacci hashing: the high bits of the product mix every bit of the key.
