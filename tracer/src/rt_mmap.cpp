@@ -7,7 +7,11 @@
 //   mmap    the mapping process acquires every unmapping (or heap free: glibc unmaps large
 //           freed blocks) of another process that last gave back part of it. The kernel maps
 //           an address range again only after its unmapping, so the new mapping's user never
-//           races with the old one's.
+//           races with the old one's. Then a write of the whole range: the mapping gives the
+//           memory its contents (zeros, or the file's), so a use of it by another thread that
+//           nothing orders after the mmap races with that initialization (as in
+//           ThreadSanitizer, which counts a mapping as a write of its range). Inside the
+//           annotation API's ignored writes (AnnotateIgnoreWritesBegin) it is no access.
 // glibc's own mappings (malloc's large blocks, thread stacks) do not come through here: malloc
 // records its blocks itself (rt_allocator.cpp), stacks are ordered by their threads' ends.
 #include <sys/mman.h>
@@ -40,6 +44,7 @@ void mapped(void* p, size_t length, u64 pc) {
     if (!scope) return;
     const u64 lo = reinterpret_cast<u64>(p);
     record_reuse(scope.thread(), lo, lo + length, pc);
+    library_access(scope.thread(), pc, p, length, true);
 }
 } // namespace
 
