@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "rt_loader_lock.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
@@ -66,11 +67,13 @@ void heap_free(void* p, u64 pc) {
     // The OpenMP runtime's own blocks (dispatch buffers, task blocks) order nothing of the
     // program (its task blocks are handled by rt_openmp.cpp).
     if (in_openmp_runtime(pc)) return;
+    const u64 call_pc = pc;
     pc = caller(pc);
     if (auto hook = g_free_hook.load(std::memory_order_relaxed)) hook(p);
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
+    before_free(t, call_pc); // inside dlclose: the loader's lock (rt_loader_lock.cpp)
     const u64 lo = reinterpret_cast<u64>(p);
     const u64 size = malloc_usable_size(p);
     library_access(t, pc, p, size, true);

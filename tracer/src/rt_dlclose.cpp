@@ -10,6 +10,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include "rt_loader_lock.hpp"
 #include "rt_metadata.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -32,7 +33,9 @@ FRT_EXPORT int dlclose(void* handle) {
             write_module_at(static_cast<u64>(map->l_addr));
     }
     auto real = REAL(dlclose);
-    return real != nullptr ? real(handle) : -1;
+    if (real == nullptr) return -1;
+    LoaderClose closing; // the loader's frees take the loader's lock (rt_loader_lock.cpp)
+    return real(handle);
 }
 
 FRT_INTERCEPTOR_ALIAS(dlclose)
