@@ -281,6 +281,23 @@ def vg_cases(vgtest, tool_dir, vg_root):
     return [case]
 
 
+def vg_platform_defines(vg_root):
+    """-DVGO_linux=1 ... as Makefile.tool-tests.am passes them to every test (tc17_sembar and
+    others choose their code by them), from the values configure wrote into the Makefiles."""
+    conf = {}
+    makefile = os.path.join(vg_root, "helgrind", "tests", "Makefile")
+    if os.path.exists(makefile):
+        for line in open(makefile, errors="replace"):
+            m = re.match(r"(VGCONF_OS|VGCONF_ARCH_PRI|VGCONF_PLATVARIANT) = (\w+)\s*$", line)
+            if m:
+                conf[m.group(1)] = m.group(2)
+    if len(conf) < 3:
+        return []
+    arch, os_, variant = conf["VGCONF_ARCH_PRI"], conf["VGCONF_OS"], conf["VGCONF_PLATVARIANT"]
+    return ["-DVGA_%s=1" % arch, "-DVGO_%s=1" % os_, "-DVGP_%s_%s=1" % (arch, os_),
+            "-DVGPV_%s_%s_%s=1" % (arch, os_, variant)]
+
+
 def vg_compile(case, tool, exe, tools):
     src = case.src
     cxx = src.endswith(".cpp")
@@ -292,7 +309,7 @@ def vg_compile(case, tool, exe, tools):
     inc = [os.path.join(case.vg_root, "include"), os.path.join(case.vg_root, "drd"),
            os.path.join(case.vg_root, "helgrind"), os.path.dirname(src),
            os.path.join(case.vg_root)]
-    cmd += ["-g", "-O0", "-w", "-pthread"] + ["-I" + d for d in inc]
+    cmd += ["-g", "-O0", "-w", "-pthread"] + ["-I" + d for d in inc] + vg_platform_defines(case.vg_root)
     cmd += ["-std=c++17"] if cxx else ["-std=gnu11", "-D_GNU_SOURCE"]
     cmd += [src, "-o", exe, "-lm", "-lrt"]
     return cmd
