@@ -14,7 +14,7 @@ Two suite layouts are understood:
 * Valgrind's helgrind and drd regression tests (a Valgrind source tree, or its helgrind/ or
   drd/ directory). Each `*.vgtest` naming a C/C++ program of that directory is one case, racy
   when its `*.stderr.exp` shows a race ("Possible data race" for helgrind, "Conflicting load"
-  / "Conflicting store" for drd). Of several `*.stderr.exp*` alternatives only those for amd64
+  / "Conflicting store" / "Conflicting wait call" for drd). Of several `*.stderr.exp*` alternatives only those for amd64
   Linux count (not -freebsd, -32bit, -x86, ...); when those disagree the suite accepts either
   outcome and the case is out of scope. Where drd's stderr filter keeps only the error count,
   the verdict is that of the test running the same program with the same arguments whose
@@ -217,7 +217,10 @@ VG_OTHER_PLATFORM = re.compile(r"freebsd|solaris|darwin|mips|ppc|powerpc|s390|ar
 def vg_expected_verdict(exp):
     """1 when a helgrind/drd expected output shows a race, 0 when it shows none, "count" when
     its stderr filter kept only a non-zero error count (the kind of error is not in it)."""
-    if re.search(r"Possible data race|Conflicting (load|store)", exp):
+    # drd's "Conflicting wait call" is its report of a barrier destroy racing with a wait
+    # (pth_barrier_race.c: "triggers a race between pthread_barrier_wait() and
+    # pthread_barrier_destroy()"); misuse reports (reinitialization, active waiters, ...) are not.
+    if re.search(r"Possible data race|Conflicting (load|store|wait call)", exp):
         return 1
     lines = [l for l in exp.splitlines() if l.strip()]
     if lines and all(l.startswith("ERROR SUMMARY:") for l in lines):
