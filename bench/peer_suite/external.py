@@ -18,7 +18,11 @@ Two suite layouts are understood:
   Linux count (not -freebsd, -32bit, -x86, ...); when those disagree the suite accepts either
   outcome and the case is out of scope. Where drd's stderr filter keeps only the error count,
   the verdict is that of the test running the same program with the same arguments whose
-  expected output shows the errors (helgrind's copy).
+  expected output shows the errors (helgrind's copy). A test whose `prereq:` fails here is out
+  of scope, as Valgrind's harness skips it (`test -e PROG`: whether the configured Makefile
+  builds PROG). Programs are built as Valgrind's Makefiles build them: the tree's include
+  directories and config.h, -DVGO_linux=1 and the other platform defines, the compiler's
+  default C dialect.
 
 Each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
 run once by each tool. A tool reports a race when `firstrace analyze` finds an apparent race in
@@ -230,7 +234,48 @@ def vg_expected_verdict(exp):
     return 0
 
 
-def vg_cases(vgtest, tool_dir, vg_root):
+def vg_built_programs(tests_dir, cache={}):
+    """The programs the configured Makefile of a tests directory builds: check_PROGRAMS and
+    the conditional additions configure left enabled (a disabled one is commented out)."""
+    if tests_dir not in cache:
+        names = set()
+        makefile = os.path.join(tests_dir, "Makefile")
+        if os.path.exists(makefile):
+            text = re.sub(r"\\\n", " ", open(makefile, errors="replace").read())
+            for m in re.finditer(r"^(check_PROGRAMS|am__append_\d+) =(.*)$", text, re.M):
+                names.update(w.replace("$(EXEEXT)", "") for w in m.group(2).split())
+        cache[tests_dir] = names
+    return cache[tests_dir]
+
+
+def vg_prereq_holds(prereq, tests_dir, helpers):
+    """Whether a .vgtest's `prereq:` command succeeds here, as Valgrind's harness runs it in the
+    tests directory after `make check`: `test -e PROG` asks whether the configured Makefile
+    builds PROG (we do not run make), the os_test/libc_test helpers are built from the tree."""
+    def built(m):
+        path = os.path.normpath(os.path.join(tests_dir, m.group(2)))
+        ok = os.path.basename(path) in vg_built_programs(os.path.dirname(path))
+        return "true" if ok else "false"
+    cmd = re.sub(r"(test -e|\[ -e) (\S+)( \])?", built, prereq)
+    for helper, exe in helpers.items():
+        cmd = cmd.replace("../../tests/" + helper, exe)
+    code, _ = sh(cmd, tests_dir, 30)
+    return code == 0
+
+
+def vg_prereq_helpers(vg_root, work):
+    """tests/os_test and tests/libc_test built as the tree's Makefile builds them."""
+    helpers = {}
+    for helper in ("os_test", "libc_test"):
+        exe = os.path.join(work, helper)
+        code, _ = sh(["cc", "-o", exe] + vg_platform_defines(vg_root) +
+                     ["-I" + vg_root, os.path.join(vg_root, "tests", helper + ".c")], None, 60)
+        if code == 0:
+            helpers[helper] = exe
+    return helpers
+
+
+def vg_cases(vgtest, tool_dir, vg_root, helpers):
     text = open(vgtest, errors="replace").read()
     stem = os.path.splitext(os.path.basename(vgtest))[0]
     tool = os.path.basename(tool_dir)
@@ -275,6 +320,9 @@ def vg_cases(vgtest, tool_dir, vg_root):
         case.skip = "tests the tool's lock-hold-time reports (%s)" % vg_field(text, "vgopts")
     if not case.skip and not exp_files:
         case.skip = "no expected output"
+    prereq = vg_field(text, "prereq")
+    if not case.skip and prereq and not vg_prereq_holds(prereq, os.path.join(tool_dir, "tests"), helpers):
+        case.skip = "the suite does not run it here (prereq: %s)" % prereq
     case.steps = [("vgcompile", src)]
     args = vg_field(text, "args")
     case.run = (prog_words[1:] + (shlex.split(args) if args else []), "")
@@ -313,7 +361,9 @@ def vg_compile(case, tool, exe, tools):
            os.path.join(case.vg_root, "helgrind"), os.path.dirname(src),
            os.path.join(case.vg_root)]
     cmd += ["-g", "-O0", "-w", "-pthread"] + ["-I" + d for d in inc] + vg_platform_defines(case.vg_root)
-    cmd += ["-std=c++17"] if cxx else ["-std=gnu11", "-D_GNU_SOURCE"]
+    # C with the compiler's default dialect, as Valgrind's Makefiles build it (a -D_GNU_SOURCE
+    # here made SIGSTKSZ a sysconf() call: memcheck's sigaltstack.c then did not compile)
+    cmd += ["-std=c++17"] if cxx else []
     cmd += [src, "-o", exe, "-lm", "-lrt"]
     return cmd
 
@@ -448,11 +498,14 @@ def collect(suite_dir):
     # it a third of them do not build with any tool.
     if not os.path.exists(os.path.join(vg_root, "config.h")):
         sys.exit("external.sh: %s/config.h not found: run ./configure in the Valgrind tree first" % vg_root)
+    helper_dir = tempfile.mkdtemp(prefix="peer-external-vg.")
+    helpers = vg_prereq_helpers(vg_root, helper_dir)
     for td in tool_dirs:
         tests = os.path.join(td, "tests")
         for f in sorted(os.listdir(tests)):
             if f.endswith(".vgtest"):
-                cases.extend(vg_cases(os.path.join(tests, f), td, vg_root))
+                cases.extend(vg_cases(os.path.join(tests, f), td, vg_root, helpers))
+    shutil.rmtree(helper_dir, ignore_errors=True)
     # drd tests whose expectation is only an error count take the verdict of a test running the
     # same program with the same arguments whose expectation shows the errors (helgrind's copy).
     shown = {}
