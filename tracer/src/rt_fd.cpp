@@ -51,7 +51,7 @@ namespace fmt = firstrace::format;
 
 namespace {
 constexpr int kMaxFd = 4096;
-constexpr u32 kIncarnations = 64;       // bytes per descriptor: incarnations wrap around after this
+constexpr u32 kIncarnations = 256;      // bytes per descriptor: incarnations wrap around after this
 std::atomic<u64> g_description[kMaxFd]; // 0: the descriptor is its own description
 std::atomic<u32> g_incarnation[kMaxFd];
 constexpr u64 kSocketDescription = 1; // every socket but socketpair()'s ends
@@ -162,20 +162,35 @@ u64 iov_bytes(const struct iovec* iov, int n) {
 
 // fd is closed or replaced: a write of its byte. Its uses after the close (a bug) still read
 // the same byte; the next descriptor the kernel hands out with that number starts a new
-// incarnation (created()).
+// incarnation (created()). The close is also a Release of the byte, taken before the real
+// close (so before any open that can get the number again), for the incarnation that reuses
+// the byte kIncarnations later.
 void retired(int fd, u64 pc) {
     if (!modelled(fd)) return;
     if (InterceptorScope scope(enter_call(pc)); scope) {
         library_access(scope.thread(), pc, descriptor_byte(fd), 1, true);
+        release_now(scope.thread(), fmt::kObjFile, descriptor_byte(fd), pc, false);
     }
     g_description[fd].store(0, std::memory_order_relaxed);
 }
 
-// The kernel handed out fd: a new incarnation of the number, its own description.
-int created(int fd) {
+// The kernel handed out fd: a new incarnation of the number, its own description. Incarnations
+// share a byte kIncarnations apart: when this one takes over a byte, it acquires the close
+// that retired the byte's last incarnation (the kernel handed the number out after that
+// close), so that the two incarnations' uses and closes are not taken for a race. Only then:
+// ordering every open after the close of the number's previous incarnation would hide races
+// between threads that reuse a number by chance (drd's concurrent_close: 256 threads opening
+// and closing /dev/null, all on descriptor 3, raced with the closes 64 incarnations earlier).
+int created(int fd, u64 pc) {
     if (modelled(fd)) {
-        g_incarnation[fd].fetch_add(1, std::memory_order_relaxed);
+        const u32 inc = g_incarnation[fd].fetch_add(1, std::memory_order_relaxed) + 1;
         g_description[fd].store(0, std::memory_order_relaxed);
+        if (inc >= kIncarnations) {
+            if (InterceptorScope scope(enter_call(pc)); scope) {
+                if (find_object(fmt::kObjFile, descriptor_byte(fd)) != nullptr)
+                    acquire_now(scope.thread(), fmt::kObjFile, descriptor_byte(fd), pc);
+            }
+        }
     }
     return fd;
 }
@@ -301,10 +316,10 @@ FRT_EXPORT int close(int fd) {
 
 // pipe, pipe2, socketpair: two new descriptors of one description (a write to one is read at
 // the other).
-int frt::fd::pipe_created(int r, const int fds[2]) {
+int frt::fd::pipe_created(int r, const int fds[2], u64 pc) {
     if (r == 0) {
-        created(fds[0]);
-        created(fds[1]);
+        created(fds[0], pc);
+        created(fds[1], pc);
         const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
         new_description(fds[0], d);
         new_description(fds[1], d);
@@ -313,21 +328,21 @@ int frt::fd::pipe_created(int r, const int fds[2]) {
 }
 
 FRT_EXPORT int pipe(int fds[2]) {
-    return pipe_created(REAL(pipe)(fds), fds);
+    return pipe_created(REAL(pipe)(fds), fds, FRT_CALLER());
 }
 FRT_EXPORT int pipe2(int fds[2], int flags) {
-    return pipe_created(REAL(pipe2)(fds, flags), fds);
+    return pipe_created(REAL(pipe2)(fds, flags), fds, FRT_CALLER());
 }
 FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
-    return pipe_created(REAL(socketpair)(domain, type, protocol, fds), fds);
+    return pipe_created(REAL(socketpair)(domain, type, protocol, fds), fds, FRT_CALLER());
 }
 
 namespace frt::fd {
 // newfd now refers to oldfd's description. `fresh`: the kernel handed newfd out (dup,
 // F_DUPFD: a new incarnation); otherwise newfd was named by the caller (dup2, dup3: the same
 // descriptor, replaced in place).
-int duplicated(int oldfd, int newfd, bool fresh) {
-    if (fresh && newfd >= 0 && newfd != oldfd) created(newfd);
+int duplicated(int oldfd, int newfd, bool fresh, u64 pc) {
+    if (fresh && newfd >= 0 && newfd != oldfd) created(newfd, pc);
     if (newfd >= 0 && newfd != oldfd && modelled(oldfd) && modelled(newfd)) {
         u64 d = g_description[oldfd].load(std::memory_order_relaxed);
         if (d == 0) { // oldfd was its own description: give both a shared one
@@ -346,15 +361,15 @@ void replaced(int fd, u64 pc) {
 } // namespace frt::fd
 
 FRT_EXPORT int dup(int fd) {
-    return duplicated(fd, REAL(dup)(fd), true);
+    return duplicated(fd, REAL(dup)(fd), true, FRT_CALLER());
 }
 FRT_EXPORT int dup2(int oldfd, int newfd) {
     if (oldfd != newfd) replaced(newfd, FRT_CALLER());
-    return duplicated(oldfd, REAL(dup2)(oldfd, newfd), false);
+    return duplicated(oldfd, REAL(dup2)(oldfd, newfd), false, FRT_CALLER());
 }
 FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
     if (oldfd != newfd) replaced(newfd, FRT_CALLER());
-    return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags), false);
+    return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags), false, FRT_CALLER());
 }
 FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     va_list ap;
@@ -362,7 +377,7 @@ FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     const unsigned long arg = va_arg(ap, unsigned long); // int, long or pointer: one register
     va_end(ap);
     const int r = REAL(fcntl)(fd, cmd, arg);
-    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true);
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true, FRT_CALLER());
     return r;
 }
 
@@ -411,29 +426,29 @@ FRT_EXPORT int open(const char* path, int flags, ...) {
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(open)(path, flags, mode));
+    return created(REAL(open)(path, flags, mode), FRT_CALLER());
 }
 FRT_EXPORT int open64(const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(open64)(path, flags, mode));
+    return created(REAL(open64)(path, flags, mode), FRT_CALLER());
 }
 FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(openat)(dir, path, flags, mode));
+    return created(REAL(openat)(dir, path, flags, mode), FRT_CALLER());
 }
 FRT_EXPORT int creat(const char* path, mode_t mode) {
-    return created(REAL(creat)(path, mode));
+    return created(REAL(creat)(path, mode), FRT_CALLER());
 }
 namespace frt::fd {
 // A socket: a new incarnation of its number, in the one description of all sockets.
-int socket_created(int fd) {
-    created(fd);
+int socket_created(int fd, u64 pc) {
+    created(fd, pc);
     new_description(fd, kSocketDescription);
     return fd;
 }
@@ -444,7 +459,7 @@ int accepted(int fd, u64 pc) {
         if (find_object(fmt::kObjFile, &g_connections) != nullptr)
             acquire_now(scope.thread(), fmt::kObjFile, &g_connections, pc);
     }
-    return socket_created(fd);
+    return socket_created(fd, pc);
 }
 
 void connecting(int fd, u64 pc) {
@@ -456,7 +471,7 @@ void connecting(int fd, u64 pc) {
 } // namespace frt::fd
 
 FRT_EXPORT int socket(int domain, int type, int protocol) {
-    return socket_created(REAL(socket)(domain, type, protocol));
+    return socket_created(REAL(socket)(domain, type, protocol), FRT_CALLER());
 }
 FRT_EXPORT int connect(int fd, const struct sockaddr* addr, socklen_t len) {
     connecting(fd, FRT_CALLER());
@@ -473,7 +488,7 @@ FRT_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags)
     return accepted(r, pc);
 }
 FRT_EXPORT int eventfd(unsigned value, int flags) {
-    return created(REAL(eventfd)(value, flags));
+    return created(REAL(eventfd)(value, flags), FRT_CALLER());
 }
 
 // The __interceptor_ names (rt_record.hpp).

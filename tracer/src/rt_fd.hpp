@@ -22,18 +22,19 @@ void received_into(const void* buf, ssize_t r, u64 pc);
 // The first `bytes` bytes of an iovec array, read or written.
 void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc);
 u64 iov_bytes(const struct iovec* iov, int n);
-// fd is closed: a write of its byte; its number is free for a new incarnation.
+// fd is closed: a write of its byte and a Release of it (its number is free for a new
+// incarnation; see created()).
 void retired(int fd, u64 pc);
-// The kernel handed out fd (a negative fd: nothing); returns fd.
-int created(int fd);
+// The kernel handed out fd at the call at pc (a negative fd: nothing); returns fd.
+int created(int fd, u64 pc);
 // pipe/pipe2/socketpair returned r: on success both ends share a new description.
-int pipe_created(int r, const int fds[2]);
+int pipe_created(int r, const int fds[2], u64 pc);
 // newfd now refers to oldfd's description (fresh: the kernel chose newfd); returns newfd.
-int duplicated(int oldfd, int newfd, bool fresh);
+int duplicated(int oldfd, int newfd, bool fresh, u64 pc);
 // dup2/dup3 onto an open newfd: a use of it (replaced atomically).
 void replaced(int fd, u64 pc);
 // socket() returned fd: a socket (one description of all sockets); returns fd.
-int socket_created(int fd);
+int socket_created(int fd, u64 pc);
 // accept/accept4 returned fd: ordered after every connect before it; returns fd.
 int accepted(int fd, u64 pc);
 // Before connect(fd): the use of fd and the Release that accept acquires.

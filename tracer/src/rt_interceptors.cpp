@@ -91,6 +91,7 @@ FRT_DECLARE_REAL(pthread_create);
 FRT_DECLARE_REAL(pthread_join);
 FRT_DECLARE_REAL(pthread_tryjoin_np);
 FRT_DECLARE_REAL(pthread_timedjoin_np);
+FRT_DECLARE_REAL(pthread_clockjoin_np);
 FRT_DECLARE_REAL(pthread_exit);
 FRT_DECLARE_REAL(pthread_mutex_lock);
 FRT_DECLARE_REAL(pthread_mutex_trylock);
@@ -334,6 +335,11 @@ FRT_EXPORT int pthread_tryjoin_np(pthread_t thread, void** ret) {
 
 FRT_EXPORT int pthread_timedjoin_np(pthread_t thread, void** ret, const struct timespec* abstime) {
     return join_common(thread, FRT_CALLER(), REAL(pthread_timedjoin_np), ret, abstime);
+}
+
+FRT_EXPORT int pthread_clockjoin_np(pthread_t thread, void** ret, clockid_t clock,
+                                    const struct timespec* abstime) {
+    return join_common(thread, FRT_CALLER(), REAL(pthread_clockjoin_np), ret, clock, abstime);
 }
 
 FRT_EXPORT void pthread_exit(void* value) {
@@ -785,6 +791,7 @@ FRT_INTERCEPTOR_ALIAS(pthread_create)
 FRT_INTERCEPTOR_ALIAS(pthread_join)
 FRT_INTERCEPTOR_ALIAS(pthread_tryjoin_np)
 FRT_INTERCEPTOR_ALIAS(pthread_timedjoin_np)
+FRT_INTERCEPTOR_ALIAS(pthread_clockjoin_np)
 FRT_INTERCEPTOR_ALIAS(pthread_exit)
 FRT_INTERCEPTOR_ALIAS(pthread_once)
 FRT_INTERCEPTOR_ALIAS(pthread_setname_np)

@@ -7,6 +7,11 @@
 //                      the program's handler runs (errno preserved), on the interrupted thread.
 //   kill, raise, pthread_kill, tgkill, sigqueue, pthread_sigqueue, alarm
 //                      a Release on kObjSignal before the signal is sent (alarm: SIGALRM).
+//   sigwait, sigwaitinfo, sigtimedwait
+//                      a thread that accepts a pending (blocked) signal synchronously instead
+//                      of running a handler: an Acquire on kObjSignal of the signal it returned,
+//                      after the return (the signal-handling thread pattern: block the
+//                      signals in every thread, one thread waits for them).
 // sigaction's `oldact` shows the program's handler, not the wrapper. A handler that runs
 // while the runtime itself is interrupted is not traced (rt_internal.hpp).
 //
@@ -123,6 +128,20 @@ FRT_DECLARE_REAL_TYPED(pthread_kill, pthread_kill_fn);
 FRT_DECLARE_REAL_TYPED(sigqueue, sigqueue_fn);
 FRT_DECLARE_REAL_TYPED(pthread_sigqueue, pthread_sigqueue_fn);
 FRT_DECLARE_REAL_TYPED(alarm, alarm_fn);
+using sigwait_fn = int (*)(const sigset_t*, int*);
+using sigwaitinfo_fn = int (*)(const sigset_t*, siginfo_t*);
+using sigtimedwait_fn = int (*)(const sigset_t*, siginfo_t*, const struct timespec*);
+FRT_DECLARE_REAL_TYPED(sigwait, sigwait_fn);
+FRT_DECLARE_REAL_TYPED(sigwaitinfo, sigwaitinfo_fn);
+FRT_DECLARE_REAL_TYPED(sigtimedwait, sigtimedwait_fn);
+
+// The calling thread accepted signal sig synchronously (sigwait & co. returned it).
+void signal_accepted(int sig, u64 pc) {
+    if (sig <= 0 || sig >= kMaxSignal) return;
+    InterceptorScope scope(enter_call(pc));
+    if (scope && find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
+        acquire_now(scope.thread(), fmt::kObjSignal, signal_object(sig), pc);
+}
 
 } // namespace
 
@@ -168,6 +187,22 @@ FRT_EXPORT int tgkill(pid_t tgid, pid_t tid, int sig) {
 FRT_EXPORT unsigned alarm(unsigned seconds) {
     if (seconds != 0) signal_sent(SIGALRM, FRT_CALLER());
     return REAL(alarm)(seconds);
+}
+
+FRT_EXPORT int sigwait(const sigset_t* set, int* sig) {
+    const int r = REAL(sigwait)(set, sig);
+    if (r == 0) signal_accepted(*sig, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT int sigwaitinfo(const sigset_t* set, siginfo_t* info) {
+    const int r = REAL(sigwaitinfo)(set, info);
+    if (r > 0) signal_accepted(r, FRT_CALLER());
+    return r;
+}
+FRT_EXPORT int sigtimedwait(const sigset_t* set, siginfo_t* info, const struct timespec* timeout) {
+    const int r = REAL(sigtimedwait)(set, info, timeout);
+    if (r > 0) signal_accepted(r, FRT_CALLER());
+    return r;
 }
 
 // --- alternate signal stacks ------------------------------------------------------------------
@@ -230,6 +265,9 @@ __attribute__((constructor)) static void main_alt_stack() {
 FRT_INTERCEPTOR_ALIAS(sigaction)
 FRT_INTERCEPTOR_ALIAS(signal)
 FRT_INTERCEPTOR_ALIAS(kill)
+FRT_INTERCEPTOR_ALIAS(sigwait)
+FRT_INTERCEPTOR_ALIAS(sigwaitinfo)
+FRT_INTERCEPTOR_ALIAS(sigtimedwait)
 FRT_INTERCEPTOR_ALIAS(raise)
 FRT_INTERCEPTOR_ALIAS(pthread_kill)
 FRT_INTERCEPTOR_ALIAS(sigqueue)

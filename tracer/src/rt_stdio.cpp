@@ -22,8 +22,8 @@ FRT_DECLARE_REAL(tmpfile);
 FRT_DECLARE_REAL(fclose);
 FRT_DECLARE_REAL(fileno);
 
-FILE* opened(FILE* f) {
-    if (f != nullptr) fd::created(REAL(fileno)(f));
+FILE* opened(FILE* f, u64 pc) {
+    if (f != nullptr) fd::created(REAL(fileno)(f), pc);
     return f;
 }
 void closing(FILE* f, u64 pc) {
@@ -32,17 +32,17 @@ void closing(FILE* f, u64 pc) {
 } // namespace
 
 FRT_EXPORT FILE* fopen(const char* path, const char* mode) {
-    return opened(REAL(fopen)(path, mode));
+    return opened(REAL(fopen)(path, mode), FRT_CALLER());
 }
 FRT_EXPORT FILE* fopen64(const char* path, const char* mode) {
-    return opened(REAL(fopen64)(path, mode));
+    return opened(REAL(fopen64)(path, mode), FRT_CALLER());
 }
 FRT_EXPORT FILE* freopen(const char* path, const char* mode, FILE* f) {
     closing(f, FRT_CALLER());
-    return opened(REAL(freopen)(path, mode, f));
+    return opened(REAL(freopen)(path, mode, f), FRT_CALLER());
 }
 FRT_EXPORT FILE* tmpfile() {
-    return opened(REAL(tmpfile)());
+    return opened(REAL(tmpfile)(), FRT_CALLER());
 }
 FRT_EXPORT int fclose(FILE* f) {
     const u64 pc = FRT_CALLER();

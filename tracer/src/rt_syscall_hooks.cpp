@@ -140,55 +140,55 @@ FRT_HOOK_PRE(close)(long fd) {
 FRT_HOOK_POST(close)(long, long) {}
 FRT_HOOK_PRE(pipe)(long) {}
 FRT_HOOK_POST(pipe)(long res, long fds) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds));
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
 }
 FRT_HOOK_PRE(pipe2)(long, long) {}
 FRT_HOOK_POST(pipe2)(long res, long fds, long) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds));
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
 }
 FRT_HOOK_PRE(socketpair)(long, long, long, long) {}
 FRT_HOOK_POST(socketpair)(long res, long, long, long, long fds) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds));
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
 }
 FRT_HOOK_PRE(dup)(long) {}
 FRT_HOOK_POST(dup)(long res, long fd) {
-    duplicated(as_fd(fd), as_fd(res), true);
+    duplicated(as_fd(fd), as_fd(res), true, FRT_CALLER());
 }
 FRT_HOOK_PRE(dup2)(long oldfd, long newfd) {
     if (oldfd != newfd) replaced(as_fd(newfd), FRT_CALLER());
 }
 FRT_HOOK_POST(dup2)(long res, long oldfd, long) {
-    duplicated(as_fd(oldfd), as_fd(res), false);
+    duplicated(as_fd(oldfd), as_fd(res), false, FRT_CALLER());
 }
 FRT_HOOK_PRE(dup3)(long oldfd, long newfd, long) {
     if (oldfd != newfd) replaced(as_fd(newfd), FRT_CALLER());
 }
 FRT_HOOK_POST(dup3)(long res, long oldfd, long, long) {
-    duplicated(as_fd(oldfd), as_fd(res), false);
+    duplicated(as_fd(oldfd), as_fd(res), false, FRT_CALLER());
 }
 FRT_HOOK_PRE(open)(long, long, long) {}
 FRT_HOOK_POST(open)(long res, long, long, long) {
-    created(as_fd(res));
+    created(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(openat)(long, long, long, long) {}
 FRT_HOOK_POST(openat)(long res, long, long, long, long) {
-    created(as_fd(res));
+    created(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(creat)(long, long) {}
 FRT_HOOK_POST(creat)(long res, long, long) {
-    created(as_fd(res));
+    created(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(eventfd)(long) {}
 FRT_HOOK_POST(eventfd)(long res, long) {
-    created(as_fd(res));
+    created(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(eventfd2)(long, long) {}
 FRT_HOOK_POST(eventfd2)(long res, long, long) {
-    created(as_fd(res));
+    created(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(socket)(long, long, long) {}
 FRT_HOOK_POST(socket)(long res, long, long, long) {
-    socket_created(as_fd(res));
+    socket_created(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(accept)(long, long, long) {}
 FRT_HOOK_POST(accept)(long res, long, long, long) {
