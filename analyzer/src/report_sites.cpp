@@ -475,23 +475,47 @@ class ListedSiteGrouping {
         for (std::uint32_t i = 0; i < order.size(); ++i)
             place_[order[i]] = i;
         groups_.assign(order.size(), Group{});
-        std::vector<bool> listed_end(ends_.size(), false);
+        // The ends of shown sites, numbered; the shown site of each pair of them.
+        std::vector<std::uint32_t> listed_end(ends_.size(), kNone);
+        std::uint32_t listed_ends = 0;
         for (std::uint32_t g : order)
-            listed_end[ranked_[g].first_end] = listed_end[ranked_[g].second_end] = true;
+            for (std::uint32_t e : {ranked_[g].first_end, ranked_[g].second_end})
+                if (listed_end[e] == kNone) listed_end[e] = listed_ends++;
+        std::vector<std::uint32_t> shown_pair(std::size_t(listed_ends) * listed_ends, kNone);
+        for (std::uint32_t i = 0; i < order.size(); ++i) {
+            const std::uint32_t x = listed_end[ranked_[order[i]].first_end];
+            const std::uint32_t y = listed_end[ranked_[order[i]].second_end];
+            shown_pair[std::size_t(x) * listed_ends + y] = i;
+            shown_pair[std::size_t(y) * listed_ends + x] = i;
+        }
         const std::uint32_t unknown_group = find_group(unknown_end_, unknown_end_);
         const bool unknown_listed = unknown_group != kNone && place_[unknown_group] != kNone;
         auto listed_group = [&](std::uint32_t x, std::uint32_t y) {
             const std::uint32_t g = find_group(x, y);
             return g == kNone ? kNone : place_[g];
         };
-        std::vector<std::uint32_t> sites_a, sites_b;
-        auto candidates = [&](const EventRef& ref, std::vector<std::uint32_t>& out) {
-            out.clear();
-            const Event& e = trace_.processes[ref.process].events[ref.index];
-            for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
-                if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
-                    listed_end[end_of_site_[s]])
-                    out.push_back(s);
+        // The data sites of each event whose end is a shown site's, in site order (once per
+        // event, not per race).
+        struct Candidate {
+            std::uint32_t site, end, cls;
+        };
+        std::vector<Candidate> candidates;
+        std::vector<std::vector<std::size_t>> first_candidate(trace_.processes.size());
+        for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
+            first_candidate[p].reserve(trace_.processes[p].events.size() + 1);
+            for (const Event& e : trace_.processes[p].events) {
+                first_candidate[p].push_back(candidates.size());
+                for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
+                    if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
+                        listed_end[end_of_site_[s]] != kNone)
+                        candidates.push_back({s, listed_end[end_of_site_[s]],
+                                              SiteNodeIndex::site_class(trace_.sites[s].flags)});
+            }
+            first_candidate[p].push_back(candidates.size());
+        }
+        auto candidates_of = [&](const EventRef& e) {
+            const std::vector<std::size_t>& f = first_candidate[e.process];
+            return std::pair{candidates.data() + f[e.index], candidates.data() + f[e.index + 1]};
         };
         std::vector<Interval> shared;
         for (const Race& race : result_.races) {
@@ -502,23 +526,23 @@ class ListedSiteGrouping {
                     add(race, first, kNone, kNone, kNone, place_[unknown_group]);
                     continue;
                 }
-                candidates(race.a, sites_a);
-                if (sites_a.empty()) continue;
-                candidates(race.b, sites_b);
-                for (std::uint32_t sa : sites_a) {
-                    const AccessSite& x = trace_.sites[sa];
-                    const std::uint32_t cx = SiteNodeIndex::site_class(x.flags);
-                    for (std::uint32_t sb : sites_b) {
-                        const AccessSite& y = trace_.sites[sb];
-                        if (!SiteNodeIndex::compatible(cx, SiteNodeIndex::site_class(y.flags)))
-                            continue;
-                        const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
-                        if (g == kNone) continue;
+                const auto [a, a_end] = candidates_of(race.a);
+                if (a == a_end) continue;
+                const auto [b, b_end] = candidates_of(race.b);
+                for (const Candidate* x = a; x != a_end; ++x) {
+                    const std::uint32_t* row =
+                        shown_pair.data() + std::size_t(x->end) * listed_ends;
+                    for (const Candidate* y = b; y != b_end; ++y) {
+                        const std::uint32_t g = row[y->end];
+                        if (g == kNone || !SiteNodeIndex::compatible(x->cls, y->cls)) continue;
+                        const AccessSite& sx = trace_.sites[x->site];
+                        const AccessSite& sy = trace_.sites[y->site];
                         shared.clear();
-                        intersect_ranges(trace_.ranges.data() + x.first_range, x.range_count,
-                                         trace_.ranges.data() + y.first_range, y.range_count,
+                        intersect_ranges(trace_.ranges.data() + sx.first_range, sx.range_count,
+                                         trace_.ranges.data() + sy.first_range, sy.range_count,
                                          shared);
-                        if (!shared.empty()) add(race, first, sa, sb, variable_id(shared), g);
+                        if (!shared.empty())
+                            add(race, first, x->site, y->site, variable_id(shared), g);
                     }
                 }
                 continue;
