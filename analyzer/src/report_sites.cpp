@@ -16,6 +16,7 @@
 #include "firstrace/triage_report.hpp"
 #include "report_call_stacks.hpp"
 #include "report_ordering_chains.hpp"
+#include "report_site_nodes.hpp"
 
 namespace firstrace {
 namespace {
@@ -254,10 +255,15 @@ ListedRaceSites listed_race_sites(const ReportModel& model) {
 
 namespace {
 
-// group_race_sites on the analysis itself, for traces with millions of race site instances:
-// ends, site pairs, variables and threads are dense integer ids (each headline computed once
-// per access site, each variable name once per distinct set of shared bytes), and the
-// strings a report shows are built once per race site at the end.
+// group_race_sites on the analysis itself, for traces with millions of races and hundreds of
+// race sites per race: ends, site pairs, variables and threads are dense integer ids (each
+// headline computed once per access site, each variable name once per distinct set of shared
+// bytes). Two passes over the races:
+//  1. every race site and the minima that rank it (smallest race, partition, in a first
+//     partition), folded per event without enumerating the race sites of each race
+//     (report_site_nodes.hpp), except for races between processes of one OS thread;
+//  2. the race sites shown, in full (counts, threads, variables, the example instance): only
+//     the access sites whose headline is an end of a shown race site are paired.
 class ListedSiteGrouping {
   public:
     ListedSiteGrouping(const Trace& trace, const AnalysisResult& result)
@@ -274,51 +280,46 @@ class ListedSiteGrouping {
 
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
-        std::vector<bool> later_partition(result_.partitions.size(), false);
-        ConflictScratch scratch;
-        for (const Race& race : result_.races) {
-            const bool first = race.partition < result_.partitions.size() &&
-                               result_.partitions[race.partition].first;
-            if (!first && race.status == RaceStatus::Unvalidated) {
-                ++out.later_unvalidated;
-                if (race.partition < later_partition.size()) {
-                    out.later_partitions += !later_partition[race.partition];
-                    later_partition[race.partition] = true;
-                }
-                continue;
-            }
-            bool any = false;
-            const RaceAccesses& accesses = accesses_.of(race);
-            for_each_conflicting_site_pair(
-                trace_, accesses, scratch,
-                [&](std::uint32_t i, std::uint32_t j, const std::vector<Interval>& shared) {
-                    add(race, first, accesses.sites_a[i], accesses.sites_b[j], variable_id(shared));
-                    any = true;
-                });
-            // A race without recorded sites is an instance of the unknown pair.
-            if (!any) add(race, first, kNone, kNone, kNone);
-        }
-        out.sites = finish(limit, out);
+        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s)
+            site_end(s);
+        unknown_end_ = end_id({}, 0, nullptr);
+        // Node entries beyond a few per range mean ranges covering many segments: pair
+        // instances race by race instead (exact either way).
+        const SiteNodeIndex index(trace_, end_of_site_, 4 * trace_.ranges.size() + (1u << 20));
+        rank_all(index, out);
+        std::vector<std::uint32_t> order = listed_order(limit, out);
+        detail_groups(index, order);
+        out.sites = finish(order);
         return out;
     }
 
   private:
-    // A race site while grouping; example sides are access sites (kNone: unknown).
+    // A race site and its ranking minima (pass 1).
+    struct RankedGroup {
+        std::uint32_t first_end = 0, second_end = 0; // site_end_less order
+        SiteRankKey key;
+    };
+    // A shown race site while its races are counted (pass 2); example sides are access sites
+    // (kNone: unknown).
     struct Group {
-        std::uint32_t first_end = 0, second_end = 0;
         std::uint32_t counted_race = kNone; // the last race counted here
         std::uint32_t last_variable = kNone;
         std::uint32_t smallest_race = kNone;
         std::vector<std::uint32_t> processes;
         std::uint32_t feasible = 0, feasible_ec = 0, unvalidated = 0, actual = 0;
         bool in_first_partition = false;
-        std::uint32_t first_partition = 0;
+        std::uint32_t first_partition = kNone;
         std::uint32_t example_race = 0;
         RaceStatus example_status = RaceStatus::Unvalidated;
         std::uint32_t example_first = kNone, example_second = kNone; // access sites
         std::uint32_t process_first = kNone, process_second = kNone;
         bool example_swapped = false; // the example's first side is its race's event b
     };
+
+    bool in_first(const Race& race) const {
+        return race.partition < result_.partitions.size() &&
+               result_.partitions[race.partition].first;
+    }
 
     std::uint32_t end_id(std::string_view file, std::uint32_t line, const SourceLocation* l) {
         auto [it, inserted] =
@@ -357,22 +358,225 @@ class ListedSiteGrouping {
         if (dense_ends_ > 0) return dense_groups_[std::size_t(x) * dense_ends_ + y];
         return group_of_pair_.try_emplace(std::uint64_t(x) << 32 | y, kNone).first->second;
     }
+    // The group of the end pair {x, y}, kNone when there is none.
+    std::uint32_t find_group(std::uint32_t x, std::uint32_t y) const {
+        if (x > y) std::swap(x, y);
+        if (dense_ends_ > 0) return dense_groups_[std::size_t(x) * dense_ends_ + y];
+        auto it = group_of_pair_.find(std::uint64_t(x) << 32 | y);
+        return it == group_of_pair_.end() ? kNone : it->second;
+    }
 
-    void add(const Race& race, bool first, std::uint32_t site_a, std::uint32_t site_b,
-             std::uint32_t variable) {
-        std::uint32_t x = site_end(site_a), y = site_end(site_b);
+    // Pass 1: race site {x, y} holds a race with key `key`.
+    void rank(std::uint32_t x, std::uint32_t y, const SiteRankKey& key) {
         std::uint32_t& slot = group_slot(std::min(x, y), std::max(x, y));
-        const bool inserted = slot == kNone;
-        if (inserted) {
-            slot = static_cast<std::uint32_t>(groups_.size());
-            Group g;
+        if (slot == kNone) {
+            slot = static_cast<std::uint32_t>(ranked_.size());
             const bool swap = site_end_less(ends_[y], ends_[x]);
-            g.first_end = swap ? y : x;
-            g.second_end = swap ? x : y;
-            g.first_partition = race.partition;
-            groups_.push_back(std::move(g));
+            ranked_.push_back({swap ? y : x, swap ? x : y, key});
+        } else {
+            ranked_[slot].key.fold(key);
         }
-        const std::uint32_t group = slot;
+    }
+
+    // Calls f(access site of a, access site of b, shared bytes) for every race site instance of
+    // `race` in (a, b) order, from the race's recomputed conflicts (RaceAccessFinder).
+    template <class F> void slow_instances(const Race& race, F&& f) {
+        const RaceAccesses& accesses = accesses_.of(race);
+        for_each_conflicting_site_pair(
+            trace_, accesses, scratch_,
+            [&](std::uint32_t i, std::uint32_t j, const std::vector<Interval>& shared) {
+                f(accesses.sites_a[i], accesses.sites_b[j], shared);
+            });
+    }
+
+    void rank_all(const SiteNodeIndex& index, ListedRaceSites& out) {
+        std::vector<bool> later_partition(result_.partitions.size(), false);
+        std::optional<SiteRankFolder> folder;
+        if (index.usable()) folder.emplace(index);
+        EventRef block{};
+        bool open = false;
+        auto join = [&] {
+            if (open)
+                folder->join(block, [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) {
+                    rank(x, y, k);
+                });
+            open = false;
+        };
+        for (const Race& race : result_.races) {
+            const bool first = in_first(race);
+            if (!first && race.status == RaceStatus::Unvalidated) {
+                ++out.later_unvalidated;
+                if (race.partition < later_partition.size()) {
+                    out.later_partitions += !later_partition[race.partition];
+                    later_partition[race.partition] = true;
+                }
+                continue;
+            }
+            const SiteRankKey key{race.id, race.partition, first};
+            if (index.static_instances(race)) {
+                // A race without recorded sites is an instance of the unknown pair.
+                if (!index.has_instance(race.a, race.b)) {
+                    rank(unknown_end_, unknown_end_, key);
+                    continue;
+                }
+                if (open && !(block.process == race.a.process && block.index == race.a.index))
+                    join();
+                block = race.a;
+                open = true;
+                folder->fold(race.b, key);
+                continue;
+            }
+            bool any = false;
+            slow_instances(race, [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
+                rank(end_of_site_[sa], end_of_site_[sb], key);
+                any = true;
+            });
+            if (!any) rank(unknown_end_, unknown_end_, key);
+        }
+        join();
+    }
+
+    // The race sites shown (ranked_ numbers), in text-report order, at most `limit` of them
+    // (the others only counted in `out`): with a limit, first-partition sites come first
+    // (write_text_report's order); without one, the order of listed_race_sites(model).
+    std::vector<std::uint32_t> listed_order(std::size_t limit, ListedRaceSites& out) {
+        keys_.resize(ranked_.size());
+        for (std::size_t k = 0; k < ranked_.size(); ++k)
+            keys_[k] = site_key(ends_[ranked_[k].first_end], ends_[ranked_[k].second_end]);
+        std::vector<std::uint32_t> order(ranked_.size());
+        for (std::uint32_t k = 0; k < order.size(); ++k)
+            order[k] = k;
+        const bool limited = limit < ranked_.size();
+        auto less = [&](std::uint32_t x, std::uint32_t y) {
+            const SiteRankKey& a = ranked_[x].key;
+            const SiteRankKey& b = ranked_[y].key;
+            const bool later_a = limited && !a.in_first_partition;
+            const bool later_b = limited && !b.in_first_partition;
+            return std::tie(later_a, a.first_partition, a.smallest_race, keys_[x]) <
+                   std::tie(later_b, b.first_partition, b.smallest_race, keys_[y]);
+        };
+        if (limited) {
+            std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(limit),
+                              order.end(), less);
+            for (std::size_t k = limit; k < order.size(); ++k)
+                out.unlisted_in_first += ranked_[order[k]].key.in_first_partition;
+            out.unlisted_sites = order.size() - limit;
+            order.resize(limit);
+        } else {
+            std::sort(order.begin(), order.end(), less);
+        }
+        return order;
+    }
+
+    // Pass 2: counts, threads, variables and the example of the race sites `order`.
+    void detail_groups(const SiteNodeIndex& index, const std::vector<std::uint32_t>& order) {
+        listed_ = order;
+        place_.assign(ranked_.size(), kNone);
+        for (std::uint32_t i = 0; i < order.size(); ++i)
+            place_[order[i]] = i;
+        groups_.assign(order.size(), Group{});
+        // The ends of shown sites, numbered; the shown site of each pair of them.
+        std::vector<std::uint32_t> listed_end(ends_.size(), kNone);
+        std::uint32_t listed_ends = 0;
+        for (std::uint32_t g : order)
+            for (std::uint32_t e : {ranked_[g].first_end, ranked_[g].second_end})
+                if (listed_end[e] == kNone) listed_end[e] = listed_ends++;
+        std::vector<std::uint32_t> shown_pair(std::size_t(listed_ends) * listed_ends, kNone);
+        for (std::uint32_t i = 0; i < order.size(); ++i) {
+            const std::uint32_t x = listed_end[ranked_[order[i]].first_end];
+            const std::uint32_t y = listed_end[ranked_[order[i]].second_end];
+            shown_pair[std::size_t(x) * listed_ends + y] = i;
+            shown_pair[std::size_t(y) * listed_ends + x] = i;
+        }
+        const std::uint32_t unknown_group = find_group(unknown_end_, unknown_end_);
+        const bool unknown_listed = unknown_group != kNone && place_[unknown_group] != kNone;
+        auto listed_group = [&](std::uint32_t x, std::uint32_t y) {
+            const std::uint32_t g = find_group(x, y);
+            return g == kNone ? kNone : place_[g];
+        };
+        // The data sites of each event whose end is a shown site's, in site order (once per
+        // event, not per race).
+        struct Candidate {
+            std::uint32_t site, end, cls;
+        };
+        std::vector<Candidate> candidates;
+        std::vector<std::vector<std::size_t>> first_candidate(trace_.processes.size());
+        for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
+            first_candidate[p].reserve(trace_.processes[p].events.size() + 1);
+            for (const Event& e : trace_.processes[p].events) {
+                first_candidate[p].push_back(candidates.size());
+                for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
+                    if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
+                        listed_end[end_of_site_[s]] != kNone)
+                        candidates.push_back({s, listed_end[end_of_site_[s]],
+                                              SiteNodeIndex::site_class(trace_.sites[s].flags)});
+            }
+            first_candidate[p].push_back(candidates.size());
+        }
+        auto candidates_of = [&](const EventRef& e) {
+            const std::vector<std::size_t>& f = first_candidate[e.process];
+            return std::pair{candidates.data() + f[e.index], candidates.data() + f[e.index + 1]};
+        };
+        std::vector<Interval> shared;
+        for (const Race& race : result_.races) {
+            const bool first = in_first(race);
+            if (!first && race.status == RaceStatus::Unvalidated) continue;
+            if (index.static_instances(race)) {
+                if (unknown_listed && !index.has_instance(race.a, race.b)) {
+                    add(race, first, kNone, kNone, kNone, place_[unknown_group]);
+                    continue;
+                }
+                const auto [a, a_end] = candidates_of(race.a);
+                if (a == a_end) continue;
+                const auto [b, b_end] = candidates_of(race.b);
+                for (const Candidate* x = a; x != a_end; ++x) {
+                    const std::uint32_t* row =
+                        shown_pair.data() + std::size_t(x->end) * listed_ends;
+                    for (const Candidate* y = b; y != b_end; ++y) {
+                        const std::uint32_t g = row[y->end];
+                        if (g == kNone || !SiteNodeIndex::compatible(x->cls, y->cls)) continue;
+                        const AccessSite& sx = trace_.sites[x->site];
+                        const AccessSite& sy = trace_.sites[y->site];
+                        shared.clear();
+                        intersect_ranges(trace_.ranges.data() + sx.first_range, sx.range_count,
+                                         trace_.ranges.data() + sy.first_range, sy.range_count,
+                                         shared);
+                        if (!shared.empty())
+                            add(race, first, x->site, y->site, variable_id(shared), g);
+                    }
+                }
+                continue;
+            }
+            bool any = false;
+            slow_instances(
+                race, [&](std::uint32_t sa, std::uint32_t sb, const std::vector<Interval>& bytes) {
+                    any = true;
+                    const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
+                    if (g != kNone) add(race, first, sa, sb, variable_id(bytes), g);
+                });
+            if (!any && unknown_listed)
+                add(race, first, kNone, kNone, kNone, place_[unknown_group]);
+        }
+    }
+
+    // Appends a ∩ b (both sorted, disjoint) to out.
+    static void intersect_ranges(const Interval* a, std::size_t na, const Interval* b,
+                                 std::size_t nb, std::vector<Interval>& out) {
+        std::size_t i = 0, j = 0;
+        while (i < na && j < nb) {
+            const std::uint64_t lo = std::max(a[i].lo, b[j].lo);
+            const std::uint64_t hi = std::min(a[i].hi, b[j].hi);
+            if (lo < hi) out.push_back({lo, hi});
+            if (a[i].hi < b[j].hi)
+                ++i;
+            else
+                ++j;
+        }
+    }
+
+    // An instance (site_a of race.a, site_b of race.b) of the shown race site `group`.
+    void add(const Race& race, bool first, std::uint32_t site_a, std::uint32_t site_b,
+             std::uint32_t variable, std::uint32_t group) {
         Group& g = groups_[group];
         if (variable != kNone && variable != g.last_variable) {
             g.last_variable = variable;
@@ -397,7 +601,10 @@ class ListedSiteGrouping {
         }
         // The access pair shown is that of the strongest, then earliest, instance.
         if (g.smallest_race == race.id || race.status < g.example_status) {
-            const bool swap = x != y && x != g.first_end;
+            const std::uint32_t x = site_a == kNone ? unknown_end_ : end_of_site_[site_a];
+            const std::uint32_t y = site_b == kNone ? unknown_end_ : end_of_site_[site_b];
+            const RankedGroup& r = ranked_[listed_[group]];
+            const bool swap = x != y && x != r.first_end;
             g.example_first = swap ? site_b : site_a;
             g.example_second = swap ? site_a : site_b;
             g.process_first = swap ? race.b.process : race.a.process;
@@ -426,48 +633,8 @@ class ListedSiteGrouping {
         return nullptr;
     }
 
-    // The sites in full, in text-report order, at most `limit` of them (the others only
-    // counted in `out`): with a limit, first-partition sites come first (write_text_report's
-    // order); without one, the order of listed_race_sites(model).
-    std::vector<RaceSite> finish(std::size_t limit, ListedRaceSites& out) {
-        std::vector<std::string> keys(groups_.size());
-        for (std::size_t k = 0; k < groups_.size(); ++k)
-            keys[k] = site_key(ends_[groups_[k].first_end], ends_[groups_[k].second_end]);
-        std::vector<std::uint32_t> order(groups_.size());
-        for (std::uint32_t k = 0; k < order.size(); ++k)
-            order[k] = k;
-        const bool limited = limit < groups_.size();
-        std::sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
-            const Group& a = groups_[x];
-            const Group& b = groups_[y];
-            const bool later_a = limited && !a.in_first_partition;
-            const bool later_b = limited && !b.in_first_partition;
-            return std::tie(later_a, a.first_partition, a.smallest_race, keys[x]) <
-                   std::tie(later_b, b.first_partition, b.smallest_race, keys[y]);
-        });
-        if (limited) {
-            for (std::size_t k = limit; k < order.size(); ++k)
-                out.unlisted_in_first += groups_[order[k]].in_first_partition;
-            out.unlisted_sites = order.size() - limit;
-            order.resize(limit);
-        }
-        // Group -> its place in the list (kNone: not listed).
-        std::vector<std::uint32_t> place(groups_.size(), kNone);
-        for (std::uint32_t i = 0; i < order.size(); ++i)
-            place[order[i]] = i;
-        std::vector<RaceSite> sites = detail(order, keys);
-        compact_group_variables();
-        for (std::uint64_t gv : group_variables_) {
-            if (place[gv >> 32] == kNone) continue;
-            const std::string& name = variable_names_[gv & 0xffffffffu];
-            if (!name.empty()) sites[place[gv >> 32]].variables.insert(name);
-        }
-        return sites;
-    }
-
-    // The listed sites `order` (group numbers) in full.
-    std::vector<RaceSite> detail(const std::vector<std::uint32_t>& order,
-                                 std::vector<std::string>& keys) {
+    // The shown race sites `order` in full.
+    std::vector<RaceSite> finish(const std::vector<std::uint32_t>& order) {
         // The facts shown for each example (locks held, thread creation, the race a later site
         // is ordered after), exactly as make_report_model gives them.
         const ReportEventFacts facts(trace_);
@@ -478,11 +645,12 @@ class ListedSiteGrouping {
             variable_names_.push_back(shared_variable_name(trace_, names, shared));
         std::vector<RaceSite> sites(order.size());
         for (std::size_t i = 0; i < order.size(); ++i) {
-            const Group& g = groups_[order[i]];
+            const Group& g = groups_[i];
+            const RankedGroup& r = ranked_[order[i]];
             RaceSite& s = sites[i];
-            s.first = ends_[g.first_end];
-            s.second = ends_[g.second_end];
-            s.key = std::move(keys[order[i]]);
+            s.first = ends_[r.first_end];
+            s.second = ends_[r.second_end];
+            s.key = std::move(keys_[order[i]]);
             s.access_first = access(g.example_first);
             s.access_second = access(g.example_second);
             s.thread_first = process_name(g.process_first);
@@ -492,8 +660,7 @@ class ListedSiteGrouping {
             if (const Race* race = race_of(g.example_race)) {
                 s.event_first = facts.event(g.example_swapped ? race->b : race->a);
                 s.event_second = facts.event(g.example_swapped ? race->a : race->b);
-                if (!(race->partition < result_.partitions.size() &&
-                      result_.partitions[race->partition].first)) {
+                if (!in_first(*race)) {
                     if (!chains) chains.emplace(trace_, result_);
                     if (auto after = chains->of(race->id)) {
                         ReportOrderedAfter o;
@@ -515,24 +682,14 @@ class ListedSiteGrouping {
             s.in_first_partition = g.in_first_partition;
             s.first_partition = g.first_partition;
         }
+        compact_group_variables();
+        for (std::uint64_t gv : group_variables_) {
+            const std::string& name = variable_names_[gv & 0xffffffffu];
+            if (!name.empty()) sites[gv >> 32].variables.insert(name);
+        }
         return sites;
     }
 
-    const Trace& trace_;
-    const AnalysisResult& result_;
-    RaceAccessFinder accesses_;
-    std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
-    std::vector<SiteEnd> ends_;
-    std::vector<std::uint32_t> end_of_site_;
-    std::unordered_map<std::string, std::uint32_t> variable_ids_;
-    std::vector<std::vector<Interval>> shared_;
-    std::vector<std::string> variable_names_; // per shared_ entry
-    std::vector<Interval> last_shared_;
-    std::uint32_t last_variable_ = kNone;
-    std::size_t dense_ends_ = 0; // > 0: dense_groups_ is used, not group_of_pair_
-    std::vector<std::uint32_t> dense_groups_;
-    std::unordered_map<std::uint64_t, std::uint32_t> group_of_pair_;
-    std::vector<Group> groups_;
     // (group, variable) pairs: a vector sorted and deduplicated whenever it doubled, 8 bytes
     // per distinct pair instead of a hash node each (with many threads and variables there are
     // millions of pairs, issue 14).
@@ -546,7 +703,29 @@ class ListedSiteGrouping {
                                group_variables_.end());
         compacted_size_ = group_variables_.size();
     }
-    std::vector<std::uint64_t> group_variables_;
+
+    const Trace& trace_;
+    const AnalysisResult& result_;
+    RaceAccessFinder accesses_;
+    ConflictScratch scratch_;
+    std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
+    std::vector<SiteEnd> ends_;
+    std::vector<std::uint32_t> end_of_site_;
+    std::uint32_t unknown_end_ = 0;
+    std::unordered_map<std::string, std::uint32_t> variable_ids_;
+    std::vector<std::vector<Interval>> shared_;
+    std::vector<std::string> variable_names_; // per shared_ entry
+    std::vector<Interval> last_shared_;
+    std::uint32_t last_variable_ = kNone;
+    std::size_t dense_ends_ = 0; // > 0: dense_groups_ is used, not group_of_pair_
+    std::vector<std::uint32_t> dense_groups_;
+    std::unordered_map<std::uint64_t, std::uint32_t> group_of_pair_;
+    std::vector<RankedGroup> ranked_;
+    std::vector<std::string> keys_;              // per ranked_ entry: site_key
+    std::vector<std::uint32_t> place_;           // per ranked_ entry: its place among the shown
+    std::vector<std::uint32_t> listed_;          // per shown place: its ranked_ entry
+    std::vector<Group> groups_;                  // per shown place
+    std::vector<std::uint64_t> group_variables_; // (shown place, variable)
     std::size_t compacted_size_ = 0;
 };
 

@@ -1,8 +1,12 @@
 // listed_race_sites(trace, result), the integer-keyed grouping `analyze` uses for its text
 // report, against the reference definition: group_race_sites of the listed races of the
 // ReportModel (listed_race_sites(model)), field by field, on the hand-made run (stacks, heap,
-// atomics, unknown sites), random STD traces and small traces of the stress shapes.
+// atomics, unknown sites), random STD traces (also with OS threads, private storage, atomics and
+// sites whose ranges overlap partially) and small traces of the stress shapes. The model groups
+// race by race and site pair by site pair (make_report_model's conflicting_site_pairs): the
+// brute-force reference of the per-event folding in report_site_nodes.hpp.
 #include <algorithm>
+#include <random>
 #include <sstream>
 
 #include "firstrace/triage_report.hpp"
@@ -109,6 +113,61 @@ TEST(ListedRaceSites, RandomTracesMatchTheModelGrouping) {
         std::ostringstream text;
         bench::StdTraceGenerator(p).write(text);
         const Trace trace = parse(text.str());
+        expect_same_listing(trace, analyze(trace));
+    }
+}
+
+// Processes on 1-3 OS threads (some on none) whose stacks and TLS cover some variables: races
+// between processes of one thread take the per-instance path, the others the folded one; a
+// quarter of the sites atomic; some sites' last range widened over the next variables, so that
+// ranges overlap partially and a site spans several segments.
+void decorate(Trace& trace, std::uint64_t seed) {
+    std::mt19937_64 rng(seed * 7919 + 3);
+    auto pick = [&](std::uint64_t lo, std::uint64_t hi) {
+        return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
+    };
+    std::uint64_t addresses = 1;
+    for (const Interval& r : trace.ranges)
+        addresses = std::max(addresses, r.hi);
+    for (AccessSite& site : trace.sites) {
+        if (pick(0, 3) == 0) site.flags |= kAccessAtomic;
+        if (site.range_count > 0 && pick(0, 2) == 0) {
+            Interval& last = trace.ranges[site.first_range + site.range_count - 1];
+            last.hi = std::min(addresses, last.hi + pick(0, 2));
+        }
+    }
+    const auto threads = static_cast<std::uint32_t>(pick(1, 3));
+    for (std::uint32_t i = 0; i < threads; ++i) {
+        OsThread t;
+        t.tid = 100 + i;
+        t.stack.lo = pick(0, addresses - 1);
+        t.stack.hi = pick(t.stack.lo + 1, addresses);
+        if (pick(0, 1) == 1) t.tls = {pick(0, addresses - 1), 0};
+        t.tls.hi = t.tls.lo + (t.tls.lo < addresses ? 1 : 0);
+        trace.os_threads.push_back(t);
+    }
+    for (Process& p : trace.processes) {
+        const auto t = static_cast<std::uint32_t>(pick(0, threads));
+        p.os_thread = t == threads ? kNone : t;
+        if (p.os_thread != kNone)
+            p.private_below = pick(trace.os_threads[t].stack.lo, trace.os_threads[t].stack.hi);
+    }
+}
+
+TEST(ListedRaceSites, DecoratedRandomTracesMatchTheModelGrouping) {
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        bench::GeneratorParams p;
+        p.seed = 100 + seed;
+        p.threads = 2 + static_cast<std::uint32_t>(seed % 4);
+        p.locks = static_cast<std::uint32_t>(seed % 2);
+        p.variables = 2 + static_cast<std::uint32_t>(seed % 6);
+        p.locations = 1 + static_cast<std::uint32_t>(seed % 7);
+        p.operations = 150 + 10 * seed;
+        std::ostringstream text;
+        bench::StdTraceGenerator(p).write(text);
+        Trace trace = parse(text.str());
+        decorate(trace, seed);
         expect_same_listing(trace, analyze(trace));
     }
 }

@@ -1,0 +1,250 @@
+// Which race sites exist, and the smallest race and partition of each, without one step per
+// (race, race site) (issue 14): dense traces have hundreds of race sites per race (one hot
+// variable, 10^5 lines: 9.9·10^6 races, 2.3·10^9 (race, race site) memberships, 5 050 race
+// sites), so the text report's ranking of every race site must not enumerate them race by race.
+//
+// The instance relation is static outside storage private to both processes. A race site
+// instance of race ⟨a, b⟩ is an access site i of a and j of b whose ranges share a byte inside
+// the race's conflicting bytes, at least one writing and not both atomic
+// (for_each_conflicting_site_pair). When the two processes ran on different OS threads (or the
+// trace does not say), nothing is private to both (Trace::private_to_both), and a byte that i
+// and j share under that flag rule is racing by the conflict rule (conflict_rule.hpp's races_on
+// holds for any accesses that include i's and j's), so it lies in the race's conflicting bytes:
+// (i, j) is an instance iff the flags allow it and the ranges share a byte, whatever the race.
+//
+// So a race site {x, y} has race r = ⟨a, b⟩ among its races iff some node (x, s, c) of a and
+// (y, s, c') of b — an access site's (headline end, elementary segment of the trace's ranges,
+// write/atomic class) — share the segment s with compatible classes. The smallest race,
+// smallest partition and "in a first partition" of a race site are minima over its races, so
+// a race may be counted any number of times: for a block of races with the same event a, fold
+// each race's key into every node of its b (one step per (race, access node)), then join a's
+// nodes with the folded ones segment by segment (one step per (event, node, folded node)).
+// Races between processes of one OS thread take the per-instance path.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "firstrace/analysis_result.hpp"
+#include "firstrace/model.hpp"
+
+namespace firstrace {
+
+// The minima a race site's ranking needs, over the races it holds.
+struct SiteRankKey {
+    std::uint32_t smallest_race = kNone;
+    std::uint32_t first_partition = kNone;
+    bool in_first_partition = false;
+    void fold(const SiteRankKey& k) {
+        smallest_race = std::min(smallest_race, k.smallest_race);
+        first_partition = std::min(first_partition, k.first_partition);
+        in_first_partition |= k.in_first_partition;
+    }
+};
+
+// The access nodes of every event: (end, segment, class) triples of its data sites, where end
+// is a caller-supplied id per access site (the headline (file, line)).
+class SiteNodeIndex {
+  public:
+    // end_of_site[s]: the end of access site s (every data site of the trace). Returns an index
+    // without nodes (usable() false) when the segments of the trace's ranges would cost more than
+    // `budget` node entries (ranges covering many small ones, e.g. a memset over an array
+    // accessed element by element): the caller then takes the per-instance path throughout.
+    SiteNodeIndex(const Trace& trace, const std::vector<std::uint32_t>& end_of_site,
+                  std::size_t budget)
+        : trace_(trace) {
+        std::vector<std::uint64_t> bounds;
+        for (const AccessSite& site : trace.sites) {
+            if (!(site.flags & (kAccessRead | kAccessWrite))) continue;
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
+                bounds.push_back(trace.ranges[r].lo);
+                bounds.push_back(trace.ranges[r].hi);
+            }
+        }
+        std::sort(bounds.begin(), bounds.end());
+        bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+        auto segment = [&](std::uint64_t x) {
+            return static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(), x) -
+                                              bounds.begin());
+        };
+        // Per event, its (segment, end, class) triples, sorted and distinct.
+        struct Triple {
+            std::uint32_t segment, end, cls;
+            auto operator<=>(const Triple&) const = default;
+        };
+        std::vector<Triple> triples, all;
+        std::size_t events = 0;
+        for (const Process& p : trace.processes)
+            events += p.events.size();
+        event_first_.reserve(events + 1);
+        for (const Process& p : trace.processes) {
+            event_base_.push_back(static_cast<std::uint32_t>(event_first_.size()));
+            for (const Event& e : p.events) {
+                event_first_.push_back(all.size());
+                triples.clear();
+                trace.for_each_data_range(
+                    e, [&](std::uint32_t s, const AccessSite& site, const Interval& range) {
+                        const std::uint32_t cls = site_class(site.flags);
+                        for (std::uint32_t g = segment(range.lo), last = segment(range.hi);
+                             g < last; ++g)
+                            triples.push_back({g, end_of_site[s], cls});
+                    });
+                std::sort(triples.begin(), triples.end());
+                triples.erase(std::unique(triples.begin(), triples.end()), triples.end());
+                all.insert(all.end(), triples.begin(), triples.end());
+                if (all.size() > budget) {
+                    usable_ = false;
+                    return;
+                }
+            }
+        }
+        event_first_.push_back(all.size());
+        // Node ids in (segment, end, class) order: sorting ids sorts by segment.
+        std::vector<Triple> distinct = all;
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        node_segment_.reserve(distinct.size());
+        node_end_.reserve(distinct.size());
+        node_class_.reserve(distinct.size());
+        for (const Triple& t : distinct) {
+            node_segment_.push_back(t.segment);
+            node_end_.push_back(t.end);
+            node_class_.push_back(static_cast<std::uint8_t>(t.cls));
+        }
+        event_nodes_.reserve(all.size());
+        for (const Triple& t : all)
+            event_nodes_.push_back(static_cast<std::uint32_t>(
+                std::lower_bound(distinct.begin(), distinct.end(), t) - distinct.begin()));
+        usable_ = true;
+    }
+
+    bool usable() const { return usable_; }
+
+    // Whether the static instance relation holds for this race's processes: not one OS thread
+    // (whose private storage RaceAccessFinder cuts out).
+    bool static_instances(const Race& race) const {
+        const Process& pa = trace_.processes[race.a.process];
+        const Process& pb = trace_.processes[race.b.process];
+        return usable_ && !(pa.os_thread != kNone && pa.os_thread == pb.os_thread);
+    }
+
+    // The class of a data site: bit 0 writes, bit 1 atomic.
+    static std::uint32_t site_class(std::uint8_t flags) {
+        return ((flags & kAccessWrite) ? 1u : 0u) | ((flags & kAccessAtomic) ? 2u : 0u);
+    }
+    // At least one writes, not both atomic (for_each_conflicting_site_pair's rule).
+    static bool compatible(std::uint32_t c, std::uint32_t d) {
+        return ((c | d) & 1u) && !((c & d) & 2u);
+    }
+
+    // The node ids of an event, ascending (so by segment).
+    std::pair<const std::uint32_t*, const std::uint32_t*> nodes(const EventRef& e) const {
+        const std::size_t k = event_base_[e.process] + e.index;
+        return {event_nodes_.data() + event_first_[k], event_nodes_.data() + event_first_[k + 1]};
+    }
+    std::uint32_t segment(std::uint32_t node) const { return node_segment_[node]; }
+    std::uint32_t end(std::uint32_t node) const { return node_end_[node]; }
+    std::uint32_t node_class(std::uint32_t node) const { return node_class_[node]; }
+    std::size_t node_count() const { return node_end_.size(); }
+
+    // Whether race ⟨a, b⟩ (static_instances) has any race site instance: a merge of the two
+    // node lists by segment, stopping at the first compatible pair.
+    bool has_instance(const EventRef& a, const EventRef& b) const {
+        auto [x, x_end] = nodes(a);
+        auto [y, y_end] = nodes(b);
+        while (x != x_end && y != y_end) {
+            const std::uint32_t sx = node_segment_[*x], sy = node_segment_[*y];
+            if (sx < sy) {
+                ++x;
+            } else if (sy < sx) {
+                ++y;
+            } else {
+                const std::uint32_t* xs = x;
+                const std::uint32_t* ys = y;
+                while (x != x_end && node_segment_[*x] == sx)
+                    ++x;
+                while (y != y_end && node_segment_[*y] == sx)
+                    ++y;
+                for (const std::uint32_t* i = xs; i != x; ++i)
+                    for (const std::uint32_t* j = ys; j != y; ++j)
+                        if (compatible(node_class_[*i], node_class_[*j])) return true;
+            }
+        }
+        return false;
+    }
+
+  private:
+    const Trace& trace_;
+    bool usable_ = false;
+    std::vector<std::uint32_t> event_base_;  // per process: its first event's number
+    std::vector<std::size_t> event_first_;   // per event number: first entry in event_nodes_
+    std::vector<std::uint32_t> event_nodes_; // node ids per event, ascending
+    std::vector<std::uint32_t> node_segment_, node_end_;
+    std::vector<std::uint8_t> node_class_;
+};
+
+// Folds race keys into the nodes of the races' b events for one event a at a time, then calls
+// f(end of a's node, end of the folded node, key) for every compatible pair on a segment: the
+// race sites of those races, each with the minima of its races among them (a race site may be
+// reported several times; the keys are minima, so that is harmless).
+class SiteRankFolder {
+  public:
+    explicit SiteRankFolder(const SiteNodeIndex& index)
+        : index_(index), key_(index.node_count()), stamp_(index.node_count(), 0) {}
+
+    void fold(const EventRef& b, const SiteRankKey& key) {
+        auto [y, y_end] = index_.nodes(b);
+        for (; y != y_end; ++y) {
+            if (stamp_[*y] != block_) {
+                stamp_[*y] = block_;
+                key_[*y] = key;
+                touched_.push_back(*y);
+            } else {
+                key_[*y].fold(key);
+            }
+        }
+    }
+
+    // Joins a's nodes with the nodes folded since the last join, then starts a new block.
+    template <class F> void join(const EventRef& a, F&& f) {
+        std::sort(touched_.begin(), touched_.end());
+        auto [x, x_end] = index_.nodes(a);
+        const std::uint32_t* y = touched_.data();
+        const std::uint32_t* y_end = y + touched_.size();
+        while (x != x_end && y != y_end) {
+            const std::uint32_t sx = index_.segment(*x), sy = index_.segment(*y);
+            if (sx < sy) {
+                ++x;
+            } else if (sy < sx) {
+                ++y;
+            } else {
+                const std::uint32_t* xs = x;
+                const std::uint32_t* ys = y;
+                while (x != x_end && index_.segment(*x) == sx)
+                    ++x;
+                while (y != y_end && index_.segment(*y) == sx)
+                    ++y;
+                for (const std::uint32_t* i = xs; i != x; ++i)
+                    for (const std::uint32_t* j = ys; j != y; ++j)
+                        if (SiteNodeIndex::compatible(index_.node_class(*i), index_.node_class(*j)))
+                            f(index_.end(*i), index_.end(*j), key_[*j]);
+            }
+        }
+        touched_.clear();
+        if (++block_ == 0) { // wrapped: clear the stamps
+            std::fill(stamp_.begin(), stamp_.end(), 0);
+            block_ = 1;
+        }
+    }
+
+  private:
+    const SiteNodeIndex& index_;
+    std::vector<SiteRankKey> key_;
+    std::vector<std::uint32_t> stamp_;
+    std::uint32_t block_ = 1;
+    std::vector<std::uint32_t> touched_;
+};
+
+} // namespace firstrace
