@@ -25,6 +25,7 @@
 //   fork / join      Fork(child pid) in the parent after pthread_create succeeded; the child's
 //                    first record declares it with its parent; Join(child pid) after join.
 //   heap blocks      see rt_allocator.cpp.
+#include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdarg.h>
@@ -59,9 +60,10 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
     const u64 c0 = now();
     close_computation(t, c0);
     const int r = scope.outside([&] { return real(args...); });
-    if (r == 0) {
+    if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, held now (rt_robust_mutex)
         ObjEntry* o = object(cls, obj);
         record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
+        if (cls == fmt::kObjMutex) robust_mutex_locked(t, obj);
     }
     return r;
 }
@@ -182,6 +184,7 @@ void storage_handed_over(ThreadState* t) {
 void thread_exit(ThreadState* t) {
     if (t->ended) return;
     t->guard = 1;
+    robust_mutexes_released_at_end(t);
     release_now(t, fmt::kObjThreadStorage, reinterpret_cast<const void*>(pthread_self()), 0, false);
     thread_finish(t);
 }
@@ -474,7 +477,10 @@ FRT_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
                       abstime);
 }
 FRT_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
-    return release_op(fmt::kObjMutex, m, FRT_CALLER(), false, REAL(pthread_mutex_unlock), m);
+    const int r = release_op(fmt::kObjMutex, m, FRT_CALLER(), false, REAL(pthread_mutex_unlock), m);
+    if (r == 0)
+        if (ThreadState* t = tls_state; t != nullptr) robust_mutex_unlocked(t, m);
+    return r;
 }
 
 namespace {

@@ -131,8 +131,18 @@ struct ThreadState {
     u32 ignore_writes_depth;
     u32 ignore_sync_depth;
 
+    // Robust mutexes the thread holds (rt_robust_mutex.cpp): released at its end.
+    const void* robust_held[4];
+    u32 robust_count;
+
     ThreadState* next_free;
 };
+
+// Robust mutexes (rt_robust_mutex.cpp): a lock that succeeded (or returned EOWNERDEAD) and a
+// successful unlock of m by t, and t's end, which releases the robust mutexes it still holds.
+void robust_mutex_locked(ThreadState* t, const void* m);
+void robust_mutex_unlocked(ThreadState* t, const void* m);
+void robust_mutexes_released_at_end(ThreadState* t);
 
 // The TLS pointer (initial-exec: one instruction on the hot path).
 extern __thread ThreadState* tls_state __attribute__((tls_model("initial-exec")));
