@@ -397,9 +397,8 @@ class ListedSiteGrouping {
         bool open = false;
         auto join = [&] {
             if (open)
-                folder->join(block, [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) {
-                    rank(x, y, k);
-                });
+                folder->join(
+                    [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) { rank(x, y, k); });
             open = false;
         };
         for (const Race& race : result_.races) {
@@ -421,6 +420,7 @@ class ListedSiteGrouping {
                 }
                 if (open && !(block.process == race.a.process && block.index == race.a.index))
                     join();
+                if (!open) folder->begin(race.a);
                 block = race.a;
                 open = true;
                 folder->fold(race.b, key);
