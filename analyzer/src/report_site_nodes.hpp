@@ -48,21 +48,24 @@ struct SiteRankKey {
 // is a caller-supplied id per access site (the headline (file, line)).
 class SiteNodeIndex {
   public:
-    // end_of_site[s]: the end of access site s (every data site of the trace). Returns an index
-    // without nodes (usable() false) when the segments of the trace's ranges would cost more than
-    // `budget` node entries (ranges covering many small ones, e.g. a memset over an array
-    // accessed element by element): the caller then takes the per-instance path throughout.
-    SiteNodeIndex(const Trace& trace, const std::vector<std::uint32_t>& end_of_site,
-                  std::size_t budget)
+    // Nodes of the events with racing[p][i] set (the others have none); end_of_site[s]: the end
+    // of each of their access sites. Returns an index without nodes (usable() false) when the
+    // segments of their ranges would cost more than `budget` node entries (ranges covering many
+    // small ones, e.g. a memset over an array accessed element by element): the caller then
+    // takes the per-instance path throughout.
+    SiteNodeIndex(const Trace& trace, const std::vector<std::vector<bool>>& racing,
+                  const std::vector<std::uint32_t>& end_of_site, std::size_t budget)
         : trace_(trace) {
         std::vector<std::uint64_t> bounds;
-        for (const AccessSite& site : trace.sites) {
-            if (!(site.flags & (kAccessRead | kAccessWrite))) continue;
-            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
-                bounds.push_back(trace.ranges[r].lo);
-                bounds.push_back(trace.ranges[r].hi);
-            }
-        }
+        for (std::size_t p = 0; p < trace.processes.size(); ++p)
+            for (std::size_t i = 0; i < trace.processes[p].events.size(); ++i)
+                if (racing[p][i])
+                    trace.for_each_data_range(
+                        trace.processes[p].events[i],
+                        [&](std::uint32_t, const AccessSite&, const Interval& range) {
+                            bounds.push_back(range.lo);
+                            bounds.push_back(range.hi);
+                        });
         std::sort(bounds.begin(), bounds.end());
         bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
         segments_ = bounds.empty() ? 0 : bounds.size() - 1;
@@ -80,10 +83,12 @@ class SiteNodeIndex {
         for (const Process& p : trace.processes)
             events += p.events.size();
         event_first_.reserve(events + 1);
-        for (const Process& p : trace.processes) {
+        for (std::size_t p = 0; p < trace.processes.size(); ++p) {
             event_base_.push_back(static_cast<std::uint32_t>(event_first_.size()));
-            for (const Event& e : p.events) {
+            for (std::size_t i = 0; i < trace.processes[p].events.size(); ++i) {
                 event_first_.push_back(all.size());
+                if (!racing[p][i]) continue;
+                const Event& e = trace.processes[p].events[i];
                 triples.clear();
                 trace.for_each_data_range(
                     e, [&](std::uint32_t s, const AccessSite& site, const Interval& range) {

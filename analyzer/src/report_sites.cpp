@@ -280,12 +280,25 @@ class ListedSiteGrouping {
 
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
-        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s)
-            site_end(s);
+        // The events of the races the report lists, and the ends of their sites.
+        racing_.resize(trace_.processes.size());
+        for (std::size_t p = 0; p < trace_.processes.size(); ++p)
+            racing_[p].assign(trace_.processes[p].events.size(), false);
+        for (const Race& race : result_.races)
+            if (listed(race))
+                for (const EventRef& e : {race.a, race.b})
+                    if (!racing_[e.process][e.index]) {
+                        racing_[e.process][e.index] = true;
+                        const Event& event = trace_.processes[e.process].events[e.index];
+                        for (std::uint32_t s = event.first_site;
+                             s < event.first_site + event.site_count; ++s)
+                            site_end(s);
+                    }
         unknown_end_ = end_id({}, 0, nullptr);
         // Node entries beyond a few per range mean ranges covering many segments: pair
         // instances race by race instead (exact either way).
-        const SiteNodeIndex index(trace_, end_of_site_, 4 * trace_.ranges.size() + (1u << 20));
+        const SiteNodeIndex index(trace_, racing_, end_of_site_,
+                                  4 * trace_.ranges.size() + (1u << 20));
         rank_all(index, out);
         std::vector<std::uint32_t> order = listed_order(limit, out);
         detail_groups(index, order);
@@ -319,6 +332,10 @@ class ListedSiteGrouping {
     bool in_first(const Race& race) const {
         return race.partition < result_.partitions.size() &&
                result_.partitions[race.partition].first;
+    }
+    // The report lists the races of first partitions and the validated ones.
+    bool listed(const Race& race) const {
+        return in_first(race) || race.status != RaceStatus::Unvalidated;
     }
 
     std::uint32_t end_id(std::string_view file, std::uint32_t line, const SourceLocation* l) {
@@ -503,8 +520,10 @@ class ListedSiteGrouping {
         std::vector<std::vector<std::size_t>> first_candidate(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
             first_candidate[p].reserve(trace_.processes[p].events.size() + 1);
-            for (const Event& e : trace_.processes[p].events) {
+            for (std::size_t i = 0; i < trace_.processes[p].events.size(); ++i) {
                 first_candidate[p].push_back(candidates.size());
+                if (!racing_[p][i]) continue;
+                const Event& e = trace_.processes[p].events[i];
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
                     if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
                         listed_end[end_of_site_[s]] != kNone)
@@ -710,7 +729,8 @@ class ListedSiteGrouping {
     ConflictScratch scratch_;
     std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
     std::vector<SiteEnd> ends_;
-    std::vector<std::uint32_t> end_of_site_;
+    std::vector<std::uint32_t> end_of_site_; // per access site of a racing event
+    std::vector<std::vector<bool>> racing_;  // per process and event: in a listed race
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;
