@@ -318,7 +318,6 @@ class ListedSiteGrouping {
         std::uint32_t counted_race = kNone; // the last race counted here
         std::uint32_t last_variable = kNone;
         std::uint32_t smallest_race = kNone;
-        std::vector<std::uint32_t> processes;
         std::uint32_t feasible = 0, feasible_ec = 0, unvalidated = 0, actual = 0;
         bool in_first_partition = false;
         std::uint32_t first_partition = kNone;
@@ -604,9 +603,8 @@ class ListedSiteGrouping {
         if (g.counted_race == race.id) return;
         g.counted_race = race.id;
         if (g.smallest_race == kNone) g.smallest_race = race.id; // races come by ascending id
-        for (std::uint32_t p : {race.a.process, race.b.process})
-            if (std::find(g.processes.begin(), g.processes.end(), p) == g.processes.end())
-                g.processes.push_back(p);
+        add_group_process(std::uint64_t(group) << 32 | race.a.process);
+        add_group_process(std::uint64_t(group) << 32 | race.b.process);
         switch (race.status) {
         case RaceStatus::Feasible:
             ++g.feasible;
@@ -691,8 +689,6 @@ class ListedSiteGrouping {
                 }
             }
             s.races = {g.smallest_race};
-            for (std::uint32_t p : g.processes)
-                s.threads.insert(process_name(p));
             s.runs.insert(0);
             s.feasible = g.feasible;
             s.feasible_ec = g.feasible_ec;
@@ -701,6 +697,9 @@ class ListedSiteGrouping {
             s.in_first_partition = g.in_first_partition;
             s.first_partition = g.first_partition;
         }
+        compact(group_processes_);
+        for (std::uint64_t gp : group_processes_)
+            sites[gp >> 32].threads.insert(process_name(gp & 0xffffffffu));
         compact_group_variables();
         for (std::uint64_t gv : group_variables_) {
             const std::string& name = variable_names_[gv & 0xffffffffu];
@@ -716,11 +715,18 @@ class ListedSiteGrouping {
         group_variables_.push_back(gv);
         if (group_variables_.size() >= 2 * compacted_size_ + 1024) compact_group_variables();
     }
-    void compact_group_variables() {
-        std::sort(group_variables_.begin(), group_variables_.end());
-        group_variables_.erase(std::unique(group_variables_.begin(), group_variables_.end()),
-                               group_variables_.end());
-        compacted_size_ = group_variables_.size();
+    void compact_group_variables() { compacted_size_ = compact(group_variables_); }
+    // (group, process) pairs the same way: a race site of many short-lived threads (250 000 of
+    // them) must not search its list of threads for each race.
+    void add_group_process(std::uint64_t gp) {
+        group_processes_.push_back(gp);
+        if (group_processes_.size() >= 2 * compacted_processes_ + 1024)
+            compacted_processes_ = compact(group_processes_);
+    }
+    static std::size_t compact(std::vector<std::uint64_t>& pairs) {
+        std::sort(pairs.begin(), pairs.end());
+        pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+        return pairs.size();
     }
 
     const Trace& trace_;
@@ -747,6 +753,8 @@ class ListedSiteGrouping {
     std::vector<Group> groups_;                  // per shown place
     std::vector<std::uint64_t> group_variables_; // (shown place, variable)
     std::size_t compacted_size_ = 0;
+    std::vector<std::uint64_t> group_processes_; // (shown place, process)
+    std::size_t compacted_processes_ = 0;
 };
 
 } // namespace
