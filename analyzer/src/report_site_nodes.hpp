@@ -48,23 +48,27 @@ struct SiteRankKey {
 // is a caller-supplied id per access site (the headline (file, line)).
 class SiteNodeIndex {
   public:
-    // end_of_site[s]: the end of access site s (every data site of the trace). Returns an index
-    // without nodes (usable() false) when the segments of the trace's ranges would cost more than
-    // `budget` node entries (ranges covering many small ones, e.g. a memset over an array
-    // accessed element by element): the caller then takes the per-instance path throughout.
-    SiteNodeIndex(const Trace& trace, const std::vector<std::uint32_t>& end_of_site,
-                  std::size_t budget)
+    // Nodes of the events with racing[p][i] set (the others have none); end_of_site[s]: the end
+    // of each of their access sites. Returns an index without nodes (usable() false) when the
+    // segments of their ranges would cost more than `budget` node entries (ranges covering many
+    // small ones, e.g. a memset over an array accessed element by element): the caller then
+    // takes the per-instance path throughout.
+    SiteNodeIndex(const Trace& trace, const std::vector<std::vector<bool>>& racing,
+                  const std::vector<std::uint32_t>& end_of_site, std::size_t budget)
         : trace_(trace) {
         std::vector<std::uint64_t> bounds;
-        for (const AccessSite& site : trace.sites) {
-            if (!(site.flags & (kAccessRead | kAccessWrite))) continue;
-            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r) {
-                bounds.push_back(trace.ranges[r].lo);
-                bounds.push_back(trace.ranges[r].hi);
-            }
-        }
+        for (std::size_t p = 0; p < trace.processes.size(); ++p)
+            for (std::size_t i = 0; i < trace.processes[p].events.size(); ++i)
+                if (racing[p][i])
+                    trace.for_each_data_range(
+                        trace.processes[p].events[i],
+                        [&](std::uint32_t, const AccessSite&, const Interval& range) {
+                            bounds.push_back(range.lo);
+                            bounds.push_back(range.hi);
+                        });
         std::sort(bounds.begin(), bounds.end());
         bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+        segments_ = bounds.empty() ? 0 : bounds.size() - 1;
         auto segment = [&](std::uint64_t x) {
             return static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(), x) -
                                               bounds.begin());
@@ -79,10 +83,12 @@ class SiteNodeIndex {
         for (const Process& p : trace.processes)
             events += p.events.size();
         event_first_.reserve(events + 1);
-        for (const Process& p : trace.processes) {
+        for (std::size_t p = 0; p < trace.processes.size(); ++p) {
             event_base_.push_back(static_cast<std::uint32_t>(event_first_.size()));
-            for (const Event& e : p.events) {
+            for (std::size_t i = 0; i < trace.processes[p].events.size(); ++i) {
                 event_first_.push_back(all.size());
+                if (!racing[p][i]) continue;
+                const Event& e = trace.processes[p].events[i];
                 triples.clear();
                 trace.for_each_data_range(
                     e, [&](std::uint32_t s, const AccessSite& site, const Interval& range) {
@@ -148,6 +154,7 @@ class SiteNodeIndex {
     std::uint32_t end(std::uint32_t node) const { return node_end_[node]; }
     std::uint32_t node_class(std::uint32_t node) const { return node_class_[node]; }
     std::size_t node_count() const { return node_end_.size(); }
+    std::size_t segment_count() const { return segments_; }
 
     // Whether race ⟨a, b⟩ (static_instances) has any race site instance: a merge of the two
     // node lists by segment, stopping at the first compatible pair.
@@ -178,6 +185,7 @@ class SiteNodeIndex {
   private:
     const Trace& trace_;
     bool usable_ = false;
+    std::size_t segments_ = 0;
     std::vector<std::uint32_t> event_base_;  // per process: its first event's number
     std::vector<std::size_t> event_first_;   // per event number: first entry in event_nodes_
     std::vector<std::uint32_t> event_nodes_; // node ids per event, ascending
@@ -188,63 +196,70 @@ class SiteNodeIndex {
 // Folds race keys into the nodes of the races' b events for one event a at a time, then calls
 // f(end of a's node, end of the folded node, key) for every compatible pair on a segment: the
 // race sites of those races, each with the minima of its races among them (a race site may be
-// reported several times; the keys are minima, so that is harmless).
+// reported several times; the keys are minima, so that is harmless). Only nodes of b on a
+// segment of a are folded (the others join nothing), bucketed by that segment: no sorting.
 class SiteRankFolder {
   public:
     explicit SiteRankFolder(const SiteNodeIndex& index)
-        : index_(index), key_(index.node_count()), stamp_(index.node_count(), 0) {}
+        : index_(index), key_(index.node_count()), stamp_(index.node_count(), 0),
+          segment_stamp_(index.segment_count(), 0), segment_bucket_(index.segment_count(), 0) {}
 
+    // Starts the block of races whose event a is `a`.
+    void begin(const EventRef& a) {
+        if (++block_ == 0) { // wrapped: clear the stamps
+            std::fill(stamp_.begin(), stamp_.end(), 0);
+            std::fill(segment_stamp_.begin(), segment_stamp_.end(), 0);
+            block_ = 1;
+        }
+        a_ = a;
+        buckets_used_ = 0;
+        auto [x, x_end] = index_.nodes(a);
+        for (; x != x_end; ++x) {
+            const std::uint32_t s = index_.segment(*x);
+            if (segment_stamp_[s] == block_) continue;
+            segment_stamp_[s] = block_;
+            segment_bucket_[s] = buckets_used_;
+            if (buckets_used_ == buckets_.size()) buckets_.emplace_back();
+            buckets_[buckets_used_++].clear();
+        }
+    }
+
+    // Race ⟨a, b⟩ of the current block has key `key`.
     void fold(const EventRef& b, const SiteRankKey& key) {
         auto [y, y_end] = index_.nodes(b);
         for (; y != y_end; ++y) {
+            const std::uint32_t s = index_.segment(*y);
+            if (segment_stamp_[s] != block_) continue;
             if (stamp_[*y] != block_) {
                 stamp_[*y] = block_;
                 key_[*y] = key;
-                touched_.push_back(*y);
+                buckets_[segment_bucket_[s]].push_back(*y);
             } else {
                 key_[*y].fold(key);
             }
         }
     }
 
-    // Joins a's nodes with the nodes folded since the last join, then starts a new block.
-    template <class F> void join(const EventRef& a, F&& f) {
-        std::sort(touched_.begin(), touched_.end());
-        auto [x, x_end] = index_.nodes(a);
-        const std::uint32_t* y = touched_.data();
-        const std::uint32_t* y_end = y + touched_.size();
-        while (x != x_end && y != y_end) {
-            const std::uint32_t sx = index_.segment(*x), sy = index_.segment(*y);
-            if (sx < sy) {
-                ++x;
-            } else if (sy < sx) {
-                ++y;
-            } else {
-                const std::uint32_t* xs = x;
-                const std::uint32_t* ys = y;
-                while (x != x_end && index_.segment(*x) == sx)
-                    ++x;
-                while (y != y_end && index_.segment(*y) == sx)
-                    ++y;
-                for (const std::uint32_t* i = xs; i != x; ++i)
-                    for (const std::uint32_t* j = ys; j != y; ++j)
-                        if (SiteNodeIndex::compatible(index_.node_class(*i), index_.node_class(*j)))
-                            f(index_.end(*i), index_.end(*j), key_[*j]);
-            }
-        }
-        touched_.clear();
-        if (++block_ == 0) { // wrapped: clear the stamps
-            std::fill(stamp_.begin(), stamp_.end(), 0);
-            block_ = 1;
+    // Joins a's nodes with the nodes folded in the current block.
+    template <class F> void join(F&& f) {
+        auto [x, x_end] = index_.nodes(a_);
+        for (; x != x_end; ++x) {
+            const std::uint32_t cx = index_.node_class(*x), ex = index_.end(*x);
+            for (std::uint32_t y : buckets_[segment_bucket_[index_.segment(*x)]])
+                if (SiteNodeIndex::compatible(cx, index_.node_class(y)))
+                    f(ex, index_.end(y), key_[y]);
         }
     }
 
   private:
     const SiteNodeIndex& index_;
     std::vector<SiteRankKey> key_;
-    std::vector<std::uint32_t> stamp_;
-    std::uint32_t block_ = 1;
-    std::vector<std::uint32_t> touched_;
+    std::vector<std::uint32_t> stamp_; // per node: the block that folded it
+    std::vector<std::uint32_t> segment_stamp_, segment_bucket_; // per segment: a's, its bucket
+    std::uint32_t block_ = 0;
+    EventRef a_{};
+    std::vector<std::vector<std::uint32_t>> buckets_; // per segment of a: the folded nodes
+    std::size_t buckets_used_ = 0;
 };
 
 } // namespace firstrace

@@ -280,12 +280,25 @@ class ListedSiteGrouping {
 
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
-        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s)
-            site_end(s);
+        // The events of the races the report lists, and the ends of their sites.
+        racing_.resize(trace_.processes.size());
+        for (std::size_t p = 0; p < trace_.processes.size(); ++p)
+            racing_[p].assign(trace_.processes[p].events.size(), false);
+        for (const Race& race : result_.races)
+            if (listed(race))
+                for (const EventRef& e : {race.a, race.b})
+                    if (!racing_[e.process][e.index]) {
+                        racing_[e.process][e.index] = true;
+                        const Event& event = trace_.processes[e.process].events[e.index];
+                        for (std::uint32_t s = event.first_site;
+                             s < event.first_site + event.site_count; ++s)
+                            site_end(s);
+                    }
         unknown_end_ = end_id({}, 0, nullptr);
         // Node entries beyond a few per range mean ranges covering many segments: pair
         // instances race by race instead (exact either way).
-        const SiteNodeIndex index(trace_, end_of_site_, 4 * trace_.ranges.size() + (1u << 20));
+        const SiteNodeIndex index(trace_, racing_, end_of_site_,
+                                  4 * trace_.ranges.size() + (1u << 20));
         rank_all(index, out);
         std::vector<std::uint32_t> order = listed_order(limit, out);
         detail_groups(index, order);
@@ -305,7 +318,6 @@ class ListedSiteGrouping {
         std::uint32_t counted_race = kNone; // the last race counted here
         std::uint32_t last_variable = kNone;
         std::uint32_t smallest_race = kNone;
-        std::vector<std::uint32_t> processes;
         std::uint32_t feasible = 0, feasible_ec = 0, unvalidated = 0, actual = 0;
         bool in_first_partition = false;
         std::uint32_t first_partition = kNone;
@@ -319,6 +331,10 @@ class ListedSiteGrouping {
     bool in_first(const Race& race) const {
         return race.partition < result_.partitions.size() &&
                result_.partitions[race.partition].first;
+    }
+    // The report lists the races of first partitions and the validated ones.
+    bool listed(const Race& race) const {
+        return in_first(race) || race.status != RaceStatus::Unvalidated;
     }
 
     std::uint32_t end_id(std::string_view file, std::uint32_t line, const SourceLocation* l) {
@@ -397,9 +413,8 @@ class ListedSiteGrouping {
         bool open = false;
         auto join = [&] {
             if (open)
-                folder->join(block, [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) {
-                    rank(x, y, k);
-                });
+                folder->join(
+                    [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) { rank(x, y, k); });
             open = false;
         };
         for (const Race& race : result_.races) {
@@ -421,6 +436,7 @@ class ListedSiteGrouping {
                 }
                 if (open && !(block.process == race.a.process && block.index == race.a.index))
                     join();
+                if (!open) folder->begin(race.a);
                 block = race.a;
                 open = true;
                 folder->fold(race.b, key);
@@ -503,8 +519,10 @@ class ListedSiteGrouping {
         std::vector<std::vector<std::size_t>> first_candidate(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
             first_candidate[p].reserve(trace_.processes[p].events.size() + 1);
-            for (const Event& e : trace_.processes[p].events) {
+            for (std::size_t i = 0; i < trace_.processes[p].events.size(); ++i) {
                 first_candidate[p].push_back(candidates.size());
+                if (!racing_[p][i]) continue;
+                const Event& e = trace_.processes[p].events[i];
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
                     if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
                         listed_end[end_of_site_[s]] != kNone)
@@ -585,9 +603,8 @@ class ListedSiteGrouping {
         if (g.counted_race == race.id) return;
         g.counted_race = race.id;
         if (g.smallest_race == kNone) g.smallest_race = race.id; // races come by ascending id
-        for (std::uint32_t p : {race.a.process, race.b.process})
-            if (std::find(g.processes.begin(), g.processes.end(), p) == g.processes.end())
-                g.processes.push_back(p);
+        add_group_process(std::uint64_t(group) << 32 | race.a.process);
+        add_group_process(std::uint64_t(group) << 32 | race.b.process);
         switch (race.status) {
         case RaceStatus::Feasible:
             ++g.feasible;
@@ -672,8 +689,6 @@ class ListedSiteGrouping {
                 }
             }
             s.races = {g.smallest_race};
-            for (std::uint32_t p : g.processes)
-                s.threads.insert(process_name(p));
             s.runs.insert(0);
             s.feasible = g.feasible;
             s.feasible_ec = g.feasible_ec;
@@ -682,6 +697,9 @@ class ListedSiteGrouping {
             s.in_first_partition = g.in_first_partition;
             s.first_partition = g.first_partition;
         }
+        compact(group_processes_);
+        for (std::uint64_t gp : group_processes_)
+            sites[gp >> 32].threads.insert(process_name(gp & 0xffffffffu));
         compact_group_variables();
         for (std::uint64_t gv : group_variables_) {
             const std::string& name = variable_names_[gv & 0xffffffffu];
@@ -697,11 +715,18 @@ class ListedSiteGrouping {
         group_variables_.push_back(gv);
         if (group_variables_.size() >= 2 * compacted_size_ + 1024) compact_group_variables();
     }
-    void compact_group_variables() {
-        std::sort(group_variables_.begin(), group_variables_.end());
-        group_variables_.erase(std::unique(group_variables_.begin(), group_variables_.end()),
-                               group_variables_.end());
-        compacted_size_ = group_variables_.size();
+    void compact_group_variables() { compacted_size_ = compact(group_variables_); }
+    // (group, process) pairs the same way: a race site of many short-lived threads (250 000 of
+    // them) must not search its list of threads for each race.
+    void add_group_process(std::uint64_t gp) {
+        group_processes_.push_back(gp);
+        if (group_processes_.size() >= 2 * compacted_processes_ + 1024)
+            compacted_processes_ = compact(group_processes_);
+    }
+    static std::size_t compact(std::vector<std::uint64_t>& pairs) {
+        std::sort(pairs.begin(), pairs.end());
+        pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+        return pairs.size();
     }
 
     const Trace& trace_;
@@ -710,7 +735,8 @@ class ListedSiteGrouping {
     ConflictScratch scratch_;
     std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
     std::vector<SiteEnd> ends_;
-    std::vector<std::uint32_t> end_of_site_;
+    std::vector<std::uint32_t> end_of_site_; // per access site of a racing event
+    std::vector<std::vector<bool>> racing_;  // per process and event: in a listed race
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;
@@ -727,6 +753,8 @@ class ListedSiteGrouping {
     std::vector<Group> groups_;                  // per shown place
     std::vector<std::uint64_t> group_variables_; // (shown place, variable)
     std::size_t compacted_size_ = 0;
+    std::vector<std::uint64_t> group_processes_; // (shown place, process)
+    std::size_t compacted_processes_ = 0;
 };
 
 } // namespace
