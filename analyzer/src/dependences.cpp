@@ -10,8 +10,6 @@ bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, Ev
     return !(g.event(y).clock_finish < g.event(x).clock_start);
 }
 
-namespace {
-
 // Order classes: events of one process between two of its nodes with a synchronization edge to
 // or from another process (or a barrier episode). Two events of one class are unordered with
 // exactly the same events of other processes: a path from one to another process leaves
@@ -37,6 +35,8 @@ std::vector<std::uint32_t> order_classes(const TemporalGraph& g) {
     }
     return out;
 }
+
+namespace {
 
 class ChainSearch {
   public:
