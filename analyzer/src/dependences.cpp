@@ -1,12 +1,39 @@
 #include "dependences.hpp"
 
 #include <algorithm>
+#include <tuple>
 
 namespace firstrace {
 
 bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y) {
     if (ordering == Ordering::Approximate) return true;
     return !(g.event(y).clock_finish < g.event(x).clock_start);
+}
+
+// Order classes: events of one process between two of its nodes with a synchronization edge to
+// or from another process (or a barrier episode). Two events of one class are unordered with
+// exactly the same events of other processes: a path from one to another process leaves
+// through such a node at or after the event's finish, and a path into it arrives through one
+// at or before its start, and the nodes between two events of one class have no such edge.
+std::vector<std::uint32_t> order_classes(const TemporalGraph& g) {
+    std::vector<bool> boundary(g.node_count(), false);
+    for (const auto& [from, to] : g.sync_edges())
+        if (g.node_process(from) != g.node_process(to) || !g.node_process(from).valid()) {
+            boundary[from.value] = true;
+            boundary[to.value] = true;
+        }
+    std::vector<std::uint32_t> out(g.event_count(), 0);
+    std::uint32_t next = 0;
+    for (const ProcessId p : g.processes()) {
+        ++next;
+        for (const EventId e : g.process_events(p)) {
+            const bool sync = boundary[g.start_node(e).value] || boundary[g.finish_node(e).value];
+            if (sync) ++next;
+            out[e.value] = next;
+            if (sync) ++next;
+        }
+    }
+    return out;
 }
 
 namespace {
@@ -19,12 +46,21 @@ class ChainSearch {
         : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(offsets),
           targets_(targets), in_path_(g.process_count(), false),
           best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
-          targets_of_process_(g.process_count()) {
-        IdVector<EventId, bool> is_target(g.event_count(), false);
-        for (EventId y : targets)
-            is_target[y] = true;
+          targets_of_process_(g.process_count()), order_class_(order_classes(g)) {
+        // Incoming direct dependences (CSR by target; sources ascending).
+        in_offsets_.assign(g.event_count() + 1, 0);
+        for (const EventId y : targets)
+            ++in_offsets_[y.value + 1];
+        for (std::uint32_t e = 0; e < g.event_count(); ++e)
+            in_offsets_[e + 1] += in_offsets_[e];
+        in_sources_.resize(targets.size());
+        std::vector<std::uint32_t> fill(in_offsets_.begin(), in_offsets_.end() - 1);
+        for (std::uint32_t x = 0; x < g.event_count(); ++x)
+            for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
+                in_sources_[fill[targets[i].value]++] = EventId(x);
         for (const EventId y : g.events())
-            if (is_target[y]) targets_of_process_[g.event_process(y)].push_back(y);
+            if (in_offsets_[y.value] != in_offsets_[y.value + 1])
+                targets_of_process_[g.event_process(y)].push_back(y);
     }
 
     // Edges from `orig`, appended to `direct` and `all`. Returns false when the budget ran out
@@ -86,14 +122,20 @@ class ChainSearch {
         }
     }
 
-    // The earliest event of each process any dependence from orig could reach: the first event
-    // with an incoming direct dependence that is unordered with orig (and allowed by the
-    // ordering mode; the events preceding orig form a prefix of a process, those it precedes
-    // and, in complete mode, those finished before it started a suffix and a prefix). Once
-    // every process has a target at its bound, no chain can improve the result: the search
-    // stops, exactly (this is what ends it early on dense traces where every event conflicts).
+    // The earliest event of each process any dependence from orig could reach. A direct one
+    // is a target of orig; a transitive one y ends a chain whose last step w -> y comes from
+    // an event w of another process than orig's (chain events are mutually unordered, so one
+    // per process) that is unordered with orig; and y is unordered with orig and (complete
+    // mode) not finished before orig started. Along a process, the events preceding orig form
+    // a prefix, those it precedes and, in complete mode, those finished before it started a
+    // suffix and a prefix. Once every process has a target at its bound, no chain can improve
+    // the result: the search stops, exactly (this is what ends it early on dense traces where
+    // nearly every event conflicts). Events whose direct dependences in all come from orig's
+    // process or from events ordered with orig are no bound: a bound no chain can end at
+    // makes the search exhaust every chain before it can stop.
     void compute_bounds(EventId orig) {
         open_ = 0;
+        open_list_.clear();
         const ProcessId p = g_.event_process(orig);
         for (const ProcessId q : g_.processes()) {
             bound_[q] = kNone;
@@ -102,50 +144,91 @@ class ChainSearch {
             auto it = std::partition_point(list.begin(), list.end(), [&](EventId y) {
                 return order_.precedes(y, orig) || !dependence_allowed(g_, ordering_, orig, y);
             });
-            if (it == list.end() || order_.precedes(orig, *it)) continue;
-            bound_[q] = g_.event_index(*it);
-            ++open_;
+            for (; it != list.end() && !order_.precedes(orig, *it); ++it) {
+                if (is_direct_target(orig, *it) || has_chain_step_in(orig, p, *it)) {
+                    bound_[q] = g_.event_index(*it);
+                    ++open_;
+                    open_list_.push_back(q);
+                    break;
+                }
+            }
         }
+    }
+
+    bool is_direct_target(EventId x, EventId y) const {
+        const auto begin = targets_.begin() + offsets_[x.value];
+        const auto end = targets_.begin() + offsets_[x.value + 1];
+        return std::binary_search(begin, end, y);
+    }
+
+    // Whether y has an incoming direct dependence that could be a chain's last step from
+    // orig: from an event of another process than orig's, unordered with orig.
+    bool has_chain_step_in(EventId orig, ProcessId p, EventId y) const {
+        for (std::uint32_t i = in_offsets_[y.value]; i < in_offsets_[y.value + 1]; ++i) {
+            const EventId w = in_sources_[i];
+            if (g_.event_process(w) != p && order_.unordered(w, orig)) return true;
+        }
+        return false;
     }
 
     // Depth-first over chains of direct dependences. A chain's extensions depend only on the set
     // of its events (they must stay mutually unordered with all of them) and on its last event,
     // and a smaller set allows more: a chain reaching y whose event set contains the set of an
-    // earlier chain reaching y adds nothing, and is cut.
+    // earlier chain reaching y adds nothing, and is cut. From each event the open bounds among
+    // its targets are tried first: on dense traces most chains of two or three steps end at a
+    // bound, and the search stops once every process is at its bound.
     void extend(EventId x) {
-        for (std::uint32_t i = offsets_[x.value]; i < offsets_[x.value + 1]; ++i) {
-            if (open_ == 0) return; // every process reached at its bound
-            if (++steps_ > budget_) {
-                exhausted_ = true;
-                return;
+        const auto begin = targets_.begin() + offsets_[x.value];
+        const auto end = targets_.begin() + offsets_[x.value + 1];
+        for (std::size_t k = 0; k < open_list_.size(); ++k) {
+            const ProcessId q = open_list_[k];
+            if (in_path_[q] || best_[q].index == bound_[q]) continue;
+            const EventId y = g_.event_id(q, bound_[q]);
+            if (std::binary_search(begin, end, y)) {
+                if (!step(y)) return;
             }
-            const EventId y = targets_[i];
-            const ProcessId q = g_.event_process(y);
-            if (in_path_[q]) continue;
-            bool unordered = true;
-            // x and y race, so they are unordered; check the rest of the path.
-            for (std::size_t k = 0; k + 1 < path_.size() && unordered; ++k)
-                unordered = order_.unordered(path_[k], y);
-            if (!unordered) continue;
-            path_.push_back(y);
-            if (!remember(y)) {
-                path_.pop_back();
-                continue;
-            }
-            if (path_.size() >= 3 && dependence_allowed(g_, ordering_, path_.front(), y))
-                record(y, true);
-            in_path_[q] = true;
-            extend(y);
-            in_path_[q] = false;
-            path_.pop_back();
-            if (exhausted_ || open_ == 0) return;
         }
+        for (auto it = begin; it != end; ++it)
+            if (!step(*it)) return;
     }
 
-    // Stores the event set of the current path (ending in y) unless a subset of it already
-    // reached y. Returns whether it was new.
+    // Extends the current path by the direct dependence to y. Returns false when the search
+    // is over (budget spent, or every process reached at its bound).
+    bool step(EventId y) {
+        if (open_ == 0) return false; // every process reached at its bound
+        if (++steps_ > budget_) {
+            exhausted_ = true;
+            return false;
+        }
+        const ProcessId q = g_.event_process(y);
+        if (in_path_[q]) return true;
+        // The last event and y race, so they are unordered; check the rest of the path.
+        for (std::size_t k = 0; k + 1 < path_.size(); ++k)
+            if (!order_.unordered(path_[k], y)) return true;
+        path_.push_back(y);
+        if (!remember(y)) {
+            path_.pop_back();
+            return true;
+        }
+        if (path_.size() >= 3 && dependence_allowed(g_, ordering_, path_.front(), y))
+            record(y, true);
+        in_path_[q] = true;
+        extend(y);
+        in_path_[q] = false;
+        path_.pop_back();
+        return !(exhausted_ || open_ == 0);
+    }
+
+    // Stores the set of order classes of the current path (ending in y) unless a subset of it
+    // already reached y. Returns whether it was new. Events of one order class are unordered
+    // with exactly the same events (order_classes), so a chain's possible extensions depend on
+    // the classes of its events, not on which event of a class it holds: on traces whose
+    // threads never synchronize with each other (one class per thread) a chain is its last
+    // event and its set of processes.
     bool remember(EventId y) {
-        sorted_.assign(path_.begin(), path_.end());
+        sorted_.clear();
+        for (const EventId e : path_)
+            sorted_.push_back(order_class_[e.value]);
         std::sort(sorted_.begin(), sorted_.end());
         if (seen_head_.empty()) seen_head_.assign(g_.event_count(), kNone);
         for (std::uint32_t k = seen_head_[y]; k != kNone; k = seen_[k].next) {
@@ -193,8 +276,12 @@ class ChainSearch {
     IdVector<ProcessId, Best> best_;
     IdVector<ProcessId, std::uint32_t> bound_; // event index per process, see compute_bounds
     std::uint32_t open_ = 0;                   // processes not yet at their bound
+    std::vector<ProcessId> open_list_;         // processes with a bound
     IdVector<ProcessId, std::vector<EventId>> targets_of_process_; // events with a direct
                                                                    // dependence in
+    std::vector<std::uint32_t> in_offsets_; // incoming direct dependences, CSR by target
+    std::vector<EventId> in_sources_;
+    std::vector<std::uint32_t> order_class_; // per event, see order_classes
     std::vector<ProcessId> touched_;
     IdVector<ProcessId, std::uint32_t> direct_best_; // event index per process
     std::vector<ProcessId> touched_direct_;
@@ -206,8 +293,8 @@ class ChainSearch {
     IdVector<EventId, std::uint32_t> seen_head_;
     std::vector<EventId> seen_touched_;
     std::vector<SeenSet> seen_;
-    std::vector<EventId> pool_;
-    std::vector<EventId> sorted_;
+    std::vector<std::uint32_t> pool_;
+    std::vector<std::uint32_t> sorted_;
     std::uint64_t steps_ = 0;
     bool exhausted_ = false;
 };
@@ -218,24 +305,35 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress) {
-    // Direct dependences as adjacency lists (CSR), targets sorted by event id.
-    std::vector<std::pair<EventId, EventId>> pairs;
-    for (const auto* list : {&conflicts.races, &conflicts.atomic_only})
-        for (const ApparentRace& r : *list) {
+    // Direct dependences as adjacency lists (CSR), targets sorted by event id. Both lists come
+    // sorted by (a, b) and a < b (a is the event of the lower process), so filling the lists in
+    // that order sorts every source's targets without a sort: first the a's of the races where
+    // it is b, ascending, then the b's where it is a, ascending.
+    std::vector<std::uint32_t> offsets(g.event_count() + 1, 0);
+    auto for_each_dependence = [&](auto&& f) {
+        const auto& races = conflicts.races;
+        const auto& atomic = conflicts.atomic_only;
+        std::size_t i = 0, j = 0;
+        // Merge the two sorted lists into one (a, b) order.
+        while (i < races.size() || j < atomic.size()) {
+            const bool take_race =
+                j == atomic.size() || (i < races.size() && std::tie(races[i].a, races[i].b) <
+                                                               std::tie(atomic[j].a, atomic[j].b));
+            const ApparentRace& r = take_race ? races[i++] : atomic[j++];
             const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
             const bool ba = kind == DependenceKind::SharedData || r.b_writes_a_reads;
-            if (ab && dependence_allowed(g, ordering, r.a, r.b)) pairs.emplace_back(r.a, r.b);
-            if (ba && dependence_allowed(g, ordering, r.b, r.a)) pairs.emplace_back(r.b, r.a);
+            if (ab && dependence_allowed(g, ordering, r.a, r.b)) f(r.a, r.b);
+            if (ba && dependence_allowed(g, ordering, r.b, r.a)) f(r.b, r.a);
         }
-    std::sort(pairs.begin(), pairs.end());
-    std::vector<std::uint32_t> offsets(g.event_count() + 1, 0);
-    std::vector<EventId> targets(pairs.size());
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        ++offsets[pairs[i].first.value + 1];
-        targets[i] = pairs[i].second;
-    }
+    };
+    for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
     for (std::uint32_t e = 0; e < g.event_count(); ++e)
         offsets[e + 1] += offsets[e];
+    std::vector<EventId> targets(offsets.back());
+    {
+        std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
+        for_each_dependence([&](EventId from, EventId to) { targets[fill[from.value]++] = to; });
+    }
 
     Dependences deps;
     ChainSearch search(g, order, ordering, budget, offsets, targets);

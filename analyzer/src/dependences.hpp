@@ -41,6 +41,12 @@ struct Dependences {
 // Whether a dependence x -> y is possible under the ordering mode.
 bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y);
 
+// Per event, its order class: events of one process between two of its nodes with a
+// synchronization edge to or from another process (or a barrier episode) share one; two events
+// of one class are unordered with exactly the same events of other processes. The transitive
+// search remembers chains by these classes.
+std::vector<std::uint32_t> order_classes(const TemporalGraph& g);
+
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "apparent_races.hpp"
+#include "dependences.hpp"
 #include "firstrace/analysis.hpp"
 #include "firstrace/race_accesses.hpp"
 #include "reference_analysis.hpp"
@@ -31,6 +32,29 @@ bench::GeneratorParams params_for(std::uint64_t seed) {
     p.sync_ratio = 0.05 * pick(0, 6);
     p.protected_ratio = 0.2 * pick(0, 5);
     p.locations = pick(1, 6);
+    p.nested_forks = pick(0, 1) == 1;
+    return p;
+}
+
+// Dense traces for the transitive search (issue 14): more threads, one to three variables that
+// nearly every event touches, short events, and locks that order some events across threads,
+// so that chains are many and the order classes of dependences.cpp are both shared (threads
+// that do not synchronize for a while) and split (lock hand-overs between threads).
+bench::GeneratorParams dense_params_for(std::uint64_t seed) {
+    std::mt19937_64 rng(seed * 104729 + 7);
+    auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
+        return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
+    };
+    bench::GeneratorParams p;
+    p.seed = seed + 1000;
+    p.threads = pick(4, 5);
+    p.locks = pick(1, 3);
+    p.variables = pick(1, 3);
+    p.operations = pick(60, 110);
+    p.write_ratio = 0.5;
+    p.sync_ratio = 0.05 * pick(3, 6);
+    p.protected_ratio = 0.1 * pick(0, 2);
+    p.locations = 4;
     p.nested_forks = pick(0, 1) == 1;
     return p;
 }
@@ -183,6 +207,93 @@ TEST_P(Differential, PrivateStorageAndAtomicsMatchReference) {
 }
 
 INSTANTIATE_TEST_SUITE_P(RandomTraces, Differential, ::testing::Range<std::uint64_t>(1, 301));
+
+class DenseDifferential : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(DenseDifferential, BothOrderingsMatchReference) {
+    const Trace trace = test::parse_std(test::random_std(dense_params_for(GetParam())));
+    for (Ordering ordering : {Ordering::Approximate, Ordering::Complete})
+        check_against_reference(trace, ordering,
+                                "dense seed " + std::to_string(GetParam()) + ", " +
+                                    to_string(ordering));
+}
+
+TEST_P(DenseDifferential, SmallBudgetFallbackIsASoundSuperset) {
+    // A budget that runs out in the middle of the search: the origins that fall back keep what
+    // the search found and add the bounds; G_D and G_E may only gain paths.
+    const Trace trace = test::parse_std(test::random_std(dense_params_for(GetParam())));
+    for (Ordering ordering : {Ordering::Approximate, Ordering::Complete}) {
+        AnalysisOptions exact_options, coarse_options;
+        exact_options.ordering = coarse_options.ordering = ordering;
+        exact_options.transitive_budget = std::uint64_t(1) << 40;
+        coarse_options.transitive_budget = 3;
+        const AnalysisResult exact = analyze(trace, exact_options);
+        const AnalysisResult coarse = analyze(trace, coarse_options);
+        ASSERT_EQ(exact.races.size(), coarse.races.size());
+        for (std::size_t i = 0; i < exact.races.size(); ++i) {
+            const RaceStatus e = exact.races[i].status, c = coarse.races[i].status;
+            if (e == RaceStatus::Unvalidated) {
+                EXPECT_EQ(c, RaceStatus::Unvalidated) << "race " << i;
+            }
+            if (e == RaceStatus::FeasibleEc) {
+                EXPECT_NE(c, RaceStatus::Feasible) << "race " << i;
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(DenseTraces, DenseDifferential, ::testing::Range<std::uint64_t>(1, 61));
+
+TEST(DifferentialCoverage, DenseTracesHaveLongChainsAndSharedClasses) {
+    // The dense traces must give transitive dependences of three steps or more, and order
+    // classes both shared by several events and split by synchronization, or the comparison
+    // above proves little about the transitive search.
+    std::uint64_t transitive = 0, shared_classes = 0, split_processes = 0;
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        const Trace trace = test::parse_std(test::random_std(dense_params_for(seed)));
+        AnalysisOptions options;
+        options.transitive_budget = std::uint64_t(1) << 40;
+        for (const GraphEdge& e : analyze(trace, options).edges)
+            transitive += e.transitive;
+        const TemporalGraph g(trace);
+        const std::vector<std::uint32_t> classes = order_classes(g);
+        for (const ProcessId p : g.processes()) {
+            std::set<std::uint32_t> of_process;
+            for (const EventId e : g.process_events(p))
+                of_process.insert(classes[e.value]);
+            shared_classes += of_process.size() < g.process_events(p).size();
+            split_processes += of_process.size() > 2;
+        }
+    }
+    EXPECT_GT(transitive, 100u);
+    EXPECT_GT(shared_classes, 50u);
+    EXPECT_GT(split_processes, 50u);
+}
+
+TEST(OrderClasses, EventsOfOneClassAreUnorderedWithTheSameEvents) {
+    for (std::uint64_t seed = 1; seed <= 150; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        const Trace trace =
+            test::parse_std(test::random_std(seed % 2 ? params_for(seed) : dense_params_for(seed)));
+        const TemporalGraph g(trace);
+        const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
+        const Components comps = strong_components(graph);
+        const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
+        const EventOrder order(g, ts);
+        const std::vector<std::uint32_t> classes = order_classes(g);
+        for (const EventId a : g.events())
+            for (const EventId b : g.events()) {
+                if (a == b || classes[a.value] != classes[b.value]) continue;
+                ASSERT_EQ(g.event_process(a), g.event_process(b)) << "one class, two processes";
+                for (const EventId y : g.events()) {
+                    if (g.event_process(y) == g.event_process(a)) continue;
+                    ASSERT_EQ(order.unordered(a, y), order.unordered(b, y))
+                        << "events " << a.value << " and " << b.value << " of class "
+                        << classes[a.value] << " against " << y.value;
+                }
+            }
+    }
+}
 
 TEST_P(Differential, BudgetFallbackIsASoundSuperset) {
     // With no budget every origin falls back to the conservative superset: G_D and G_E may only
