@@ -65,4 +65,22 @@ void atomic_effect(ObjEntry* o, u32 pid, AtomicEffect effect, AtomicRecords& out
     if (effect.release || ends) o->last_release.fetch_add(1, std::memory_order_relaxed);
 }
 
+bool repeats_release(ObjEntry* o, u32 pid, const AtomicRecords& records, u64 incarnation,
+                     u64 counter) {
+    if (records.count != 1) return false;
+    const AtomicRecords::Entry& e = records.entries[0];
+    if (e.op != firstrace::format::kOpRelease || e.incarnation != incarnation ||
+        e.counter <= counter)
+        return false;
+    for (ObjEntry::ReleaseHead& h : o->heads) {
+        if (h.pid_plus_one == pid + 1 && h.next_counter == e.counter + 1) {
+            h.next_counter = static_cast<u32>(e.counter);
+            // nothing changed for an acquirer either: its next acquire of o may be elided
+            o->last_release.fetch_sub(1, std::memory_order_relaxed);
+            return true;
+        }
+    }
+    return false;
+}
+
 } // namespace frt

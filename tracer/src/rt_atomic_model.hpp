@@ -56,6 +56,17 @@ struct AtomicEffect {
 // `out` with the records of process `pid`.
 void atomic_effect(ObjEntry* o, u32 pid, AtomicEffect effect, AtomicRecords& out);
 
+// Under o->spin, right after atomic_effect filled `records` with exactly one Release of
+// process `pid`: true when it is in the same release sequence as that process's previous
+// Release on o (incarnation `incarnation`, counter `counter`), which the caller knows to stand
+// at the same place in its process (nothing recorded or accessed since). Acquires of other
+// processes in between paired with the previous Release, and later ones may too: its position
+// is this one's. The counter this Release took is then given back (the object's counters stay
+// gapless: a gap means a lost record to the reader), and so is its change of o->last_release (an
+// acquirer of the previous Release need not acquire again: rt_access.cpp elides it).
+bool repeats_release(ObjEntry* o, u32 pid, const AtomicRecords& records, u64 incarnation,
+                     u64 counter);
+
 // Writes `records` for the operation at pc on the atomic at `address`, all from clock c0 to c1
 // (the computation event closed by the caller).
 inline void emit_atomic_records(ThreadState* t, u64 address, const AtomicRecords& records, u64 pc,

@@ -118,6 +118,15 @@ struct ThreadState {
     // acquire-elision cache: last atomic object acquired and its release stamp then
     const void* acq_obj;
     u64 acq_stamp;
+    // release coalescing (rt_access.cpp): the last Release written for an atomic store or RMW,
+    // its access site and size, and where the stream stood right after it
+    const void* rel_obj;
+    u64 rel_incarnation;
+    u64 rel_counter;
+    u64 rel_site;
+    u64 rel_size;
+    std::size_t rel_len;
+    u32 rel_seq;
     // fences (rt_access.cpp): a release fence makes this thread's later relaxed stores
     // releases; the last atomics read by relaxed operations, acquired by an acquire fence
     bool fence_released;

@@ -102,6 +102,7 @@ ThreadState* create_state(u32 pid, u32 parent) {
     t->seq = 0;
     t->acq_obj = nullptr;
     t->acq_stamp = 0;
+    t->rel_obj = nullptr;
     t->fence_released = false;
     t->relaxed_reads_next = 0;
     for (u64& a : t->relaxed_reads)
