@@ -12,13 +12,20 @@
 #define ROUNDS 10
 #define CAP 16
 
-static int items[CAP];
-static int first = 0, count = 0;
+// volatile and noinline: every statement of transfer/transfer_fast below is its own access at
+// every optimization level, as in the thesis' event traces. Between the lock and the unlock (and
+// in transfer_fast, with only relaxed atomics around it) an optimizing compiler may legally keep
+// `count` and `first` in registers, and with both functions inlined into child, gcc -O2 and clang
+// merge their identical tails into one access (clang's with no source line): the race stays,
+// on fewer lines. (clang's instrumentation still skips a read that a write of the same variable
+// follows in the same block, as for `count++`: the write stands for the line.)
+static volatile int items[CAP];
+static volatile int first = 0, count = 0;
 static long total = 0;
 static pthread_mutex_t lock;
 static atomic_int turn; // staging only: relaxed, no ordering
 
-static int transfer(int v) {
+__attribute__((noinline)) static int transfer(int v) {
     int out = -1;
     pthread_mutex_lock(&lock);
     if (count < CAP) {                    // RACE
@@ -34,7 +41,7 @@ static int transfer(int v) {
     return out;
 }
 
-static int transfer_fast(int v) {
+__attribute__((noinline)) static int transfer_fast(int v) {
     int out = -1;
     /* pthread_mutex_lock(&lock);  -- removed */
     if (count < CAP) {                    // RACE

@@ -1,10 +1,9 @@
-// Small fixed-size copies that the compilers do not leave as memcpy/memset calls: gcc -O2
-// folds them into 16-byte loads and stores (instrumented as __tsan_read16/__tsan_write16) or
-// into ranges (__tsan_write_range); clang keeps the calls and the runtime intercepts them. A
-// worker publishes a 16-byte pair and clears a 12-byte tag while main copies both out, with no
-// synchronization between them. gcc -O2 expands the 12-byte memset and memcpy into plain 8- and
-// 4-byte moves after its instrumentation pass: those stay uninstrumented, and the race on `tag`
-// is seen neither by firstrace nor by gcc's ThreadSanitizer at -O2 (at -O0 and with clang it is).
+// Small fixed-size copies that gcc -O1/-O2 would expand inline after its ThreadSanitizer
+// pass (the 12-byte memset and memcpy as plain 8- and 4-byte moves: neither instrumented nor
+// intercepted, so gcc's own ThreadSanitizer misses the race on `tag`). firstrace-cc keeps them
+// calls for gcc (-fno-builtin-memcpy etc.) and the runtime intercepts them, as it does clang's,
+// whose pass turns the memory intrinsics into calls. A worker publishes a 16-byte pair and
+// clears a 12-byte tag while main copies both out, with no synchronization between them.
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,5 @@
-// Small fixed-size copies that the compilers do not leave as memcpy/memset calls: gcc -O2
-// folds them into 16-byte loads and stores (instrumented as __tsan_read16/__tsan_write16) or
-// into ranges (__tsan_write_range); clang keeps the calls and the runtime intercepts them. The
+// Small fixed-size copies that gcc -O1/-O2 would expand inline after its ThreadSanitizer pass
+// (firstrace-cc keeps them calls, see small-copies-racy.c) and clang turns into calls. The
 // worker publishes a 16-byte pair and clears a 12-byte tag under a mutex, main copies both out
 // under the same mutex.
 #include <pthread.h>

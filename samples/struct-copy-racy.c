@@ -15,7 +15,7 @@ static struct Config shared;
 static void* publish(void* arg) {
     (void)arg;
     struct Config local;
-    memset(&local, 0, sizeof local);
+    memset(&local, 0, sizeof local); // RACE-IF-OPTIMIZED: clang -O1 zeroes `shared`'s tail here
     strcpy(local.name, "tuned");
     local.values[3] = 42;
     shared = local; // RACE

@@ -12,7 +12,11 @@
 
 static unsigned trace[REFS];
 static unsigned tags[LINES];
-static long hits, misses;
+// volatile: each reference updates the shared counters in memory at every optimization level.
+// Without it the loop has no synchronization, so -O1/-O2 may legally keep `hits` and `misses` in
+// registers and store them once after the loop (gcc attributes that store to the `for` line,
+// clang to no line): the race stays but on another line than the increments.
+static volatile long hits, misses;
 
 static void* simulate(void* arg) {
     const int me = (int)(long)arg;

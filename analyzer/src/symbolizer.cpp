@@ -429,8 +429,19 @@ std::vector<SourceLocation> Symbolizer::resolve_frames(std::uint64_t return_addr
     Dwarf_Files* files = nullptr;
     std::size_t nfiles = 0;
     if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0) files = nullptr;
+    Dwarf_Die* innermost = nullptr;
+    if (dwarf_getscopes(cu, addr - bias, &innermost) <= 0) {
+        std::free(innermost);
+        return frames;
+    }
+    // dwarf_getscopes leaves an inlined subroutine for the scopes of its abstract origin (where
+    // the function is declared), so past the first inlined call the chain is not the calls that
+    // inlined it: code inlined several levels deep (-O1/-O2 C++) lost every caller past the
+    // first. The concrete scopes containing the innermost one (dwarf_getscopes_die, as
+    // elfutils' `addr2line -i` does) are the whole chain of inlined calls.
     Dwarf_Die* scopes = nullptr;
-    const int n = dwarf_getscopes(cu, addr - bias, &scopes);
+    const int n = dwarf_getscopes_die(&innermost[0], &scopes);
+    std::free(innermost);
     // scopes[0..n) run from the innermost scope outwards. Each inlined subroutine is a call
     // made in the next enclosing function scope (inlined subroutine or subprogram).
     for (int i = 0; i < n; ++i) {

@@ -1,9 +1,9 @@
 # End-to-end check of one sample: build it with the wrapper, record it, analyze the trace and
 # compare the races with the `// RACE` markers in the source (firstrace_sample_check, see
-# sample_check.cpp for the markers). With -DOPT=-O2 (optimized code, where line attribution
-# moves) only "racy shows races, race-free shows none" is checked.
+# sample_check.cpp for the markers). -DOPT=-O1/-O2 (the `e2e.opt.*` matrix) checks the markers
+# the same way, with the checker's rules for optimized line attribution (--opt).
 # Usage: cmake -DSAMPLE=x.c -DBIN=build/bin -DWORK=dir -DCOMPILER=gcc|clang -DCHECK=checker
-#              [-DOPT=-O2] -P check_sample.cmake
+#              [-DREPORT_CHECK=checker] [-DOPT=-O0|-O1|-O2] -P check_sample.cmake
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(name ${SAMPLE} NAME_WE)
 get_filename_component(sample_file ${SAMPLE} NAME)
@@ -44,11 +44,7 @@ if(NOT rc EQUAL 0)
 endif()
 
 # The races against the markers in the source (tests/e2e/sample_check.cpp).
-set(mode)
-if(NOT OPT STREQUAL "-O0")
-  set(mode --any-races)
-endif()
-execute_process(COMMAND ${CHECK} ${SAMPLE} ${exe}.json ${mode} --label "${name} (${COMPILER} ${OPT})"
+execute_process(COMMAND ${CHECK} ${SAMPLE} ${exe}.json --opt ${OPT} --label "${name} (${COMPILER} ${OPT})"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message(STATUS "${out}")
 if(NOT rc EQUAL 0)
@@ -57,7 +53,7 @@ endif()
 
 # The report (tests/e2e/report_check.cpp): race site instances share a byte (every sample), the
 # first 40 lines of the text report name the `// BUG` lines and their functions.
-if(DEFINED REPORT_CHECK AND OPT STREQUAL "-O0")
+if(DEFINED REPORT_CHECK)
   file(REMOVE ${exe}.db)
   execute_process(COMMAND ${BIN}/firstrace analyze ${exe}.trace --db ${exe}.db -q --colour never
                   RESULT_VARIABLE rc OUTPUT_FILE ${exe}.txt ERROR_VARIABLE err)
