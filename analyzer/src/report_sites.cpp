@@ -652,6 +652,7 @@ class ListedSiteGrouping {
 
     // The shown race sites `order` in full.
     std::vector<RaceSite> finish(const std::vector<std::uint32_t>& order) {
+        if (order.empty()) return {}; // no facts to compute (held locks of every event)
         // The facts shown for each example (locks held, thread creation, the race a later site
         // is ordered after), exactly as make_report_model gives them.
         const ReportEventFacts facts(trace_);
