@@ -280,6 +280,7 @@ class ListedSiteGrouping {
 
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
+        if (result_.races.empty()) return out; // no per-event tables over a race-free trace
         // The events of the races the report lists, and the ends of their sites.
         racing_.resize(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p)
