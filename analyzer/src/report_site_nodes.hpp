@@ -29,6 +29,7 @@
 
 #include "firstrace/analysis_result.hpp"
 #include "firstrace/model.hpp"
+#include "flat_id_map.hpp"
 
 namespace firstrace {
 
@@ -73,12 +74,10 @@ class SiteNodeIndex {
             return static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(), x) -
                                               bounds.begin());
         };
-        // Per event, its (segment, end, class) triples, sorted and distinct.
-        struct Triple {
-            std::uint32_t segment, end, cls;
-            auto operator<=>(const Triple&) const = default;
-        };
-        std::vector<Triple> triples, all;
+        // Per event, its nodes: (segment, end, class) packed in a word, sorted (so by segment)
+        // and distinct, then interned (FlatIdMap: one probe per entry, no sort of all of them).
+        std::vector<std::uint64_t> packed;
+        FlatIdMap ids;
         std::size_t events = 0;
         for (const Process& p : trace.processes)
             events += p.events.size();
@@ -86,43 +85,39 @@ class SiteNodeIndex {
         for (std::size_t p = 0; p < trace.processes.size(); ++p) {
             event_base_.push_back(static_cast<std::uint32_t>(event_first_.size()));
             for (std::size_t i = 0; i < trace.processes[p].events.size(); ++i) {
-                event_first_.push_back(all.size());
+                event_first_.push_back(event_nodes_.size());
                 if (!racing[p][i]) continue;
                 const Event& e = trace.processes[p].events[i];
-                triples.clear();
+                packed.clear();
+                bool fits = true;
                 trace.for_each_data_range(
                     e, [&](std::uint32_t s, const AccessSite& site, const Interval& range) {
-                        const std::uint32_t cls = site_class(site.flags);
+                        fits &= end_of_site[s] < (1u << 30);
+                        const std::uint64_t low =
+                            std::uint64_t(end_of_site[s]) << 2 | site_class(site.flags);
                         for (std::uint32_t g = segment(range.lo), last = segment(range.hi);
                              g < last; ++g)
-                            triples.push_back({g, end_of_site[s], cls});
+                            packed.push_back(std::uint64_t(g) << 32 | low);
                     });
-                std::sort(triples.begin(), triples.end());
-                triples.erase(std::unique(triples.begin(), triples.end()), triples.end());
-                all.insert(all.end(), triples.begin(), triples.end());
-                if (all.size() > budget) {
+                std::sort(packed.begin(), packed.end());
+                packed.erase(std::unique(packed.begin(), packed.end()), packed.end());
+                if (!fits || event_nodes_.size() + packed.size() > budget) {
                     usable_ = false;
                     return;
                 }
+                for (std::uint64_t k : packed) {
+                    const auto [id, inserted] =
+                        ids.try_emplace(k, static_cast<std::uint32_t>(node_end_.size()));
+                    if (inserted) {
+                        node_segment_.push_back(static_cast<std::uint32_t>(k >> 32));
+                        node_end_.push_back(static_cast<std::uint32_t>(k & 0xffffffffu) >> 2);
+                        node_class_.push_back(static_cast<std::uint8_t>(k & 3u));
+                    }
+                    event_nodes_.push_back(id);
+                }
             }
         }
-        event_first_.push_back(all.size());
-        // Node ids in (segment, end, class) order: sorting ids sorts by segment.
-        std::vector<Triple> distinct = all;
-        std::sort(distinct.begin(), distinct.end());
-        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-        node_segment_.reserve(distinct.size());
-        node_end_.reserve(distinct.size());
-        node_class_.reserve(distinct.size());
-        for (const Triple& t : distinct) {
-            node_segment_.push_back(t.segment);
-            node_end_.push_back(t.end);
-            node_class_.push_back(static_cast<std::uint8_t>(t.cls));
-        }
-        event_nodes_.reserve(all.size());
-        for (const Triple& t : all)
-            event_nodes_.push_back(static_cast<std::uint32_t>(
-                std::lower_bound(distinct.begin(), distinct.end(), t) - distinct.begin()));
+        event_first_.push_back(event_nodes_.size());
         usable_ = true;
     }
 
@@ -145,7 +140,7 @@ class SiteNodeIndex {
         return ((c | d) & 1u) && !((c & d) & 2u);
     }
 
-    // The node ids of an event, ascending (so by segment).
+    // The node ids of an event, by segment.
     std::pair<const std::uint32_t*, const std::uint32_t*> nodes(const EventRef& e) const {
         const std::size_t k = event_base_[e.process] + e.index;
         return {event_nodes_.data() + event_first_[k], event_nodes_.data() + event_first_[k + 1]};
@@ -188,7 +183,7 @@ class SiteNodeIndex {
     std::size_t segments_ = 0;
     std::vector<std::uint32_t> event_base_;  // per process: its first event's number
     std::vector<std::size_t> event_first_;   // per event number: first entry in event_nodes_
-    std::vector<std::uint32_t> event_nodes_; // node ids per event, ascending
+    std::vector<std::uint32_t> event_nodes_; // node ids per event, by segment
     std::vector<std::uint32_t> node_segment_, node_end_;
     std::vector<std::uint8_t> node_class_;
 };

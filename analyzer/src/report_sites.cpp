@@ -280,6 +280,7 @@ class ListedSiteGrouping {
 
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
+        if (result_.races.empty()) return out; // no per-event tables over a race-free trace
         // The events of the races the report lists, and the ends of their sites.
         racing_.resize(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p)
@@ -652,6 +653,7 @@ class ListedSiteGrouping {
 
     // The shown race sites `order` in full.
     std::vector<RaceSite> finish(const std::vector<std::uint32_t>& order) {
+        if (order.empty()) return {}; // no facts to compute (held locks of every event)
         // The facts shown for each example (locks held, thread creation, the race a later site
         // is ordered after), exactly as make_report_model gives them.
         const ReportEventFacts facts(trace_);
