@@ -5,11 +5,6 @@
 
 namespace firstrace {
 
-bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y) {
-    if (ordering == Ordering::Approximate) return true;
-    return !(g.event(y).clock_finish < g.event(x).clock_start);
-}
-
 // Order classes: events of one process between two of its nodes with a synchronization edge to
 // or from another process (or a barrier episode). Two events of one class are unordered with
 // exactly the same events of other processes: a path from one to another process leaves

@@ -39,7 +39,10 @@ struct Dependences {
 };
 
 // Whether a dependence x -> y is possible under the ordering mode.
-bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y);
+inline bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y) {
+    if (ordering == Ordering::Approximate) return true;
+    return !(g.event(y).clock_finish < g.event(x).clock_start);
+}
 
 // Per event, its order class: events of one process between two of its nodes with a
 // synchronization edge to or from another process (or a barrier episode) share one; two events

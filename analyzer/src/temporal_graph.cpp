@@ -221,10 +221,6 @@ void TemporalGraph::assign_slots() {
         if (!process_slot_[q].valid() && !process_events(q).empty()) open_slot(q, SlotId::none());
 }
 
-const Event& TemporalGraph::event(EventId e) const {
-    return trace_->processes[event_process_[e].value].events[event_index(e)];
-}
-
 std::vector<Edge> TemporalGraph::edges() const {
     std::vector<Edge> out;
     out.reserve(node_count() + sync_edges_.size());

@@ -39,7 +39,9 @@ class TemporalGraph {
     std::uint32_t event_index(EventId e) const {
         return e.value - event_offset_[event_process_[e]].value;
     }
-    const Event& event(EventId e) const;
+    const Event& event(EventId e) const {
+        return trace_->processes[event_process_[e].value].events[event_index(e)];
+    }
     bool is_computation(EventId e) const { return start_node_[e] != finish_node_[e]; }
     // First event id of a process and one past its last.
     EventId process_begin(ProcessId p) const { return event_offset_[p]; }
