@@ -108,12 +108,13 @@ class SiteNodeIndex {
                 for (std::uint64_t k : packed) {
                     const auto [id, inserted] =
                         ids.try_emplace(k, static_cast<std::uint32_t>(node_end_.size()));
-                    if (inserted) {
-                        node_segment_.push_back(static_cast<std::uint32_t>(k >> 32));
-                        node_end_.push_back(static_cast<std::uint32_t>(k & 0xffffffffu) >> 2);
-                        node_class_.push_back(static_cast<std::uint8_t>(k & 3u));
-                    }
-                    event_nodes_.push_back(id);
+                    if (inserted) node_end_.push_back(static_cast<std::uint32_t>(k) >> 2);
+                    event_nodes_.push_back(
+                        {static_cast<std::uint32_t>(k >> 32), id << 2 | std::uint32_t(k & 3u)});
+                }
+                if (node_end_.size() >= (1u << 30)) {
+                    usable_ = false;
+                    return;
                 }
             }
         }
@@ -140,14 +141,21 @@ class SiteNodeIndex {
         return ((c | d) & 1u) && !((c & d) & 2u);
     }
 
-    // The node ids of an event, by segment.
-    std::pair<const std::uint32_t*, const std::uint32_t*> nodes(const EventRef& e) const {
+    // A node of an event with its segment and class inline: the folds read an event's nodes in
+    // sequence and look a node up only when it lies on a segment of the other event (a lookup
+    // per node read was a cache miss each, most of the time on long events).
+    struct NodeRef {
+        std::uint32_t segment;
+        std::uint32_t tagged; // node id << 2 | class
+        std::uint32_t node() const { return tagged >> 2; }
+        std::uint32_t cls() const { return tagged & 3u; }
+    };
+    // The nodes of an event, by segment.
+    std::pair<const NodeRef*, const NodeRef*> nodes(const EventRef& e) const {
         const std::size_t k = event_base_[e.process] + e.index;
         return {event_nodes_.data() + event_first_[k], event_nodes_.data() + event_first_[k + 1]};
     }
-    std::uint32_t segment(std::uint32_t node) const { return node_segment_[node]; }
     std::uint32_t end(std::uint32_t node) const { return node_end_[node]; }
-    std::uint32_t node_class(std::uint32_t node) const { return node_class_[node]; }
     std::size_t node_count() const { return node_end_.size(); }
     std::size_t segment_count() const { return segments_; }
 
@@ -157,21 +165,21 @@ class SiteNodeIndex {
         auto [x, x_end] = nodes(a);
         auto [y, y_end] = nodes(b);
         while (x != x_end && y != y_end) {
-            const std::uint32_t sx = node_segment_[*x], sy = node_segment_[*y];
+            const std::uint32_t sx = x->segment, sy = y->segment;
             if (sx < sy) {
                 ++x;
             } else if (sy < sx) {
                 ++y;
             } else {
-                const std::uint32_t* xs = x;
-                const std::uint32_t* ys = y;
-                while (x != x_end && node_segment_[*x] == sx)
+                const NodeRef* xs = x;
+                const NodeRef* ys = y;
+                while (x != x_end && x->segment == sx)
                     ++x;
-                while (y != y_end && node_segment_[*y] == sx)
+                while (y != y_end && y->segment == sx)
                     ++y;
-                for (const std::uint32_t* i = xs; i != x; ++i)
-                    for (const std::uint32_t* j = ys; j != y; ++j)
-                        if (compatible(node_class_[*i], node_class_[*j])) return true;
+                for (const NodeRef* i = xs; i != x; ++i)
+                    for (const NodeRef* j = ys; j != y; ++j)
+                        if (compatible(i->cls(), j->cls())) return true;
             }
         }
         return false;
@@ -181,11 +189,10 @@ class SiteNodeIndex {
     const Trace& trace_;
     bool usable_ = false;
     std::size_t segments_ = 0;
-    std::vector<std::uint32_t> event_base_;  // per process: its first event's number
-    std::vector<std::size_t> event_first_;   // per event number: first entry in event_nodes_
-    std::vector<std::uint32_t> event_nodes_; // node ids per event, by segment
-    std::vector<std::uint32_t> node_segment_, node_end_;
-    std::vector<std::uint8_t> node_class_;
+    std::vector<std::uint32_t> event_base_; // per process: its first event's number
+    std::vector<std::size_t> event_first_;  // per event number: first entry in event_nodes_
+    std::vector<NodeRef> event_nodes_;      // per event, by segment
+    std::vector<std::uint32_t> node_end_;
 };
 
 // Folds race keys into the nodes of the races' b events for one event a at a time, then calls
@@ -210,7 +217,7 @@ class SiteRankFolder {
         buckets_used_ = 0;
         auto [x, x_end] = index_.nodes(a);
         for (; x != x_end; ++x) {
-            const std::uint32_t s = index_.segment(*x);
+            const std::uint32_t s = x->segment;
             if (segment_stamp_[s] == block_) continue;
             segment_stamp_[s] = block_;
             segment_bucket_[s] = buckets_used_;
@@ -223,14 +230,15 @@ class SiteRankFolder {
     void fold(const EventRef& b, const SiteRankKey& key) {
         auto [y, y_end] = index_.nodes(b);
         for (; y != y_end; ++y) {
-            const std::uint32_t s = index_.segment(*y);
+            const std::uint32_t s = y->segment;
             if (segment_stamp_[s] != block_) continue;
-            if (stamp_[*y] != block_) {
-                stamp_[*y] = block_;
-                key_[*y] = key;
-                buckets_[segment_bucket_[s]].push_back(*y);
+            const std::uint32_t n = y->node();
+            if (stamp_[n] != block_) {
+                stamp_[n] = block_;
+                key_[n] = key;
+                buckets_[segment_bucket_[s]].push_back(y->tagged);
             } else {
-                key_[*y].fold(key);
+                key_[n].fold(key);
             }
         }
     }
@@ -239,10 +247,9 @@ class SiteRankFolder {
     template <class F> void join(F&& f) {
         auto [x, x_end] = index_.nodes(a_);
         for (; x != x_end; ++x) {
-            const std::uint32_t cx = index_.node_class(*x), ex = index_.end(*x);
-            for (std::uint32_t y : buckets_[segment_bucket_[index_.segment(*x)]])
-                if (SiteNodeIndex::compatible(cx, index_.node_class(y)))
-                    f(ex, index_.end(y), key_[y]);
+            const std::uint32_t cx = x->cls(), ex = index_.end(x->node());
+            for (std::uint32_t y : buckets_[segment_bucket_[x->segment]])
+                if (SiteNodeIndex::compatible(cx, y & 3u)) f(ex, index_.end(y >> 2), key_[y >> 2]);
         }
     }
 
@@ -253,7 +260,7 @@ class SiteRankFolder {
     std::vector<std::uint32_t> segment_stamp_, segment_bucket_; // per segment: a's, its bucket
     std::uint32_t block_ = 0;
     EventRef a_{};
-    std::vector<std::vector<std::uint32_t>> buckets_; // per segment of a: the folded nodes
+    std::vector<std::vector<std::uint32_t>> buckets_; // per segment of a: folded NodeRef::tagged
     std::size_t buckets_used_ = 0;
 };
 
