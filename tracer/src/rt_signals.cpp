@@ -66,10 +66,34 @@ void wrapper(int sig, siginfo_t* info, void* context) {
     }
     errno = saved_errno;
     if (h == nullptr) return;
+    // The handler is not part of an annotated ignore region the thread was interrupted in
+    // (AnnotateIgnoreReads/Writes/Sync: they cover the code between Begin and End, and a signal
+    // arrives asynchronously; ThreadSanitizer lifts them in handlers too, compiler-rt's
+    // signal_sync2): lifted for its duration, its computation event closed before they return.
+    ThreadState* t = tls_state;
+    const bool ignoring = t != nullptr && t->guard == 0 &&
+                          (t->ignore_access_kinds != 0 || t->ignore_sync_depth != 0 ||
+                           t->ignore_reads_depth != 0 || t->ignore_writes_depth != 0);
+    const u8 kinds = ignoring ? t->ignore_access_kinds : 0;
+    const u32 reads = ignoring ? t->ignore_reads_depth : 0;
+    const u32 writes = ignoring ? t->ignore_writes_depth : 0;
+    const u32 syncs = ignoring ? t->ignore_sync_depth : 0;
+    if (ignoring) {
+        t->ignore_access_kinds = 0;
+        t->ignore_reads_depth = t->ignore_writes_depth = t->ignore_sync_depth = 0;
+    }
     if (siginfo)
         reinterpret_cast<void (*)(int, siginfo_t*, void*)>(h)(sig, info, context);
     else
         reinterpret_cast<void (*)(int)>(h)(sig);
+    if (ignoring) {
+        if (InterceptorScope scope(enter_attached()); scope) close_computation(t, now());
+        t->ignore_access_kinds = kinds;
+        t->ignore_reads_depth = reads;
+        t->ignore_writes_depth = writes;
+        t->ignore_sync_depth = syncs;
+        errno = saved_errno;
+    }
 }
 
 bool program_handler(const struct sigaction* act) {
