@@ -11,7 +11,7 @@
 
 namespace firstrace {
 
-const RaceAccesses& RaceAccessFinder::of(const EventRef& a, const EventRef& b) {
+const RaceAccesses& RaceAccessFinder::of_one_thread(const EventRef& a, const EventRef& b) {
     out_.conflicts.clear();
     out_.sites_a.clear();
     out_.sites_b.clear();
@@ -71,6 +71,96 @@ const RaceAccesses& RaceAccessFinder::of(const EventRef& a, const EventRef& b) {
             (p.side_b ? out_.sites_b : out_.sites_a).push_back(p.site);
     }
     for (std::vector<std::uint32_t>* sites : {&out_.sites_a, &out_.sites_b}) {
+        std::sort(sites->begin(), sites->end());
+        sites->erase(std::unique(sites->begin(), sites->end()), sites->end());
+    }
+    return out_;
+}
+
+const RaceAccessFinder::EventAccesses& RaceAccessFinder::accesses_of(const EventRef& e) {
+    if (cache_.empty()) cache_.resize(kCacheSlots, EventAccesses{{kNone, kNone}, {}, {}, {}});
+    EventAccesses& slot = cache_[(std::size_t(e.process) * 0x9e3779b1u + e.index) % kCacheSlots];
+    if (slot.event == e) return slot;
+    // Bounded memory: a cache of very long events is dropped as a whole.
+    if (cached_pieces_ > (std::size_t(1) << 22)) {
+        for (EventAccesses& c : cache_)
+            c = EventAccesses{{kNone, kNone}, {}, {}, {}};
+        cached_pieces_ = 0;
+    }
+    cached_pieces_ -= std::min(cached_pieces_, slot.pieces.size());
+    slot.event = e;
+    slot.pieces.clear();
+    slot.ranges.clear();
+    slot.access.clear();
+    bounds_.clear();
+    const Event& ev = trace_.processes[e.process].events[e.index];
+    trace_.for_each_data_range(
+        ev, [&](std::uint32_t s, const AccessSite& site, const Interval& range) {
+            slot.pieces.push_back({range.lo, range.hi, s, segment_access(site.flags), false});
+            bounds_.push_back(range.lo);
+            bounds_.push_back(range.hi);
+        });
+    cached_pieces_ += slot.pieces.size();
+    std::sort(slot.pieces.begin(), slot.pieces.end(),
+              [](const Piece& x, const Piece& y) { return x.lo < y.lo; });
+    std::sort(bounds_.begin(), bounds_.end());
+    bounds_.erase(std::unique(bounds_.begin(), bounds_.end()), bounds_.end());
+    if (bounds_.size() < 2) return slot;
+    access_a_.assign(bounds_.size() - 1, 0);
+    for (const Piece& p : slot.pieces) {
+        const auto first = std::lower_bound(bounds_.begin(), bounds_.end(), p.lo) - bounds_.begin();
+        const auto last = std::lower_bound(bounds_.begin(), bounds_.end(), p.hi) - bounds_.begin();
+        for (auto k = first; k < last; ++k)
+            access_a_[std::size_t(k)] |= p.access;
+    }
+    for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
+        if (access_a_[k] == 0) continue;
+        if (!slot.ranges.empty() && slot.ranges.back().hi == bounds_[k] &&
+            slot.access.back() == access_a_[k])
+            slot.ranges.back().hi = bounds_[k + 1];
+        else {
+            slot.ranges.push_back({bounds_[k], bounds_[k + 1]});
+            slot.access.push_back(access_a_[k]);
+        }
+    }
+    return slot;
+}
+
+const RaceAccesses& RaceAccessFinder::of(const EventRef& a, const EventRef& b) {
+    const Process& pa = trace_.processes[a.process];
+    const Process& pb = trace_.processes[b.process];
+    if (pa.os_thread != kNone && pa.os_thread == pb.os_thread) return of_one_thread(a, b);
+    out_.conflicts.clear();
+    out_.sites_a.clear();
+    out_.sites_b.clear();
+    const EventAccesses& ea = accesses_of(a);
+    const EventAccesses& eb = accesses_of(b);
+    // Looking b up may have taken a's slot or dropped the cache: then the per-pair path.
+    if (&ea == &eb || !(ea.event == a)) return of_one_thread(a, b);
+    // Racing bytes: the intersections of the two interval lists whose access bits race.
+    for (std::size_t i = 0, j = 0; i < ea.ranges.size() && j < eb.ranges.size();) {
+        const Interval& x = ea.ranges[i];
+        const Interval& y = eb.ranges[j];
+        const std::uint64_t lo = std::max(x.lo, y.lo), hi = std::min(x.hi, y.hi);
+        if (lo < hi && races_on(ea.access[i], eb.access[j])) {
+            if (!out_.conflicts.empty() && out_.conflicts.back().hi == lo)
+                out_.conflicts.back().hi = hi;
+            else
+                out_.conflicts.push_back({lo, hi});
+        }
+        if (x.hi <= y.hi) ++i;
+        if (y.hi <= x.hi) ++j;
+    }
+    // The sites with a range overlapping a conflict: pieces ascending by start, so the first
+    // conflict ending after a piece's start only moves forward.
+    for (const auto& [pieces, sites] :
+         {std::pair{&ea.pieces, &out_.sites_a}, std::pair{&eb.pieces, &out_.sites_b}}) {
+        std::size_t c = 0;
+        for (const Piece& p : *pieces) {
+            while (c < out_.conflicts.size() && out_.conflicts[c].hi <= p.lo)
+                ++c;
+            if (c < out_.conflicts.size() && out_.conflicts[c].lo < p.hi) sites->push_back(p.site);
+        }
         std::sort(sites->begin(), sites->end());
         sites->erase(std::unique(sites->begin(), sites->end()), sites->end());
     }

@@ -3,7 +3,9 @@
 // ordering modes, also with OS threads, private storage and atomic accesses added.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <random>
 #include <set>
 
 #include "apparent_races.hpp"
@@ -268,6 +270,37 @@ TEST(DifferentialCoverage, DenseTracesHaveLongChainsAndSharedClasses) {
     EXPECT_GT(transitive, 100u);
     EXPECT_GT(shared_classes, 50u);
     EXPECT_GT(split_processes, 50u);
+}
+
+TEST(RaceAccessFinder, OneFinderInAnyOrderAnswersAsAFreshOne) {
+    // The finder caches each event's normalized accesses: one finder asked for every race in a
+    // shuffled order, twice, must answer as a fresh finder per race (which the reference
+    // comparison above checks), with OS threads and atomics (the per-pair path) too.
+    int compared = 0;
+    for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+        Trace trace = test::parse_std(test::random_std(dense_params_for(seed)));
+        if (seed % 2 == 0) test::add_os_threads_and_atomics(trace, seed);
+        const AnalysisResult result = analyze(trace, AnalysisOptions{});
+        std::vector<std::uint32_t> order;
+        for (std::uint32_t i = 0; i < result.races.size(); ++i)
+            order.insert(order.end(), {i, i});
+        std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
+        RaceAccessFinder finder(trace);
+        for (const std::uint32_t i : order) {
+            const Race& race = result.races[i];
+            const RaceAccesses fresh = race_accesses(trace, race);
+            const RaceAccesses& cached = finder.of(race);
+            ASSERT_EQ(cached.conflicts.size(), fresh.conflicts.size()) << "race " << i;
+            for (std::size_t k = 0; k < fresh.conflicts.size(); ++k) {
+                EXPECT_EQ(cached.conflicts[k].lo, fresh.conflicts[k].lo) << "race " << i;
+                EXPECT_EQ(cached.conflicts[k].hi, fresh.conflicts[k].hi) << "race " << i;
+            }
+            EXPECT_EQ(cached.sites_a, fresh.sites_a) << "race " << i;
+            EXPECT_EQ(cached.sites_b, fresh.sites_b) << "race " << i;
+            ++compared;
+        }
+    }
+    EXPECT_GT(compared, 1000);
 }
 
 TEST(OrderClasses, EventsOfOneClassAreUnorderedWithTheSameEvents) {
