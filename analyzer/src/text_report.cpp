@@ -160,16 +160,25 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
         return;
     }
     std::vector<RaceSite> sites = std::move(listed.sites);
-    // (1) sites of first partitions, (2) the other sites with a validated race; each by its
-    // smallest partition, then race id (group_race_sites' order).
-    std::stable_partition(sites.begin(), sites.end(),
-                          [](const RaceSite& s) { return s.in_first_partition; });
+    // (1) sites of first partitions, then (2) the other sites with a validated race; each by its
+    // smallest partition, then race id (group_race_sites' order), which also chooses the shown
+    // ones. Among the shown later sites, most validated races first: later partitions have no
+    // order among themselves that says which to fix first (thesis ch. 8 orders only first
+    // partitions before the others) and their numbering follows the schedule, so by partition a
+    // site met in a few races of one run can hide the one nearly every race stems from.
+    const auto later = std::stable_partition(
+        sites.begin(), sites.end(), [](const RaceSite& s) { return s.in_first_partition; });
     const std::size_t in_first =
         static_cast<std::size_t>(std::count_if(
             sites.begin(), sites.end(), [](const RaceSite& s) { return s.in_first_partition; })) +
         listed.unlisted_in_first;
     const std::size_t total = sites.size() + listed.unlisted_sites;
     const std::size_t shown = std::min(sites.size(), options.max_sites);
+    const auto shown_end = sites.begin() + static_cast<std::ptrdiff_t>(shown);
+    if (later < shown_end)
+        std::stable_sort(later, shown_end, [](const RaceSite& x, const RaceSite& y) {
+            return x.feasible + x.feasible_ec > y.feasible + y.feasible_ec;
+        });
     out << total << (total == 1 ? " race site" : " race sites") << " to look at: " << in_first
         << " in first partitions, " << total - in_first
         << " more with validated races in later partitions\n";
