@@ -578,21 +578,6 @@ class ListedSiteGrouping {
         }
     }
 
-    // Appends a ∩ b (both sorted, disjoint) to out.
-    static void intersect_ranges(const Interval* a, std::size_t na, const Interval* b,
-                                 std::size_t nb, std::vector<Interval>& out) {
-        std::size_t i = 0, j = 0;
-        while (i < na && j < nb) {
-            const std::uint64_t lo = std::max(a[i].lo, b[j].lo);
-            const std::uint64_t hi = std::min(a[i].hi, b[j].hi);
-            if (lo < hi) out.push_back({lo, hi});
-            if (a[i].hi < b[j].hi)
-                ++i;
-            else
-                ++j;
-        }
-    }
-
     // An instance (site_a of race.a, site_b of race.b) of the shown race site `group`.
     void add(const Race& race, bool first, std::uint32_t site_a, std::uint32_t site_b,
              std::uint32_t variable, std::uint32_t group) {

@@ -30,26 +30,27 @@ struct ConflictScratch {
     std::vector<Interval> both, shared;
 };
 
+// Appends a ∩ b (both sorted, disjoint interval lists) to out.
+inline void intersect_ranges(const Interval* a, std::size_t na, const Interval* b, std::size_t nb,
+                             std::vector<Interval>& out) {
+    std::size_t i = 0, j = 0;
+    while (i < na && j < nb) {
+        const std::uint64_t lo = std::max(a[i].lo, b[j].lo);
+        const std::uint64_t hi = std::min(a[i].hi, b[j].hi);
+        if (lo < hi) out.push_back({lo, hi});
+        if (a[i].hi < b[j].hi)
+            ++i;
+        else
+            ++j;
+    }
+}
+
 // Calls f(index into sites_a, index into sites_b, shared bytes) for every conflicting site pair
 // of a race with accesses `race` (RaceAccessFinder), in (a, b) order: the one definition of a
 // race site instance. Cost: the ranges of each pair of the race's sites, merged once.
 template <class F>
 void for_each_conflicting_site_pair(const Trace& trace, const RaceAccesses& race,
                                     ConflictScratch& scratch, F&& f) {
-    // Appends a ∩ b (both sorted, disjoint) to out.
-    auto intersect = [](const Interval* a, std::size_t na, const Interval* b, std::size_t nb,
-                        std::vector<Interval>& out) {
-        std::size_t i = 0, j = 0;
-        while (i < na && j < nb) {
-            const std::uint64_t lo = std::max(a[i].lo, b[j].lo);
-            const std::uint64_t hi = std::min(a[i].hi, b[j].hi);
-            if (lo < hi) out.push_back({lo, hi});
-            if (a[i].hi < b[j].hi)
-                ++i;
-            else
-                ++j;
-        }
-    };
     for (std::uint32_t i = 0; i < race.sites_a.size(); ++i) {
         const AccessSite& x = trace.sites[race.sites_a[i]];
         for (std::uint32_t j = 0; j < race.sites_b.size(); ++j) {
@@ -57,14 +58,14 @@ void for_each_conflicting_site_pair(const Trace& trace, const RaceAccesses& race
             if (!(x.flags & kAccessWrite) && !(y.flags & kAccessWrite)) continue;
             if ((x.flags & kAccessAtomic) && (y.flags & kAccessAtomic)) continue;
             scratch.both.clear();
-            intersect(trace.ranges.data() + x.first_range, x.range_count,
-                      trace.ranges.data() + y.first_range, y.range_count, scratch.both);
+            intersect_ranges(trace.ranges.data() + x.first_range, x.range_count,
+                             trace.ranges.data() + y.first_range, y.range_count, scratch.both);
             if (scratch.both.empty()) continue;
             // Only the race's conflicting bytes: storage private to both processes is no
             // conflict (Trace::private_to_both) and was left out of race.conflicts.
             scratch.shared.clear();
-            intersect(scratch.both.data(), scratch.both.size(), race.conflicts.data(),
-                      race.conflicts.size(), scratch.shared);
+            intersect_ranges(scratch.both.data(), scratch.both.size(), race.conflicts.data(),
+                             race.conflicts.size(), scratch.shared);
             if (!scratch.shared.empty()) f(i, j, scratch.shared);
         }
     }
