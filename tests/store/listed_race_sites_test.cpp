@@ -12,6 +12,7 @@
 #include "firstrace/triage_report.hpp"
 #include "store_test_support.hpp"
 #include "stress/stress_shapes.hpp"
+#include "test_support.hpp"
 
 namespace firstrace {
 namespace {
@@ -117,11 +118,13 @@ TEST(ListedRaceSites, RandomTracesMatchTheModelGrouping) {
     }
 }
 
-// Processes on 1-3 OS threads (some on none) whose stacks and TLS cover some variables: races
-// between processes of one thread take the per-instance path, the others the folded one; a
-// quarter of the sites atomic; some sites' last range widened over the next variables, so that
-// ranges overlap partially and a site spans several segments.
+// Processes on 1-3 OS threads (some on none) whose stacks and TLS cover some variables, a
+// quarter of the sites atomic (test::add_os_threads_and_atomics): races between processes of one
+// thread take the per-instance path, the others the folded one; and some sites' last range
+// widened over the next variables, so that ranges overlap partially and a site spans several
+// segments.
 void decorate(Trace& trace, std::uint64_t seed) {
+    test::add_os_threads_and_atomics(trace, seed);
     std::mt19937_64 rng(seed * 7919 + 3);
     auto pick = [&](std::uint64_t lo, std::uint64_t hi) {
         return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
@@ -130,27 +133,10 @@ void decorate(Trace& trace, std::uint64_t seed) {
     for (const Interval& r : trace.ranges)
         addresses = std::max(addresses, r.hi);
     for (AccessSite& site : trace.sites) {
-        if (pick(0, 3) == 0) site.flags |= kAccessAtomic;
         if (site.range_count > 0 && pick(0, 2) == 0) {
             Interval& last = trace.ranges[site.first_range + site.range_count - 1];
             last.hi = std::min(addresses, last.hi + pick(0, 2));
         }
-    }
-    const auto threads = static_cast<std::uint32_t>(pick(1, 3));
-    for (std::uint32_t i = 0; i < threads; ++i) {
-        OsThread t;
-        t.tid = 100 + i;
-        t.stack.lo = pick(0, addresses - 1);
-        t.stack.hi = pick(t.stack.lo + 1, addresses);
-        if (pick(0, 1) == 1) t.tls = {pick(0, addresses - 1), 0};
-        t.tls.hi = t.tls.lo + (t.tls.lo < addresses ? 1 : 0);
-        trace.os_threads.push_back(t);
-    }
-    for (Process& p : trace.processes) {
-        const auto t = static_cast<std::uint32_t>(pick(0, threads));
-        p.os_thread = t == threads ? kNone : t;
-        if (p.os_thread != kNone)
-            p.private_below = pick(trace.os_threads[t].stack.lo, trace.os_threads[t].stack.hi);
     }
 }
 
