@@ -23,8 +23,23 @@ Two suite layouts are understood:
   builds PROG). Programs are built as Valgrind's Makefiles build them: the tree's include
   directories and config.h, -DVGO_linux=1 and the other platform defines, the compiler's
   default C dialect.
+* GCC's ThreadSanitizer tests (gcc/testsuite: c-c++-common/tsan, gcc.dg/tsan, g++.dg/tsan;
+  the tree, gcc/testsuite or one tsan directory). As GCC's harness runs them, each test that
+  runs a program is a case per language (the c-c++-common ones as C and as C++) and torture
+  option (-O0, -O2), built with the test's dg-options / dg-additional-options /
+  dg-additional-sources and `-fsanitize=thread -g`, run with its dg-set-target-env-var. Racy
+  when a `dg-output` expects "ThreadSanitizer: data race" (also "data race on vptr"),
+  race-free when the test expects the program to run without such a report (no dg-output of
+  one; a dg-prune-output of it only tidies the log of a failure: the run must still exit 0,
+  which a TSan report prevents). Out of scope, with the reason: `dg-do compile` tests (gcc's
+  instrumentation pass, no program runs), tests expecting only another report (thread leak)
+  or TSan's heap-use-after-free (as for compiler-rt), tests of TSan's flags
+  (`__tsan_default_options`, TSAN_OPTIONS other than halt_on_error) and of gcc's
+  instrumentation parameters (`--param=tsan-*`), programs without threads. firstrace builds
+  them with gcc/g++ (the suite's compiler) through firstrace-cc/firstrace-c++; TSan is
+  clang's, on the same flags.
 
-Each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
+Except for GCC's tests, each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
 run once by each tool. A tool reports a race when `firstrace analyze` finds an apparent race in
 the trace (or in one of its fork-<pid> child traces) / when TSan prints "WARNING:
 ThreadSanitizer: data race" or "heap-use-after-free". A case that does not build or whose run
@@ -406,6 +421,9 @@ GCC_DIRS = {"c-c++-common/tsan": ["C", "C++"], "gcc.dg/tsan": ["C"], "g++.dg/tsa
 # TSAN_OPTIONS a test may set without leaving the scope: halt_on_error=1 (simple_race.c) stops
 # the program after the first report, which does not change whether there is one.
 GCC_HARMLESS_TSAN_OPTIONS = {"halt_on_error", "atexit_sleep_ms"}
+# The compiler firstrace-cc wraps for GCC's tests: gcc (their compiler) unless
+# --firstrace-compiler clang.
+GCC_SUITE_FIRSTRACE_COMPILER = "gcc"
 
 
 def tcl_words(text):
@@ -534,7 +552,8 @@ def gcc_compile(case, tool, exe, tools):
     if tool == "tsan":
         cmd = ["clang++" if cxx else "clang"]
     else:
-        cmd = ["env", "FIRSTRACE_CC=gcc", "FIRSTRACE_CXX=g++",
+        cc = GCC_SUITE_FIRSTRACE_COMPILER
+        cmd = ["env", "FIRSTRACE_CC=" + cc, "FIRSTRACE_CXX=" + {"gcc": "g++", "clang": "clang++"}[cc],
                os.path.join(tools, "firstrace-c++" if cxx else "firstrace-cc")]
     cmd += case.flags + ["-I" + os.path.dirname(case.src)]
     cmd += ["-x", "c++" if cxx else "c"] + [case.src] + case.extra_sources + ["-x", "none"]
@@ -727,7 +746,12 @@ def main():
     ap.add_argument("--only", help="regular expression on case names")
     ap.add_argument("--keep", help="keep build products, logs and verdicts in this directory "
                     "(an interrupted run given the same directory resumes)")
+    ap.add_argument("--firstrace-compiler", choices=("gcc", "clang"), default="gcc",
+                    help="the compiler firstrace-cc wraps for GCC's tests (default gcc; the other "
+                    "suites are built with clang, as TSan is)")
     a = ap.parse_args()
+    global GCC_SUITE_FIRSTRACE_COMPILER
+    GCC_SUITE_FIRSTRACE_COMPILER = a.firstrace_compiler
     tools = os.path.abspath(os.path.join(a.build, "bin"))
     if not os.path.exists(os.path.join(tools, "firstrace-cc")):
         sys.exit("external.sh: %s/firstrace-cc not found (build first, or --build DIR)" % tools)
