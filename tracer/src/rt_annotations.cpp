@@ -32,6 +32,7 @@
 #include <cstring>
 
 #include "rt_record.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -515,12 +516,16 @@ FRT_EXPORT int __tsan_get_alloc_stack(unsigned long, void**, unsigned long, int*
 // --- the invisible barrier of the LLVM ThreadSanitizer tests ---------------------------------
 //
 // test.h of compiler-rt's tsan tests declares these to stage interleavings without creating
-// happens-before; the encoding (count in the low 8 bits, arrivals above) is TSan's.
+// happens-before; the encoding is LLVM 14's (tsan_interceptors_posix.cpp): the thread count in
+// the low 10 bits, arrivals above. (It was 8 bits here: `lots_of_threads` waits with 301
+// threads, the count was cut to 255 and the 46 threads of the next episode waited forever.)
 
 namespace {
+constexpr u32 kBarrierCountBits = 10;
+constexpr u32 kBarrierMaxCount = (1u << kBarrierCountBits) - 1;
 u32 barrier_epoch(u32 value) {
-    const u32 count = value & 0xff;
-    return count ? (value >> 8) / count : 0;
+    const u32 count = value & kBarrierMaxCount;
+    return count ? (value >> kBarrierCountBits) / count : 0;
 }
 long futex(std::atomic<u32>* addr, int op, u32 value) {
     return syscall(SYS_futex, reinterpret_cast<u32*>(addr), op, value, nullptr, nullptr, 0);
@@ -528,15 +533,20 @@ long futex(std::atomic<u32>* addr, int op, u32 value) {
 } // namespace
 
 FRT_EXPORT void __tsan_testonly_barrier_init(u32* barrier, u32 count) {
-    if (count >= 256) count = 255;
+    if (count > kBarrierMaxCount) {
+        // TSan dies here; the program goes on, with a barrier that may never open
+        frt::message("__tsan_testonly_barrier_init: count too large (at most 1023)");
+        count = kBarrierMaxCount;
+    }
     reinterpret_cast<std::atomic<u32>*>(barrier)->store(count, std::memory_order_relaxed);
 }
 
 FRT_EXPORT void __tsan_testonly_barrier_wait(u32* barrier) {
     auto* b = reinterpret_cast<std::atomic<u32>*>(barrier);
-    const u32 old = b->fetch_add(1u << 8, std::memory_order_relaxed);
+    const u32 arrival = 1u << kBarrierCountBits;
+    const u32 old = b->fetch_add(arrival, std::memory_order_relaxed);
     const u32 epoch = barrier_epoch(old);
-    if (barrier_epoch(old + (1u << 8)) != epoch) {
+    if (barrier_epoch(old + arrival) != epoch) {
         futex(b, FUTEX_WAKE_PRIVATE, 1u << 30);
         return;
     }
