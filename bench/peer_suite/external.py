@@ -24,6 +24,15 @@ Two suite layouts are understood:
   directories and config.h, -DVGO_linux=1 and the other platform defines, the compiler's
   default C dialect.
 
+* LLVM OpenMP's Archer lit tests (a directory whose lit.cfg names libarcher, i.e.
+  openmp/tools/archer/tests). Each test file is one case (its second RUN line, where there is
+  one, differs only in Archer's own `ignore_serial` option), racy when a positive CHECK
+  directive expects "ThreadSanitizer: data race". Built as the suite builds them (-O1, -g,
+  -fopenmp, the suite's directory on the include path, the RUN line's extra flags and
+  environment); the comparison tool is clang TSan with Archer loaded
+  (OMP_TOOL_LIBRARIES=libarcher.so, ignore_noninstrumented_modules=1), run once, not under the
+  suite's deflake.bash (which reruns a racy test up to 10 times until TSan sees the race).
+
 Each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
 run once by each tool. A tool reports a race when `firstrace analyze` finds an apparent race in
 the trace (or in one of its fork-<pid> child traces) / when TSan prints "WARNING:
@@ -395,6 +404,45 @@ def vg_compile(case, tool, exe, tools):
 
 
 # ---------------------------------------------------------------------------------------------
+# LLVM OpenMP's Archer tests (lit)
+# ---------------------------------------------------------------------------------------------
+
+ARCHER_LIBRARY = "/usr/lib/llvm-14/lib/libarcher.so"
+
+
+def archer_cases(path, suite_dir):
+    text = open(path, errors="replace").read()
+    case = Case(os.path.relpath(path, suite_dir), 0)
+    case.src = path
+    runs = [c for c in lit_run_lines(text) if "%libarcher" in c]
+    if not runs:
+        case.skip = "no Archer RUN line"
+        return [case]
+    expected = lit_expects_race(text, ["CHECK"])
+    if not isinstance(expected, int):
+        case.skip = expected
+        return [case]
+    case.expected = expected
+    first = runs[0]
+    # the RUN line's own compile flags (-fopenmp-version=50) and environment (OMP_NUM_THREADS)
+    compile_part = first.split("&&", 1)[0]
+    case.extra_flags = [f for f in compile_part.split() if f.startswith("-")]
+    case.env = dict(re.findall(r"\b(OMP_\w+)='?([^'\s]*)'?", first))
+    case.steps = [("ompcompile", path)]
+    case.run = ([], "")
+    case.suite_dir = suite_dir
+    return [case]
+
+
+def omp_compile(case, tool, exe, tools):
+    if tool == "tsan":
+        cmd = ["clang", "-fsanitize=thread", "-gdwarf-4"]
+    else:
+        cmd = ["env", "FIRSTRACE_CC=clang", os.path.join(tools, "firstrace-cc"), "-g"]
+    return cmd + ["-O1", "-fopenmp", "-I", case.suite_dir] + case.extra_flags + [case.src, "-o", exe]
+
+
+# ---------------------------------------------------------------------------------------------
 # building and running
 # ---------------------------------------------------------------------------------------------
 
@@ -463,17 +511,23 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
     for step, cmd in case.steps:
         if step == "vgcompile":
             code, out = sh(vg_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
+        elif step == "ompcompile":
+            code, out = sh(omp_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
         elif step == "other":
             continue
         else:
             full = lit_substitute(cmd, tool, t, case.src, suite_dir, tools)
             code, out = sh(full, d, BUILD_TIMEOUT, env=env, log=log)
-        if code != 0 and step in ("compile", "vgcompile"):
+        if code != 0 and step in ("compile", "vgcompile", "ompcompile"):
             first = [l for l in out.splitlines() if "error" in l] or out.splitlines() or ["?"]
             return "build: " + first[0][:120]
     args, opts = case.run
     args = [lit_substitute(a, tool, t, case.src, suite_dir, tools) for a in args] \
         if not case.name.startswith(("helgrind/", "drd/")) else args
+    env.update(getattr(case, "env", {}))
+    if tool == "tsan" and getattr(case, "suite_dir", None):  # Archer's suite: TSan + Archer
+        env["OMP_TOOL_LIBRARIES"] = ARCHER_LIBRARY
+        opts = "ignore_noninstrumented_modules=1" + (":" + opts if opts else "")
     if tool == "tsan":
         env["TSAN_OPTIONS"] = "atexit_sleep_ms=0:halt_on_error=0:exitcode=0:report_signal_unsafe=0" + \
             (":" + opts if opts else "")
@@ -510,6 +564,13 @@ def collect(suite_dir):
                         c.src = path
                         cases.append(c)
         return "compiler-rt tsan", suite_dir, cases
+    lit_cfg = os.path.join(suite_dir, "lit.cfg")
+    if os.path.exists(lit_cfg) and "libarcher" in open(lit_cfg).read():
+        for root, _, files in sorted(os.walk(suite_dir)):
+            for f in sorted(files):
+                if f.endswith((".c", ".cpp")):
+                    cases.extend(archer_cases(os.path.join(root, f), suite_dir))
+        return "LLVM OpenMP archer (tsan column: clang TSan + Archer)", suite_dir, cases
     vg_root = suite_dir
     tool_dirs = []
     for tool in ("helgrind", "drd"):
@@ -519,7 +580,7 @@ def collect(suite_dir):
         tool_dirs = [suite_dir]
         vg_root = os.path.dirname(suite_dir)
     if not tool_dirs:
-        sys.exit("external.sh: %s is neither compiler-rt/test/tsan nor a Valgrind source tree" % suite_dir)
+        sys.exit("external.sh: %s is neither compiler-rt/test/tsan, openmp/tools/archer/tests nor a Valgrind source tree" % suite_dir)
     # Valgrind's tests include the config.h its configure writes (VGO_linux, HAVE_* ...): without
     # it a third of them do not build with any tool.
     if not os.path.exists(os.path.join(vg_root, "config.h")):
