@@ -23,6 +23,21 @@ Two suite layouts are understood:
   builds PROG). Programs are built as Valgrind's Makefiles build them: the tree's include
   directories and config.h, -DVGO_linux=1 and the other platform defines, the compiler's
   default C dialect.
+* GCC's ThreadSanitizer tests (gcc/testsuite: c-c++-common/tsan, gcc.dg/tsan, g++.dg/tsan;
+  the tree, gcc/testsuite or one tsan directory). As GCC's harness runs them, each test that
+  runs a program is a case per language (the c-c++-common ones as C and as C++) and torture
+  option (-O0, -O2), built with the test's dg-options / dg-additional-options /
+  dg-additional-sources and `-fsanitize=thread -g`, run with its dg-set-target-env-var. Racy
+  when a `dg-output` expects "ThreadSanitizer: data race" (also "data race on vptr"),
+  race-free when the test expects the program to run without such a report (no dg-output of
+  one; a dg-prune-output of it only tidies the log of a failure: the run must still exit 0,
+  which a TSan report prevents). Out of scope, with the reason: `dg-do compile` tests (gcc's
+  instrumentation pass, no program runs), tests expecting only another report (thread leak)
+  or TSan's heap-use-after-free (as for compiler-rt), tests of TSan's flags
+  (`__tsan_default_options`, TSAN_OPTIONS other than halt_on_error) and of gcc's
+  instrumentation parameters (`--param=tsan-*`), programs without threads. firstrace builds
+  them with gcc/g++ (the suite's compiler) through firstrace-cc/firstrace-c++; TSan is
+  clang's, on the same flags.
 
 * LLVM OpenMP's Archer lit tests (a directory whose lit.cfg names libarcher, i.e.
   openmp/tools/archer/tests). Each test file is one case (its second RUN line, where there is
@@ -33,7 +48,7 @@ Two suite layouts are understood:
   (OMP_TOOL_LIBRARIES=libarcher.so, ignore_noninstrumented_modules=1), run once, not under the
   suite's deflake.bash (which reruns a racy test up to 10 times until TSan sees the race).
 
-Each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
+Except for GCC's tests, each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
 run once by each tool. A tool reports a race when `firstrace analyze` finds an apparent race in
 the trace (or in one of its fork-<pid> child traces) / when TSan prints "WARNING:
 ThreadSanitizer: data race" or "heap-use-after-free". A case that does not build or whose run
@@ -448,6 +463,7 @@ def archer_cases(path, suite_dir):
     case.steps = [("ompcompile", path)]
     case.run = ([], "")
     case.suite_dir = suite_dir
+    case.archer = True
     return [case]
 
 
@@ -457,6 +473,164 @@ def omp_compile(case, tool, exe, tools):
     else:
         cmd = ["env", "FIRSTRACE_CC=clang", os.path.join(tools, "firstrace-cc"), "-g"]
     return cmd + ["-O1", "-fopenmp", "-I", case.suite_dir] + case.extra_flags + [case.src, "-o", exe]
+# GCC's ThreadSanitizer tests (DejaGnu)
+# ---------------------------------------------------------------------------------------------
+
+# GCC's harness (g++.dg/tsan/tsan.exp, gcc.dg/tsan/tsan.exp, lib/tsan-dg.exp) runs every test of
+# its directory and of c-c++-common/tsan with `-fsanitize=thread -g` at each torture option: the
+# c-c++-common tests once as C (gcc.dg) and once as C++ (g++.dg).
+GCC_TORTURE_OPTIONS = ["-O0", "-O2"]
+GCC_DIRS = {"c-c++-common/tsan": ["C", "C++"], "gcc.dg/tsan": ["C"], "g++.dg/tsan": ["C++"]}
+# TSAN_OPTIONS a test may set without leaving the scope: halt_on_error=1 (simple_race.c) stops
+# the program after the first report, which does not change whether there is one.
+GCC_HARMLESS_TSAN_OPTIONS = {"halt_on_error", "atexit_sleep_ms"}
+# The compiler firstrace-cc wraps for GCC's tests: gcc (their compiler) unless
+# --firstrace-compiler clang.
+GCC_SUITE_FIRSTRACE_COMPILER = "gcc"
+
+
+def tcl_words(text):
+    """The words of a DejaGnu directive's argument list: "quoted" (backslash escapes kept as
+    written), {braced} (nested) or bare."""
+    words, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c.isspace():
+            i += 1
+        elif c == '"':
+            j = i + 1
+            while j < len(text) and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            words.append(text[i + 1:j])
+            i = j + 1
+        elif c == "{":
+            depth, j = 1, i + 1
+            while j < len(text) and depth:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+                j += 1
+            words.append(text[i + 1:j - 1].strip())
+            i = j
+        else:
+            j = i
+            while j < len(text) and not text[j].isspace():
+                j += 1
+            words.append(text[i:j])
+            i = j
+    return words
+
+
+def dg_directives(text):
+    """(name, [words]) of every `{ dg-NAME ... }` in the test, in order."""
+    found = []
+    for m in re.finditer(r"\{\s*(dg-[\w-]+)", text):
+        depth, j = 1, m.end()
+        while j < len(text) and depth:  # to the matching brace (selectors nest)
+            if text[j] == "\\":
+                j += 1
+            else:
+                depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        found.append((m.group(1), tcl_words(text[m.end():j - 1])))
+    return found
+
+
+def dg_target_holds(words):
+    """Whether a directive's `{ target ... }` selector (if any) selects x86_64 GNU/Linux with
+    pthreads: the selectors of these tests name triplets (`*-*-linux*`, `powerpc*-*-*`,
+    `x86_64-*-linux*`) and the effective targets `pthread` and `lp64`."""
+    sel = " ".join(words)
+    if "target" not in sel:
+        return True
+    return bool(re.search(r"\*-\*-\*|linux|x86_64|\bpthread\b|\blp64\b", sel)) and "!" not in sel
+
+
+def gcc_cases(path, testsuite):
+    text = open(path, errors="replace").read()
+    rel = os.path.relpath(path, testsuite)
+    directory = os.path.dirname(rel)
+    directives = dg_directives(text)
+    what = "run"  # lib/tsan-dg.exp: dg-do-what-default is run where the runtime works
+    options, additional, sources, tsan_opts, outputs = None, [], [], {}, []
+    for name, words in directives:
+        if name == "dg-do" and words:
+            if dg_target_holds(words[1:]):
+                what = words[0]
+        elif name == "dg-options" and words and dg_target_holds(words[1:]):
+            options = words[0]
+        elif name == "dg-additional-options" and words and dg_target_holds(words[1:]):
+            additional.append(words[0])
+        elif name == "dg-additional-sources" and words:
+            sources += words[0].split()
+        elif name == "dg-set-target-env-var" and len(words) >= 2 and words[0] == "TSAN_OPTIONS":
+            for opt in words[1].split(":"):
+                if opt:
+                    key, _, value = opt.partition("=")
+                    tsan_opts[key] = value
+        elif name == "dg-output" and words:
+            outputs.append(words[0])
+    flags = " ".join(([options] if options is not None else []) + additional)
+    skip = None
+    expected = 0
+    # The scope rule of this suite (README "GCC's ThreadSanitizer tests"):
+    if what != "run":
+        skip = "dg-do %s: a test of gcc's instrumentation pass, never runs a program" % what
+    elif any("ThreadSanitizer: data race" in o for o in outputs):
+        expected = 1  # also "data race on vptr" (vptr_harmful_race.C)
+    elif any("heap-use-after-free" in o for o in outputs):
+        skip = "TSan's use-after-free report (a memory error; not always a race)"
+    elif any("ThreadSanitizer:" in o for o in outputs):
+        skip = "expects another TSan report only (%s)" % re.search(
+            r"ThreadSanitizer: ([\w ]+)", " ".join(outputs)).group(1).strip()
+    if skip:
+        pass
+    elif re.search(r"__tsan_default_options", text):
+        skip = "tests TSan flag (__tsan_default_options)"
+    elif sorted(set(tsan_opts) - GCC_HARMLESS_TSAN_OPTIONS):
+        skip = "tests TSan flag " + ",".join(sorted(set(tsan_opts) - GCC_HARMLESS_TSAN_OPTIONS))
+    elif re.search(r"--param[= ]?tsan-|-fsanitize-|-fno-sanitize", flags):
+        skip = "tests an instrumentation option of gcc (%s)" % flags
+    elif "pthread" not in text and "thread" not in text:
+        skip = "no threads"
+    languages = GCC_DIRS.get(directory, ["C++" if path.endswith(".C") else "C"])
+    if skip:
+        return [Case(rel, 0, skip=skip)]
+    cases = []
+    for language in languages:
+        for opt in GCC_TORTURE_OPTIONS:
+            case = Case("%s %s %s" % (rel, language, opt), expected, steps=[("gcccompile", None)])
+            case.src = path
+            case.extra_sources = [os.path.join(os.path.dirname(path), s) for s in sources]
+            case.language = language
+            case.flags = ["-fsanitize=thread", "-g", opt] + shlex.split(flags)
+            case.run = ([], ":".join("%s=%s" % kv for kv in tsan_opts.items()))
+            cases.append(case)
+    return cases
+
+
+def gcc_compile(case, tool, exe, tools):
+    """The test's build as GCC's harness does it (its flags, `-I` of its directory for
+    tsan_barrier.h), the c-c++-common tests compiled as C++ with `-x c++`. firstrace builds
+    with gcc/g++ (the suite's compiler) through firstrace-cc/firstrace-c++; TSan is clang's."""
+    cxx = case.language == "C++"
+    if tool == "tsan":
+        cmd = ["clang++" if cxx else "clang"]
+    else:
+        cc = GCC_SUITE_FIRSTRACE_COMPILER
+        cmd = ["env", "FIRSTRACE_CC=" + cc, "FIRSTRACE_CXX=" + {"gcc": "g++", "clang": "clang++"}[cc],
+               os.path.join(tools, "firstrace-c++" if cxx else "firstrace-cc")]
+    cmd += case.flags + ["-I" + os.path.dirname(case.src)]
+    cmd += ["-x", "c++" if cxx else "c"] + [case.src] + case.extra_sources + ["-x", "none"]
+    return cmd + ["-o", exe, "-pthread"]
+
+
+def gcc_testsuite_dir(suite_dir):
+    """gcc/testsuite of a GCC source tree given as the tree, gcc/, gcc/testsuite or one of
+    its tsan directories; None if it is none of these."""
+    for candidate in (suite_dir, os.path.join(suite_dir, "gcc", "testsuite"),
+                      os.path.join(suite_dir, "testsuite"), os.path.dirname(os.path.dirname(suite_dir))):
+        if os.path.isdir(os.path.join(candidate, "c-c++-common", "tsan")):
+            return candidate
+    return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -530,17 +704,19 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
             code, out = sh(vg_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
         elif step == "ompcompile":
             code, out = sh(omp_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
+        elif step == "gcccompile":
+            code, out = sh(gcc_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
         elif step == "other":
             continue
         else:
             full = lit_substitute(cmd, tool, t, case.src, suite_dir, tools)
             code, out = sh(full, d, BUILD_TIMEOUT, env=env, log=log)
-        if code != 0 and step in ("compile", "vgcompile", "ompcompile"):
+        if code != 0 and step in ("compile", "vgcompile", "ompcompile", "gcccompile"):
             first = [l for l in out.splitlines() if "error" in l] or out.splitlines() or ["?"]
             return "build: " + first[0][:120]
     args, opts = case.run
     args = [lit_substitute(a, tool, t, case.src, suite_dir, tools) for a in args] \
-        if not case.name.startswith(("helgrind/", "drd/")) else args
+        if case.steps and case.steps[0][0] == "compile" else args
     env.update(getattr(case, "env", {}))
     for name, value in getattr(case, "run_env", []):
         if name == "TSAN_OPTIONS":
@@ -549,7 +725,7 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
         # the shell's ${NAME:+:$NAME} of the RUN line, as lit's shell expands it
         env[name] = subprocess.run(["sh", "-c", 'printf %s "' + value + '"'], env=env,
                                    stdout=subprocess.PIPE, check=False).stdout.decode()
-    if tool == "tsan" and getattr(case, "suite_dir", None):  # Archer's suite: TSan + Archer
+    if tool == "tsan" and getattr(case, "archer", False):  # Archer's suite: TSan + Archer
         env["OMP_TOOL_LIBRARIES"] = ARCHER_LIBRARY
         opts = "ignore_noninstrumented_modules=1" + (":" + opts if opts else "")
     if tool == "tsan":
@@ -595,6 +771,17 @@ def collect(suite_dir):
                 if f.endswith((".c", ".cpp")):
                     cases.extend(archer_cases(os.path.join(root, f), suite_dir))
         return "LLVM OpenMP archer (tsan column: clang TSan + Archer)", suite_dir, cases
+    testsuite = gcc_testsuite_dir(suite_dir)
+    if testsuite:
+        # one of the tsan directories given: that one only; otherwise all three
+        dirs = [d for d in GCC_DIRS if os.path.realpath(os.path.join(testsuite, d)) == os.path.realpath(suite_dir)] \
+            or list(GCC_DIRS)
+        for d in dirs:
+            full = os.path.join(testsuite, d)
+            for f in sorted(os.listdir(full)) if os.path.isdir(full) else []:
+                if f.endswith((".c", ".C", ".cc", ".cpp")):
+                    cases.extend(gcc_cases(os.path.join(full, f), testsuite))
+        return "gcc tsan (%s)" % " ".join(dirs), suite_dir, cases
     vg_root = suite_dir
     tool_dirs = []
     for tool in ("helgrind", "drd"):
@@ -604,7 +791,8 @@ def collect(suite_dir):
         tool_dirs = [suite_dir]
         vg_root = os.path.dirname(suite_dir)
     if not tool_dirs:
-        sys.exit("external.sh: %s is neither compiler-rt/test/tsan, openmp/tools/archer/tests nor a Valgrind source tree" % suite_dir)
+        sys.exit("external.sh: %s is neither compiler-rt/test/tsan, openmp/tools/archer/tests, "
+                 "GCC's testsuite nor a Valgrind source tree" % suite_dir)
     # Valgrind's tests include the config.h its configure writes (VGO_linux, HAVE_* ...): without
     # it a third of them do not build with any tool.
     if not os.path.exists(os.path.join(vg_root, "config.h")):
@@ -642,7 +830,12 @@ def main():
     ap.add_argument("--only", help="regular expression on case names")
     ap.add_argument("--keep", help="keep build products, logs and verdicts in this directory "
                     "(an interrupted run given the same directory resumes)")
+    ap.add_argument("--firstrace-compiler", choices=("gcc", "clang"), default="gcc",
+                    help="the compiler firstrace-cc wraps for GCC's tests (default gcc; the other "
+                    "suites are built with clang, as TSan is)")
     a = ap.parse_args()
+    global GCC_SUITE_FIRSTRACE_COMPILER
+    GCC_SUITE_FIRSTRACE_COMPILER = a.firstrace_compiler
     tools = os.path.abspath(os.path.join(a.build, "bin"))
     if not os.path.exists(os.path.join(tools, "firstrace-cc")):
         sys.exit("external.sh: %s/firstrace-cc not found (build first, or --build DIR)" % tools)

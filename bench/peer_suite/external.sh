@@ -4,6 +4,7 @@
 # from each suite's own expectations (external.py explains how).
 #
 #   bench/peer_suite/external.sh SUITE_DIR [--build BUILD_DIR] [-j N] [--only REGEX] [--keep DIR]
+#                                 [--firstrace-compiler gcc|clang]   (GCC's tests only)
 #
 # SUITE_DIR is a suite the user extracted (none of their code is in this repository):
 #   - LLVM compiler-rt's ThreadSanitizer lit tests: SUITE_DIR = .../compiler-rt/test/tsan, e.g.
@@ -17,8 +18,13 @@
 #     (or its helgrind/ or drd/ directory), e.g.
 #       apt-get source valgrind; tar xjf valgrind_*.orig.tar.bz2; (cd valgrind-* && ./configure)
 #     (the tests include the config.h that configure writes)
+#   - GCC's ThreadSanitizer tests: SUITE_DIR = the GCC tree (or gcc/testsuite), e.g.
+#       apt-get source --download-only gcc-12; tar xzf gcc-12_*.orig.tar.gz
+#       tar xJf gcc-12-*/gcc-*-dfsg.tar.xz --wildcards '*/gcc/testsuite/c-c++-common/tsan/*' \
+#         '*/gcc/testsuite/g++.dg/tsan/*' '*/gcc/testsuite/gcc.dg/tsan/*'
+#     (built for firstrace with gcc/g++, the suite's compiler)
 #
-# Each in-scope test is built with firstrace-cc/firstrace-c++ (clang) and with
+# Each in-scope test is built with firstrace-cc/firstrace-c++ (clang; gcc for GCC's tests) and with
 # clang -fsanitize=thread, run once by each tool; prints one line per case (expected verdict,
 # what each tool said, build/run failures), the out-of-scope tests with their reason, and per
 # tool TP FP FN TN, precision, recall, build failures and run failures. A build or run failure

@@ -49,6 +49,13 @@ step(${BIN}/firstrace-cc -g -O1 -std=c++20 -pthread -I ${PROJECT_DIR} ${PROJECT_
      ${PROJECT_DIR}/stages.cpp ${WORK}/checksum.o -o ${WORK}/pipeline-cc-driver)
 check_no_race(${WORK}/pipeline-cc-driver)
 
+# `-x LANG` applies to the inputs after it, as in the compilers: here the C++ sources, not the
+# object after `-x none` nor the wrapper's own objects of the sources (GCC's test harness
+# builds the c-c++-common tests this way).
+step(${BIN}/firstrace-cc -g -O1 -std=c++20 -pthread -I ${PROJECT_DIR} -x c++ ${PROJECT_DIR}/pipeline.cpp
+     ${PROJECT_DIR}/stages.cpp -x none ${WORK}/checksum.o -o ${WORK}/pipeline-x-language)
+check_no_race(${WORK}/pipeline-x-language)
+
 # -fno-sanitize=thread after the wrapper's own flag choice builds uninstrumented code (a test's
 # "uninstrumented library"), also in a compile-and-link invocation.
 step(${BIN}/firstrace-cc -g -O1 -fno-sanitize=thread -c ${PROJECT_DIR}/checksum.c
