@@ -20,8 +20,8 @@
 //                      after the return (the signal-handling thread pattern: block the
 //                      signals in every thread, one thread waits for them; a returning call,
 //                      like a read of what a pipe's writer sent, not an interruption).
-// sigaction's `oldact` shows the program's handler, not the wrapper. A handler that runs
-// while the runtime itself is interrupted is not traced (rt_internal.hpp).
+// sigaction's `oldact` shows the program's handler, not the wrapper. A handler for a signal
+// that interrupts the runtime itself runs when the thread leaves it (rt_deferred_signals.cpp).
 //
 // Alternate signal stacks: every traced thread gets one (unless the program set its own), so
 // that the runtime's fatal-signal handler (SA_ONSTACK) can flush all threads' events even when
@@ -35,6 +35,7 @@
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_signals.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -70,7 +71,9 @@ void signal_sent(int sig, u64 pc) {
     release_signal_object(signal_object(sig), pc);
 }
 
-void wrapper(int sig, siginfo_t* info, void* context) {
+} // namespace
+
+void frt::deliver_signal(int sig, siginfo_t* info, void* context) {
     const int saved_errno = errno;
     void* h =
         sig > 0 && sig < kMaxSignal ? g_handler[sig].load(std::memory_order_acquire) : nullptr;
@@ -111,6 +114,17 @@ void wrapper(int sig, siginfo_t* info, void* context) {
         t->ignore_sync_depth = syncs;
         errno = saved_errno;
     }
+}
+
+namespace {
+
+// The handler the kernel runs for a signal the program handles: deferred while the thread is
+// inside the runtime (rt_deferred_signals.cpp), delivered otherwise.
+void wrapper(int sig, siginfo_t* info, void* context) {
+    const int saved_errno = errno;
+    const bool deferred = defer_signal(tls_state, sig, info, context);
+    errno = saved_errno;
+    if (!deferred) deliver_signal(sig, info, context);
 }
 
 bool program_handler(const struct sigaction* act) {
