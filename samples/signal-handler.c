@@ -1,29 +1,32 @@
 // A signal handler run on another thread than the one that prepared its data: main fills a
-// table and installs the handler; a worker sends SIGUSR1 to main with pthread_kill after
-// preparing the request; the handler (on main) reads both and records its answer, which main
-// reads after the handler ran. Installing a handler, and sending a signal, happen before the
-// handler runs.
+// table and installs the handler; a worker publishes a request with a release store and sends
+// SIGUSR1 to main with pthread_kill; the handler (on main) reads the request with an acquire
+// load, then the table, and records its answer, which main reads after the handler ran.
+// Installing a handler happens before the handler runs; sending the signal orders nothing
+// (POSIX XBD 4.12; C11 7.14.1.1p5 allows a handler only lock-free atomics of what another
+// thread wrote), so the request goes through an atomic.
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
 static int table[16];
-static int request;
+static atomic_int request;
 static volatile sig_atomic_t answered;
 static long answer;
 static pthread_t main_thread;
 
 static void on_usr1(int sig) {
     (void)sig;
-    answer = table[request] * 2;
+    answer = table[atomic_load_explicit(&request, memory_order_acquire)] * 2;
     answered = 1;
 }
 
 static void* worker(void* arg) {
     (void)arg;
-    request = 5;
+    atomic_store_explicit(&request, 5, memory_order_release);
     pthread_kill(main_thread, SIGUSR1);
     return NULL;
 }

@@ -39,6 +39,15 @@ Two suite layouts are understood:
   them with gcc/g++ (the suite's compiler) through firstrace-cc/firstrace-c++; TSan is
   clang's, on the same flags.
 
+* LLVM OpenMP's Archer lit tests (a directory whose lit.cfg names libarcher, i.e.
+  openmp/tools/archer/tests). Each test file is one case (its second RUN line, where there is
+  one, differs only in Archer's own `ignore_serial` option), racy when a positive CHECK
+  directive expects "ThreadSanitizer: data race". Built as the suite builds them (-O1, -g,
+  -fopenmp, the suite's directory on the include path, the RUN line's extra flags and
+  environment); the comparison tool is clang TSan with Archer loaded
+  (OMP_TOOL_LIBRARIES=libarcher.so, ignore_noninstrumented_modules=1), run once, not under the
+  suite's deflake.bash (which reruns a racy test up to 10 times until TSan sees the race).
+
 Except for GCC's tests, each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
 run once by each tool. A tool reports a race when `firstrace analyze` finds an apparent race in
 the trace (or in one of its fork-<pid> child traces) / when TSan prints "WARNING:
@@ -100,7 +109,17 @@ def lit_run_lines(text):
     return commands
 
 
+# The kinds of ThreadSanitizer report other than a data race (a test expecting one of them
+# counts its "reported N warnings" as those, not as races).
+TSAN_OTHER_REPORTS = re.compile(r"ThreadSanitizer: (lock-order-inversion|thread leak|"
+                                r"signal-unsafe|signal handler spoils|destroy of a locked|"
+                                r"unlock of an unlocked|double lock|read lock of a write|"
+                                r"heap-use-after-free|use of an invalid mutex|"
+                                r"called a non-async|race on )")
+
+
 def lit_expects_race(text, prefixes):
+    other_reports = TSAN_OTHER_REPORTS.search(text) is not None
     for prefix in prefixes:
         pattern = re.compile(r"\b" + re.escape(prefix) + r"(-NEXT|-SAME|-DAG)?:(.*)$")
         for line in text.splitlines():
@@ -108,6 +127,10 @@ def lit_expects_race(text, prefixes):
             if not m:
                 continue
             if "ThreadSanitizer: data race" in m.group(2):
+                return 1
+            # suppress_same_address/stacks check only the count at exit ("reported 1 warnings"):
+            # with no other kind of report expected anywhere in the test, those are races
+            if re.search(r"ThreadSanitizer: reported [1-9]", m.group(2)) and not other_reports:
                 return 1
             # TSan reports every access to freed memory as heap-use-after-free, also when the
             # free is ordered before it (free_race.c: both under one mutex) or in one thread:
@@ -194,6 +217,9 @@ def lit_cases(path, suite_dir):
             case.skip = "tests TSan instrumentation flag"
         elif "%t" not in run_part.split("%run", 1)[1].split()[0:1]:
             case.skip = "runs something other than the test program"
+        # `env NAME=VALUE ... %run` (LD_LIBRARY_PATH=%t-dir for a library the test built)
+        case.run_env = re.findall(r"\b([A-Z_][A-Z0-9_]*)=(\S+)", run_part.split("%run", 1)[0]
+                                  .replace("%env_tsan_opts", " "))
         args = run_part.split("%run", 1)[1].split()[1:]
         args = [a for a in args if not a.startswith("2>") and not a.startswith(">")]
         case.run = (args, ":".join(o.strip("'\"") for o in opts))
@@ -410,6 +436,43 @@ def vg_compile(case, tool, exe, tools):
 
 
 # ---------------------------------------------------------------------------------------------
+# LLVM OpenMP's Archer tests (lit)
+# ---------------------------------------------------------------------------------------------
+
+ARCHER_LIBRARY = "/usr/lib/llvm-14/lib/libarcher.so"
+
+
+def archer_cases(path, suite_dir):
+    text = open(path, errors="replace").read()
+    case = Case(os.path.relpath(path, suite_dir), 0)
+    case.src = path
+    runs = [c for c in lit_run_lines(text) if "%libarcher" in c]
+    if not runs:
+        case.skip = "no Archer RUN line"
+        return [case]
+    expected = lit_expects_race(text, ["CHECK"])
+    if not isinstance(expected, int):
+        case.skip = expected
+        return [case]
+    case.expected = expected
+    first = runs[0]
+    # the RUN line's own compile flags (-fopenmp-version=50) and environment (OMP_NUM_THREADS)
+    compile_part = first.split("&&", 1)[0]
+    case.extra_flags = [f for f in compile_part.split() if f.startswith("-")]
+    case.env = dict(re.findall(r"\b(OMP_\w+)='?([^'\s]*)'?", first))
+    case.steps = [("ompcompile", path)]
+    case.run = ([], "")
+    case.suite_dir = suite_dir
+    case.archer = True
+    return [case]
+
+
+def omp_compile(case, tool, exe, tools):
+    if tool == "tsan":
+        cmd = ["clang", "-fsanitize=thread", "-gdwarf-4"]
+    else:
+        cmd = ["env", "FIRSTRACE_CC=clang", os.path.join(tools, "firstrace-cc"), "-g"]
+    return cmd + ["-O1", "-fopenmp", "-I", case.suite_dir] + case.extra_flags + [case.src, "-o", exe]
 # GCC's ThreadSanitizer tests (DejaGnu)
 # ---------------------------------------------------------------------------------------------
 
@@ -639,6 +702,8 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
     for step, cmd in case.steps:
         if step == "vgcompile":
             code, out = sh(vg_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
+        elif step == "ompcompile":
+            code, out = sh(omp_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
         elif step == "gcccompile":
             code, out = sh(gcc_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
         elif step == "other":
@@ -646,12 +711,23 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
         else:
             full = lit_substitute(cmd, tool, t, case.src, suite_dir, tools)
             code, out = sh(full, d, BUILD_TIMEOUT, env=env, log=log)
-        if code != 0 and step in ("compile", "vgcompile", "gcccompile"):
+        if code != 0 and step in ("compile", "vgcompile", "ompcompile", "gcccompile"):
             first = [l for l in out.splitlines() if "error" in l] or out.splitlines() or ["?"]
             return "build: " + first[0][:120]
     args, opts = case.run
     args = [lit_substitute(a, tool, t, case.src, suite_dir, tools) for a in args] \
         if case.steps and case.steps[0][0] == "compile" else args
+    env.update(getattr(case, "env", {}))
+    for name, value in getattr(case, "run_env", []):
+        if name == "TSAN_OPTIONS":
+            continue
+        value = lit_substitute(value, tool, t, case.src, suite_dir, tools)
+        # the shell's ${NAME:+:$NAME} of the RUN line, as lit's shell expands it
+        env[name] = subprocess.run(["sh", "-c", 'printf %s "' + value + '"'], env=env,
+                                   stdout=subprocess.PIPE, check=False).stdout.decode()
+    if tool == "tsan" and getattr(case, "archer", False):  # Archer's suite: TSan + Archer
+        env["OMP_TOOL_LIBRARIES"] = ARCHER_LIBRARY
+        opts = "ignore_noninstrumented_modules=1" + (":" + opts if opts else "")
     if tool == "tsan":
         env["TSAN_OPTIONS"] = "atexit_sleep_ms=0:halt_on_error=0:exitcode=0:report_signal_unsafe=0" + \
             (":" + opts if opts else "")
@@ -688,6 +764,13 @@ def collect(suite_dir):
                         c.src = path
                         cases.append(c)
         return "compiler-rt tsan", suite_dir, cases
+    lit_cfg = os.path.join(suite_dir, "lit.cfg")
+    if os.path.exists(lit_cfg) and "libarcher" in open(lit_cfg).read():
+        for root, _, files in sorted(os.walk(suite_dir)):
+            for f in sorted(files):
+                if f.endswith((".c", ".cpp")):
+                    cases.extend(archer_cases(os.path.join(root, f), suite_dir))
+        return "LLVM OpenMP archer (tsan column: clang TSan + Archer)", suite_dir, cases
     testsuite = gcc_testsuite_dir(suite_dir)
     if testsuite:
         # one of the tsan directories given: that one only; otherwise all three
@@ -708,7 +791,8 @@ def collect(suite_dir):
         tool_dirs = [suite_dir]
         vg_root = os.path.dirname(suite_dir)
     if not tool_dirs:
-        sys.exit("external.sh: %s is neither compiler-rt/test/tsan, GCC's testsuite nor a Valgrind source tree" % suite_dir)
+        sys.exit("external.sh: %s is neither compiler-rt/test/tsan, openmp/tools/archer/tests, "
+                 "GCC's testsuite nor a Valgrind source tree" % suite_dir)
     # Valgrind's tests include the config.h its configure writes (VGO_linux, HAVE_* ...): without
     # it a third of them do not build with any tool.
     if not os.path.exists(os.path.join(vg_root, "config.h")):

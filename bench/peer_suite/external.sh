@@ -11,6 +11,9 @@
 #       apt-get source llvm-toolchain-14   (Debian bookworm; needs a deb-src entry)
 #       tar xf llvm-toolchain-14_*.orig.tar.xz --wildcards '*/compiler-rt/test/tsan/*' \
 #         '*/compiler-rt/test/sanitizer_common/*.h'
+#   - LLVM OpenMP's Archer lit tests: SUITE_DIR = .../openmp/tools/archer/tests (same source;
+#       tar xf llvm-toolchain-14_*.orig.tar.xz --wildcards '*/openmp/tools/archer/tests/*')
+#     compared with clang TSan + Archer (libarcher.so)
 #   - Valgrind's helgrind and drd regression tests: SUITE_DIR = the Valgrind source tree
 #     (or its helgrind/ or drd/ directory), e.g.
 #       apt-get source valgrind; tar xjf valgrind_*.orig.tar.bz2; (cd valgrind-* && ./configure)

@@ -5,8 +5,9 @@
 //
 // Discipline (as in the LLVM sanitizer runtimes): per-thread state is reached through one
 // initial-exec TLS pointer; the access hot path takes no lock, calls no malloc and makes no
-// system call; every runtime entry sets a reentrancy guard so that a signal handler running
-// instrumented code while the runtime is updating its tables is simply not traced. All memory
+// system call; every runtime entry sets a reentrancy guard; a program's signal handler that
+// arrives while the guard is held runs when the thread leaves the runtime (leave(), as
+// ThreadSanitizer defers it), not in the middle of the runtime's table updates. All memory
 // comes from mmap. Nothing here throws or aborts: on any internal failure tracing stops and the
 // program runs on.
 #pragma once
@@ -70,8 +71,11 @@ struct DepotSlot {
 
 struct ThreadState {
     // --- hot fields ---
-    u32 guard;    // nonzero while inside the runtime
-    u32 gen;      // generation of the site table (bumped per event)
+    u32 guard; // nonzero while inside the runtime
+    u32 gen;   // generation of the site table (bumped per event)
+    // Signals (bit sig - 1) whose handler is deferred: they arrived while the guard was held,
+    // and run when the thread leaves the runtime (rt_deferred_signals.cpp).
+    std::atomic<u64> deferred_signals;
     u64 last_key; // one-entry cache of the site table
     Site* last_site;
     u32 nsites;
@@ -144,6 +148,8 @@ struct ThreadState {
     const void* robust_held[4];
     u32 robust_count;
 
+    void* deferred_area; // rt_deferred_signals.cpp: mapped at the first deferral, kept
+
     ThreadState* next_free;
 };
 
@@ -176,8 +182,13 @@ FRT_INLINE ThreadState* enter() {
     t->guard = 1;
     return t;
 }
+// Runs the handlers of the signals deferred while t was inside the runtime (guard released).
+void run_deferred_signals(ThreadState* t);
 FRT_INLINE void leave(ThreadState* t) {
     t->guard = 0;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    if (FRT_UNLIKELY(t->deferred_signals.load(std::memory_order_relaxed) != 0))
+        run_deferred_signals(t);
 }
 // enter() for a thread that already has a state, without creating one (calls made while a
 // thread is being set up, signal handlers, memcpy & co.): null when it must pass through.
@@ -282,9 +293,10 @@ FRT_INLINE u32 slot_index(u64 key) {
 FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
     ThreadState* t = tls_state;
     if (FRT_LIKELY(t != nullptr && t->guard == 0 && --t->budget != 0)) {
-        // The guard is held across the lookup and the update (a signal handler running
-        // instrumented code in between is not traced), the fences keep the compiler from
-        // dropping or moving these stores.
+        // The guard is held across the lookup and the update (a signal arriving in between is
+        // deferred: its handler sets budget to 1, so that the next access takes the slow path,
+        // which runs it as it leaves), the fences keep the compiler from dropping or moving
+        // these stores.
         t->guard = 1;
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         const u64 key = site_key(t, pc, flags);

@@ -1,19 +1,27 @@
 // Signals. A handler the program installs runs whenever the signal arrives, on whichever
-// thread the kernel picks; what the program did before installing it, or before sending the
-// signal, happened before the handler runs.
+// thread the kernel picks; what the program did before installing it happened before the
+// handler runs. Sending a signal orders nothing before an asynchronous handler: pthread_kill
+// and kill are not among the functions that synchronize memory (POSIX XBD 4.12), and a
+// handler of a signal not raised by the thread itself that touches a non-atomic static object
+// is undefined behaviour (C11 7.14.1.1p5) — ThreadSanitizer reports such a handler's access
+// as racing with the sender's earlier write too (compiler-rt's pthread_atfork_deadlock3).
+// Data handed to a handler goes through atomics, which are traced as such.
 //
-//   sigaction/signal   a Release on kObjSignal (the signal number), then the handler is
-//                      installed wrapped: the wrapper records an Acquire on that object before
-//                      the program's handler runs (errno preserved), on the interrupted thread.
+//   sigaction/signal   a Release on kObjSignal (key: the handler slot of the signal number),
+//                      then the handler is installed wrapped: the wrapper records an Acquire
+//                      on that object before the program's handler runs (errno preserved),
+//                      on the interrupted thread.
 //   kill, raise, pthread_kill, tgkill, sigqueue, pthread_sigqueue, alarm
-//                      a Release on kObjSignal before the signal is sent (alarm: SIGALRM).
+//                      a Release on kObjSignal (key: the signal number) before the signal is
+//                      sent (alarm: SIGALRM), acquired only by a synchronous acceptance:
 //   sigwait, sigwaitinfo, sigtimedwait
 //                      a thread that accepts a pending (blocked) signal synchronously instead
 //                      of running a handler: an Acquire on kObjSignal of the signal it returned,
 //                      after the return (the signal-handling thread pattern: block the
-//                      signals in every thread, one thread waits for them).
-// sigaction's `oldact` shows the program's handler, not the wrapper. A handler that runs
-// while the runtime itself is interrupted is not traced (rt_internal.hpp).
+//                      signals in every thread, one thread waits for them; a returning call,
+//                      like a read of what a pipe's writer sent, not an interruption).
+// sigaction's `oldact` shows the program's handler, not the wrapper. A handler for a signal
+// that interrupts the runtime itself runs when the thread leaves it (rt_deferred_signals.cpp).
 //
 // Alternate signal stacks: every traced thread gets one (unless the program set its own), so
 // that the runtime's fatal-signal handler (SA_ONSTACK) can flush all threads' events even when
@@ -27,6 +35,7 @@
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_signals.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -41,27 +50,38 @@ std::atomic<bool> g_siginfo[kMaxSignal];
 using sigaction_fn = int (*)(int, const struct sigaction*, struct sigaction*);
 FRT_DECLARE_REAL_TYPED(sigaction, sigaction_fn);
 
+// The sends of a signal (acquired by sigwait & co.).
 const void* signal_object(int sig) {
     return reinterpret_cast<const void*>(static_cast<u64>(sig));
 }
 
-void signal_sent(int sig, u64 pc) {
-    if (sig <= 0 || sig >= kMaxSignal) return;
-    InterceptorScope scope(enter_call(pc));
-    if (!scope) return;
-    ThreadState* t = scope.thread();
-    release_now(t, fmt::kObjSignal, signal_object(sig), pc, false);
+// The installations of a handler for a signal (acquired by the handler).
+const void* handler_object(int sig) {
+    return reinterpret_cast<const void*>(static_cast<u64>(kMaxSignal + sig));
 }
 
-void wrapper(int sig, siginfo_t* info, void* context) {
+void release_signal_object(const void* object, u64 pc) {
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return;
+    release_now(scope.thread(), fmt::kObjSignal, object, pc, false);
+}
+
+void signal_sent(int sig, u64 pc) {
+    if (sig <= 0 || sig >= kMaxSignal) return;
+    release_signal_object(signal_object(sig), pc);
+}
+
+} // namespace
+
+void frt::deliver_signal(int sig, siginfo_t* info, void* context) {
     const int saved_errno = errno;
     void* h =
         sig > 0 && sig < kMaxSignal ? g_handler[sig].load(std::memory_order_acquire) : nullptr;
     const bool siginfo = h != nullptr && g_siginfo[sig].load(std::memory_order_relaxed);
     if (h != nullptr) {
         InterceptorScope scope(enter_attached());
-        if (scope && find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
-            acquire_now(scope.thread(), fmt::kObjSignal, signal_object(sig),
+        if (scope && find_object(fmt::kObjSignal, handler_object(sig)) != nullptr)
+            acquire_now(scope.thread(), fmt::kObjSignal, handler_object(sig),
                         reinterpret_cast<u64>(h));
     }
     errno = saved_errno;
@@ -96,6 +116,17 @@ void wrapper(int sig, siginfo_t* info, void* context) {
     }
 }
 
+namespace {
+
+// The handler the kernel runs for a signal the program handles: deferred while the thread is
+// inside the runtime (rt_deferred_signals.cpp), delivered otherwise.
+void wrapper(int sig, siginfo_t* info, void* context) {
+    const int saved_errno = errno;
+    const bool deferred = defer_signal(tls_state, sig, info, context);
+    errno = saved_errno;
+    if (!deferred) deliver_signal(sig, info, context);
+}
+
 bool program_handler(const struct sigaction* act) {
     if (act == nullptr) return false;
     if (act->sa_flags & SA_SIGINFO) return true;
@@ -115,7 +146,7 @@ int install(int sig, const struct sigaction* act, struct sigaction* old, u64 pc)
     const bool previous_siginfo = g_siginfo[sig].load(std::memory_order_relaxed);
     int r;
     if (program_handler(act)) {
-        signal_sent(sig, pc); // what came before the installation happens before the handler
+        release_signal_object(handler_object(sig), pc); // the installation -> the handler
         struct sigaction wrapped = *act;
         wrapped.sa_flags |= SA_SIGINFO;
         wrapped.sa_sigaction = wrapper;

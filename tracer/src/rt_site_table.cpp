@@ -148,7 +148,7 @@ void on_access_slow(u64 pc, u64 addr, u64 size, u8 flags) {
     t->guard = 1;
     if (t->budget == 0) periodic(t); // the fast path counted this access down to zero
     add_access_slow(t, pc, addr, size, flags);
-    t->guard = 0;
+    leave(t);
 }
 
 void add_access_slow(ThreadState* t, u64 pc, u64 addr, u64 size, u8 flags) {

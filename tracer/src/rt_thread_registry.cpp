@@ -223,6 +223,8 @@ void thread_finish(ThreadState* t) {
     t->io_lock.store(0, std::memory_order_release);
     tls_state = nullptr;
     tls_done = true;
+    // signals deferred during the thread's last runtime call: their handlers run, untraced
+    if (t->deferred_signals.load(std::memory_order_relaxed) != 0) run_deferred_signals(t);
     release_state(t);
 }
 

@@ -146,7 +146,7 @@ enum ObjectClass : std::uint8_t {
                             // write/send -> the read/recv that returns after it
     kObjOnce = 13,          // pthread_once / std::call_once: the init routine -> every return
     kObjFiber = 14,         // a fiber of the TSan fiber API: switch_to_fiber -> the fiber
-    kObjSignal = 15,        // a signal number: raise/kill/pthread_kill/sigaction -> handler
+    kObjSignal = 15,        // a signal number: sends -> sigwait; handler slot: sigaction -> handler
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).

@@ -1,0 +1,19 @@
+// Signals (rt_signals.cpp) and their deferral while a thread is inside the runtime
+// (rt_deferred_signals.cpp).
+#pragma once
+
+#include <signal.h>
+
+#include "rt_internal.hpp"
+
+namespace frt {
+
+// Runs the program's handler for sig as the kernel would have (its Acquire of the signal
+// first, annotated ignore regions lifted, errno kept): at delivery, or later when deferred.
+void deliver_signal(int sig, siginfo_t* info, void* context);
+
+// A program's handler for sig arrived on thread t: true when it is deferred (t is inside the
+// runtime; the handler then runs when t leaves it), false when it must run now.
+bool defer_signal(ThreadState* t, int sig, const siginfo_t* info, const void* context);
+
+} // namespace frt
