@@ -45,9 +45,10 @@ namespace fmt = firstrace::format;
 
 namespace {
 
-// The calling thread's state if a library call of the program (made at pc) is to be recorded.
+// The calling thread's state if a library call of the program (made at pc) is to be recorded:
+// not the runtime's own calls, nor the OpenMP runtime's on its own data (rt_internal.hpp).
 FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) ? nullptr : enter_attached();
+    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
 }
 
 void accessed(u64 pc, const void* addr, u64 size, bool write) {
