@@ -34,10 +34,15 @@
 //                                dup2 is (ThreadSanitizer's model too).
 //   buffers                      read & co. write the bytes they returned into the buffer,
 //                                write & co. read the bytes they were given.
+//   signalfd                     signalfd(-1, ...) hands out a descriptor (a new incarnation),
+//                                signalfd(fd, ...) changes fd's mask (a use of fd); a read of
+//                                a signalfd accepts the signals it returns synchronously, as
+//                                sigwait does: an Acquire of each one's sends (rt_signals.cpp).
 // Descriptors up to kMaxFd are modelled; larger ones only get the buffer accesses.
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -45,6 +50,7 @@
 #include "rt_fd.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_signals.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -54,6 +60,7 @@ constexpr int kMaxFd = 4096;
 constexpr u32 kIncarnations = 256;      // bytes per descriptor: incarnations wrap around after this
 std::atomic<u64> g_description[kMaxFd]; // 0: the descriptor is its own description
 std::atomic<u32> g_incarnation[kMaxFd];
+std::atomic<bool> g_signalfd[kMaxFd]; // the current incarnation is a signalfd
 constexpr u64 kSocketDescription = 1; // every socket but socketpair()'s ends
 std::atomic<u64> g_next_description{kSocketDescription + 1};
 unsigned char g_connections; // the object connect() releases and accept() acquires
@@ -172,6 +179,7 @@ void retired(int fd, u64 pc) {
         release_now(scope.thread(), fmt::kObjFile, descriptor_byte(fd), pc, false);
     }
     g_description[fd].store(0, std::memory_order_relaxed);
+    g_signalfd[fd].store(false, std::memory_order_relaxed);
 }
 
 // The kernel handed out fd: a new incarnation of the number, its own description. Incarnations
@@ -185,6 +193,7 @@ int created(int fd, u64 pc) {
     if (modelled(fd)) {
         const u32 inc = g_incarnation[fd].fetch_add(1, std::memory_order_relaxed) + 1;
         g_description[fd].store(0, std::memory_order_relaxed);
+        g_signalfd[fd].store(false, std::memory_order_relaxed);
         if (inc >= kIncarnations) {
             if (InterceptorScope scope(enter_call(pc)); scope) {
                 if (find_object(fmt::kObjFile, descriptor_byte(fd)) != nullptr)
@@ -193,6 +202,14 @@ int created(int fd, u64 pc) {
         }
     }
     return fd;
+}
+
+// A read of fd returned r bytes at buf: when fd is a signalfd, the signals it accepted.
+void signals_read(int fd, const void* buf, ssize_t r, u64 pc) {
+    if (r <= 0 || !modelled(fd) || !g_signalfd[fd].load(std::memory_order_relaxed)) return;
+    const auto* info = static_cast<const struct signalfd_siginfo*>(buf);
+    for (ssize_t i = 0; i < r / static_cast<ssize_t>(sizeof *info); ++i)
+        signal_accepted(static_cast<int>(info[i].ssi_signo), pc);
 }
 
 } // namespace frt::fd
@@ -226,6 +243,7 @@ FRT_DECLARE_REAL(connect);
 FRT_DECLARE_REAL(accept);
 FRT_DECLARE_REAL(accept4);
 FRT_DECLARE_REAL(eventfd);
+FRT_DECLARE_REAL(signalfd);
 using open_fn = int (*)(const char*, int, ...);
 using openat_fn = int (*)(int, const char*, int, ...);
 FRT_DECLARE_REAL_TYPED(open, open_fn);
@@ -244,6 +262,7 @@ FRT_EXPORT ssize_t read(int fd, void* buf, size_t n) {
     const ssize_t r = REAL(read)(fd, buf, n);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
+    signals_read(fd, buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
@@ -397,6 +416,7 @@ FRT_EXPORT ssize_t __read_chk(int fd, void* buf, size_t n, size_t size) {
     const ssize_t r = REAL(__read_chk)(fd, buf, n, size);
     after_receive(fd, FRT_CALLER(), r);
     received_into(buf, r, FRT_CALLER());
+    signals_read(fd, buf, r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT ssize_t __pread_chk(int fd, void* buf, size_t n, off_t off, size_t size) {
@@ -491,7 +511,19 @@ FRT_EXPORT int eventfd(unsigned value, int flags) {
     return created(REAL(eventfd)(value, flags), FRT_CALLER());
 }
 
+FRT_EXPORT int signalfd(int fd, const sigset_t* mask, int flags) {
+    const u64 pc = FRT_CALLER();
+    if (fd >= 0) {
+        if (InterceptorScope scope(enter_call(pc)); scope) used(scope.thread(), fd, pc);
+        return REAL(signalfd)(fd, mask, flags);
+    }
+    const int r = created(REAL(signalfd)(fd, mask, flags), pc);
+    if (modelled(r)) g_signalfd[r].store(true, std::memory_order_relaxed);
+    return r;
+}
+
 // The __interceptor_ names (rt_record.hpp).
+FRT_INTERCEPTOR_ALIAS(signalfd)
 FRT_INTERCEPTOR_ALIAS(read)
 FRT_INTERCEPTOR_ALIAS(pread)
 FRT_INTERCEPTOR_ALIAS(readv)

@@ -15,12 +15,27 @@
 //                  as synchronization: ThreadSanitizer does not see it either, and ordering two
 //                  threads by their printf calls would hide the races of programs that print.
 //   strerror_r     writes the buffer it fills.
+//   searches       memchr/rawmemchr/strchrnul/strpbrk/strspn/strcspn: the bytes examined up to
+//                  and including the one that ended the search (memrchr: all n, as TSan; the
+//                  sets of strpbrk/strspn/strcspn and memmem's needle: whole), memmem: the
+//                  haystack up to the end of the match (all of it without one).
+//   fills, copies  bzero/explicit_bzero write n bytes; mempcpy reads and writes n, wmemcpy
+//                  n wide characters, wmemset writes them; wcslen reads up to the terminator.
+//   qsort/qsort_r  a write of the whole array (elements are moved around: TSan's model); the
+//                  comparator is the program's code, traced where it is instrumented (it runs
+//                  outside the runtime). bsearch only calls the comparator: nothing of its own.
+//   snprintf & co. sprintf/snprintf/vsprintf/vsnprintf write the characters they produce and
+//                  the terminator (at most n); the format and %s arguments are not read here.
+//   getline        getline/getdelim write *lineptr and *n (the buffer may be reallocated: the
+//                  allocator sees it) and the line with its terminator.
 // The calls are only traced from threads the runtime already knows (these functions also run
 // while a thread is being set up), and never from inside the runtime.
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <wchar.h>
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -30,9 +45,10 @@ namespace fmt = firstrace::format;
 
 namespace {
 
-// The calling thread's state if a library call of the program (made at pc) is to be recorded.
+// The calling thread's state if a library call of the program (made at pc) is to be recorded:
+// not the runtime's own calls, nor the OpenMP runtime's on its own data (rt_internal.hpp).
 FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) ? nullptr : enter_attached();
+    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
 }
 
 void accessed(u64 pc, const void* addr, u64 size, bool write) {
@@ -89,6 +105,29 @@ FRT_DECLARE_REAL(vfprintf);
 FRT_DECLARE_REAL(fflush);
 using strerror_r_fn = char* (*)(int, char*, size_t);
 FRT_DECLARE_REAL_TYPED(strerror_r, strerror_r_fn);
+using find_byte_fn = void* (*)(const void*, int, size_t);
+using find_byte_unbounded_fn = void* (*)(const void*, int);
+using find_set_fn = char* (*)(const char*, const char*);
+using find_mem_fn = void* (*)(const void*, size_t, const void*, size_t);
+FRT_DECLARE_REAL_TYPED(memchr, find_byte_fn);
+FRT_DECLARE_REAL_TYPED(memrchr, find_byte_fn);
+FRT_DECLARE_REAL_TYPED(rawmemchr, find_byte_unbounded_fn);
+FRT_DECLARE_REAL_TYPED(strchrnul, find_char_fn);
+FRT_DECLARE_REAL_TYPED(strpbrk, find_set_fn);
+FRT_DECLARE_REAL_TYPED(memmem, find_mem_fn);
+FRT_DECLARE_REAL(strspn);
+FRT_DECLARE_REAL(strcspn);
+FRT_DECLARE_REAL(bzero);
+FRT_DECLARE_REAL(explicit_bzero);
+FRT_DECLARE_REAL(mempcpy);
+FRT_DECLARE_REAL(wmemcpy);
+FRT_DECLARE_REAL(wmemset);
+FRT_DECLARE_REAL(wcslen);
+FRT_DECLARE_REAL(qsort);
+FRT_DECLARE_REAL(qsort_r);
+FRT_DECLARE_REAL(vsnprintf);
+FRT_DECLARE_REAL(vsprintf);
+FRT_DECLARE_REAL(getdelim);
 
 // strcmp & co.: the index of the first difference or terminator (compared up to max bytes).
 template <class Eq> u64 compared(const char* a, const char* b, u64 max, Eq eq) {
@@ -238,6 +277,104 @@ FRT_EXPORT char* strerror_r(int e, char* buf, size_t n) {
     return r;
 }
 
+// --- searches, fills, copies, sorting ---------------------------------------------------------
+
+// (C++'s <string.h> declares const-correct overloads of these too: define the C symbols)
+FRT_EXPORT void* c_memchr(const void* s, int c, size_t n) __asm__("memchr");
+FRT_EXPORT void* c_memrchr(const void* s, int c, size_t n) __asm__("memrchr");
+FRT_EXPORT void* c_rawmemchr(const void* s, int c) __asm__("rawmemchr");
+FRT_EXPORT char* c_strchrnul(const char* s, int c) __asm__("strchrnul");
+FRT_EXPORT char* c_strpbrk(const char* s, const char* set) __asm__("strpbrk");
+FRT_EXPORT void* c_memchr(const void* s, int c, size_t n) {
+    void* r = REAL(memchr)(s, c, n);
+    accessed(FRT_CALLER(), s,
+             r ? static_cast<u64>(static_cast<const char*>(r) - static_cast<const char*>(s)) + 1
+               : n,
+             false);
+    return r;
+}
+FRT_EXPORT void* c_memrchr(const void* s, int c, size_t n) {
+    accessed(FRT_CALLER(), s, n, false);
+    return REAL(memrchr)(s, c, n);
+}
+FRT_EXPORT void* c_rawmemchr(const void* s, int c) {
+    void* r = REAL(rawmemchr)(s, c);
+    accessed(FRT_CALLER(), s,
+             static_cast<u64>(static_cast<char*>(r) - static_cast<const char*>(s)) + 1, false);
+    return r;
+}
+FRT_EXPORT char* c_strchrnul(const char* s, int c) {
+    char* r = REAL(strchrnul)(s, c);
+    accessed(FRT_CALLER(), s, static_cast<u64>(r - s) + 1, false);
+    return r;
+}
+FRT_EXPORT char* c_strpbrk(const char* s, const char* set) {
+    char* r = REAL(strpbrk)(s, set);
+    accessed(FRT_CALLER(), s, r ? static_cast<u64>(r - s) + 1 : length(s) + 1, false);
+    accessed(FRT_CALLER(), set, length(set) + 1, false);
+    return r;
+}
+FRT_EXPORT size_t strspn(const char* s, const char* set) {
+    const size_t r = REAL(strspn)(s, set);
+    accessed(FRT_CALLER(), s, r + 1, false); // the span and the byte that ended it
+    accessed(FRT_CALLER(), set, length(set) + 1, false);
+    return r;
+}
+FRT_EXPORT size_t strcspn(const char* s, const char* set) {
+    const size_t r = REAL(strcspn)(s, set);
+    accessed(FRT_CALLER(), s, r + 1, false);
+    accessed(FRT_CALLER(), set, length(set) + 1, false);
+    return r;
+}
+FRT_EXPORT void* memmem(const void* h, size_t hn, const void* w, size_t wn) {
+    void* r = REAL(memmem)(h, hn, w, wn);
+    accessed(FRT_CALLER(), h,
+             r ? static_cast<u64>(static_cast<const char*>(r) - static_cast<const char*>(h)) + wn
+               : hn,
+             false);
+    accessed(FRT_CALLER(), w, wn, false);
+    return r;
+}
+FRT_EXPORT void bzero(void* p, size_t n) {
+    accessed(FRT_CALLER(), p, n, true);
+    REAL(bzero)(p, n);
+}
+// (defined under another C name: glibc declares p write-only, and gcc takes passing it on for
+// a read of uninitialized memory)
+FRT_EXPORT void c_explicit_bzero(void* p, size_t n) __asm__("explicit_bzero");
+FRT_EXPORT void c_explicit_bzero(void* p, size_t n) {
+    accessed(FRT_CALLER(), p, n, true);
+    REAL(explicit_bzero)(p, n);
+}
+FRT_EXPORT void* mempcpy(void* d, const void* s, size_t n) {
+    accessed(FRT_CALLER(), s, n, false);
+    accessed(FRT_CALLER(), d, n, true);
+    return REAL(mempcpy)(d, s, n);
+}
+FRT_EXPORT wchar_t* wmemcpy(wchar_t* d, const wchar_t* s, size_t n) {
+    accessed(FRT_CALLER(), s, n * sizeof(wchar_t), false);
+    accessed(FRT_CALLER(), d, n * sizeof(wchar_t), true);
+    return REAL(wmemcpy)(d, s, n);
+}
+FRT_EXPORT wchar_t* wmemset(wchar_t* d, wchar_t c, size_t n) {
+    accessed(FRT_CALLER(), d, n * sizeof(wchar_t), true);
+    return REAL(wmemset)(d, c, n);
+}
+FRT_EXPORT size_t wcslen(const wchar_t* s) {
+    const size_t n = REAL(wcslen)(s);
+    accessed(FRT_CALLER(), s, (n + 1) * sizeof(wchar_t), false);
+    return n;
+}
+FRT_EXPORT void qsort(void* base, size_t n, size_t size, int (*compare)(const void*, const void*)) {
+    accessed(FRT_CALLER(), base, n * size, true);
+    REAL(qsort)(base, n, size, compare);
+}
+FRT_EXPORT void qsort_r(void* base, size_t n, size_t size,
+                        int (*compare)(const void*, const void*, void*), void* arg) {
+    accessed(FRT_CALLER(), base, n * size, true);
+    REAL(qsort_r)(base, n, size, compare, arg);
+}
+
 // --- stdio -------------------------------------------------------------------------------------
 
 FRT_EXPORT size_t fwrite(const void* p, size_t size, size_t n, FILE* f) {
@@ -303,6 +440,55 @@ FRT_EXPORT int printf(const char* format, ...) {
     va_end(ap);
     return r;
 }
+// The characters produced and the terminator, of at most n bytes (r: the length the whole
+// output would have).
+void formatted(u64 pc, char* buf, int r, u64 n) {
+    if (r >= 0 && n != 0)
+        accessed(pc, buf, static_cast<u64>(r) + 1 < n ? static_cast<u64>(r) + 1 : n, true);
+}
+FRT_EXPORT int vsnprintf(char* buf, size_t n, const char* format, va_list ap) {
+    const int r = REAL(vsnprintf)(buf, n, format, ap);
+    formatted(FRT_CALLER(), buf, r, n);
+    return r;
+}
+FRT_EXPORT int snprintf(char* buf, size_t n, const char* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    const int r = REAL(vsnprintf)(buf, n, format, ap);
+    va_end(ap);
+    formatted(FRT_CALLER(), buf, r, n);
+    return r;
+}
+FRT_EXPORT int vsprintf(char* buf, const char* format, va_list ap) {
+    const int r = REAL(vsprintf)(buf, format, ap);
+    formatted(FRT_CALLER(), buf, r, ~0ull);
+    return r;
+}
+FRT_EXPORT int sprintf(char* buf, const char* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    const int r = REAL(vsprintf)(buf, format, ap);
+    va_end(ap);
+    formatted(FRT_CALLER(), buf, r, ~0ull);
+    return r;
+}
+ssize_t line_read(u64 pc, char** line, size_t* n, int delim, FILE* f) {
+    file_used(pc, f);
+    const ssize_t r = REAL(getdelim)(line, n, delim, f);
+    accessed(pc, line, sizeof *line, true);
+    accessed(pc, n, sizeof *n, true);
+    if (r > 0) accessed(pc, *line, static_cast<u64>(r) + 1, true);
+    return r;
+}
+FRT_EXPORT ssize_t getdelim(char** line, size_t* n, int delim, FILE* f) {
+    return line_read(FRT_CALLER(), line, n, delim, f);
+}
+FRT_EXPORT ssize_t getline(char** line, size_t* n, FILE* f) {
+    return line_read(FRT_CALLER(), line, n, '\n', f);
+}
+FRT_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
+    return line_read(FRT_CALLER(), line, n, delim, f);
+}
 FRT_EXPORT int fflush(FILE* f) {
     file_used(FRT_CALLER(), f);
     return REAL(fflush)(f);
@@ -341,3 +527,26 @@ FRT_INTERCEPTOR_ALIAS(vprintf)
 FRT_INTERCEPTOR_ALIAS(fprintf)
 FRT_INTERCEPTOR_ALIAS(printf)
 FRT_INTERCEPTOR_ALIAS(fflush)
+FRT_INTERCEPTOR_ALIAS(memchr)
+FRT_INTERCEPTOR_ALIAS(memrchr)
+FRT_INTERCEPTOR_ALIAS(rawmemchr)
+FRT_INTERCEPTOR_ALIAS(strchrnul)
+FRT_INTERCEPTOR_ALIAS(strpbrk)
+FRT_INTERCEPTOR_ALIAS(strspn)
+FRT_INTERCEPTOR_ALIAS(strcspn)
+FRT_INTERCEPTOR_ALIAS(memmem)
+FRT_INTERCEPTOR_ALIAS(bzero)
+FRT_INTERCEPTOR_ALIAS(explicit_bzero)
+FRT_INTERCEPTOR_ALIAS(mempcpy)
+FRT_INTERCEPTOR_ALIAS(wmemcpy)
+FRT_INTERCEPTOR_ALIAS(wmemset)
+FRT_INTERCEPTOR_ALIAS(wcslen)
+FRT_INTERCEPTOR_ALIAS(qsort)
+FRT_INTERCEPTOR_ALIAS(qsort_r)
+FRT_INTERCEPTOR_ALIAS(vsnprintf)
+FRT_INTERCEPTOR_ALIAS(snprintf)
+FRT_INTERCEPTOR_ALIAS(vsprintf)
+FRT_INTERCEPTOR_ALIAS(sprintf)
+FRT_INTERCEPTOR_ALIAS(getdelim)
+FRT_INTERCEPTOR_ALIAS(getline)
+FRT_INTERCEPTOR_ALIAS(__getdelim)

@@ -190,15 +190,14 @@ FRT_DECLARE_REAL_TYPED(sigwait, sigwait_fn);
 FRT_DECLARE_REAL_TYPED(sigwaitinfo, sigwaitinfo_fn);
 FRT_DECLARE_REAL_TYPED(sigtimedwait, sigtimedwait_fn);
 
-// The calling thread accepted signal sig synchronously (sigwait & co. returned it).
-void signal_accepted(int sig, u64 pc) {
+} // namespace
+
+void frt::signal_accepted(int sig, u64 pc) {
     if (sig <= 0 || sig >= kMaxSignal) return;
     InterceptorScope scope(enter_call(pc));
     if (scope && find_object(fmt::kObjSignal, signal_object(sig)) != nullptr)
         acquire_now(scope.thread(), fmt::kObjSignal, signal_object(sig), pc);
 }
-
-} // namespace
 
 FRT_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
     return install(sig, act, old, FRT_CALLER());

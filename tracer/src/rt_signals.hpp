@@ -12,6 +12,10 @@ namespace frt {
 // first, annotated ignore regions lifted, errno kept): at delivery, or later when deferred.
 void deliver_signal(int sig, siginfo_t* info, void* context);
 
+// The calling thread accepted signal sig synchronously at pc (sigwait & co. returned it, or a
+// read of a signalfd, rt_fd.cpp): the Acquire of its sends.
+void signal_accepted(int sig, u64 pc);
+
 // A program's handler for sig arrived on thread t: true when it is deferred (t is inside the
 // runtime; the handler then runs when t leaves it), false when it must run now.
 bool defer_signal(ThreadState* t, int sig, const siginfo_t* info, const void* context);
