@@ -17,6 +17,8 @@
 #include "report_call_stacks.hpp"
 #include "report_ordering_chains.hpp"
 #include "report_site_nodes.hpp"
+#include "report_site_rank_folder.hpp"
+#include "report_site_rank_table.hpp"
 
 namespace firstrace {
 namespace {
@@ -268,15 +270,7 @@ class ListedSiteGrouping {
   public:
     ListedSiteGrouping(const Trace& trace, const AnalysisResult& result)
         : trace_(trace), result_(result), accesses_(trace),
-          end_of_site_(trace.sites.size(), kNone) {
-        // At most one end per location, plus the unknown one.
-        constexpr std::size_t kDenseEnds = 2048; // a table of at most 16 MiB
-        const std::size_t ends = trace.locations.size() + 1;
-        if (ends <= kDenseEnds) {
-            dense_ends_ = ends;
-            dense_groups_.assign(ends * ends, kNone);
-        }
-    }
+          end_of_site_(trace.sites.size(), kNone) {}
 
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
@@ -300,7 +294,9 @@ class ListedSiteGrouping {
         // instances race by race instead (exact either way).
         const SiteNodeIndex index(trace_, racing_, end_of_site_,
                                   4 * trace_.ranges.size() + (1u << 20));
-        rank_all(index, out);
+        table_.emplace(ends_.size());
+        rank_all(index, *table_, out);
+        orient(*table_);
         std::vector<std::uint32_t> order = listed_order(limit, out);
         detail_groups(index, order);
         out.sites = finish(order);
@@ -369,31 +365,17 @@ class ListedSiteGrouping {
         return last_variable_ = it->second;
     }
 
-    // The group of the end pair (x, y), x <= y, kNone when new: a dense table while the trace
-    // has few locations (each instance is one array access), else a hash map.
-    std::uint32_t& group_slot(std::uint32_t x, std::uint32_t y) {
-        if (dense_ends_ > 0) return dense_groups_[std::size_t(x) * dense_ends_ + y];
-        return group_of_pair_.try_emplace(std::uint64_t(x) << 32 | y, kNone).first->second;
-    }
-    // The group of the end pair {x, y}, kNone when there is none.
-    std::uint32_t find_group(std::uint32_t x, std::uint32_t y) const {
-        if (x > y) std::swap(x, y);
-        if (dense_ends_ > 0) return dense_groups_[std::size_t(x) * dense_ends_ + y];
-        auto it = group_of_pair_.find(std::uint64_t(x) << 32 | y);
-        return it == group_of_pair_.end() ? kNone : it->second;
-    }
-
-    // Pass 1: race site {x, y} holds a race with key `key`.
-    void rank(std::uint32_t x, std::uint32_t y, const SiteRankKey& key) {
-        std::uint32_t& slot = group_slot(std::min(x, y), std::max(x, y));
-        if (slot == kNone) {
-            slot = static_cast<std::uint32_t>(ranked_.size());
-            const bool swap = site_end_less(ends_[y], ends_[x]);
-            ranked_.push_back({swap ? y : x, swap ? x : y, key});
-        } else {
-            ranked_[slot].key.fold(key);
+    // The ranked sites, each with its ends in site_end_less order, and the site of each end
+    // pair (for pass 2).
+    void orient(const SiteRankTable& table) {
+        ranked_.reserve(table.size());
+        for (const SiteRankTable::Site& site : table.sites()) {
+            const bool swap = site_end_less(ends_[site.y], ends_[site.x]);
+            ranked_.push_back({swap ? site.y : site.x, swap ? site.x : site.y, site.key});
         }
     }
+    // The ranked site of the end pair {x, y}, kNone when there is none.
+    std::uint32_t find_group(std::uint32_t x, std::uint32_t y) const { return table_->find(x, y); }
 
     // Calls f(access site of a, access site of b, shared bytes) for every race site instance of
     // `race` in (a, b) order, from the race's recomputed conflicts (RaceAccessFinder).
@@ -406,16 +388,26 @@ class ListedSiteGrouping {
             });
     }
 
-    void rank_all(const SiteNodeIndex& index, ListedRaceSites& out) {
+    // Pass 1: every race site of the listed races and the minima that rank it.
+    void rank_all(const SiteNodeIndex& index, SiteRankTable& table, ListedRaceSites& out) {
         std::vector<bool> later_partition(result_.partitions.size(), false);
         std::optional<SiteRankFolder> folder;
         if (index.usable()) folder.emplace(index);
+        // The table may settle the sites seen so far whenever every later race site it is
+        // given comes from a race with a larger id: races come by ascending id (checked), and
+        // no block of folded races is open (its join brings smaller races than those ranked
+        // while it was open).
+        const bool ascending = std::adjacent_find(result_.races.begin(), result_.races.end(),
+                                                  [](const Race& x, const Race& y) {
+                                                      return x.id >= y.id;
+                                                  }) == result_.races.end();
         EventRef block{};
         bool open = false;
         auto join = [&] {
             if (open)
-                folder->join(
-                    [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) { rank(x, y, k); });
+                folder->join([&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) {
+                    table.add(x, y, k);
+                });
             open = false;
         };
         for (const Race& race : result_.races) {
@@ -432,23 +424,26 @@ class ListedSiteGrouping {
             if (index.static_instances(race)) {
                 // A race without recorded sites is an instance of the unknown pair.
                 if (!index.has_instance(race.a, race.b)) {
-                    rank(unknown_end_, unknown_end_, key);
-                    continue;
+                    table.add(unknown_end_, unknown_end_, key);
+                } else {
+                    if (open && !(block.process == race.a.process && block.index == race.a.index)) {
+                        join();
+                        if (ascending) table.settle();
+                    }
+                    if (!open) folder->begin(race.a);
+                    block = race.a;
+                    open = true;
+                    folder->fold(race.b, key);
                 }
-                if (open && !(block.process == race.a.process && block.index == race.a.index))
-                    join();
-                if (!open) folder->begin(race.a);
-                block = race.a;
-                open = true;
-                folder->fold(race.b, key);
-                continue;
+            } else {
+                bool any = false;
+                slow_instances(race, [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
+                    table.add(end_of_site_[sa], end_of_site_[sb], key);
+                    any = true;
+                });
+                if (!any) table.add(unknown_end_, unknown_end_, key);
             }
-            bool any = false;
-            slow_instances(race, [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
-                rank(end_of_site_[sa], end_of_site_[sb], key);
-                any = true;
-            });
-            if (!any) rank(unknown_end_, unknown_end_, key);
+            if (ascending && !open) table.settle();
         }
         join();
     }
@@ -730,9 +725,7 @@ class ListedSiteGrouping {
     std::vector<std::string> variable_names_; // per shared_ entry
     std::vector<Interval> last_shared_;
     std::uint32_t last_variable_ = kNone;
-    std::size_t dense_ends_ = 0; // > 0: dense_groups_ is used, not group_of_pair_
-    std::vector<std::uint32_t> dense_groups_;
-    std::unordered_map<std::uint64_t, std::uint32_t> group_of_pair_;
+    std::optional<SiteRankTable> table_; // pass 1's race sites
     std::vector<RankedGroup> ranked_;
     std::vector<std::string> keys_;              // per ranked_ entry: site_key
     std::vector<std::uint32_t> place_;           // per ranked_ entry: its place among the shown
