@@ -80,11 +80,15 @@ void TemporalGraph::assign_slots() {
         process_event_base_[process] = static_cast<std::uint32_t>(slot_events_[slot].size());
         slot_tail[slot] = process;
         // Grown by the process's events at once: a slot's chain is mostly one process (10^6
-        // of them in a recursive task program), so it is sized exactly, not by doubling.
+        // of them in a recursive task program), so it is sized exactly, not by doubling; a
+        // chain of many processes (a lock handed from thread to thread) grows by doubling,
+        // only when full (reserving twice the size every time copied the chain per process:
+        // quadratic, 250 000 short threads took 30 s here).
         std::vector<EventId>& chain = slot_events_[slot];
         const std::uint32_t first = process_begin(process).value;
         const std::uint32_t count = process_end(process).value - first;
-        chain.reserve(chain.size() + std::max<std::size_t>(count, chain.size()));
+        if (chain.capacity() < chain.size() + count)
+            chain.reserve(chain.size() + std::max<std::size_t>(count, chain.size()));
         for (std::uint32_t k = 0; k < count; ++k)
             chain.push_back(EventId(first + k));
         slot_node_count[slot] += node_total(process);
