@@ -24,6 +24,7 @@
 #include "flat_id_map.hpp"
 #include "input_file.hpp"
 #include "symbolizer.hpp"
+#include "trace_event_log.hpp"
 #include "trace_site_runs.hpp"
 #include <firstrace/trace_format.hpp>
 
@@ -98,7 +99,7 @@ struct RawProcess {
     // migrated between threads (untied): then no storage is private to it.
     std::uint32_t stream = kNone;
     std::uint64_t private_below = 0;
-    std::vector<Event> events;
+    EventLog events;
 };
 constexpr std::uint32_t kMany = kNone - 1;
 
@@ -266,11 +267,10 @@ class TraceBuilder {
             if (raw.stream != kNone && raw.stream != kMany)
                 p.os_thread = stream_os_thread_[raw.stream];
             if (p.os_thread != kNone) p.private_below = raw.private_below;
-            p.events = std::move(processes_[pid].events);
-            p.events.shrink_to_fit(); // grown by doubling while read: up to half unused
+            p.events = processes_[pid].events.take(); // exactly sized (trace_event_log.hpp)
             trace_.processes.push_back(std::move(p));
         }
-        processes_ = {};
+        std::vector<RawProcess>().swap(processes_);
         process_ids_.clear();
         // Symbolize each pc; a pc in inlined code gets one more location per inlined call,
         // chained through inlined_into (innermost frame = the pc's own location).
@@ -1156,7 +1156,7 @@ TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
         if (keep[p] != events.size()) {
             summary.events += events.size() - keep[p];
             summary.processes.push_back(p);
-            events.resize(keep[p]);
+            events.truncate(keep[p]);
         }
         for (const Event& e : events)
             if (e.kind == EventKind::Fork && e.object < n) forked[e.object] = true;
