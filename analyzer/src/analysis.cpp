@@ -66,9 +66,13 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     StageClock clock(result.stages);
 
     const TemporalGraph g(trace);
-    const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
-    const Components comps = strong_components(graph);
-    const GraphReachability ts(g, graph, comps, options.timestamp_budget);
+    // G's CSR form and components are needed only to build the index: freed before the later
+    // stages (two words a node and one an edge).
+    const GraphReachability ts = [&] {
+        const NodeGraph graph = NodeGraph::of(g);
+        const Components comps = strong_components(graph);
+        return GraphReachability(g, graph, comps, options.timestamp_budget);
+    }();
     const EventOrder order(g, ts);
     clock.done("temporal ordering graph");
 

@@ -24,6 +24,8 @@
 #include "flat_id_map.hpp"
 #include "input_file.hpp"
 #include "symbolizer.hpp"
+#include "trace_event_log.hpp"
+#include "trace_site_runs.hpp"
 #include <firstrace/trace_format.hpp>
 
 namespace firstrace {
@@ -97,7 +99,7 @@ struct RawProcess {
     // migrated between threads (untied): then no storage is private to it.
     std::uint32_t stream = kNone;
     std::uint64_t private_below = 0;
-    std::vector<Event> events;
+    EventLog events;
 };
 constexpr std::uint32_t kMany = kNone - 1;
 
@@ -246,6 +248,7 @@ class TraceBuilder {
 
     void finish() {
         drop_benign_ranges();
+        own_relocated_runs();
         separate_task_blocks();
         separate_task_frames();
         compact_ranges();
@@ -264,10 +267,10 @@ class TraceBuilder {
             if (raw.stream != kNone && raw.stream != kMany)
                 p.os_thread = stream_os_thread_[raw.stream];
             if (p.os_thread != kNone) p.private_below = raw.private_below;
-            p.events = std::move(processes_[pid].events);
+            p.events = processes_[pid].events.take(); // exactly sized (trace_event_log.hpp)
             trace_.processes.push_back(std::move(p));
         }
-        processes_ = {};
+        std::vector<RawProcess>().swap(processes_);
         process_ids_.clear();
         // Symbolize each pc; a pc in inlined code gets one more location per inlined call,
         // chained through inlined_into (innermost frame = the pc's own location).
@@ -294,6 +297,39 @@ class TraceBuilder {
         }
         for (SourceLocation& loc : trace_.locations)
             shorten(loc.file);
+    }
+
+    // The relocations below rewrite the sites of OpenMP processes' events and of the
+    // computation event before each task's fork in place: such an event gets a copy of its run
+    // when the run is shared (trace_site_runs.hpp), so that the other events keep theirs.
+    void own_relocated_runs() {
+        const auto own = [&](Event& e) {
+            if (e.kind != EventKind::Computation || !site_runs_.shared(e.first_site)) return;
+            const auto first = static_cast<std::uint32_t>(trace_.sites.size());
+            for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+                AccessSite site = trace_.sites[s];
+                const auto first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+                for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count;
+                     ++r)
+                    trace_.ranges.push_back(trace_.ranges[r]);
+                site.first_range = first_range;
+                trace_.sites.push_back(site);
+            }
+            e.first_site = first;
+        };
+        for (RawProcess& p : processes_)
+            if (p.kind != fmt::kProcThread)
+                for (Event& e : p.events)
+                    own(e);
+        for (const TaskBlock& b : task_blocks_) {
+            if (b.pid >= processes_.size()) continue;
+            RawProcess& task = processes_[b.pid];
+            for (Event& e : task.events)
+                own(e);
+            if (task.fork_process != kNone && task.fork_index > 0 &&
+                task.fork_index <= processes_[task.fork_process].events.size())
+                own(processes_[task.fork_process].events[task.fork_index - 1]);
+        }
     }
 
     // Each OpenMP task's block (kRecTaskBlock) is its own storage for as long as the task lives,
@@ -793,6 +829,14 @@ class TraceBuilder {
                 throw;
             }
             e.site_count = static_cast<std::uint32_t>(nsites);
+            // The same accesses as a recent event (a loop between synchronization operations):
+            // share that event's run (trace_site_runs.hpp).
+            if (const std::uint32_t same = site_runs_.find_equal(trace_, e.first_site);
+                same != kNone) {
+                trace_.sites.resize(sites_before);
+                trace_.ranges.resize(ranges_before);
+                e.first_site = same;
+            }
             processes_[current_].events.push_back(e);
             return true;
         }
@@ -981,6 +1025,7 @@ class TraceBuilder {
     std::uint32_t stream_ = kNone; // the stream being read
     std::vector<TaskBlock> task_blocks_;
     std::vector<Interval> scratch_ranges_;        // relocations: a site's new ranges
+    SiteRuns site_runs_;                          // runs of sites shared by events
     FlatIdMap process_ids_;                       // the tracer's process id -> processes_ index
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
     FlatIdMap locations_;                         // pc -> Trace::locations index
@@ -1111,7 +1156,7 @@ TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
         if (keep[p] != events.size()) {
             summary.events += events.size() - keep[p];
             summary.processes.push_back(p);
-            events.resize(keep[p]);
+            events.truncate(keep[p]);
         }
         for (const Event& e : events)
             if (e.kind == EventKind::Fork && e.object < n) forked[e.object] = true;

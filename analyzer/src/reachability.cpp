@@ -24,6 +24,36 @@ NodeGraph NodeGraph::from_edges(std::uint32_t node_count, std::vector<Edge> edge
     return g;
 }
 
+NodeGraph NodeGraph::of(const TemporalGraph& g) {
+    NodeGraph out;
+    out.node_count = g.node_count();
+    const std::uint32_t n = out.node_count;
+    // The nodes of a process are consecutive ids (process order).
+    const auto has_process_successor = [&](std::uint32_t v) {
+        return v + 1 < n && g.node_process(NodeId(v)).valid() &&
+               g.node_process(NodeId(v)) == g.node_process(NodeId(v + 1));
+    };
+    out.offsets.assign(std::size_t{n} + 1, 0);
+    for (std::uint32_t v = 0; v < n; ++v)
+        out.offsets[v + 1] += has_process_successor(v) ? 1 : 0;
+    for (const auto& [from, to] : g.sync_edges())
+        ++out.offsets[from.value + 1];
+    for (std::uint32_t v = 0; v < n; ++v)
+        out.offsets[v + 1] += out.offsets[v];
+    out.targets.resize(out.offsets[n]);
+    // The offsets serve as fill cursors (each moves to its node's end, the next node's start),
+    // then are shifted back: no third node-sized array. Process successors first, then the
+    // synchronization edges in their order, as g.edges() lists them.
+    for (std::uint32_t v = 0; v < n; ++v)
+        if (has_process_successor(v)) out.targets[out.offsets[v]++] = NodeId(v + 1);
+    for (const auto& [from, to] : g.sync_edges())
+        out.targets[out.offsets[from.value]++] = to;
+    for (std::uint32_t v = n; v > 0; --v)
+        out.offsets[v] = out.offsets[v - 1];
+    out.offsets[0] = 0;
+    return out;
+}
+
 // The one component search of the analysis (strong_components.hpp) on the CSR arrays as they
 // are: roots in node order, successors in edge order, so ids are a DFS post-order of the
 // condensation (what reachability_intervals.hpp relies on), the numbering Boost.Graph's

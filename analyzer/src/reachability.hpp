@@ -18,6 +18,9 @@ struct NodeGraph {
     std::vector<NodeId> targets;
 
     static NodeGraph from_edges(std::uint32_t node_count, std::vector<Edge> edges);
+    // G itself, the graph from_edges(g.node_count(), g.edges()) builds (the same successors in
+    // the same order), without the edge list: 8 bytes an edge less at the front half's peak.
+    static NodeGraph of(const TemporalGraph& g);
     IdRange<NodeId> nodes() const { return ids<NodeId>(node_count); }
     template <class F> void for_each_successor(NodeId v, F&& f) const {
         for (std::uint32_t i = offsets[v.value]; i < offsets[v.value + 1]; ++i)

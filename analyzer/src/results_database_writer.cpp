@@ -195,9 +195,13 @@ class RunWriter {
             ctx.bind(4, id_or_null(f.location)).run();
         }
 
-        // Events in (process, idx) order; remember which event holds each site.
+        // Events in (process, idx) order; remember which event holds each site. Events that
+        // share a run of sites (trace_site_runs.hpp) hold rows of their own: the first one
+        // the run's ids, each later one a copy at ids after the trace's sites (site_id).
         std::vector<std::pair<std::uint32_t, std::uint32_t>> site_owner(trace_.sites.size(),
                                                                         {kNone, kNone});
+        std::vector<EventRef> copies;
+        auto next_copy = static_cast<std::uint32_t>(trace_.sites.size());
         db::BulkInsert ev(c_, "events", 11);
         for (std::uint32_t p = 0; p < trace_.processes.size(); ++p) {
             const auto& events = trace_.processes[p].events;
@@ -217,9 +221,15 @@ class RunWriter {
                     .add(id_or_null(e.location))
                     .add(e.site_count)
                     .end_row();
+                if (e.site_count > 0 && e.first_site < site_owner.size() &&
+                    site_owner[e.first_site].first != kNone) {
+                    copied_sites_.emplace(event_key({p, i}), next_copy);
+                    next_copy += e.site_count;
+                    copies.push_back({p, i});
+                }
                 for (std::uint32_t s = e.first_site;
                      s < e.first_site + e.site_count && s < site_owner.size(); ++s)
-                    site_owner[s] = {p, i};
+                    if (site_owner[s].first == kNone) site_owner[s] = {p, i};
                 tick();
             }
         }
@@ -242,6 +252,25 @@ class RunWriter {
                 tick();
             }
             tick();
+        }
+        for (const EventRef& owner : copies) {
+            const Event& e = trace_.processes[owner.process].events[owner.index];
+            const std::uint32_t base = copied_sites_.at(event_key(owner));
+            for (std::uint32_t k = 0; k < e.site_count; ++k) {
+                const AccessSite& as = trace_.sites[e.first_site + k];
+                site.add(run_).add(base + k).add(owner.process).add(owner.index);
+                site.add(id_or_null(as.location))
+                    .add(site_kind(as.flags))
+                    .add(static_cast<std::int64_t>(as.flags))
+                    .add(id_or_null(as.context))
+                    .end_row();
+                for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r)
+                    range.add(run_)
+                        .add(base + k)
+                        .add(trace_.ranges[r].lo)
+                        .add(trace_.ranges[r].hi)
+                        .end_row();
+            }
         }
         site.finish();
         range.finish();
@@ -325,14 +354,14 @@ class RunWriter {
                     .add(r.id)
                     .add("a")
                     .add(static_cast<std::int64_t>(i))
-                    .add(accesses.sites_a[i])
+                    .add(site_id(r.a, accesses.sites_a[i]))
                     .end_row();
             for (std::size_t i = 0; i < accesses.sites_b.size(); ++i)
                 acc.add(run_)
                     .add(r.id)
                     .add("b")
                     .add(static_cast<std::int64_t>(i))
-                    .add(accesses.sites_b[i])
+                    .add(site_id(r.b, accesses.sites_b[i]))
                     .end_row();
             tick(2);
         }
@@ -569,6 +598,17 @@ class RunWriter {
     const DatabaseWriteOptions& options_;
     const ReportEventFacts facts_; // names, held locks and creators, computed once
     RaceAccessFinder accesses_;    // each race's conflicts and sites, recomputed race by race
+    // Events holding a copy of a shared run of sites: (process << 32 | index) -> first id.
+    std::unordered_map<std::uint64_t, std::uint32_t> copied_sites_;
+    static std::uint64_t event_key(const EventRef& e) {
+        return (std::uint64_t{e.process} << 32) | e.index;
+    }
+    // The database id of trace site `s` as a site of event `e`.
+    std::uint32_t site_id(const EventRef& e, std::uint32_t s) const {
+        const auto it = copied_sites_.find(event_key(e));
+        if (it == copied_sites_.end()) return s;
+        return it->second + (s - trace_.processes[e.process].events[e.index].first_site);
+    }
     std::int64_t run_ = 0;
     std::size_t done_ = 0, total_ = 1;
     std::string phase_ = "writing database";

@@ -19,8 +19,7 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
     }
     event_offset_.push_back(EventId(total));
     event_process_.resize(total);
-    start_node_.resize(total);
-    finish_node_.resize(total);
+    start_node_.resize(total + 1);
     // Two nodes per computation event, one per other event, and at most one virtual node per
     // barrier arrival (one per episode): reserved rather than grown by doubling (10^7 nodes for
     // 10^6 tasks).
@@ -29,17 +28,15 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
         for (const Event& e : process.events)
             node_total += e.kind == EventKind::Computation || e.kind == EventKind::BarrierArrive;
     node_process_.reserve(node_total);
-    node_serial_.reserve(node_total);
     node_event_.reserve(node_total);
     for (const ProcessId i : processes()) {
-        std::uint32_t serial = 0;
         for (const EventId e : process_events(i)) {
             event_process_[e] = i;
-            start_node_[e] = add_node(i, serial++, e);
-            finish_node_[e] =
-                event(e).kind == EventKind::Computation ? add_node(i, serial++, e) : start_node_[e];
+            start_node_[e] = add_node(i, e);
+            if (event(e).kind == EventKind::Computation) add_node(i, e); // its finish node
         }
     }
+    start_node_[EventId(total)] = node_process_.next_id();
     add_sync_edges();
     assign_slots();
 #ifdef __GLIBC__
@@ -50,10 +47,9 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
 #endif
 }
 
-NodeId TemporalGraph::add_node(ProcessId process, std::uint32_t serial, EventId event) {
+NodeId TemporalGraph::add_node(ProcessId process, EventId event) {
     const NodeId n = node_process_.next_id();
     node_process_.push_back(process);
-    node_serial_.push_back(serial);
     node_event_.push_back(event);
     return n;
 }
@@ -69,7 +65,7 @@ void TemporalGraph::assign_slots() {
     auto node_total = [&](ProcessId q) {
         return process_begin(q) == process_end(q)
                    ? 0u
-                   : finish_node_[EventId(process_end(q).value - 1)].value -
+                   : finish_node(EventId(process_end(q).value - 1)).value -
                          start_node_[process_begin(q)].value + 1;
     };
     auto open_slot = [&](ProcessId process, SlotId slot) {
@@ -84,11 +80,15 @@ void TemporalGraph::assign_slots() {
         process_event_base_[process] = static_cast<std::uint32_t>(slot_events_[slot].size());
         slot_tail[slot] = process;
         // Grown by the process's events at once: a slot's chain is mostly one process (10^6
-        // of them in a recursive task program), so it is sized exactly, not by doubling.
+        // of them in a recursive task program), so it is sized exactly, not by doubling; a
+        // chain of many processes (a lock handed from thread to thread) grows by doubling,
+        // only when full (reserving twice the size every time copied the chain per process:
+        // quadratic, 250 000 short threads took 30 s here).
         std::vector<EventId>& chain = slot_events_[slot];
         const std::uint32_t first = process_begin(process).value;
         const std::uint32_t count = process_end(process).value - first;
-        chain.reserve(chain.size() + std::max<std::size_t>(count, chain.size()));
+        if (chain.capacity() < chain.size() + count)
+            chain.reserve(chain.size() + std::max<std::size_t>(count, chain.size()));
         for (std::uint32_t k = 0; k < count; ++k)
             chain.push_back(EventId(first + k));
         slot_node_count[slot] += node_total(process);
@@ -249,13 +249,13 @@ void TemporalGraph::add_sync_edges() {
         case EventKind::Fork: {
             const ProcessId child(ev.object); // a fork's object is the child's process index
             if (child.value < process_count() && !process_events(child).empty())
-                sync_edges_.emplace_back(finish_node_[e], start_node_[process_begin(child)]);
+                sync_edges_.emplace_back(finish_node(e), start_node_[process_begin(child)]);
             break;
         }
         case EventKind::Join: {
             const ProcessId child(ev.object);
             if (child.value < process_count() && !process_events(child).empty())
-                sync_edges_.emplace_back(finish_node_[EventId(process_end(child).value - 1)],
+                sync_edges_.emplace_back(finish_node(EventId(process_end(child).value - 1)),
                                          start_node_[e]);
             break;
         }
@@ -295,7 +295,7 @@ void TemporalGraph::add_sync_edges() {
             case EventKind::Acquire:
                 if (last_release.valid() &&
                     event_process_[last_release] != event_process_[op.event])
-                    sync_edges_.emplace_back(finish_node_[last_release], start_node_[op.event]);
+                    sync_edges_.emplace_back(finish_node(last_release), start_node_[op.event]);
                 break;
             case EventKind::SemPost:
                 posts.push_back(op.event);
@@ -318,14 +318,14 @@ void TemporalGraph::add_sync_edges() {
         for (std::size_t k = 0; k < waits.size(); ++k) {
             const std::int64_t post = static_cast<std::int64_t>(k) - initial;
             if (post >= 0 && static_cast<std::size_t>(post) < posts.size())
-                sync_edges_.emplace_back(finish_node_[posts[static_cast<std::size_t>(post)]],
+                sync_edges_.emplace_back(finish_node(posts[static_cast<std::size_t>(post)]),
                                          start_node_[waits[k]]);
         }
         for (const auto& [episode, ends] : episodes) {
             if (ends.first.empty() || ends.second.empty()) continue;
-            const NodeId v = add_node(ProcessId::none(), 0, EventId::none());
+            const NodeId v = add_node(ProcessId::none(), EventId::none());
             for (EventId a : ends.first)
-                sync_edges_.emplace_back(finish_node_[a], v);
+                sync_edges_.emplace_back(finish_node(a), v);
             for (EventId d : ends.second)
                 sync_edges_.emplace_back(v, start_node_[d]);
         }

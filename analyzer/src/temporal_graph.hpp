@@ -42,7 +42,13 @@ class TemporalGraph {
     const Event& event(EventId e) const {
         return trace_->processes[event_process_[e].value].events[event_index(e)];
     }
-    bool is_computation(EventId e) const { return start_node_[e] != finish_node_[e]; }
+    // A computation event has two nodes, any other event one, and the nodes of the processes'
+    // events are numbered consecutively in event order (the virtual barrier nodes after them),
+    // so an event's finish node is the node before the next event's start (a sentinel after
+    // the last event): no array of finish nodes (DESIGN-NOTES "Sync-heavy traces").
+    bool is_computation(EventId e) const {
+        return start_node_[EventId(e.value + 1)].value - start_node_[e].value == 2;
+    }
     // First event id of a process and one past its last.
     EventId process_begin(ProcessId p) const { return event_offset_[p]; }
     EventId process_end(ProcessId p) const { return event_offset_[ProcessId(p.value + 1)]; }
@@ -51,9 +57,15 @@ class TemporalGraph {
     }
 
     NodeId start_node(EventId e) const { return start_node_[e]; }
-    NodeId finish_node(EventId e) const { return finish_node_[e]; }
-    ProcessId node_process(NodeId n) const { return node_process_[n]; }   // none(): virtual
-    std::uint32_t node_serial(NodeId n) const { return node_serial_[n]; } // within its process
+    NodeId finish_node(EventId e) const {
+        return NodeId(start_node_[EventId(e.value + 1)].value - 1);
+    }
+    ProcessId node_process(NodeId n) const { return node_process_[n]; } // none(): virtual
+    // Position of a node within its process (0 for virtual nodes).
+    std::uint32_t node_serial(NodeId n) const {
+        const ProcessId q = node_process_[n];
+        return q.valid() ? n.value - start_node_[event_offset_[q]].value : 0;
+    }
     // The event a node belongs to (none() for virtual nodes), and whether it is a start node.
     EventId node_event(NodeId n) const { return node_event_[n]; }
     bool is_start_node(NodeId n) const {
@@ -70,7 +82,7 @@ class TemporalGraph {
         return node_process_[n].valid() ? process_slot_[node_process_[n]] : SlotId::none();
     }
     std::uint32_t node_slot_serial(NodeId n) const {
-        return process_node_base_[node_process_[n]] + node_serial_[n];
+        return process_node_base_[node_process_[n]] + node_serial(n);
     }
     SlotId event_slot(EventId e) const { return process_slot_[event_process_[e]]; }
     // Position of an event in its slot's chain of events.
@@ -90,15 +102,13 @@ class TemporalGraph {
   private:
     void add_sync_edges();
     void assign_slots();
-    NodeId add_node(ProcessId process, std::uint32_t serial, EventId event);
+    NodeId add_node(ProcessId process, EventId event);
 
     const Trace* trace_;
     IdVector<ProcessId, EventId> event_offset_; // per process, plus a sentinel
     IdVector<EventId, ProcessId> event_process_;
-    IdVector<EventId, NodeId> start_node_;
-    IdVector<EventId, NodeId> finish_node_;
+    IdVector<EventId, NodeId> start_node_; // per event, plus a sentinel (see finish_node)
     IdVector<NodeId, ProcessId> node_process_;
-    IdVector<NodeId, std::uint32_t> node_serial_;
     IdVector<NodeId, EventId> node_event_;
     std::vector<Edge> sync_edges_;
     IdVector<ProcessId, SlotId> process_slot_;

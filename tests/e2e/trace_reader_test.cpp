@@ -686,3 +686,128 @@ TEST(FirstraceTraceReader, CallingContextsAreInternedExactly) {
         }
     }
 }
+
+namespace {
+
+// A computation record of several sites, each one (pc, flags, ranges).
+struct SiteSpec {
+    std::uint64_t pc;
+    std::uint8_t flags;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+};
+void compute_sites(Records& r, std::uint64_t start, const std::vector<SiteSpec>& sites) {
+    r.b(fmt::kRecCompute).v(start).v(1).v(0).v(sites.size());
+    for (const SiteSpec& s : sites) {
+        r.v(s.pc).b(s.flags).v(s.ranges.size());
+        std::uint64_t prev = 0;
+        for (auto [lo, hi] : s.ranges) {
+            r.v(lo - prev).v(hi - lo);
+            prev = hi;
+        }
+    }
+}
+
+// An event's accesses as (pc, flags, ranges) triples.
+std::vector<SiteSpec> accesses_of(const firstrace::Trace& t, const firstrace::Event& e) {
+    std::vector<SiteSpec> out;
+    for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+        const auto& site = t.sites[s];
+        SiteSpec spec{t.locations[site.location].pc, site.flags, {}};
+        for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count; ++k)
+            spec.ranges.emplace_back(t.ranges[k].lo, t.ranges[k].hi);
+        out.push_back(spec);
+    }
+    return out;
+}
+bool operator==(const SiteSpec& a, const SiteSpec& b) {
+    return a.pc == b.pc && a.flags == b.flags && a.ranges == b.ranges;
+}
+
+} // namespace
+
+// Computation events repeating the accesses of a recent one share its run of sites
+// (trace_site_runs.hpp): every event still shows exactly the accesses it made, read whole or
+// cut into chunks at every few bytes (a record parsed twice), and the repeats add no sites.
+TEST(FirstraceTraceReader, RepeatedAccessListsShareOneRun) {
+    std::mt19937 random(11);
+    const std::vector<std::vector<SiteSpec>> lists = {
+        {{0x100, fmt::kRead, {{0x10, 0x18}}}, {0x104, fmt::kWrite, {{0x40, 0x41}, {0x48, 0x50}}}},
+        {{0x100, fmt::kRead, {{0x10, 0x18}}}, {0x104, fmt::kWrite, {{0x40, 0x41}, {0x48, 0x51}}}},
+        {{0x108, fmt::kRead | fmt::kWrite, {{0x80, 0x88}}}},
+        {{0x100, fmt::kRead, {{0x10, 0x18}}}},
+    };
+    for (int round = 0; round < 6; ++round) {
+        Records r;
+        r.process(0, 0);
+        std::vector<std::size_t> written;
+        std::uint64_t counter = 0;
+        for (std::uint64_t e = 0; e < 300; ++e) {
+            const std::size_t pick = random() % 3 == 0 ? random() % lists.size()
+                                     : written.empty() ? 0
+                                                       : written.back();
+            written.push_back(pick);
+            compute_sites(r, 10 * e, lists[pick]);
+            r.sync(e % 2 ? fmt::kOpRelease : fmt::kOpAcquire, fmt::kObjMutex, 0x500, counter++,
+                   10 * e + 5);
+        }
+        r.end(10000);
+        std::vector<std::size_t> cuts;
+        for (std::size_t at = 1 + random() % 9; at < r.bytes.size(); at += 1 + random() % 9)
+            cuts.push_back(at);
+        TraceDir whole, chunked;
+        whole.complete_metadata();
+        chunked.complete_metadata();
+        whole.stream(0, r);
+        chunked.stream(0, r, cuts);
+        const auto a = firstrace::read_firstrace_trace(whole.path());
+        const auto b = firstrace::read_firstrace_trace(chunked.path());
+        ASSERT_FALSE(b.truncated) << b.truncation_reason;
+        for (const auto* t : {&a, &b}) {
+            const auto& events = t->processes[0].events;
+            ASSERT_EQ(events.size(), 2 * written.size());
+            for (std::size_t e = 0; e < written.size(); ++e)
+                ASSERT_EQ(accesses_of(*t, events[2 * e]), lists[written[e]]) << e;
+            EXPECT_LE(t->sites.size(), 20u) << "repeats share their runs";
+        }
+        EXPECT_EQ(a.sites.size(), b.sites.size());
+        for (std::size_t e = 0; e < a.processes[0].events.size(); ++e)
+            EXPECT_EQ(a.processes[0].events[e].first_site, b.processes[0].events[e].first_site);
+    }
+}
+
+// The OpenMP relocation of a task's block rewrites the sites of the computation event before
+// the task's fork: when that event shares its run with an earlier one, it gets a copy first,
+// and the earlier event keeps the addresses it accessed.
+TEST(FirstraceTraceReader, RelocatingASharedRunCopiesIt) {
+    TraceDir dir;
+    dir.complete_metadata();
+    const std::vector<SiteSpec> fill = {{0x100, fmt::kWrite, {{0x7000, 0x7008}}}};
+    Records main;
+    main.process(0, 0);
+    compute_sites(main, 10, fill);
+    main.sync(fmt::kOpAcquire, fmt::kObjMutex, 0x500, 0, 15)
+        .sync(fmt::kOpRelease, fmt::kObjMutex, 0x500, 1, 16);
+    compute_sites(main, 20, fill); // fills in the task's block, then forks it
+    main.sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 30)
+        .b(fmt::kRecTaskBlock)
+        .v(1)
+        .v(0x7000)
+        .v(0x7040)
+        .sync(fmt::kOpJoin, fmt::kObjThread, 1, 0, 90)
+        .end(95);
+    Records task;
+    task.b(fmt::kRecProcess).v(1).v(1).b(fmt::kProcTask).v(101);
+    compute_sites(task, 40, {{0x200, fmt::kRead, {{0x7000, 0x7008}}}});
+    task.end(60);
+    dir.stream(0, main);
+    dir.stream(1, task);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    const auto& events = trace.processes[0].events;
+    ASSERT_EQ(events.size(), 6u);
+    EXPECT_EQ(accesses_of(trace, events[0]), fill) << "the earlier event keeps its bytes";
+    const auto moved = accesses_of(trace, events[3]);
+    ASSERT_EQ(moved.size(), 1u);
+    ASSERT_EQ(moved[0].ranges.size(), 1u);
+    EXPECT_NE(moved[0].ranges[0].first, 0x7000u) << "the fork's filling event moved";
+    EXPECT_EQ(accesses_of(trace, trace.processes[1].events[0])[0].ranges, moved[0].ranges);
+}

@@ -59,6 +59,48 @@ TEST(RoundTrip, HandMadeRunReadsBackAsMakeReportModel) {
     EXPECT_EQ(run.analyzed_at.size(), std::string("2026-01-01T00:00:00Z").size());
 }
 
+// Events sharing one run of access sites (the reader's trace_site_runs.hpp) each hold rows of
+// their own in access_sites, as if each had its copy: the first the trace's ids, a later one
+// ids after them, and the race accesses of a later one name its rows.
+TEST(RoundTrip, SharedSiteRunsGetRowsPerEvent) {
+    TempDir dir;
+    const std::string path = dir.file("r.db");
+    test::HandMadeRun h = test::hand_made_run();
+    const std::size_t trace_sites = h.trace.sites.size();
+    Event again = h.trace.processes[1].events[0]; // the same accesses as thread 2's event 0
+    again.clock_start = again.clock_finish = 11;
+    h.trace.processes[1].events.push_back(again);
+    Race r3 = h.result.races[0];
+    r3.id = 3;
+    r3.b = {1, 2};
+    h.result.races.push_back(r3);
+    h.result.partitions[0].races.push_back(3);
+    const std::int64_t id = write_run(path, h.trace, h.result);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM access_sites WHERE process = 1 AND event_index = 2"
+                          " AND id >= " +
+                              std::to_string(trace_sites)),
+              3);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM access_sites WHERE process = 1 AND event_index = 0"
+                          " AND id < " +
+                              std::to_string(trace_sites)),
+              3);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM site_ranges"), 5 + 3);
+    EXPECT_EQ(count(path, "SELECT count(*) FROM race_accesses WHERE race_id = 3 AND side = 'b'"),
+              count(path, "SELECT count(*) FROM race_accesses AS x JOIN access_sites AS s ON"
+                          " s.run_id = x.run_id AND s.id = x.site WHERE x.race_id = 3 AND"
+                          " x.side = 'b' AND s.process = 1 AND s.event_index = 2"));
+    EXPECT_GT(count(path, "SELECT count(*) FROM race_accesses WHERE race_id = 3 AND side = 'b'"),
+              0);
+    const ReportModel expected = make_report_model(h.trace, h.result);
+    const ReportModel actual = ResultsDatabase(path).read_report(id);
+    EXPECT_EQ(test::json_of(actual), test::json_of(expected));
+    ASSERT_EQ(actual.races.size(), expected.races.size());
+    for (std::size_t i = 0; i < actual.races.size(); ++i) {
+        EXPECT_EQ(actual.races[i].sites_a, expected.races[i].sites_a);
+        EXPECT_EQ(actual.races[i].sites_b, expected.races[i].sites_b);
+    }
+}
+
 TEST(RoundTrip, StoresTheTraceAndGraphTables) {
     TempDir dir;
     const std::string path = dir.file("r.db");

@@ -157,6 +157,38 @@ struct TaskTreeWriter {
     }
 };
 
+// NodeGraph::of builds G's CSR form from the graph's own arrays: the same successors in the
+// same order as from_edges over g.edges() (the component numbering depends on the order), and
+// the node coordinates it and every stage read agree with the events' own nodes.
+TEST(NodeGraph, OfTheTemporalGraphEqualsTheGraphOfItsEdges) {
+    for (std::uint64_t seed = 1; seed <= 100; ++seed) {
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        TaskTreeWriter writer{std::mt19937_64(seed), {}, 1};
+        writer.task(0, 0);
+        const Trace trace = test::parse_std(writer.text);
+        const TemporalGraph g(trace);
+        const NodeGraph direct = NodeGraph::of(g);
+        const NodeGraph listed = NodeGraph::from_edges(g.node_count(), g.edges());
+        ASSERT_EQ(direct.node_count, listed.node_count);
+        ASSERT_EQ(direct.offsets, listed.offsets);
+        ASSERT_EQ(direct.targets, listed.targets);
+        for (const ProcessId p : g.processes()) {
+            std::uint32_t serial = 0;
+            for (const EventId e : g.process_events(p)) {
+                const bool computation = g.event(e).kind == EventKind::Computation;
+                ASSERT_EQ(g.is_computation(e), computation);
+                ASSERT_EQ(g.finish_node(e).value, g.start_node(e).value + (computation ? 1 : 0));
+                for (NodeId v = g.start_node(e); v.value <= g.finish_node(e).value;
+                     v = NodeId(v.value + 1)) {
+                    ASSERT_EQ(g.node_process(v), p);
+                    ASSERT_EQ(g.node_event(v), e);
+                    ASSERT_EQ(g.node_serial(v), serial++);
+                }
+            }
+        }
+    }
+}
+
 TEST(GraphReachability, TaskTreesWithLocksMatchBreadthFirstSearch) {
     int indexed = 0;
     for (std::uint64_t seed = 1; seed <= 200; ++seed) {
