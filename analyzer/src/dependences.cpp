@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "huge_pages.hpp"
+
 namespace firstrace {
 
 // Order classes: events of one process between two of its nodes with a synchronization edge to
@@ -48,7 +50,7 @@ class ChainSearch {
             ++in_offsets_[y.value + 1];
         for (std::uint32_t e = 0; e < g.event_count(); ++e)
             in_offsets_[e + 1] += in_offsets_[e];
-        in_sources_.resize(targets.size());
+        assign_on_huge_pages(in_sources_, targets.size(), EventId());
         std::vector<std::uint32_t> fill(in_offsets_.begin(), in_offsets_.end() - 1);
         for (std::uint32_t x = 0; x < g.event_count(); ++x)
             for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
@@ -324,7 +326,8 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
     for (std::uint32_t e = 0; e < g.event_count(); ++e)
         offsets[e + 1] += offsets[e];
-    std::vector<EventId> targets(offsets.back());
+    std::vector<EventId> targets;
+    assign_on_huge_pages(targets, offsets.back(), EventId());
     {
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for_each_dependence([&](EventId from, EventId to) { targets[fill[from.value]++] = to; });

@@ -26,6 +26,7 @@
 #include <tuple>
 
 #include "analysis_ids.hpp"
+#include "huge_pages.hpp"
 #include "strong_components.hpp"
 
 namespace firstrace {
@@ -252,7 +253,7 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
                           const ChainReach& chain_reach, std::uint32_t race_count) {
     const std::uint32_t p = events.chains();
     Partitions out;
-    out.of_race.resize(race_count);
+    assign_on_huge_pages(out.of_race, race_count, kNone);
     std::vector<std::uint32_t> of_component(comps.count, kNone);
     // Per partition: a race event of its component of H, or kNone for a race alone.
     std::vector<std::uint32_t> anchor;
@@ -297,7 +298,7 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
     const std::size_t count = sizes.size();
     out.members.resize(count);
     for (PartitionId part : ids<PartitionId>(count))
-        out.members[part].reserve(sizes[part.value]);
+        reserve_on_huge_pages(out.members[part], sizes[part.value]);
     for (RaceId x : ids<RaceId>(race_count))
         out.members[PartitionId(out.of_race[x.value])].push_back(x.value);
     // What each partition reaches by non-empty paths: a component's row (its races reach every
