@@ -77,12 +77,16 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const std::vector<ApparentRace>& races = conflicts.races;
     clock.done("apparent races");
 
-    const Dependences shared_data =
-        compute_dependences(g, order, conflicts, DependenceKind::SharedData, result.ordering,
-                            options.transitive_budget, progress);
-    const Dependences event_control =
-        compute_dependences(g, order, conflicts, DependenceKind::EventControl, result.ordering,
-                            options.transitive_budget, progress);
+    Dependences shared_data, event_control;
+    {
+        DirectDependenceLists lists; // one storage for both kinds
+        shared_data =
+            compute_dependences(g, order, conflicts, DependenceKind::SharedData, result.ordering,
+                                options.transitive_budget, progress, lists);
+        event_control =
+            compute_dependences(g, order, conflicts, DependenceKind::EventControl, result.ordering,
+                                options.transitive_budget, progress, lists);
+    }
     result.transitive_origins = shared_data.origins + event_control.origins;
     result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
     clock.done("dependences");
