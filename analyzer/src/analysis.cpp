@@ -111,7 +111,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
         race.a = g.event_ref(in.a);
         race.b = g.event_ref(in.b);
         race.status = validation.status[i];
-        if (validation.tangle[i] != kNone) race.tangle = validation.tangle[i];
+        if (!validation.tangle.empty() && validation.tangle[i] != kNone)
+            race.tangle = validation.tangle[i];
         if (result.ordering == Ordering::Complete) {
             const Event& a = g.event(in.a);
             const Event& b = g.event(in.b);

@@ -19,7 +19,6 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
                                  const ProgressCallback& progress, std::uint64_t timestamp_budget) {
     ValidationOutcome out;
     assign_on_huge_pages(out.status, races.size(), RaceStatus::Feasible);
-    assign_on_huge_pages(out.tangle, races.size(), kNone);
     if (races.empty()) return out;
     bool any_ordered = false;
     {
@@ -44,6 +43,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
             if (scc != kNone) {
                 auto [it, inserted] = tangle_ids.try_emplace(scc, out.tangle_count);
                 if (inserted) ++out.tangle_count;
+                if (out.tangle.empty()) assign_on_huge_pages(out.tangle, races.size(), kNone);
                 out.tangle[i] = it->second;
             }
         }
