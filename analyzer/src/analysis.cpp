@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "huge_pages.hpp"
 #include "race_ordering.hpp"
 #include "resource_usage.hpp"
 #include "validation.hpp"
@@ -80,12 +81,16 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const std::vector<ApparentRace>& races = conflicts.races;
     clock.done("apparent races");
 
-    const Dependences shared_data =
-        compute_dependences(g, order, conflicts, DependenceKind::SharedData, result.ordering,
-                            options.transitive_budget, progress);
-    const Dependences event_control =
-        compute_dependences(g, order, conflicts, DependenceKind::EventControl, result.ordering,
-                            options.transitive_budget, progress);
+    Dependences shared_data, event_control;
+    {
+        DirectDependenceLists lists; // one storage for both kinds
+        shared_data =
+            compute_dependences(g, order, conflicts, DependenceKind::SharedData, result.ordering,
+                                options.transitive_budget, progress, lists);
+        event_control =
+            compute_dependences(g, order, conflicts, DependenceKind::EventControl, result.ordering,
+                                options.transitive_budget, progress, lists);
+    }
     result.transitive_origins = shared_data.origins + event_control.origins;
     result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
     clock.done("dependences");
@@ -97,21 +102,30 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     OrderingOutcome ordering = order_races(g, races, event_control.direct, progress);
     clock.done("ordering");
 
-    // The result, in the output model.
-    result.races.resize(races.size());
+    // The result, in the output model: each race record written once, in order (dense traces
+    // have tens of millions; a default-constructed vector overwritten afterwards cost a second
+    // pass over them); then its partition from the partitions' race lists (no table per race
+    // while every race is held three times: the stages' list, the records, the partitions).
+    AnalysisCounts& c = result.counts;
+    reserve_on_huge_pages(result.races, races.size());
     for (std::uint32_t i = 0; i < races.size(); ++i) {
         const ApparentRace& in = races[i];
-        Race& race = result.races[i];
+        Race& race = result.races.emplace_back();
         race.id = i;
         race.a = g.event_ref(in.a);
         race.b = g.event_ref(in.b);
         race.status = validation.status[i];
-        if (validation.tangle[i] != kNone) race.tangle = validation.tangle[i];
+        if (!validation.tangle.empty() && validation.tangle[i] != kNone)
+            race.tangle = validation.tangle[i];
         if (result.ordering == Ordering::Complete) {
             const Event& a = g.event(in.a);
             const Event& b = g.event(in.b);
             race.actual = !(a.clock_finish < b.clock_start) && !(b.clock_finish < a.clock_start);
+            c.actual += *race.actual ? 1 : 0;
         }
+        c.feasible += race.status == RaceStatus::Feasible;
+        c.feasible_ec += race.status == RaceStatus::FeasibleEc;
+        c.unvalidated += race.status == RaceStatus::Unvalidated;
     }
     for (const Partition& part : ordering.partitions)
         for (const std::uint32_t x : part.races)
@@ -126,19 +140,12 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
         result.edges.push_back(
             {EdgeKind::EventControl, g.event_ref(e.from), g.event_ref(e.to), e.transitive});
 
-    AnalysisCounts& c = result.counts;
     c.events = g.event_count();
     for (const EventId e : g.events())
         c.computation_events += g.is_computation(e) ? 1 : 0;
     c.accesses = trace.access_count();
     c.processes = g.process_count();
     c.apparent = result.races.size();
-    for (const Race& race : result.races) {
-        c.actual += race.actual.value_or(false) ? 1 : 0;
-        c.feasible += race.status == RaceStatus::Feasible;
-        c.feasible_ec += race.status == RaceStatus::FeasibleEc;
-        c.unvalidated += race.status == RaceStatus::Unvalidated;
-    }
     c.tangles = validation.tangle_count;
     c.partitions = result.partitions.size();
     for (const Partition& p : result.partitions)

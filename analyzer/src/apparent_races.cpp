@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "conflict_rule.hpp"
+#include "huge_pages.hpp"
 
 namespace firstrace {
 namespace {
@@ -293,7 +294,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
             race.b = EventId(y);
             race.a_writes_b_reads = (flags & 1) != 0;
             race.b_writes_a_reads = (flags & 2) != 0;
-            ((flags & 4) ? result.races : result.atomic_only).push_back(race);
+            push_back_on_huge_pages((flags & 4) ? result.races : result.atomic_only, race);
         };
         const std::size_t first_word = (x.value + 1) >> 6;
         if (partners.size() * 16 >= marked.size() - first_word) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "huge_pages.hpp"
+
 namespace firstrace {
 
 // Order classes: events of one process between two of its nodes with a synchronization edge to
@@ -36,23 +38,12 @@ namespace {
 class ChainSearch {
   public:
     ChainSearch(const TemporalGraph& g, const EventOrder& order, Ordering ordering,
-                std::uint64_t budget, const std::vector<std::uint32_t>& offsets,
-                const std::vector<EventId>& targets)
-        : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(offsets),
-          targets_(targets), in_path_(g.process_count(), false),
-          best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
-          targets_of_process_(g.process_count()), order_class_(order_classes(g)) {
-        // Incoming direct dependences (CSR by target; sources ascending).
-        in_offsets_.assign(g.event_count() + 1, 0);
-        for (const EventId y : targets)
-            ++in_offsets_[y.value + 1];
-        for (std::uint32_t e = 0; e < g.event_count(); ++e)
-            in_offsets_[e + 1] += in_offsets_[e];
-        in_sources_.resize(targets.size());
-        std::vector<std::uint32_t> fill(in_offsets_.begin(), in_offsets_.end() - 1);
-        for (std::uint32_t x = 0; x < g.event_count(); ++x)
-            for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
-                in_sources_[fill[targets[i].value]++] = EventId(x);
+                std::uint64_t budget, const DirectDependenceLists& lists)
+        : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(lists.offsets),
+          targets_(lists.targets), in_offsets_(lists.in_offsets), in_sources_(lists.in_sources),
+          in_path_(g.process_count(), false), best_(g.process_count(), Best{kNone, false}),
+          bound_(g.process_count(), kNone), targets_of_process_(g.process_count()),
+          order_class_(order_classes(g)) {
         for (const EventId y : g.events())
             if (in_offsets_[y.value] != in_offsets_[y.value + 1])
                 targets_of_process_[g.event_process(y)].push_back(y);
@@ -266,6 +257,8 @@ class ChainSearch {
     std::uint64_t budget_;
     const std::vector<std::uint32_t>& offsets_;
     const std::vector<EventId>& targets_;
+    const std::vector<std::uint32_t>& in_offsets_; // incoming direct dependences, CSR by target
+    const std::vector<EventId>& in_sources_;
     IdVector<ProcessId, bool> in_path_;
     std::vector<EventId> path_;
     IdVector<ProcessId, Best> best_;
@@ -274,9 +267,7 @@ class ChainSearch {
     std::vector<ProcessId> open_list_;         // processes with a bound
     IdVector<ProcessId, std::vector<EventId>> targets_of_process_; // events with a direct
                                                                    // dependence in
-    std::vector<std::uint32_t> in_offsets_; // incoming direct dependences, CSR by target
-    std::vector<EventId> in_sources_;
-    std::vector<std::uint32_t> order_class_; // per event, see order_classes
+    std::vector<std::uint32_t> order_class_;                       // per event, see order_classes
     std::vector<ProcessId> touched_;
     IdVector<ProcessId, std::uint32_t> direct_best_; // event index per process
     std::vector<ProcessId> touched_direct_;
@@ -300,11 +291,20 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress) {
+    DirectDependenceLists lists;
+    return compute_dependences(g, order, conflicts, kind, ordering, budget, progress, lists);
+}
+
+Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
+                                const UnorderedConflicts& conflicts, DependenceKind kind,
+                                Ordering ordering, std::uint64_t budget,
+                                const ProgressCallback& progress, DirectDependenceLists& lists) {
     // Direct dependences as adjacency lists (CSR), targets sorted by event id. Both lists come
     // sorted by (a, b) and a < b (a is the event of the lower process), so filling the lists in
     // that order sorts every source's targets without a sort: first the a's of the races where
     // it is b, ascending, then the b's where it is a, ascending.
-    std::vector<std::uint32_t> offsets(g.event_count() + 1, 0);
+    std::vector<std::uint32_t>& offsets = lists.offsets;
+    offsets.assign(g.event_count() + 1, 0);
     auto for_each_dependence = [&](auto&& f) {
         const auto& races = conflicts.races;
         const auto& atomic = conflicts.atomic_only;
@@ -324,14 +324,35 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
     for (std::uint32_t e = 0; e < g.event_count(); ++e)
         offsets[e + 1] += offsets[e];
-    std::vector<EventId> targets(offsets.back());
+    // Storage kept from the other kind is reused (resize within its capacity).
+    std::vector<EventId>& targets = lists.targets;
+    if (targets.capacity() < offsets.back()) std::vector<EventId>().swap(targets);
+    reserve_on_huge_pages(targets, offsets.back());
+    targets.resize(offsets.back());
     {
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for_each_dependence([&](EventId from, EventId to) { targets[fill[from.value]++] = to; });
     }
+    // Incoming direct dependences (CSR by target; sources ascending).
+    std::vector<std::uint32_t>& in_offsets = lists.in_offsets;
+    in_offsets.assign(g.event_count() + 1, 0);
+    for (const EventId y : targets)
+        ++in_offsets[y.value + 1];
+    for (std::uint32_t e = 0; e < g.event_count(); ++e)
+        in_offsets[e + 1] += in_offsets[e];
+    std::vector<EventId>& in_sources = lists.in_sources;
+    if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
+    reserve_on_huge_pages(in_sources, targets.size());
+    in_sources.resize(targets.size());
+    {
+        std::vector<std::uint32_t> fill(in_offsets.begin(), in_offsets.end() - 1);
+        for (std::uint32_t x = 0; x < g.event_count(); ++x)
+            for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
+                in_sources[fill[targets[i].value]++] = EventId(x);
+    }
 
     Dependences deps;
-    ChainSearch search(g, order, ordering, budget, offsets, targets);
+    ChainSearch search(g, order, ordering, budget, lists);
     const char* stage = kind == DependenceKind::SharedData ? "shared-data dependences"
                                                            : "event-control dependences";
     for (const EventId e : g.events()) {

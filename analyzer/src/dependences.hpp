@@ -50,6 +50,21 @@ inline bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventI
 // search remembers chains by these classes.
 std::vector<std::uint32_t> order_classes(const TemporalGraph& g);
 
+// The direct dependences of one kind as adjacency lists both ways (CSR by source and by
+// target): two entries per race. Kept by the caller between the two kinds so that the second
+// reuses the storage of the first (on dense traces these lists are tens of bytes per race, and
+// fresh memory is what the stages spend most on: huge_pages.hpp).
+struct DirectDependenceLists {
+    std::vector<std::uint32_t> offsets; // per event: where its targets start
+    std::vector<EventId> targets;       // ascending per source
+    std::vector<std::uint32_t> in_offsets;
+    std::vector<EventId> in_sources; // ascending per target
+};
+
+Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
+                                const UnorderedConflicts& conflicts, DependenceKind kind,
+                                Ordering ordering, std::uint64_t budget,
+                                const ProgressCallback& progress, DirectDependenceLists& lists);
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,

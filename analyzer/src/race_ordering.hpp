@@ -8,7 +8,9 @@
 // in that event's process q. The graph of races and per-process event chains
 //     race x -> chain(q, m_x[q]),  chain(q, i) -> chain(q, i+1),  chain(e) -> races of event e
 // has a path from race x to race y exactly when x R̂* y, so its strongly connected components
-// are the partitions (Def 8.2), in O((r + n)·p).
+// are the partitions (Def 8.2), in O((r + n)·p). race_ordering.cpp searches only the graph of
+// its race events (a race's two events are its only predecessors, so it is in the component
+// of the event it reaches back, or alone) and passes over the races three times.
 #pragma once
 
 #include <vector>

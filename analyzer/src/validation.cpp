@@ -2,6 +2,8 @@
 
 #include <unordered_map>
 
+#include "huge_pages.hpp"
+
 namespace firstrace {
 
 NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEdge>& edges) {
@@ -16,8 +18,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
                                  const Dependences& shared_data, const Dependences& event_control,
                                  const ProgressCallback& progress, std::uint64_t timestamp_budget) {
     ValidationOutcome out;
-    out.status.assign(races.size(), RaceStatus::Feasible);
-    out.tangle.assign(races.size(), kNone);
+    assign_on_huge_pages(out.status, races.size(), RaceStatus::Feasible);
     if (races.empty()) return out;
     bool any_ordered = false;
     {
@@ -42,6 +43,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
             if (scc != kNone) {
                 auto [it, inserted] = tangle_ids.try_emplace(scc, out.tangle_count);
                 if (inserted) ++out.tangle_count;
+                if (out.tangle.empty()) assign_on_huge_pages(out.tangle, races.size(), kNone);
                 out.tangle[i] = it->second;
             }
         }
