@@ -186,7 +186,7 @@ TEST(ListedRaceSites, StressShapesMatchTheModelGrouping) {
 TEST(ListedRaceSites, RandomShapeWithLongEventsMatchesTheModelGrouping) {
     // The stress suite's random shape (1 000 variables and locations, 8 threads): threads that
     // wait for a lock make events of hundreds of nodes racing with events of a few, so the
-    // folding's galloping merge skips far and its table of a block's entries grows.
+    // folding's galloping merge skips far and a segment folds the nodes of many races.
     std::ostringstream text;
     bench::StressTraceWriter({"random", 8, 20000, 2}).write(text);
     const Trace trace = parse(text.str());
