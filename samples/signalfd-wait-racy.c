@@ -13,8 +13,7 @@ static int signals;
 static void* reader(void* arg) {
     (void)arg;
     struct signalfd_siginfo info;
-    if (read(signals, &info, sizeof info) != sizeof info || info.ssi_signo != SIGUSR1)
-        return NULL;
+    if (read(signals, &info, sizeof info) != sizeof info || info.ssi_signo != SIGUSR1) return NULL;
     printf("request %d\n", request); // RACE
     return NULL;
 }
