@@ -120,6 +120,27 @@ class TraceDir {
     fs::path path_;
 };
 
+// Stream 0 of `records` read as one chunk and cut into chunks at random offsets (steps of 1 to
+// max_step bytes): the two models a chunked read must agree on.
+struct WholeAndChunked {
+    firstrace::Trace whole, chunked;
+};
+template <class Random>
+WholeAndChunked read_whole_and_chunked(const Records& records, Random& random,
+                                       std::size_t max_step) {
+    std::vector<std::size_t> cuts;
+    for (std::size_t at = 1 + random() % max_step; at < records.bytes.size();
+         at += 1 + random() % max_step)
+        cuts.push_back(at);
+    TraceDir whole, chunked;
+    whole.complete_metadata();
+    chunked.complete_metadata();
+    whole.stream(0, records);
+    chunked.stream(0, records, cuts);
+    return {firstrace::read_firstrace_trace(whole.path()),
+            firstrace::read_firstrace_trace(chunked.path())};
+}
+
 Records main_stream() {
     Records r;
     r.process(0, 0)
@@ -659,16 +680,7 @@ TEST(FirstraceTraceReader, CallingContextsAreInternedExactly) {
             compute_in(r, e + 1, stack);
         }
         r.end(1000);
-        std::vector<std::size_t> cuts;
-        for (std::size_t at = 1 + random() % 7; at < r.bytes.size(); at += 1 + random() % 7)
-            cuts.push_back(at);
-        TraceDir whole, chunked;
-        whole.complete_metadata();
-        chunked.complete_metadata();
-        whole.stream(0, r);
-        chunked.stream(0, r, cuts);
-        const auto a = firstrace::read_firstrace_trace(whole.path());
-        const auto b = firstrace::read_firstrace_trace(chunked.path());
+        const auto [a, b] = read_whole_and_chunked(r, random, 7);
         ASSERT_FALSE(b.truncated) << b.truncation_reason;
         ASSERT_EQ(a.processes[0].events.size(), stacks.size());
         ASSERT_EQ(b.processes[0].events.size(), stacks.size());
@@ -751,16 +763,7 @@ TEST(FirstraceTraceReader, RepeatedAccessListsShareOneRun) {
                    10 * e + 5);
         }
         r.end(10000);
-        std::vector<std::size_t> cuts;
-        for (std::size_t at = 1 + random() % 9; at < r.bytes.size(); at += 1 + random() % 9)
-            cuts.push_back(at);
-        TraceDir whole, chunked;
-        whole.complete_metadata();
-        chunked.complete_metadata();
-        whole.stream(0, r);
-        chunked.stream(0, r, cuts);
-        const auto a = firstrace::read_firstrace_trace(whole.path());
-        const auto b = firstrace::read_firstrace_trace(chunked.path());
+        const auto [a, b] = read_whole_and_chunked(r, random, 9);
         ASSERT_FALSE(b.truncated) << b.truncation_reason;
         for (const auto* t : {&a, &b}) {
             const auto& events = t->processes[0].events;
