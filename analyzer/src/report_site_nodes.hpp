@@ -158,11 +158,13 @@ class SiteNodeIndex {
     }
 
     // The first element of [it, end), a list sorted by segment, whose segment is at least s:
-    // steps of 1, 2, 4, ... then a binary search, so O(log d) for a distance d.
+    // up to 8 steps one by one (lists of similar lengths advance by one or two), then steps of
+    // 1, 2, 4, ... and a binary search, so O(log d) for a distance d.
     template <class T> static const T* skip_to(const T* it, const T* end, std::uint32_t s) {
-        if (it == end || it->segment >= s) return it;
+        for (int k = 0; k < 8; ++k, ++it)
+            if (it == end || it->segment >= s) return it;
         std::size_t step = 1;
-        const T* below = it; // below->segment < s
+        const T* below = it - 1; // below->segment < s
         for (;;) {
             if (std::size_t(end - below) <= step) {
                 return std::partition_point(below + 1, end,

@@ -52,35 +52,22 @@ class SiteRankTable {
         }
     }
 
-    // Race site {x, y} holds a race with key `key`.
+    // Race site {x, y} holds a race with key `key`. Inline: most additions are settled ones,
+    // dropped after one byte is read.
     void add(std::uint32_t x, std::uint32_t y, const SiteRankKey& key) {
         if (x > y) std::swap(x, y);
-        if (dense_ends_ == 0) {
-            const auto [id, inserted] =
-                sparse_.try_emplace(std::uint64_t(x) << 32 | y, static_cast<std::uint32_t>(size()));
-            if (inserted)
-                sites_.push_back({x, y, key});
-            else
-                sites_[id].key.fold(key);
-            return;
-        }
-        const std::size_t pair = pair_index(x, y);
-        std::uint8_t& settled = settled_[pair];
-        // Unchanged: no smaller race (settled), partition and first-partition flag not better.
-        if ((settled & kPartitionBits) != kUnsettledPartition &&
-            key.first_partition >= (settled & kPartitionBits) &&
-            (!key.in_first_partition || (settled & kInFirstBit)))
-            return;
-        std::uint32_t& site = site_of_pair_[pair];
-        if (site == kNone) {
-            site = static_cast<std::uint32_t>(sites_.size());
-            sites_.push_back({x, y, key});
+        if (dense_ends_ > 0) {
+            const std::size_t pair = pair_index(x, y);
+            const std::uint8_t settled = settled_[pair];
+            // Unchanged: no smaller race (settled), partition and first-partition flag not
+            // better.
+            if ((settled & kPartitionBits) != kUnsettledPartition &&
+                key.first_partition >= (settled & kPartitionBits) &&
+                (!key.in_first_partition || (settled & kInFirstBit)))
+                return;
+            add_dense(x, y, pair, key);
         } else {
-            sites_[site].key.fold(key);
-        }
-        if (settled != kPending) {
-            settled = kPending;
-            pending_.push_back(pair);
+            add_sparse(x, y, key);
         }
     }
 
@@ -111,6 +98,29 @@ class SiteRankTable {
     const std::vector<Site>& sites() const { return sites_; }
 
   private:
+    [[gnu::noinline]] void add_dense(std::uint32_t x, std::uint32_t y, std::size_t pair,
+                                     const SiteRankKey& key) {
+        std::uint32_t& site = site_of_pair_[pair];
+        if (site == kNone) {
+            site = static_cast<std::uint32_t>(sites_.size());
+            sites_.push_back({x, y, key});
+        } else {
+            sites_[site].key.fold(key);
+        }
+        if (settled_[pair] != kPending) {
+            settled_[pair] = kPending;
+            pending_.push_back(pair);
+        }
+    }
+    [[gnu::noinline]] void add_sparse(std::uint32_t x, std::uint32_t y, const SiteRankKey& key) {
+        const auto [id, inserted] =
+            sparse_.try_emplace(std::uint64_t(x) << 32 | y, static_cast<std::uint32_t>(size()));
+        if (inserted)
+            sites_.push_back({x, y, key});
+        else
+            sites_[id].key.fold(key);
+    }
+
     static constexpr std::size_t kDenseEnds = 2048;
     // A settled byte: the smallest partition (below kUnsettledPartition) | in a first partition.
     static constexpr std::uint8_t kPartitionBits = 0x7f, kInFirstBit = 0x80;
