@@ -32,6 +32,7 @@
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
+#include "rt_stdio.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -49,12 +50,13 @@ namespace {
 // C++ operator new/delete (in libstdc++, uninstrumented) allocate through malloc/free; they
 // leave their caller's pc here so that the block and the free's write are attributed to the
 // program's new/delete expression rather than to libstdc++ (operator new[] calls operator new:
-// the outermost one sets it). Consumed by the next allocator call.
+// the outermost one sets it). Consumed by the next allocator call. Inside fopen/fclose every
+// allocator call is the program's call (tls_library_call_pc, rt_stdio.hpp).
 __thread u64 tls_caller_pc __attribute__((tls_model("initial-exec"))) = 0;
 
 FRT_INLINE u64 caller(u64 pc) {
     const u64 c = tls_caller_pc;
-    if (c == 0) return pc;
+    if (c == 0) return tls_library_call_pc != 0 ? tls_library_call_pc : pc;
     tls_caller_pc = 0;
     return c;
 }

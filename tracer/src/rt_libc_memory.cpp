@@ -9,9 +9,10 @@
 //   stdio          fwrite/fputs/puts read the program's buffer, fread/fgets write it. A FILE is
 //                  locked by every stdio call (POSIX flockfile), so calls on one FILE never
 //                  race with each other; they do with fclose, which destroys it. Each call is
-//                  an atomic read-write of the FILE's first byte (atomic accesses do not race
+//                  an atomic read-write of the FILE's lock field (atomic accesses do not race
 //                  with each other), fclose a plain write of the FILE (rt_stdio.cpp, with the
-//                  streams' descriptors). The lock is not recorded
+//                  streams' descriptors; rt_stdio_stream.cpp: the other FILE calls, the
+//                  _unlocked ones and flockfile). The lock is not recorded
 //                  as synchronization: ThreadSanitizer does not see it either, and ordering two
 //                  threads by their printf calls would hide the races of programs that print.
 //   strerror_r     writes the buffer it fills.
@@ -39,9 +40,9 @@
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_stdio.hpp"
 
 using namespace frt;
-namespace fmt = firstrace::format;
 
 namespace {
 
@@ -58,11 +59,7 @@ void accessed(u64 pc, const void* addr, u64 size, bool write) {
 }
 
 void file_used(u64 pc, FILE* f) {
-    if (f == nullptr) return;
-    if (InterceptorScope scope(program_call(pc)); scope) {
-        add_access_slow(scope.thread(), pc, reinterpret_cast<u64>(f), 1,
-                        fmt::kAtomic | fmt::kRead | fmt::kWrite);
-    }
+    stream_used(pc, f); // rt_stdio_stream.cpp
 }
 
 // Plain loops: these run before the real functions are resolved and must not call them.

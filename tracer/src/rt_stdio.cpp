@@ -3,14 +3,16 @@
 // destroys the FILE (a plain write of it: a stdio call on the stream racing with its fclose is a
 // race, rt_libc_memory.cpp) and closes its descriptor (a write of the descriptor's byte; a later
 // open of the number is a new incarnation). freopen closes the old descriptor first. The stream's
-// own buffer and lock are not modelled (tracer/README.md). The descriptor is read through the real
-// fileno: a program may define its own fileno (and fopen, calling on to __interceptor_fopen,
-// below).
+// lock and the other FILE calls are in rt_stdio_stream.cpp; the allocations and frees glibc makes
+// inside fopen/tmpfile/fclose (the FILE, its buffer) are attributed to the program's call. The
+// descriptor is read through the real fileno: a program may define its own fileno (and fopen,
+// calling on to __interceptor_fopen, below).
 #include <stdio.h>
 
 #include "rt_fd.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_stdio.hpp"
 
 using namespace frt;
 
@@ -23,8 +25,14 @@ FRT_DECLARE_REAL(fclose);
 FRT_DECLARE_REAL(fileno);
 
 FILE* opened(FILE* f, u64 pc) {
+    tls_library_call_pc = 0;
     if (f != nullptr) fd::created(REAL(fileno)(f), pc);
     return f;
+}
+// glibc allocates the FILE (and later its buffer) inside the call: the program's allocation.
+u64 opening(u64 pc) {
+    if (!from_runtime(pc)) tls_library_call_pc = pc;
+    return pc;
 }
 void closing(FILE* f, u64 pc) {
     if (f != nullptr) fd::retired(REAL(fileno)(f), pc);
@@ -32,17 +40,20 @@ void closing(FILE* f, u64 pc) {
 } // namespace
 
 FRT_EXPORT FILE* fopen(const char* path, const char* mode) {
-    return opened(REAL(fopen)(path, mode), FRT_CALLER());
+    const u64 pc = opening(FRT_CALLER());
+    return opened(REAL(fopen)(path, mode), pc);
 }
 FRT_EXPORT FILE* fopen64(const char* path, const char* mode) {
-    return opened(REAL(fopen64)(path, mode), FRT_CALLER());
+    const u64 pc = opening(FRT_CALLER());
+    return opened(REAL(fopen64)(path, mode), pc);
 }
 FRT_EXPORT FILE* freopen(const char* path, const char* mode, FILE* f) {
     closing(f, FRT_CALLER());
     return opened(REAL(freopen)(path, mode, f), FRT_CALLER());
 }
 FRT_EXPORT FILE* tmpfile() {
-    return opened(REAL(tmpfile)(), FRT_CALLER());
+    const u64 pc = opening(FRT_CALLER());
+    return opened(REAL(tmpfile)(), pc);
 }
 FRT_EXPORT int fclose(FILE* f) {
     const u64 pc = FRT_CALLER();
@@ -50,7 +61,12 @@ FRT_EXPORT int fclose(FILE* f) {
         library_access(scope.thread(), pc, f, sizeof(FILE), true);
     }
     closing(f, pc);
-    return REAL(fclose)(f);
+    // glibc frees the buffer and the FILE inside: the program's fclose writes the block (a use
+    // of the stream by another thread races with this line, not with libio's free).
+    if (!from_runtime(pc)) tls_library_call_pc = pc;
+    const int r = REAL(fclose)(f);
+    tls_library_call_pc = 0;
+    return r;
 }
 
 // The __interceptor_ names (rt_record.hpp).
