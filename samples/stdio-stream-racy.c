@@ -19,7 +19,7 @@ static void* locked_writer(void* arg) {
     putc_unlocked('a', shared); // RACE
     ++lines_written;            // RACE
     funlockfile(shared);        // RACE
-    (void)fgetc(shared); // RACE
+    (void)fgetc(shared);        // RACE
     atomic_store_explicit(&turn, 1, memory_order_relaxed);
     return NULL;
 }

@@ -22,6 +22,7 @@
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_stdio.hpp"
 
 using namespace frt;
 
@@ -89,7 +90,11 @@ FRT_EXPORT int gettimeofday(struct timeval* tv, void* tz) {
 }
 FRT_EXPORT struct tm* localtime_r(const time_t* t, struct tm* out) {
     accessed(FRT_CALLER(), t, sizeof *t, false);
-    struct tm* r = REAL(localtime_r)(t, out);
+    struct tm* r;
+    {
+        ProgramAllocations program(FRT_CALLER()); // tzset's blocks (rt_stdio.hpp)
+        r = REAL(localtime_r)(t, out);
+    }
     if (r != nullptr) accessed(FRT_CALLER(), out, sizeof *out, true);
     return r;
 }
@@ -101,7 +106,11 @@ FRT_EXPORT struct tm* gmtime_r(const time_t* t, struct tm* out) {
 }
 FRT_EXPORT char* ctime_r(const time_t* t, char* buf) {
     accessed(FRT_CALLER(), t, sizeof *t, false);
-    char* r = REAL(ctime_r)(t, buf);
+    char* r;
+    {
+        ProgramAllocations program(FRT_CALLER());
+        r = REAL(ctime_r)(t, buf);
+    }
     if (r != nullptr) accessed(FRT_CALLER(), buf, text_length(buf) + 1, true);
     return r;
 }

@@ -63,10 +63,8 @@ FRT_EXPORT int fclose(FILE* f) {
     closing(f, pc);
     // glibc frees the buffer and the FILE inside: the program's fclose writes the block (a use
     // of the stream by another thread races with this line, not with libio's free).
-    if (!from_runtime(pc)) tls_library_call_pc = pc;
-    const int r = REAL(fclose)(f);
-    tls_library_call_pc = 0;
-    return r;
+    ProgramAllocations program(pc);
+    return REAL(fclose)(f);
 }
 
 // The __interceptor_ names (rt_record.hpp).

@@ -1,10 +1,12 @@
-// What the stdio interceptors share (rt_stdio_stream.cpp defines them): the accesses a stdio
-// call makes to its FILE, and the attribution of the frees glibc makes inside fclose.
+// What the stdio and C library interceptors share (rt_stdio_stream.cpp defines them): the
+// accesses a stdio call makes to its FILE, and the attribution of the allocations and frees glibc
+// makes inside a call (fopen, fclose, opendir, getaddrinfo, localtime's tzset, ...) to the
+// program's call.
 #pragma once
 
 #include <stdio.h>
 
-#include "rt_internal.hpp"
+#include "rt_record.hpp"
 
 namespace frt {
 
@@ -14,9 +16,20 @@ namespace frt {
 // the whole FILE) and with an _unlocked call made without the lock (rt_stdio_stream.cpp).
 void stream_used(u64 pc, FILE* f);
 
-// The thread that fopen'd or is fclose'ing a stream: glibc allocates and frees the FILE and its
-// buffer inside the call, and the block's allocation and free are the program's call at pc
-// (rt_allocator.cpp takes it from here while it is nonzero; the call sets it back to 0).
+// Set while the program's call at this pc runs a library function that allocates or frees on
+// its behalf (fopen/fclose: the FILE and its buffer): the blocks' allocation and free are that
+// call (rt_allocator.cpp takes the pc from here while it is nonzero).
 extern __thread u64 tls_library_call_pc __attribute__((tls_model("initial-exec")));
+
+// Sets tls_library_call_pc for the length of a library call made at pc (not the runtime's own).
+class ProgramAllocations {
+  public:
+    explicit ProgramAllocations(u64 pc) {
+        if (!from_runtime(pc)) tls_library_call_pc = pc;
+    }
+    ~ProgramAllocations() { tls_library_call_pc = 0; }
+    ProgramAllocations(const ProgramAllocations&) = delete;
+    ProgramAllocations& operator=(const ProgramAllocations&) = delete;
+};
 
 } // namespace frt
