@@ -26,7 +26,11 @@ else()
     endif()
   endif()
   set(ENV{FIRSTRACE_CC} ${COMPILER})
-  execute_process(COMMAND ${BIN}/${wrapper} -g ${OPT} -pthread ${SAMPLE} -o ${exe}
+  # `// BUILD-FLAGS: -std=c++20` in the sample: flags it needs (the C++20 synchronization)
+  file(STRINGS ${SAMPLE} build_flags_line REGEX "^// BUILD-FLAGS: " LIMIT_COUNT 1)
+  string(REGEX REPLACE "^// BUILD-FLAGS: " "" build_flags "${build_flags_line}")
+  separate_arguments(build_flags)
+  execute_process(COMMAND ${BIN}/${wrapper} -g ${OPT} -pthread ${build_flags} ${SAMPLE} -o ${exe}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(rc)
     message(FATAL_ERROR "building ${SAMPLE} with firstrace-cc (${COMPILER}) failed:\n${err}")
