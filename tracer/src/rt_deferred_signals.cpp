@@ -207,11 +207,15 @@ void run_deferred_signals(ThreadState* t) {
         // leaves the runtime (its own accesses do) runs only the signals its mask lets through,
         // as the kernel would deliver them; the others wait for the loop that ran it (a nested
         // run of the same signal's next instance made its instances overtake each other).
+        // (`running` matters only for a signal blocked by queue_instance: the handler's own
+        // mask blocks the others; a handler left by siglongjmp leaves its bit set, and the mask
+        // sigsetjmp saved lets the signal through again.)
         int sig = 0;
-        for (u64 bits = t->deferred_signals.load(std::memory_order_relaxed) & ~area->running;
-             bits != 0; bits &= bits - 1) {
+        for (u64 bits = t->deferred_signals.load(std::memory_order_relaxed); bits != 0;
+             bits &= bits - 1) {
             const int candidate = __builtin_ctzll(bits) + 1;
-            if (sigismember(&before, candidate) == 0 || held_back(area, candidate)) {
+            const bool running = (area->running & (u64{1} << (candidate - 1))) != 0;
+            if (sigismember(&before, candidate) == 0 || (held_back(area, candidate) && !running)) {
                 sig = candidate;
                 break;
             }
