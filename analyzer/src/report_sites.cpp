@@ -353,6 +353,14 @@ class ListedSiteGrouping {
         return e = end_id(l.file, l.line, &l);
     }
 
+    // From the first range's lo to the last range's hi of an access site (its ranges are
+    // sorted and disjoint); {0, 0} without ranges.
+    Interval span(const AccessSite& site) const {
+        if (site.range_count == 0) return {};
+        return {trace_.ranges[site.first_range].lo,
+                trace_.ranges[site.first_range + site.range_count - 1].hi};
+    }
+
     // Interns the shared bytes of an instance; its name is computed once per distinct set.
     std::uint32_t variable_id(const std::vector<Interval>& shared) {
         if (shared == last_shared_) return last_variable_;
@@ -392,7 +400,7 @@ class ListedSiteGrouping {
     void rank_all(const SiteNodeIndex& index, SiteRankTable& table, ListedRaceSites& out) {
         std::vector<bool> later_partition(result_.partitions.size(), false);
         std::optional<SiteRankFolder> folder;
-        if (index.usable()) folder.emplace(index);
+        if (index.usable()) folder.emplace(index.segments(), ends_.size());
         // The table may settle the sites seen so far whenever every later race site it is
         // given comes from a race with a larger id: races come by ascending id (checked), and
         // no block of folded races is open (its join brings smaller races than those ranked
@@ -422,19 +430,19 @@ class ListedSiteGrouping {
             }
             const SiteRankKey key{race.id, race.partition, first};
             if (index.static_instances(race)) {
-                // A race without recorded sites is an instance of the unknown pair.
-                if (!index.has_instance(race.a, race.b)) {
-                    table.add(unknown_end_, unknown_end_, key);
-                } else {
-                    if (open && !(block.process == race.a.process && block.index == race.a.index)) {
-                        join();
-                        if (ascending) table.settle();
-                    }
-                    if (!open) folder->begin(race.a);
-                    block = race.a;
-                    open = true;
-                    folder->fold(race.b, key);
+                if (open && !(block.process == race.a.process && block.index == race.a.index)) {
+                    join();
+                    if (ascending) table.settle();
                 }
+                if (!open) {
+                    const auto [x, x_end] = index.nodes(race.a);
+                    folder->begin(x, x_end);
+                }
+                block = race.a;
+                open = true;
+                const auto [y, y_end] = index.nodes(race.b);
+                // A race without recorded sites is an instance of the unknown pair.
+                if (!folder->fold(y, y_end, key)) table.add(unknown_end_, unknown_end_, key);
             } else {
                 bool any = false;
                 slow_instances(race, [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
@@ -487,19 +495,12 @@ class ListedSiteGrouping {
         for (std::uint32_t i = 0; i < order.size(); ++i)
             place_[order[i]] = i;
         groups_.assign(order.size(), Group{});
-        // The ends of shown sites, numbered; the shown site of each pair of them.
+        // The ends of shown sites, numbered.
         std::vector<std::uint32_t> listed_end(ends_.size(), kNone);
         std::uint32_t listed_ends = 0;
         for (std::uint32_t g : order)
             for (std::uint32_t e : {ranked_[g].first_end, ranked_[g].second_end})
                 if (listed_end[e] == kNone) listed_end[e] = listed_ends++;
-        std::vector<std::uint32_t> shown_pair(std::size_t(listed_ends) * listed_ends, kNone);
-        for (std::uint32_t i = 0; i < order.size(); ++i) {
-            const std::uint32_t x = listed_end[ranked_[order[i]].first_end];
-            const std::uint32_t y = listed_end[ranked_[order[i]].second_end];
-            shown_pair[std::size_t(x) * listed_ends + y] = i;
-            shown_pair[std::size_t(y) * listed_ends + x] = i;
-        }
         const std::uint32_t unknown_group = find_group(unknown_end_, unknown_end_);
         const bool unknown_listed = unknown_group != kNone && place_[unknown_group] != kNone;
         auto listed_group = [&](std::uint32_t x, std::uint32_t y) {
@@ -508,8 +509,12 @@ class ListedSiteGrouping {
         };
         // The data sites of each event whose end is a shown site's, in site order (once per
         // event, not per race).
+        // A site carries the span of its ranges, so that the many shown end pairs of a race that
+        // share no byte are decided without reading the trace's ranges.
         struct Candidate {
             std::uint32_t site, end, cls;
+            bool one_range;
+            Interval span; // from its first range's lo to its last's hi
         };
         std::vector<Candidate> candidates;
         std::vector<std::vector<std::size_t>> first_candidate(trace_.processes.size());
@@ -523,7 +528,9 @@ class ListedSiteGrouping {
                     if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
                         listed_end[end_of_site_[s]] != kNone)
                         candidates.push_back({s, listed_end[end_of_site_[s]],
-                                              SiteNodeIndex::site_class(trace_.sites[s].flags)});
+                                              SiteNodeIndex::site_class(trace_.sites[s].flags),
+                                              trace_.sites[s].range_count == 1,
+                                              span(trace_.sites[s])});
             }
             first_candidate[p].push_back(candidates.size());
         }
@@ -531,6 +538,27 @@ class ListedSiteGrouping {
             const std::vector<std::size_t>& f = first_candidate[e.process];
             return std::pair{candidates.data() + f[e.index], candidates.data() + f[e.index + 1]};
         };
+        // Per end of a shown site, the other ends of its shown sites and their places.
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> shown_with(listed_ends);
+        for (std::uint32_t i = 0; i < order.size(); ++i) {
+            const std::uint32_t x = listed_end[ranked_[order[i]].first_end];
+            const std::uint32_t y = listed_end[ranked_[order[i]].second_end];
+            shown_with[x].push_back({y, i});
+            if (y != x) shown_with[y].push_back({x, i});
+        }
+        // Per block of races with the same event a: per shown end y, the candidates of a (their
+        // position) that make a shown site with y, and its place. A race then looks up each
+        // candidate of its b once, instead of pairing every candidate of a with every one of b.
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> partners(listed_ends);
+        std::vector<std::uint32_t> partnered; // ends with partners in this block
+        EventRef block{kNone, kNone};
+        // A race's shown instances (candidate of a, candidate of b, place), taken in the order
+        // of the candidates of a, then of b (which instance is the example depends on it).
+        struct Hit {
+            std::uint32_t x, y, group;
+            bool operator<(const Hit& o) const { return std::tie(x, y) < std::tie(o.x, o.y); }
+        };
+        std::vector<Hit> hits;
         std::vector<Interval> shared;
         for (const Race& race : result_.races) {
             const bool first = in_first(race);
@@ -542,22 +570,41 @@ class ListedSiteGrouping {
                 }
                 const auto [a, a_end] = candidates_of(race.a);
                 if (a == a_end) continue;
+                if (race.a.process != block.process || race.a.index != block.index) {
+                    block = race.a;
+                    for (std::uint32_t y : partnered)
+                        partners[y].clear();
+                    partnered.clear();
+                    for (const Candidate* x = a; x != a_end; ++x)
+                        for (const auto& [y, g] : shown_with[x->end]) {
+                            if (partners[y].empty()) partnered.push_back(y);
+                            partners[y].push_back({static_cast<std::uint32_t>(x - a), g});
+                        }
+                }
                 const auto [b, b_end] = candidates_of(race.b);
-                for (const Candidate* x = a; x != a_end; ++x) {
-                    const std::uint32_t* row =
-                        shown_pair.data() + std::size_t(x->end) * listed_ends;
-                    for (const Candidate* y = b; y != b_end; ++y) {
-                        const std::uint32_t g = row[y->end];
-                        if (g == kNone || !SiteNodeIndex::compatible(x->cls, y->cls)) continue;
-                        const AccessSite& sx = trace_.sites[x->site];
-                        const AccessSite& sy = trace_.sites[y->site];
-                        shared.clear();
+                hits.clear();
+                for (const Candidate* y = b; y != b_end; ++y)
+                    for (const auto& [x, g] : partners[y->end])
+                        if (SiteNodeIndex::compatible(a[x].cls, y->cls) &&
+                            std::max(a[x].span.lo, y->span.lo) < std::min(a[x].span.hi, y->span.hi))
+                            hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
+                if (hits.size() > 1) std::sort(hits.begin(), hits.end());
+                for (const Hit& h : hits) {
+                    const Candidate& x = a[h.x];
+                    const Candidate& y = b[h.y];
+                    shared.clear();
+                    if (x.one_range && y.one_range) {
+                        shared.push_back(
+                            {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
+                    } else {
+                        const AccessSite& sx = trace_.sites[x.site];
+                        const AccessSite& sy = trace_.sites[y.site];
                         intersect_ranges(trace_.ranges.data() + sx.first_range, sx.range_count,
                                          trace_.ranges.data() + sy.first_range, sy.range_count,
                                          shared);
-                        if (!shared.empty())
-                            add(race, first, x->site, y->site, variable_id(shared), g);
                     }
+                    if (!shared.empty())
+                        add(race, first, x.site, y.site, variable_id(shared), h.group);
                 }
                 continue;
             }
