@@ -6,6 +6,7 @@
 #include "report_sites.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <optional>
 #include <set>
@@ -495,6 +496,8 @@ class ListedSiteGrouping {
         for (std::uint32_t i = 0; i < order.size(); ++i)
             place_[order[i]] = i;
         groups_.assign(order.size(), Group{});
+        const std::size_t pairs = order.size() * trace_.processes.size();
+        process_bits_.assign(pairs <= kDenseProcessBits ? (pairs + 63) / 64 : 0, 0);
         // The ends of shown sites, numbered.
         std::vector<std::uint32_t> listed_end(ends_.size(), kNone);
         std::uint32_t listed_ends = 0;
@@ -631,8 +634,8 @@ class ListedSiteGrouping {
         if (g.counted_race == race.id) return;
         g.counted_race = race.id;
         if (g.smallest_race == kNone) g.smallest_race = race.id; // races come by ascending id
-        add_group_process(std::uint64_t(group) << 32 | race.a.process);
-        add_group_process(std::uint64_t(group) << 32 | race.b.process);
+        add_group_process(group, race.a.process);
+        add_group_process(group, race.b.process);
         switch (race.status) {
         case RaceStatus::Feasible:
             ++g.feasible;
@@ -726,6 +729,15 @@ class ListedSiteGrouping {
             s.in_first_partition = g.in_first_partition;
             s.first_partition = g.first_partition;
         }
+        if (!process_bits_.empty()) {
+            const std::size_t processes = trace_.processes.size();
+            for (std::size_t w = 0; w < process_bits_.size(); ++w)
+                for (std::uint64_t bits = process_bits_[w]; bits != 0; bits &= bits - 1) {
+                    const std::size_t k = 64 * w + static_cast<std::size_t>(std::countr_zero(bits));
+                    sites[k / processes].threads.insert(
+                        process_name(static_cast<std::uint32_t>(k % processes)));
+                }
+        }
         compact(group_processes_);
         for (std::uint64_t gp : group_processes_)
             sites[gp >> 32].threads.insert(process_name(gp & 0xffffffffu));
@@ -745,10 +757,19 @@ class ListedSiteGrouping {
         if (group_variables_.size() >= 2 * compacted_size_ + 1024) compact_group_variables();
     }
     void compact_group_variables() { compacted_size_ = compact(group_variables_); }
-    // (group, process) pairs the same way: a race site of many short-lived threads (250 000 of
-    // them) must not search its list of threads for each race.
-    void add_group_process(std::uint64_t gp) {
-        group_processes_.push_back(gp);
+    // (group, process) pairs: a bit each when the shown sites times the processes fit
+    // kDenseProcessBits (each race adds two pairs, nearly all there already: sorting them took
+    // a quarter of the text report on one hot variable), else the same way as the variables (a
+    // race site of many short-lived threads, 250 000 of them, must not search its list of
+    // threads for each race).
+    static constexpr std::size_t kDenseProcessBits = std::size_t(1) << 26;
+    void add_group_process(std::uint32_t group, std::uint32_t process) {
+        if (!process_bits_.empty()) {
+            const std::size_t k = std::size_t(group) * trace_.processes.size() + process;
+            process_bits_[k / 64] |= std::uint64_t(1) << (k % 64);
+            return;
+        }
+        group_processes_.push_back(std::uint64_t(group) << 32 | process);
         if (group_processes_.size() >= 2 * compacted_processes_ + 1024)
             compacted_processes_ = compact(group_processes_);
     }
@@ -780,7 +801,8 @@ class ListedSiteGrouping {
     std::vector<Group> groups_;                  // per shown place
     std::vector<std::uint64_t> group_variables_; // (shown place, variable)
     std::size_t compacted_size_ = 0;
-    std::vector<std::uint64_t> group_processes_; // (shown place, process)
+    std::vector<std::uint64_t> process_bits_;    // per (shown place, process): dense
+    std::vector<std::uint64_t> group_processes_; // (shown place, process) otherwise
     std::size_t compacted_processes_ = 0;
 };
 
