@@ -190,13 +190,18 @@ class SiteRankFolder {
 
     // Cells: (run k, end_class) folds `key`; a cell without a race (smallest_race kNone) is
     // untouched in this block.
-    void fold_cell(std::uint32_t k, std::uint32_t end_class, const SiteRankKey& key) {
+    // Inline: hot at 10^5 lines folds 1.8·10^8 nodes, nearly all into cells already holding a
+    // smaller race, a partition as small and the first-partition flag if the key has it.
+    [[gnu::always_inline]] void fold_cell(std::uint32_t k, std::uint32_t end_class,
+                                          const SiteRankKey& key) {
         const std::uint32_t i = k * static_cast<std::uint32_t>(end_classes_) + end_class;
         SiteRankKey& cell = cells_[i];
         if (cell.smallest_race == kNone) {
             touched_.push_back(i);
             cell = key;
-        } else {
+        } else if (key.first_partition < cell.first_partition ||
+                   (key.in_first_partition && !cell.in_first_partition) ||
+                   key.smallest_race < cell.smallest_race) {
             cell.fold(key);
         }
     }

@@ -511,15 +511,18 @@ class ListedSiteGrouping {
             return g == kNone ? kNone : place_[g];
         };
         // The data sites of each event whose end is a shown site's, in site order (once per
-        // event, not per race).
-        // A site carries the span of its ranges, so that the many shown end pairs of a race that
-        // share no byte are decided without reading the trace's ranges.
+        // event, not per race): the site and its end << 2 | class (8 bytes: a race reads all of
+        // its b's), and apart, the span of its ranges, so that the shown end pairs of a race
+        // that share no byte are decided without reading the trace's ranges.
         struct Candidate {
-            std::uint32_t site, end, cls;
-            bool one_range;
+            std::uint32_t site, end_class;
+        };
+        struct CandidateBytes {
             Interval span; // from its first range's lo to its last's hi
+            bool one_range;
         };
         std::vector<Candidate> candidates;
+        std::vector<CandidateBytes> candidate_bytes;
         std::vector<std::vector<std::size_t>> first_candidate(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
             first_candidate[p].reserve(trace_.processes[p].events.size() + 1);
@@ -529,17 +532,19 @@ class ListedSiteGrouping {
                 const Event& e = trace_.processes[p].events[i];
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
                     if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
-                        listed_end[end_of_site_[s]] != kNone)
-                        candidates.push_back({s, listed_end[end_of_site_[s]],
-                                              SiteNodeIndex::site_class(trace_.sites[s].flags),
-                                              trace_.sites[s].range_count == 1,
-                                              span(trace_.sites[s])});
+                        listed_end[end_of_site_[s]] != kNone) {
+                        candidates.push_back(
+                            {s, listed_end[end_of_site_[s]] << 2 |
+                                    SiteNodeIndex::site_class(trace_.sites[s].flags)});
+                        candidate_bytes.push_back(
+                            {span(trace_.sites[s]), trace_.sites[s].range_count == 1});
+                    }
             }
             first_candidate[p].push_back(candidates.size());
         }
-        auto candidates_of = [&](const EventRef& e) {
+        auto first_of = [&](const EventRef& e) {
             const std::vector<std::size_t>& f = first_candidate[e.process];
-            return std::pair{candidates.data() + f[e.index], candidates.data() + f[e.index + 1]};
+            return std::pair{f[e.index], f[e.index + 1]};
         };
         // Per end of a shown site, the other ends of its shown sites and their places.
         std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> shown_with(listed_ends);
@@ -549,11 +554,13 @@ class ListedSiteGrouping {
             shown_with[x].push_back({y, i});
             if (y != x) shown_with[y].push_back({x, i});
         }
-        // Per block of races with the same event a: per shown end y, the candidates of a (their
-        // position) that make a shown site with y, and its place. A race then looks up each
-        // candidate of its b once, instead of pairing every candidate of a with every one of b.
-        std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> partners(listed_ends);
-        std::vector<std::uint32_t> partnered; // ends with partners in this block
+        // Per block of races with the same event a: per shown end and class of a candidate of
+        // b, the candidates of a (their position) that make a shown site with it, with a
+        // compatible class, and its place. A race then looks up each candidate of its b once,
+        // instead of pairing every candidate of a with every one of b.
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> partners(
+            std::size_t(listed_ends) * 4);
+        std::vector<std::uint32_t> partnered; // end classes with partners in this block
         EventRef block{kNone, kNone};
         // A race's shown instances (candidate of a, candidate of b, place), taken in the order
         // of the candidates of a, then of b (which instance is the example depends on it).
@@ -571,43 +578,51 @@ class ListedSiteGrouping {
                     add(race, first, kNone, kNone, kNone, place_[unknown_group]);
                     continue;
                 }
-                const auto [a, a_end] = candidates_of(race.a);
+                const auto [a, a_end] = first_of(race.a);
                 if (a == a_end) continue;
                 if (race.a.process != block.process || race.a.index != block.index) {
                     block = race.a;
                     for (std::uint32_t y : partnered)
                         partners[y].clear();
                     partnered.clear();
-                    for (const Candidate* x = a; x != a_end; ++x)
-                        for (const auto& [y, g] : shown_with[x->end]) {
-                            if (partners[y].empty()) partnered.push_back(y);
-                            partners[y].push_back({static_cast<std::uint32_t>(x - a), g});
-                        }
+                    for (std::size_t x = a; x != a_end; ++x)
+                        for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
+                            for (std::uint32_t c = 0; c < 4; ++c)
+                                if (SiteNodeIndex::compatible(candidates[x].end_class & 3u, c)) {
+                                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
+                                        partners[y << 2 | c];
+                                    if (to.empty()) partnered.push_back(y << 2 | c);
+                                    to.push_back({static_cast<std::uint32_t>(x - a), g});
+                                }
                 }
-                const auto [b, b_end] = candidates_of(race.b);
+                const auto [b, b_end] = first_of(race.b);
                 hits.clear();
-                for (const Candidate* y = b; y != b_end; ++y)
-                    for (const auto& [x, g] : partners[y->end])
-                        if (SiteNodeIndex::compatible(a[x].cls, y->cls) &&
-                            std::max(a[x].span.lo, y->span.lo) < std::min(a[x].span.hi, y->span.hi))
+                for (std::size_t y = b; y != b_end; ++y)
+                    for (const auto& [x, g] : partners[candidates[y].end_class]) {
+                        const Interval& sx = candidate_bytes[a + x].span;
+                        const Interval& sy = candidate_bytes[y].span;
+                        if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
                             hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
+                    }
                 if (hits.size() > 1) std::sort(hits.begin(), hits.end());
                 for (const Hit& h : hits) {
-                    const Candidate& x = a[h.x];
-                    const Candidate& y = b[h.y];
+                    const CandidateBytes& x = candidate_bytes[a + h.x];
+                    const CandidateBytes& y = candidate_bytes[b + h.y];
+                    const std::uint32_t site_x = candidates[a + h.x].site;
+                    const std::uint32_t site_y = candidates[b + h.y].site;
                     shared.clear();
                     if (x.one_range && y.one_range) {
                         shared.push_back(
                             {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
                     } else {
-                        const AccessSite& sx = trace_.sites[x.site];
-                        const AccessSite& sy = trace_.sites[y.site];
+                        const AccessSite& sx = trace_.sites[site_x];
+                        const AccessSite& sy = trace_.sites[site_y];
                         intersect_ranges(trace_.ranges.data() + sx.first_range, sx.range_count,
                                          trace_.ranges.data() + sy.first_range, sy.range_count,
                                          shared);
                     }
                     if (!shared.empty())
-                        add(race, first, x.site, y.site, variable_id(shared), h.group);
+                        add(race, first, site_x, site_y, variable_id(shared), h.group);
                 }
                 continue;
             }
