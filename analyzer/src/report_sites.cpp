@@ -276,6 +276,10 @@ class ListedSiteGrouping {
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
         if (result_.races.empty()) return out; // no per-event tables over a race-free trace
+        // Whether each partition is a first one, a byte each (both passes ask it per race).
+        first_partition_.reserve(result_.partitions.size());
+        for (const Partition& p : result_.partitions)
+            first_partition_.push_back(p.first);
         // The events of the races the report lists, and the ends of their sites.
         racing_.resize(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p)
@@ -327,8 +331,7 @@ class ListedSiteGrouping {
     };
 
     bool in_first(const Race& race) const {
-        return race.partition < result_.partitions.size() &&
-               result_.partitions[race.partition].first;
+        return race.partition < first_partition_.size() && first_partition_[race.partition];
     }
     // The report lists the races of first partitions and the validated ones.
     bool listed(const Race& race) const {
@@ -800,8 +803,9 @@ class ListedSiteGrouping {
     ConflictScratch scratch_;
     std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
     std::vector<SiteEnd> ends_;
-    std::vector<std::uint32_t> end_of_site_; // per access site of a racing event
-    std::vector<std::vector<bool>> racing_;  // per process and event: in a listed race
+    std::vector<std::uint32_t> end_of_site_;    // per access site of a racing event
+    std::vector<std::vector<bool>> racing_;     // per process and event: in a listed race
+    std::vector<std::uint8_t> first_partition_; // per partition: first
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;
