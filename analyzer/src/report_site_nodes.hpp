@@ -68,6 +68,7 @@ class SiteNodeIndex {
         });
         if (bounds.size() >= FlatIdMap::kAbsent) return; // segment ids are 32 bits
         std::sort(bounds.begin(), bounds.end());
+        segments_ = bounds.size();
         for (std::size_t k = 0; k < bounds.size(); ++k)
             segment_of.assign(bounds[k], static_cast<std::uint32_t>(k));
         auto segment = [&](std::uint64_t x) { return segment_of.find(x); };
@@ -119,6 +120,8 @@ class SiteNodeIndex {
     }
 
     bool usable() const { return usable_; }
+    // Segment ids are below this.
+    std::size_t segments() const { return segments_; }
 
     // Whether the static instance relation holds for this race's processes: not one OS thread
     // (whose private storage RaceAccessFinder cuts out).
@@ -207,6 +210,7 @@ class SiteNodeIndex {
   private:
     const Trace& trace_;
     bool usable_ = false;
+    std::size_t segments_ = 0;
     std::vector<std::uint32_t> event_base_; // per process: its first event's number
     std::vector<std::size_t> event_first_;  // per event number: first entry in event_nodes_
     std::vector<Node> event_nodes_;         // per event, by segment then end and class

@@ -6,6 +6,7 @@
 #include "report_sites.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <optional>
 #include <set>
@@ -275,6 +276,10 @@ class ListedSiteGrouping {
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
         if (result_.races.empty()) return out; // no per-event tables over a race-free trace
+        // Whether each partition is a first one, a byte each (both passes ask it per race).
+        first_partition_.reserve(result_.partitions.size());
+        for (const Partition& p : result_.partitions)
+            first_partition_.push_back(p.first);
         // The events of the races the report lists, and the ends of their sites.
         racing_.resize(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p)
@@ -326,8 +331,7 @@ class ListedSiteGrouping {
     };
 
     bool in_first(const Race& race) const {
-        return race.partition < result_.partitions.size() &&
-               result_.partitions[race.partition].first;
+        return race.partition < first_partition_.size() && first_partition_[race.partition];
     }
     // The report lists the races of first partitions and the validated ones.
     bool listed(const Race& race) const {
@@ -351,6 +355,14 @@ class ListedSiteGrouping {
         if (site.location >= trace_.locations.size()) return e = end_id({}, 0, nullptr);
         const SourceLocation& l = trace_.locations[site_headline(trace_, site)];
         return e = end_id(l.file, l.line, &l);
+    }
+
+    // From the first range's lo to the last range's hi of an access site (its ranges are
+    // sorted and disjoint); {0, 0} without ranges.
+    Interval span(const AccessSite& site) const {
+        if (site.range_count == 0) return {};
+        return {trace_.ranges[site.first_range].lo,
+                trace_.ranges[site.first_range + site.range_count - 1].hi};
     }
 
     // Interns the shared bytes of an instance; its name is computed once per distinct set.
@@ -392,7 +404,7 @@ class ListedSiteGrouping {
     void rank_all(const SiteNodeIndex& index, SiteRankTable& table, ListedRaceSites& out) {
         std::vector<bool> later_partition(result_.partitions.size(), false);
         std::optional<SiteRankFolder> folder;
-        if (index.usable()) folder.emplace(index);
+        if (index.usable()) folder.emplace(index.segments(), ends_.size());
         // The table may settle the sites seen so far whenever every later race site it is
         // given comes from a race with a larger id: races come by ascending id (checked), and
         // no block of folded races is open (its join brings smaller races than those ranked
@@ -422,19 +434,19 @@ class ListedSiteGrouping {
             }
             const SiteRankKey key{race.id, race.partition, first};
             if (index.static_instances(race)) {
-                // A race without recorded sites is an instance of the unknown pair.
-                if (!index.has_instance(race.a, race.b)) {
-                    table.add(unknown_end_, unknown_end_, key);
-                } else {
-                    if (open && !(block.process == race.a.process && block.index == race.a.index)) {
-                        join();
-                        if (ascending) table.settle();
-                    }
-                    if (!open) folder->begin(race.a);
-                    block = race.a;
-                    open = true;
-                    folder->fold(race.b, key);
+                if (open && !(block.process == race.a.process && block.index == race.a.index)) {
+                    join();
+                    if (ascending) table.settle();
                 }
+                if (!open) {
+                    const auto [x, x_end] = index.nodes(race.a);
+                    folder->begin(x, x_end);
+                }
+                block = race.a;
+                open = true;
+                const auto [y, y_end] = index.nodes(race.b);
+                // A race without recorded sites is an instance of the unknown pair.
+                if (!folder->fold(y, y_end, key)) table.add(unknown_end_, unknown_end_, key);
             } else {
                 bool any = false;
                 slow_instances(race, [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
@@ -487,19 +499,14 @@ class ListedSiteGrouping {
         for (std::uint32_t i = 0; i < order.size(); ++i)
             place_[order[i]] = i;
         groups_.assign(order.size(), Group{});
-        // The ends of shown sites, numbered; the shown site of each pair of them.
+        const std::size_t pairs = order.size() * trace_.processes.size();
+        process_bits_.assign(pairs <= kDenseProcessBits ? (pairs + 63) / 64 : 0, 0);
+        // The ends of shown sites, numbered.
         std::vector<std::uint32_t> listed_end(ends_.size(), kNone);
         std::uint32_t listed_ends = 0;
         for (std::uint32_t g : order)
             for (std::uint32_t e : {ranked_[g].first_end, ranked_[g].second_end})
                 if (listed_end[e] == kNone) listed_end[e] = listed_ends++;
-        std::vector<std::uint32_t> shown_pair(std::size_t(listed_ends) * listed_ends, kNone);
-        for (std::uint32_t i = 0; i < order.size(); ++i) {
-            const std::uint32_t x = listed_end[ranked_[order[i]].first_end];
-            const std::uint32_t y = listed_end[ranked_[order[i]].second_end];
-            shown_pair[std::size_t(x) * listed_ends + y] = i;
-            shown_pair[std::size_t(y) * listed_ends + x] = i;
-        }
         const std::uint32_t unknown_group = find_group(unknown_end_, unknown_end_);
         const bool unknown_listed = unknown_group != kNone && place_[unknown_group] != kNone;
         auto listed_group = [&](std::uint32_t x, std::uint32_t y) {
@@ -507,11 +514,18 @@ class ListedSiteGrouping {
             return g == kNone ? kNone : place_[g];
         };
         // The data sites of each event whose end is a shown site's, in site order (once per
-        // event, not per race).
+        // event, not per race): the site and its end << 2 | class (8 bytes: a race reads all of
+        // its b's), and apart, the span of its ranges, so that the shown end pairs of a race
+        // that share no byte are decided without reading the trace's ranges.
         struct Candidate {
-            std::uint32_t site, end, cls;
+            std::uint32_t site, end_class;
+        };
+        struct CandidateBytes {
+            Interval span; // from its first range's lo to its last's hi
+            bool one_range;
         };
         std::vector<Candidate> candidates;
+        std::vector<CandidateBytes> candidate_bytes;
         std::vector<std::vector<std::size_t>> first_candidate(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p) {
             first_candidate[p].reserve(trace_.processes[p].events.size() + 1);
@@ -521,16 +535,43 @@ class ListedSiteGrouping {
                 const Event& e = trace_.processes[p].events[i];
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
                     if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
-                        listed_end[end_of_site_[s]] != kNone)
-                        candidates.push_back({s, listed_end[end_of_site_[s]],
-                                              SiteNodeIndex::site_class(trace_.sites[s].flags)});
+                        listed_end[end_of_site_[s]] != kNone) {
+                        candidates.push_back(
+                            {s, listed_end[end_of_site_[s]] << 2 |
+                                    SiteNodeIndex::site_class(trace_.sites[s].flags)});
+                        candidate_bytes.push_back(
+                            {span(trace_.sites[s]), trace_.sites[s].range_count == 1});
+                    }
             }
             first_candidate[p].push_back(candidates.size());
         }
-        auto candidates_of = [&](const EventRef& e) {
+        auto first_of = [&](const EventRef& e) {
             const std::vector<std::size_t>& f = first_candidate[e.process];
-            return std::pair{candidates.data() + f[e.index], candidates.data() + f[e.index + 1]};
+            return std::pair{f[e.index], f[e.index + 1]};
         };
+        // Per end of a shown site, the other ends of its shown sites and their places.
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> shown_with(listed_ends);
+        for (std::uint32_t i = 0; i < order.size(); ++i) {
+            const std::uint32_t x = listed_end[ranked_[order[i]].first_end];
+            const std::uint32_t y = listed_end[ranked_[order[i]].second_end];
+            shown_with[x].push_back({y, i});
+            if (y != x) shown_with[y].push_back({x, i});
+        }
+        // Per block of races with the same event a: per shown end and class of a candidate of
+        // b, the candidates of a (their position) that make a shown site with it, with a
+        // compatible class, and its place. A race then looks up each candidate of its b once,
+        // instead of pairing every candidate of a with every one of b.
+        std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> partners(
+            std::size_t(listed_ends) * 4);
+        std::vector<std::uint32_t> partnered; // end classes with partners in this block
+        EventRef block{kNone, kNone};
+        // A race's shown instances (candidate of a, candidate of b, place), taken in the order
+        // of the candidates of a, then of b (which instance is the example depends on it).
+        struct Hit {
+            std::uint32_t x, y, group;
+            bool operator<(const Hit& o) const { return std::tie(x, y) < std::tie(o.x, o.y); }
+        };
+        std::vector<Hit> hits;
         std::vector<Interval> shared;
         for (const Race& race : result_.races) {
             const bool first = in_first(race);
@@ -540,24 +581,51 @@ class ListedSiteGrouping {
                     add(race, first, kNone, kNone, kNone, place_[unknown_group]);
                     continue;
                 }
-                const auto [a, a_end] = candidates_of(race.a);
+                const auto [a, a_end] = first_of(race.a);
                 if (a == a_end) continue;
-                const auto [b, b_end] = candidates_of(race.b);
-                for (const Candidate* x = a; x != a_end; ++x) {
-                    const std::uint32_t* row =
-                        shown_pair.data() + std::size_t(x->end) * listed_ends;
-                    for (const Candidate* y = b; y != b_end; ++y) {
-                        const std::uint32_t g = row[y->end];
-                        if (g == kNone || !SiteNodeIndex::compatible(x->cls, y->cls)) continue;
-                        const AccessSite& sx = trace_.sites[x->site];
-                        const AccessSite& sy = trace_.sites[y->site];
-                        shared.clear();
+                if (race.a.process != block.process || race.a.index != block.index) {
+                    block = race.a;
+                    for (std::uint32_t y : partnered)
+                        partners[y].clear();
+                    partnered.clear();
+                    for (std::size_t x = a; x != a_end; ++x)
+                        for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
+                            for (std::uint32_t c = 0; c < 4; ++c)
+                                if (SiteNodeIndex::compatible(candidates[x].end_class & 3u, c)) {
+                                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
+                                        partners[y << 2 | c];
+                                    if (to.empty()) partnered.push_back(y << 2 | c);
+                                    to.push_back({static_cast<std::uint32_t>(x - a), g});
+                                }
+                }
+                const auto [b, b_end] = first_of(race.b);
+                hits.clear();
+                for (std::size_t y = b; y != b_end; ++y)
+                    for (const auto& [x, g] : partners[candidates[y].end_class]) {
+                        const Interval& sx = candidate_bytes[a + x].span;
+                        const Interval& sy = candidate_bytes[y].span;
+                        if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
+                            hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
+                    }
+                if (hits.size() > 1) std::sort(hits.begin(), hits.end());
+                for (const Hit& h : hits) {
+                    const CandidateBytes& x = candidate_bytes[a + h.x];
+                    const CandidateBytes& y = candidate_bytes[b + h.y];
+                    const std::uint32_t site_x = candidates[a + h.x].site;
+                    const std::uint32_t site_y = candidates[b + h.y].site;
+                    shared.clear();
+                    if (x.one_range && y.one_range) {
+                        shared.push_back(
+                            {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
+                    } else {
+                        const AccessSite& sx = trace_.sites[site_x];
+                        const AccessSite& sy = trace_.sites[site_y];
                         intersect_ranges(trace_.ranges.data() + sx.first_range, sx.range_count,
                                          trace_.ranges.data() + sy.first_range, sy.range_count,
                                          shared);
-                        if (!shared.empty())
-                            add(race, first, x->site, y->site, variable_id(shared), g);
                     }
+                    if (!shared.empty())
+                        add(race, first, site_x, site_y, variable_id(shared), h.group);
                 }
                 continue;
             }
@@ -584,8 +652,8 @@ class ListedSiteGrouping {
         if (g.counted_race == race.id) return;
         g.counted_race = race.id;
         if (g.smallest_race == kNone) g.smallest_race = race.id; // races come by ascending id
-        add_group_process(std::uint64_t(group) << 32 | race.a.process);
-        add_group_process(std::uint64_t(group) << 32 | race.b.process);
+        add_group_process(group, race.a.process);
+        add_group_process(group, race.b.process);
         switch (race.status) {
         case RaceStatus::Feasible:
             ++g.feasible;
@@ -679,6 +747,15 @@ class ListedSiteGrouping {
             s.in_first_partition = g.in_first_partition;
             s.first_partition = g.first_partition;
         }
+        if (!process_bits_.empty()) {
+            const std::size_t processes = trace_.processes.size();
+            for (std::size_t w = 0; w < process_bits_.size(); ++w)
+                for (std::uint64_t bits = process_bits_[w]; bits != 0; bits &= bits - 1) {
+                    const std::size_t k = 64 * w + static_cast<std::size_t>(std::countr_zero(bits));
+                    sites[k / processes].threads.insert(
+                        process_name(static_cast<std::uint32_t>(k % processes)));
+                }
+        }
         compact(group_processes_);
         for (std::uint64_t gp : group_processes_)
             sites[gp >> 32].threads.insert(process_name(gp & 0xffffffffu));
@@ -698,10 +775,19 @@ class ListedSiteGrouping {
         if (group_variables_.size() >= 2 * compacted_size_ + 1024) compact_group_variables();
     }
     void compact_group_variables() { compacted_size_ = compact(group_variables_); }
-    // (group, process) pairs the same way: a race site of many short-lived threads (250 000 of
-    // them) must not search its list of threads for each race.
-    void add_group_process(std::uint64_t gp) {
-        group_processes_.push_back(gp);
+    // (group, process) pairs: a bit each when the shown sites times the processes fit
+    // kDenseProcessBits (each race adds two pairs, nearly all there already: sorting them took
+    // a quarter of the text report on one hot variable), else the same way as the variables (a
+    // race site of many short-lived threads, 250 000 of them, must not search its list of
+    // threads for each race).
+    static constexpr std::size_t kDenseProcessBits = std::size_t(1) << 26;
+    void add_group_process(std::uint32_t group, std::uint32_t process) {
+        if (!process_bits_.empty()) {
+            const std::size_t k = std::size_t(group) * trace_.processes.size() + process;
+            process_bits_[k / 64] |= std::uint64_t(1) << (k % 64);
+            return;
+        }
+        group_processes_.push_back(std::uint64_t(group) << 32 | process);
         if (group_processes_.size() >= 2 * compacted_processes_ + 1024)
             compacted_processes_ = compact(group_processes_);
     }
@@ -717,8 +803,9 @@ class ListedSiteGrouping {
     ConflictScratch scratch_;
     std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
     std::vector<SiteEnd> ends_;
-    std::vector<std::uint32_t> end_of_site_; // per access site of a racing event
-    std::vector<std::vector<bool>> racing_;  // per process and event: in a listed race
+    std::vector<std::uint32_t> end_of_site_;    // per access site of a racing event
+    std::vector<std::vector<bool>> racing_;     // per process and event: in a listed race
+    std::vector<std::uint8_t> first_partition_; // per partition: first
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;
@@ -733,7 +820,8 @@ class ListedSiteGrouping {
     std::vector<Group> groups_;                  // per shown place
     std::vector<std::uint64_t> group_variables_; // (shown place, variable)
     std::size_t compacted_size_ = 0;
-    std::vector<std::uint64_t> group_processes_; // (shown place, process)
+    std::vector<std::uint64_t> process_bits_;    // per (shown place, process): dense
+    std::vector<std::uint64_t> group_processes_; // (shown place, process) otherwise
     std::size_t compacted_processes_ = 0;
 };
 

@@ -1,17 +1,21 @@
 // The pieces of the text report's race-site ranking (report_site_rank_table.hpp,
-// report_site_nodes.hpp) against brute force: SiteRankTable's minima, with the settled bytes
-// skipping most additions, equal a map of every addition folded (dense and hashed end pairs,
-// partitions the byte holds and partitions it cannot, additions between settle() calls that
-// bring smaller races); the galloping merge finds exactly the segments two sorted lists share,
-// for lists of very different lengths. The whole ranking is compared with the model grouping
-// in tests/store/listed_race_sites_test.cpp.
+// report_site_nodes.hpp, report_site_rank_folder.hpp) against brute force: SiteRankTable's
+// minima, with the settled bytes skipping most additions, equal a map of every addition folded
+// (dense and hashed end pairs, partitions the byte holds and partitions it cannot, additions
+// between settle() calls that bring smaller races); the galloping merge finds exactly the
+// segments two sorted lists share, for lists of very different lengths; SiteRankFolder's
+// blocks, folded in cells or in pieces, by lookup or by merge, give every race site's minima
+// and say which races have an instance, as every pair of nodes does. The whole ranking is
+// compared with the model grouping in tests/store/listed_race_sites_test.cpp.
 #include <gtest/gtest.h>
 
 #include <map>
 #include <random>
 #include <set>
+#include <tuple>
 
 #include "report_site_nodes.hpp"
+#include "report_site_rank_folder.hpp"
 #include "report_site_rank_table.hpp"
 
 namespace firstrace {
@@ -118,6 +122,80 @@ TEST(SiteNodeIndex, GallopingMergeFindsTheSharedSegments) {
             EXPECT_EQ(got, want);
         }
     }
+}
+
+TEST(SiteRankFolder, BlocksFoldEveryCompatiblePairOfNodes) {
+    std::mt19937_64 rng(1124);
+    auto pick = [&](std::uint32_t n) {
+        return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng);
+    };
+    using Node = SiteNodeIndex::Node;
+    // An event's nodes: distinct (segment, end, class), sorted.
+    auto make = [&](std::size_t n, std::uint32_t segments, std::uint32_t ends) {
+        std::vector<Node> v(n);
+        for (Node& x : v)
+            x = {pick(segments), pick(ends) << 2 | pick(4)};
+        std::sort(v.begin(), v.end(), [](const Node& x, const Node& y) {
+            return std::tie(x.segment, x.end_class) < std::tie(y.segment, y.end_class);
+        });
+        v.erase(std::unique(v.begin(), v.end(),
+                            [](const Node& x, const Node& y) {
+                                return x.segment == y.segment && x.end_class == y.end_class;
+                            }),
+                v.end());
+        return v;
+    };
+    std::size_t blocks_with_hits = 0, races_without_instance = 0;
+    for (int round = 0; round < 60; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        // Few ends and segments (cells, found by lookup or, for long b, by merge), or so many
+        // ends that a block's table exceeds the cells (pieces).
+        const std::uint32_t segments = round % 3 == 0 ? 4 : round % 3 == 1 ? 60 : 5000;
+        const std::uint32_t ends = round % 2 == 0 ? 9 : 20000;
+        SiteRankFolder folder(segments, ends);
+        std::map<std::pair<std::uint32_t, std::uint32_t>, SiteRankKey> got, want;
+        std::uint32_t race = 0;
+        for (int block = 0; block < 12; ++block) {
+            const std::vector<Node> a = make(1 + pick(round % 4 == 0 ? 120 : 12), segments, ends);
+            folder.begin(a.data(), a.data() + a.size());
+            std::map<std::uint32_t, std::vector<Node>> a_on; // a's nodes by segment
+            for (const Node& x : a)
+                a_on[x.segment].push_back(x);
+            const std::uint32_t n = 1 + pick(40);
+            // The folder keeps pointers into the b lists until the join (they are the index's).
+            std::vector<std::vector<Node>> bs(n);
+            for (std::uint32_t r = 0; r < n; ++r) {
+                const std::vector<Node>& b = bs[r] =
+                    make(pick(5) == 0 ? 500 + pick(600) : pick(15), segments, ends);
+                const SiteRankKey key{race++, pick(7) == 0 ? kNone : pick(50), pick(5) == 0};
+                bool instance = false;
+                for (const Node& y : b)
+                    for (const Node& x : a_on[y.segment])
+                        if (SiteNodeIndex::compatible(x.cls(), y.cls())) {
+                            instance = true;
+                            auto [it, inserted] = want.try_emplace({x.end(), y.end()}, key);
+                            if (!inserted) it->second.fold(key);
+                        }
+                EXPECT_EQ(folder.fold(b.data(), b.data() + b.size(), key), instance);
+                races_without_instance += !instance;
+            }
+            bool any = false;
+            folder.join([&](std::uint32_t x, std::uint32_t y, const SiteRankKey& key) {
+                any = true;
+                auto [it, inserted] = got.try_emplace({x, y}, key);
+                if (!inserted) it->second.fold(key);
+            });
+            blocks_with_hits += any;
+        }
+        ASSERT_EQ(got.size(), want.size());
+        for (const auto& [pair, key] : want) {
+            const auto it = got.find(pair);
+            ASSERT_NE(it, got.end());
+            expect_same(it->second, key);
+        }
+    }
+    EXPECT_GT(blocks_with_hits, 100u);
+    EXPECT_GT(races_without_instance, 100u);
 }
 
 } // namespace
