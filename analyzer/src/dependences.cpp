@@ -41,9 +41,9 @@ class ChainSearch {
                 std::uint64_t budget, const DirectDependenceLists& lists)
         : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(lists.offsets),
           targets_(lists.targets), in_offsets_(lists.in_offsets), in_sources_(lists.in_sources),
-          in_path_(g.process_count(), false), best_(g.process_count(), Best{kNone, false}),
-          bound_(g.process_count(), kNone), targets_of_process_(g.process_count()),
-          order_class_(order_classes(g)) {
+          in_path_(g.process_count(), false), timestamps_(order.timestamps()),
+          best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
+          targets_of_process_(g.process_count()), order_class_(order_classes(g)) {
         class_on_path_.assign(order_class_.empty()
                                   ? 0
                                   : *std::max_element(order_class_.begin(), order_class_.end()) + 1,
@@ -218,7 +218,32 @@ class ChainSearch {
     bool steps_through_run(TargetIt first, TargetIt last, ProcessId q) {
         if (in_path_[q]) return count_rejected(last - first);
         TargetIt lo = first, hi = last;
-        if (path_.size() >= 2) {
+        if (path_.size() >= 2 && timestamps_ != nullptr) {
+            // The same tests on the vector timestamps, with what belongs to an event of the
+            // path read once per path event (prepare_path) and what belongs to the run's
+            // process once per run: per test one load from a row of the path's events.
+            prepare_path();
+            const std::size_t n = path_.size() - 1;
+            const NodeId first_node = g_.start_node(g_.process_begin(q));
+            const std::uint32_t slot = g_.node_slot(first_node).value;
+            // a node's serial in its slot is its distance from the process's first node plus
+            // the serial of that one (TemporalGraph::node_slot_serial), modulo 2^32
+            const std::uint32_t base = g_.node_slot_serial(first_node) - first_node.value;
+            const auto before_path = [&](EventId y) { // y's finish reaches a path event's start
+                const auto serial = static_cast<std::int32_t>(base + g_.finish_node(y).value);
+                for (std::size_t k = 0; k < n; ++k)
+                    if (prepared_[k].start_row[slot] >= serial) return true;
+                return false;
+            };
+            const auto not_after_path = [&](EventId y) { // no path event's finish reaches y
+                const std::int32_t* row = timestamps_->row(g_.start_node(y));
+                for (std::size_t k = 0; k < n; ++k)
+                    if (row[prepared_[k].finish_slot] >= prepared_[k].finish_serial) return false;
+                return true;
+            };
+            lo = std::partition_point(first, last, before_path);
+            hi = std::partition_point(lo, last, not_after_path);
+        } else if (path_.size() >= 2) {
             const auto before_path = [&](EventId y) {
                 for (std::size_t k = 0; k + 1 < path_.size(); ++k)
                     if (order_.precedes(y, path_[k])) return true;
@@ -294,6 +319,7 @@ class ChainSearch {
         class_on_path_[c] = true;
     }
     void pop_path() {
+        if (prepared_.size() == path_.size()) prepared_.pop_back();
         class_on_path_[path_classes_.back()] = false;
         path_classes_.pop_back();
         path_signature_.pop_back();
@@ -323,6 +349,18 @@ class ChainSearch {
         seen_head_[y] = static_cast<std::uint32_t>(seen_.size() - 1);
         pool_.insert(pool_.end(), path_classes_.begin(), path_classes_.end());
         return true;
+    }
+
+    // The timestamps of the path's events but the last (which races with every target), as
+    // steps_through_run reads them: an event's start row, and its finish node's slot and
+    // serial. Kept as the path grows and shrinks, so each is read once per push.
+    void prepare_path() {
+        while (prepared_.size() + 1 < path_.size()) {
+            const EventId e = path_[prepared_.size()];
+            const NodeId finish = g_.finish_node(e);
+            prepared_.push_back({timestamps_->row(g_.start_node(e)), g_.node_slot(finish).value,
+                                 static_cast<std::int32_t>(g_.node_slot_serial(finish))});
+        }
     }
 
     // A set's signature has the bit of each of its classes: a subset's bits are a subset.
@@ -361,6 +399,13 @@ class ChainSearch {
     const std::vector<EventId>& in_sources_;
     IdVector<ProcessId, bool> in_path_;
     std::vector<EventId> path_;
+    const VectorTimestamps* timestamps_; // order_'s, or null (see prepare_path)
+    struct PreparedEvent {
+        const std::int32_t* start_row;
+        std::uint32_t finish_slot;
+        std::int32_t finish_serial;
+    };
+    std::vector<PreparedEvent> prepared_; // of path_'s first events, see prepare_path
     IdVector<ProcessId, Best> best_;
     IdVector<ProcessId, std::uint32_t> bound_; // event index per process, see compute_bounds
     std::uint32_t open_ = 0;                   // processes not yet at their bound

@@ -177,13 +177,8 @@ auto edge_key(const DependenceEdge& e) {
 
 class BudgetedChainSearch : public ::testing::TestWithParam<std::uint64_t> {};
 
-TEST_P(BudgetedChainSearch, SameEdgesAndFallbacksAsOneStepAtATime) {
-    const Trace trace = test::parse_std(test::random_std(dense_params(GetParam())));
-    const TemporalGraph g(trace);
-    const NodeGraph graph = NodeGraph::of(g);
-    const GraphReachability ts(g, graph, strong_components(graph), std::uint64_t(1) << 32);
-    const EventOrder order(g, ts);
-    const UnorderedConflicts conflicts = find_apparent_races(g, order, {});
+void expect_same_as_one_step_at_a_time(const TemporalGraph& g, const EventOrder& order,
+                                       const UnorderedConflicts& conflicts) {
     for (const Ordering ordering : {Ordering::Approximate, Ordering::Complete})
         for (const DependenceKind kind : {DependenceKind::SharedData, DependenceKind::EventControl})
             for (const std::uint64_t budget :
@@ -216,6 +211,21 @@ TEST_P(BudgetedChainSearch, SameEdgesAndFallbacksAsOneStepAtATime) {
                 for (std::size_t i = 0; i < all.size(); ++i)
                     ASSERT_EQ(edge_key(found[i]), edge_key(all[i])) << "edge " << i;
             }
+}
+
+TEST_P(BudgetedChainSearch, SameEdgesAndFallbacksAsOneStepAtATime) {
+    const Trace trace = test::parse_std(test::random_std(dense_params(GetParam())));
+    const TemporalGraph g(trace);
+    const NodeGraph graph = NodeGraph::of(g);
+    // The search reads the vector timestamps directly where G has them (steps_through_run),
+    // and asks EventOrder where G is indexed by intervals (timestamp budget 0): both.
+    for (const std::uint64_t timestamp_budget : {std::uint64_t(1) << 32, std::uint64_t(0)}) {
+        const GraphReachability ts(g, graph, strong_components(graph), timestamp_budget);
+        ASSERT_EQ(ts.uses_timestamps(), timestamp_budget > 0);
+        const EventOrder order(g, ts);
+        const UnorderedConflicts conflicts = find_apparent_races(g, order, {});
+        expect_same_as_one_step_at_a_time(g, order, conflicts);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(DenseTraces, BudgetedChainSearch, ::testing::Range<std::uint64_t>(1, 81));
