@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <ranges>
 #include <tuple>
 
 #include "conflict_rule.hpp"
@@ -54,10 +53,19 @@ template <class RankAt>
 std::uint32_t seek(std::uint32_t& cursor, std::uint32_t first, std::uint32_t last, std::uint32_t lo,
                    RankAt rank_at) {
     const auto below = [&](std::uint32_t j) { return rank_at(j) < lo; };
-    if (cursor == first || below(cursor - 1))
+    if (cursor == first || below(cursor - 1)) {
         cursor = first_false(cursor, last, below);
-    else
-        cursor = *std::ranges::partition_point(std::views::iota(first, cursor), below);
+    } else { // the answer lies in [first, cursor - 1]: bisection
+        std::uint32_t lo = first, hi = cursor - 1;
+        while (lo < hi) {
+            const std::uint32_t mid = lo + (hi - lo) / 2;
+            if (below(mid))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        cursor = lo;
+    }
     return cursor;
 }
 
