@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "dependences.hpp"
 #include "huge_pages.hpp"
 #include "race_ordering.hpp"
 #include "resource_usage.hpp"
@@ -107,6 +108,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     // pass over them); then its partition from the partitions' race lists (no table per race
     // while every race is held three times: the stages' list, the records, the partitions).
     AnalysisCounts& c = result.counts;
+    const EventClocks clocks(g, result.ordering);
     reserve_on_huge_pages(result.races, races.size());
     for (std::uint32_t i = 0; i < races.size(); ++i) {
         const ApparentRace& in = races[i];
@@ -118,9 +120,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
         if (!validation.tangle.empty() && validation.tangle[i] != kNone)
             race.tangle = validation.tangle[i];
         if (result.ordering == Ordering::Complete) {
-            const Event& a = g.event(in.a);
-            const Event& b = g.event(in.b);
-            race.actual = !(a.clock_finish < b.clock_start) && !(b.clock_finish < a.clock_start);
+            race.actual = clocks.overlap(in.a, in.b);
             c.actual += *race.actual ? 1 : 0;
         }
         c.feasible += race.status == RaceStatus::Feasible;

@@ -42,6 +42,8 @@ class EventOrder {
         return ts_->reaches(g_->finish_node(x), g_->start_node(y));
     }
     bool unordered(EventId x, EventId y) const { return !precedes(x, y) && !precedes(y, x); }
+    // The vector timestamps behind precedes, or null when G is indexed by intervals.
+    const VectorTimestamps* timestamps() const { return ts_->timestamps(); }
 
   private:
     const TemporalGraph* g_;

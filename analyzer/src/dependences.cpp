@@ -41,9 +41,13 @@ class ChainSearch {
                 std::uint64_t budget, const DirectDependenceLists& lists)
         : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(lists.offsets),
           targets_(lists.targets), in_offsets_(lists.in_offsets), in_sources_(lists.in_sources),
-          in_path_(g.process_count(), false), best_(g.process_count(), Best{kNone, false}),
-          bound_(g.process_count(), kNone), targets_of_process_(g.process_count()),
-          order_class_(order_classes(g)) {
+          in_path_(g.process_count(), false), timestamps_(order.timestamps()),
+          best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
+          targets_of_process_(g.process_count()), order_class_(order_classes(g)) {
+        class_on_path_.assign(order_class_.empty()
+                                  ? 0
+                                  : *std::max_element(order_class_.begin(), order_class_.end()) + 1,
+                              false);
         for (const EventId y : g.events())
             if (in_offsets_[y.value] != in_offsets_[y.value + 1])
                 targets_of_process_[g.event_process(y)].push_back(y);
@@ -71,10 +75,11 @@ class ChainSearch {
             direct_best_[q] = kNone;
         touched_direct_.clear();
 
-        path_.assign(1, orig);
+        push_path(orig);
         in_path_[g_.event_process(orig)] = true;
         if (open_ > 0) extend(orig);
         in_path_[g_.event_process(orig)] = false;
+        pop_path();
         forget_paths();
         if (exhausted_) fallback();
         for (const ProcessId q : touched_) {
@@ -167,6 +172,11 @@ class ChainSearch {
     // earlier chain reaching y adds nothing, and is cut. From each event the open bounds among
     // its targets are tried first: on dense traces most chains of two or three steps end at a
     // bound, and the search stops once every process is at its bound.
+    //
+    // Every target tried is a step of the budget, also one rejected at once (its process is on
+    // the path, or it is ordered with an event of the path): which origins fall back depends on
+    // that count, so it is kept exactly, but the rejected targets are counted a run at a time.
+    // x's targets are sorted by event id, so those of one process are a run in process order.
     void extend(EventId x) {
         const auto begin = targets_.begin() + offsets_[x.value];
         const auto end = targets_.begin() + offsets_[x.value + 1];
@@ -178,26 +188,116 @@ class ChainSearch {
                 if (!step(y)) return;
             }
         }
-        for (auto it = begin; it != end; ++it)
-            if (!step(*it)) return;
+        for (auto it = begin; it != end;) {
+            const ProcessId q = g_.event_process(*it);
+            const auto run_end = end_of_run(it, end, g_.process_end(q));
+            if (!steps_through_run(it, run_end, q)) return;
+            it = run_end;
+        }
+    }
+
+    // One past the last target of the run starting at `first` (targets below `limit`, the end
+    // of its process): linear for a few, then galloping.
+    using TargetIt = std::vector<EventId>::const_iterator;
+    static TargetIt end_of_run(TargetIt first, TargetIt last, EventId limit) {
+        std::ptrdiff_t lo = 1, hi = 1;
+        const std::ptrdiff_t n = last - first;
+        while (hi < n && first[hi] < limit) {
+            lo = hi + 1;
+            hi = 2 * hi + 1;
+        }
+        if (hi > n) hi = n;
+        return std::lower_bound(first + lo, first + hi, limit);
+    }
+
+    // The steps to the targets [first, last) of process q, in order; false when the search is
+    // over. The path's events other than the last (the last races with every target) must each
+    // be unordered with a target: the targets preceding one of them are a prefix of the run
+    // (process order), those one of them precedes a suffix, so the targets that pass are the
+    // run between the two, found by binary search; the others are steps rejected at once.
+    bool steps_through_run(TargetIt first, TargetIt last, ProcessId q) {
+        if (in_path_[q]) return count_rejected(last - first);
+        TargetIt lo = first, hi = last;
+        if (path_.size() >= 2 && timestamps_ != nullptr) {
+            // The same tests on the vector timestamps, with what belongs to an event of the
+            // path read once per path event (prepare_path) and what belongs to the run's
+            // process once per run: per test one load from a row of the path's events.
+            prepare_path();
+            const std::size_t n = path_.size() - 1;
+            const NodeId first_node = g_.start_node(g_.process_begin(q));
+            const std::uint32_t slot = g_.node_slot(first_node).value;
+            // a node's serial in its slot is its distance from the process's first node plus
+            // the serial of that one (TemporalGraph::node_slot_serial), modulo 2^32
+            const std::uint32_t base = g_.node_slot_serial(first_node) - first_node.value;
+            const auto before_path = [&](EventId y) { // y's finish reaches a path event's start
+                const auto serial = static_cast<std::int32_t>(base + g_.finish_node(y).value);
+                for (std::size_t k = 0; k < n; ++k)
+                    if (prepared_[k].start_row[slot] >= serial) return true;
+                return false;
+            };
+            const auto not_after_path = [&](EventId y) { // no path event's finish reaches y
+                const std::int32_t* row = timestamps_->row(g_.start_node(y));
+                for (std::size_t k = 0; k < n; ++k)
+                    if (row[prepared_[k].finish_slot] >= prepared_[k].finish_serial) return false;
+                return true;
+            };
+            lo = std::partition_point(first, last, before_path);
+            hi = std::partition_point(lo, last, not_after_path);
+        } else if (path_.size() >= 2) {
+            const auto before_path = [&](EventId y) {
+                for (std::size_t k = 0; k + 1 < path_.size(); ++k)
+                    if (order_.precedes(y, path_[k])) return true;
+                return false;
+            };
+            const auto not_after_path = [&](EventId y) {
+                for (std::size_t k = 0; k + 1 < path_.size(); ++k)
+                    if (order_.precedes(path_[k], y)) return false;
+                return true;
+            };
+            lo = std::partition_point(first, last, before_path);
+            hi = std::partition_point(lo, last, not_after_path);
+        }
+        if (!count_rejected(lo - first)) return false;
+        for (auto it = lo; it != hi; ++it)
+            if (!step_unordered(*it, q)) return false;
+        return count_rejected(last - hi);
+    }
+
+    // `n` steps rejected at once (step() without the path checks). False when the search is
+    // over: every process reached at its bound, or the budget spent.
+    bool count_rejected(std::ptrdiff_t n) {
+        if (n == 0) return true;
+        if (open_ == 0) return false;
+        steps_ += static_cast<std::uint64_t>(n);
+        if (steps_ > budget_) {
+            exhausted_ = true;
+            return false;
+        }
+        return true;
     }
 
     // Extends the current path by the direct dependence to y. Returns false when the search
     // is over (budget spent, or every process reached at its bound).
     bool step(EventId y) {
         if (open_ == 0) return false; // every process reached at its bound
+        const ProcessId q = g_.event_process(y);
+        if (in_path_[q]) return count_rejected(1);
+        // The last event and y race, so they are unordered; check the rest of the path.
+        for (std::size_t k = 0; k + 1 < path_.size(); ++k)
+            if (!order_.unordered(path_[k], y)) return count_rejected(1);
+        return step_unordered(y, q);
+    }
+
+    // step() to a target y of process q that is off the path and unordered with its events.
+    bool step_unordered(EventId y, ProcessId q) {
+        if (open_ == 0) return false;
         if (++steps_ > budget_) {
             exhausted_ = true;
             return false;
         }
-        const ProcessId q = g_.event_process(y);
-        if (in_path_[q]) return true;
-        // The last event and y race, so they are unordered; check the rest of the path.
-        for (std::size_t k = 0; k + 1 < path_.size(); ++k)
-            if (!order_.unordered(path_[k], y)) return true;
-        path_.push_back(y);
+        push_path(y);
         if (!remember(y)) {
-            path_.pop_back();
+            pop_path();
             return true;
         }
         if (path_.size() >= 3 && dependence_allowed(g_, ordering_, path_.front(), y))
@@ -205,8 +305,25 @@ class ChainSearch {
         in_path_[q] = true;
         extend(y);
         in_path_[q] = false;
-        path_.pop_back();
+        pop_path();
         return !(exhausted_ || open_ == 0);
+    }
+
+    // The path with its order classes: a mark per class on it (one event per process, so the
+    // classes of a path are distinct) and the signature of each prefix (class_bit).
+    void push_path(EventId y) {
+        const std::uint32_t c = order_class_[y.value];
+        path_signature_.push_back((path_.empty() ? 0 : path_signature_.back()) | class_bit(c));
+        path_.push_back(y);
+        path_classes_.push_back(c);
+        class_on_path_[c] = true;
+    }
+    void pop_path() {
+        if (prepared_.size() == path_.size()) prepared_.pop_back();
+        class_on_path_[path_classes_.back()] = false;
+        path_classes_.pop_back();
+        path_signature_.pop_back();
+        path_.pop_back();
     }
 
     // Stores the set of order classes of the current path (ending in y) unless a subset of it
@@ -216,22 +333,39 @@ class ChainSearch {
     // threads never synchronize with each other (one class per thread) a chain is its last
     // event and its set of processes.
     bool remember(EventId y) {
-        sorted_.clear();
-        for (const EventId e : path_)
-            sorted_.push_back(order_class_[e.value]);
-        std::sort(sorted_.begin(), sorted_.end());
+        const std::uint64_t signature = path_signature_.back();
         if (seen_head_.empty()) seen_head_.assign(g_.event_count(), kNone);
         for (std::uint32_t k = seen_head_[y]; k != kNone; k = seen_[k].next) {
-            const auto begin = pool_.begin() + seen_[k].offset;
-            if (std::includes(sorted_.begin(), sorted_.end(), begin, begin + seen_[k].size))
+            const SeenSet& s = seen_[k];
+            if ((s.signature & ~signature) != 0) continue; // a class of s is not on the path
+            const auto begin = pool_.begin() + s.offset;
+            if (std::all_of(begin, begin + s.size,
+                            [&](std::uint32_t c) { return class_on_path_[c]; }))
                 return false;
         }
         if (seen_head_[y] == kNone) seen_touched_.push_back(y);
         seen_.push_back({seen_head_[y], static_cast<std::uint32_t>(pool_.size()),
-                         static_cast<std::uint32_t>(sorted_.size())});
+                         static_cast<std::uint32_t>(path_classes_.size()), signature});
         seen_head_[y] = static_cast<std::uint32_t>(seen_.size() - 1);
-        pool_.insert(pool_.end(), sorted_.begin(), sorted_.end());
+        pool_.insert(pool_.end(), path_classes_.begin(), path_classes_.end());
         return true;
+    }
+
+    // The timestamps of the path's events but the last (which races with every target), as
+    // steps_through_run reads them: an event's start row, and its finish node's slot and
+    // serial. Kept as the path grows and shrinks, so each is read once per push.
+    void prepare_path() {
+        while (prepared_.size() + 1 < path_.size()) {
+            const EventId e = path_[prepared_.size()];
+            const NodeId finish = g_.finish_node(e);
+            prepared_.push_back({timestamps_->row(g_.start_node(e)), g_.node_slot(finish).value,
+                                 static_cast<std::int32_t>(g_.node_slot_serial(finish))});
+        }
+    }
+
+    // A set's signature has the bit of each of its classes: a subset's bits are a subset.
+    static std::uint64_t class_bit(std::uint32_t c) {
+        return std::uint64_t(1) << ((c * 0x9E3779B9u) >> 26);
     }
 
     void forget_paths() {
@@ -265,6 +399,13 @@ class ChainSearch {
     const std::vector<EventId>& in_sources_;
     IdVector<ProcessId, bool> in_path_;
     std::vector<EventId> path_;
+    const VectorTimestamps* timestamps_; // order_'s, or null (see prepare_path)
+    struct PreparedEvent {
+        const std::int32_t* start_row;
+        std::uint32_t finish_slot;
+        std::int32_t finish_serial;
+    };
+    std::vector<PreparedEvent> prepared_; // of path_'s first events, see prepare_path
     IdVector<ProcessId, Best> best_;
     IdVector<ProcessId, std::uint32_t> bound_; // event index per process, see compute_bounds
     std::uint32_t open_ = 0;                   // processes not yet at their bound
@@ -280,12 +421,15 @@ class ChainSearch {
         std::uint32_t next;   // previous set stored for the same event
         std::uint32_t offset; // into pool_
         std::uint32_t size;
+        std::uint64_t signature; // class_bit of each class
     };
     IdVector<EventId, std::uint32_t> seen_head_;
     std::vector<EventId> seen_touched_;
     std::vector<SeenSet> seen_;
     std::vector<std::uint32_t> pool_;
-    std::vector<std::uint32_t> sorted_;
+    std::vector<std::uint32_t> path_classes_;   // order class of each event of path_
+    std::vector<std::uint64_t> path_signature_; // class_bit of the classes of each prefix
+    std::vector<bool> class_on_path_;           // per order class
     std::uint64_t steps_ = 0;
     bool exhausted_ = false;
 };
@@ -310,6 +454,8 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     // it is b, ascending, then the b's where it is a, ascending.
     std::vector<std::uint32_t>& offsets = lists.offsets;
     offsets.assign(g.event_count() + 1, 0);
+    // dependence_allowed per direction of every race, twice per pass (EventClocks)
+    const EventClocks clocks(g, ordering);
     auto for_each_dependence = [&](auto&& f) {
         const auto& races = conflicts.races;
         const auto& atomic = conflicts.atomic_only;
@@ -322,8 +468,8 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
             const ApparentRace& r = take_race ? races[i++] : atomic[j++];
             const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
             const bool ba = kind == DependenceKind::SharedData || r.b_writes_a_reads;
-            if (ab && dependence_allowed(g, ordering, r.a, r.b)) f(r.a, r.b);
-            if (ba && dependence_allowed(g, ordering, r.b, r.a)) f(r.b, r.a);
+            if (ab && clocks.allowed(r.a, r.b)) f(r.a, r.b);
+            if (ba && clocks.allowed(r.b, r.a)) f(r.b, r.a);
         }
     };
     for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });

@@ -44,6 +44,34 @@ inline bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventI
     return !(g.event(y).clock_finish < g.event(x).clock_start);
 }
 
+// The events' clocks (complete ordering) in one array, for the per-race passes: on dense traces
+// events are few and races many (1.4·10^4 events for 9.2·10^6 races on vars at 10^5 lines), and
+// an event's record in the trace is three dependent loads away. Empty in approximate mode.
+class EventClocks {
+  public:
+    EventClocks(const TemporalGraph& g, Ordering ordering) {
+        if (ordering != Ordering::Complete) return;
+        clocks_.reserve(g.event_count());
+        for (const EventId e : g.events())
+            clocks_.push_back({g.event(e).clock_start, g.event(e).clock_finish});
+    }
+    // dependence_allowed(g, ordering, x, y)
+    bool allowed(EventId x, EventId y) const {
+        return clocks_.empty() || !(clocks_[y.value].finish < clocks_[x.value].start);
+    }
+    // Complete mode: the two events overlapped in time.
+    bool overlap(EventId x, EventId y) const {
+        return !(clocks_[x.value].finish < clocks_[y.value].start) &&
+               !(clocks_[y.value].finish < clocks_[x.value].start);
+    }
+
+  private:
+    struct Clocks {
+        std::uint64_t start, finish;
+    };
+    std::vector<Clocks> clocks_;
+};
+
 // Per event, its order class: events of one process between two of its nodes with a
 // synchronization edge to or from another process (or a barrier episode) share one; two events
 // of one class are unordered with exactly the same events of other processes. The transitive

@@ -53,6 +53,11 @@ class VectorTimestamps {
         return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >=
                static_cast<std::int32_t>(g_->node_slot_serial(from));
     }
+    // reaches(from, to) is row(to)[slot of from] >= serial of from: for many queries against
+    // one node, its row once (the transitive search, dependences.cpp).
+    const std::int32_t* row(NodeId to) const {
+        return ts_.data() + static_cast<std::size_t>(comp_[to]) * p_;
+    }
 
   private:
     const TemporalGraph* g_;

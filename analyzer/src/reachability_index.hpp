@@ -22,6 +22,7 @@ class GraphReachability {
         return timestamps_ ? timestamps_->reaches(from, to) : intervals_->reaches(from, to);
     }
     bool uses_timestamps() const { return timestamps_.has_value(); }
+    const VectorTimestamps* timestamps() const { return timestamps_ ? &*timestamps_ : nullptr; }
 
   private:
     std::optional<VectorTimestamps> timestamps_;
