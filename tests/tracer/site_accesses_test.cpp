@@ -134,6 +134,46 @@ TEST(SiteAccesses, MatchesAByteSetOnRandomAccessSequences) {
     }
 }
 
+// A compressor's hash table or a block sort: accesses scattered over a large area, revisiting
+// some, far more ranges than kShiftLimit. They go through the unsorted tail (sorted in when it
+// grows, when the arena must grow, and by visit()); what is written stays exactly the bytes,
+// checked at several points, with accesses continuing after each check, and in arenas of every
+// size from "fills at once" to "never fills".
+TEST(SiteAccesses, ScatteredAccessesGoThroughTheTailExactly) {
+    std::mt19937_64 rng(20261124);
+    for (const std::size_t arena_ranges :
+         {std::size_t{300}, std::size_t{5000}, std::size_t{1} << 16}) {
+        TestArena arena(arena_ranges);
+        SiteAccesses s;
+        s.reset(arena.ranges(4), 4);
+        std::set<u64> bytes;
+        int closed = 0;
+        for (int i = 0; i < 30000; ++i) {
+            const u64 size = u64{1} << (rng() % 4);
+            // a 64 KiB table, 8-byte slots, some hot slots revisited
+            const u64 addr = 0x10000 + (rng() % 4 == 0 ? (rng() % 16) * 8 : rng() % 65536);
+            if (!s.add(addr, size, arena)) {
+                expect_same(s, bytes, "arena full after " + std::to_string(i));
+                ++closed;
+                arena.used = 0;
+                bytes.clear();
+                s.reset(arena.ranges(4), 4);
+                ASSERT_TRUE(s.add(addr, size, arena));
+            }
+            for (u64 b = addr; b < addr + size; ++b)
+                bytes.insert(b);
+            if (i % 7919 == 0) expect_same(s, bytes, "during, access " + std::to_string(i));
+            if (HasFatalFailure()) return;
+        }
+        expect_same(s, bytes, "end");
+        // the small arenas fill (the event is split), the large one does not
+        EXPECT_EQ(closed == 0, arena_ranges == (std::size_t{1} << 16)) << arena_ranges;
+        // stored ranges stay within twice what the bytes need (the tail's bound), plus the
+        // minimum tail
+        EXPECT_LE(s.stored_ranges(), 2 * written(s).size() + SiteAccesses::kMinTail);
+    }
+}
+
 TEST(SiteAccesses, AStridedSweepIsOneRunWrittenAsItsRanges) {
     TestArena arena(16);
     SiteAccesses s;
