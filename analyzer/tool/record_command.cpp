@@ -150,8 +150,9 @@ int record_command(const Arguments& args) {
     po::options_description visible(
         "usage: firstrace record [options] [--] PROG [ARGS...]\n\n"
         "Runs PROG (built with firstrace-cc / firstrace-c++) with the tracer writing a trace\n"
-        "directory, prints the directory's path on stdout and exits with PROG's exit status\n"
-        "(128 + N when PROG was killed by signal N). Analyze it with `firstrace analyze DIR`.\n\n"
+        "directory, names it on stderr (PROG's stdout stays its own) and exits with PROG's exit\n"
+        "status (128 + N when PROG was killed by signal N). Analyze it with `firstrace analyze "
+        "DIR`.\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
         "output,o", po::value<std::string>(),
@@ -160,7 +161,8 @@ int record_command(const Arguments& args) {
         "record N runs into DIR-1 .. DIR-N and exit with the first non-zero status: races are\n"
         "found only in the executions recorded (the schedule decides which accesses meet);\n"
         "`firstrace analyze DIR-1 .. DIR-N -o DB` stores them all, `firstrace report DB\n"
-        "--all-runs` merges their race sites")("quiet,q", "do not print the trace path");
+        "--all-runs` merges their race sites")("quiet,q",
+                                               "do not name the trace directory on stderr");
 
     // Options end at `--` or at the first argument that is not an option (the program).
     ParsedCommandLine parsed = parse_command_line(args, visible, "", Positionals::Command);
@@ -232,7 +234,10 @@ int record_command(const Arguments& args) {
         throw UsageError(command[0] +
                          " is linked with the firstrace runtime but none of its code was "
                          "instrumented: compile its sources with firstrace-cc / firstrace-c++ too");
-    if (!vm.count("quiet")) std::cout << dir.string() << std::endl;
+    // On stderr, as valgrind and the sanitizers report: a traced program's stdout (a compressor
+    // writing to a pipe, a test compared with its expected output) must be what it wrote.
+    if (!vm.count("quiet"))
+        std::cerr << "firstrace record: trace written to " << dir.string() << "\n";
     // Children created by fork() wrote traces of their own into the directory (fork-<pid>,
     // nested for grandchildren): say where, `firstrace analyze` takes each one by itself.
     std::vector<std::string> children;
