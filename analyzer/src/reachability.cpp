@@ -76,15 +76,20 @@ Components strong_components(const NodeGraph& graph) {
     return {IdVector<NodeId, std::uint32_t>(std::move(found.of)), found.count};
 }
 
-ComponentMembers::ComponentMembers(const Components& c)
-    : begin(c.count + 1, 0), nodes(c.of.size()) {
+ComponentMembers::ComponentMembers(const Components& c) : nodes_(c.of.size()) {
+    if (c.count == c.of.size()) { // one node each: nodes_ is the inverse of c.of
+        for (const NodeId v : ids<NodeId>(c.of.size()))
+            nodes_[c.of[v]] = v;
+        return;
+    }
+    begin_.assign(c.count + 1, 0);
     for (auto comp : c.of)
-        ++begin[comp + 1];
+        ++begin_[comp + 1];
     for (std::uint32_t i = 0; i < c.count; ++i)
-        begin[i + 1] += begin[i];
-    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+        begin_[i + 1] += begin_[i];
+    std::vector<std::uint32_t> fill(begin_.begin(), begin_.end() - 1);
     for (const NodeId v : ids<NodeId>(c.of.size()))
-        nodes[fill[c.of[v]]++] = v;
+        nodes_[fill[c.of[v]]++] = v;
 }
 
 std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
@@ -117,12 +122,12 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
         });
     std::uint64_t bound = 0;
     for (std::uint32_t c = 0; c < components.count; ++c) {
-        const std::uint32_t size = members.begin[c + 1] - members.begin[c];
+        const std::uint32_t size = members.begin(c + 1) - members.begin(c);
         if (size > 1) {
             bound += size;
             continue;
         }
-        const NodeId v = members.nodes[members.begin[c]];
+        const NodeId v = members.node(members.begin(c));
         bound += !process_in.test(v.value) || other_in.test(v.value);
     }
     ts.rows_.reserve(std::min(bound * p, entry_budget - entry_budget % p));
@@ -163,7 +168,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
 
     // Topological order of the condensation = decreasing component id.
     for (std::uint32_t c = components.count; c-- > 0;) {
-        const std::uint32_t first = members.begin[c], last = members.begin[c + 1];
+        const std::uint32_t first = members.begin(c), last = members.begin(c + 1);
         std::fill(row.begin(), row.end(), -1);
         if (const auto it = pending.find(c); it != pending.end()) {
             raise(row.data(), &pool[static_cast<std::size_t>(it->second) * p]);
@@ -172,7 +177,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
         }
         bool pulled = false; // the single member's timestamp extends its predecessor's
         for (std::uint32_t i = first; i < last; ++i) {
-            const NodeId v = members.nodes[i];
+            const NodeId v = members.node(i);
             const NodeId pred = process_predecessor(v);
             if (pred.valid() && comp[pred] != c && process_in.test(v.value)) {
                 // The predecessor's timestamp: its process's last checkpoint, own entry at
@@ -188,7 +193,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
             if (slot.valid()) row[slot.value] = std::max(row[slot.value], serial(v));
         }
         for (std::uint32_t i = first; i < last; ++i) {
-            const NodeId v = members.nodes[i];
+            const NodeId v = members.node(i);
             graph.for_each_successor(v, [&](NodeId w) {
                 if (comp[w] == c || is_process_edge(v, w)) return;
                 auto [it, inserted] = pending.try_emplace(comp[w], 0);
@@ -209,10 +214,10 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
             const auto r = store_row();
             if (!r) return std::nullopt;
             for (std::uint32_t i = first; i < last; ++i)
-                add_checkpoint(members.nodes[i], *r);
+                add_checkpoint(members.node(i), *r);
             continue;
         }
-        const NodeId v = members.nodes[first];
+        const NodeId v = members.node(first);
         bool implied = pulled;
         if (implied) { // equal to the predecessor's row with its own entry at its serial?
             const ProcessId q = g.node_process(v);

@@ -38,11 +38,18 @@ struct Components {
 };
 Components strong_components(const NodeGraph& graph);
 
-// The nodes of each component, contiguous (counting sort by component).
-struct ComponentMembers {
-    std::vector<std::uint32_t> begin; // count + 1
-    std::vector<NodeId> nodes;
+// The nodes of each component, contiguous (counting sort by component): component c's are
+// node(i) for i in [begin(c), begin(c + 1)). When every component is one node (G of a
+// well-formed trace) the offsets are the identity and not stored (4 bytes a node less).
+class ComponentMembers {
+  public:
     explicit ComponentMembers(const Components& c);
+    std::uint32_t begin(std::uint32_t c) const { return begin_.empty() ? c : begin_[c]; }
+    NodeId node(std::uint32_t i) const { return nodes_[i]; }
+
+  private:
+    std::vector<std::uint32_t> begin_; // count + 1; empty when components are single nodes
+    std::vector<NodeId> nodes_;
 };
 
 // ts(n, q) = the largest serial of a node of timestamp slot q from which n is reachable (n
