@@ -19,13 +19,18 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
         total += static_cast<std::uint32_t>(process.events.size());
     }
     event_offset_.push_back(EventId(total));
-    event_process_.resize(total);
+    process_first_ = RankedBits(total);
+    for (const ProcessId i : processes()) {
+        if (process_events(i).empty()) continue;
+        process_first_.set(process_begin(i).value);
+        nonempty_processes_.push_back(i);
+    }
+    process_first_.finish();
     // Two nodes per computation event, one per other event (DESIGN step 1).
     computation_ = RankedBits(total);
     std::uint64_t process_nodes = total;
     for (const ProcessId i : processes()) {
         for (const EventId e : process_events(i)) {
-            event_process_[e] = i;
             if (event(e).kind == EventKind::Computation) {
                 computation_.set(e.value);
                 ++process_nodes;
@@ -292,8 +297,7 @@ void TemporalGraph::add_sync_edges() {
                 last_release = op.event;
                 break;
             case EventKind::Acquire:
-                if (last_release.valid() &&
-                    event_process_[last_release] != event_process_[op.event])
+                if (last_release.valid() && event_process(last_release) != event_process(op.event))
                     sync_edges_.emplace_back(finish_node(last_release), start_node(op.event));
                 break;
             case EventKind::SemPost:

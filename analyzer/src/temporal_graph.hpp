@@ -35,13 +35,18 @@ class TemporalGraph {
         return EventId(event_offset_[process].value + index);
     }
     EventId event_id(const EventRef& r) const { return event_id(ProcessId(r.process), r.index); }
-    EventRef event_ref(EventId e) const { return {event_process_[e].value, event_index(e)}; }
-    ProcessId event_process(EventId e) const { return event_process_[e]; }
+    EventRef event_ref(EventId e) const { return {event_process(e).value, event_index(e)}; }
+    // The process whose events start last at or before e (a rank bit set, not an array of
+    // processes per event).
+    ProcessId event_process(EventId e) const {
+        return nonempty_processes_[process_first_.rank(e.value + 1) - 1];
+    }
     std::uint32_t event_index(EventId e) const {
-        return e.value - event_offset_[event_process_[e]].value;
+        return e.value - event_offset_[event_process(e)].value;
     }
     const Event& event(EventId e) const {
-        return trace_->processes[event_process_[e].value].events[event_index(e)];
+        const ProcessId p = event_process(e);
+        return trace_->processes[p.value].events[e.value - event_offset_[p].value];
     }
     // A computation event has two nodes, any other event one, and the nodes of the processes'
     // events are numbered consecutively in event order (the virtual barrier nodes after them):
@@ -60,7 +65,7 @@ class TemporalGraph {
     NodeId start_node(EventId e) const { return NodeId(e.value + computation_.rank(e.value)); }
     NodeId finish_node(EventId e) const { return NodeId(e.value + computation_.rank(e.value + 1)); }
     ProcessId node_process(NodeId n) const { // none(): virtual
-        return n.value < process_node_count_ ? event_process_[node_event(n)] : ProcessId::none();
+        return n.value < process_node_count_ ? event_process(node_event(n)) : ProcessId::none();
     }
     // Position of a node within its process (0 for virtual nodes).
     std::uint32_t node_serial(NodeId n) const {
@@ -90,10 +95,11 @@ class TemporalGraph {
         const ProcessId q = node_process(n);
         return process_node_base_[q] + n.value - start_node(event_offset_[q]).value;
     }
-    SlotId event_slot(EventId e) const { return process_slot_[event_process_[e]]; }
+    SlotId event_slot(EventId e) const { return process_slot_[event_process(e)]; }
     // Position of an event in its slot's chain of events.
     std::uint32_t event_slot_position(EventId e) const {
-        return process_event_base_[event_process_[e]] + event_index(e);
+        const ProcessId p = event_process(e);
+        return process_event_base_[p] + e.value - event_offset_[p].value;
     }
     const std::vector<EventId>& slot_events(SlotId slot) const { return slot_events_[slot]; }
 
@@ -112,7 +118,8 @@ class TemporalGraph {
 
     const Trace* trace_;
     IdVector<ProcessId, EventId> event_offset_; // per process, plus a sentinel
-    IdVector<EventId, ProcessId> event_process_;
+    RankedBits process_first_;                  // per event: is its process's first
+    std::vector<ProcessId> nonempty_processes_; // the processes with events, in order
     RankedBits computation_; // per event, plus a sentinel: is a computation event
     RankedBits finish_;      // per node of a process: is a computation event's finish node
     std::uint32_t process_node_count_ = 0;
