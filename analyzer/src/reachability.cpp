@@ -110,8 +110,10 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
     const auto is_process_edge = [&](NodeId from, NodeId to) {
         return to.value == from.value + 1 && process_predecessor(to) == from;
     };
-    // An upper bound of the checkpoints, to size the rows once: nodes without an edge from
-    // their process predecessor, targets of any other edge, members of cyclic components.
+    // Upper bounds of the checkpoints and of their rows: nodes without an edge from their
+    // process predecessor and targets of any other edge, one row each; the members of a
+    // cyclic component, one row for all. On the graphs of the analysis (every process-order
+    // edge there) the bound is exceeded only by a budget check of the walk's own, kept anyway.
     RankedBits process_in(n), other_in(n);
     for (const NodeId v : graph.nodes())
         graph.for_each_successor(v, [&](NodeId w) {
@@ -120,21 +122,22 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
             else
                 other_in.set(w.value);
         });
-    std::uint64_t bound = 0;
+    std::uint64_t checkpoint_bound = 0, row_bound = 0;
     for (std::uint32_t c = 0; c < components.count; ++c) {
         const std::uint32_t size = members.begin(c + 1) - members.begin(c);
-        if (size > 1) {
-            bound += size;
-            continue;
-        }
         const NodeId v = members.node(members.begin(c));
-        bound += !process_in.test(v.value) || other_in.test(v.value);
+        const bool kept = size > 1 || !process_in.test(v.value) || other_in.test(v.value);
+        checkpoint_bound += kept ? size : 0;
+        row_bound += kept ? 1 : 0;
     }
-    ts.rows_.reserve(std::min(bound * p, entry_budget - entry_budget % p));
+    // Given up before the walk when the bound exceeds the budget: no more rows than
+    // components, so whenever dense timestamps fit, these are built.
+    if (row_bound * p > entry_budget) return std::nullopt;
+    ts.rows_.reserve(row_bound * p);
 
     ts.checkpoints_ = RankedBits(n);
     std::vector<std::pair<NodeId, std::uint32_t>> checkpoint_rows; // node, row: in walk order
-    checkpoint_rows.reserve(std::min<std::uint64_t>(bound, entry_budget / p + 1));
+    checkpoint_rows.reserve(checkpoint_bound);
     // Per process, its last checkpoint so far. The process-order edges make a node's
     // predecessor final before it; where one is missing the node is a checkpoint, and the
     // last one is the largest node so far (a later walked, earlier node is not).
