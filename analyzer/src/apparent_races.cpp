@@ -104,6 +104,8 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     }
     std::sort(bounds.begin(), bounds.end());
     bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+    bounds.shrink_to_fit(); // two words a data range reserved, mostly repeats (DESIGN-NOTES "Sparse
+                            // vector timestamps")
     auto segment_of = [&](std::uint64_t address) {
         return static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(), address) -
                                           bounds.begin());

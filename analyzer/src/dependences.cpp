@@ -236,7 +236,7 @@ class ChainSearch {
                 return false;
             };
             const auto not_after_path = [&](EventId y) { // no path event's finish reaches y
-                const std::int32_t* row = timestamps_->row(g_.start_node(y));
+                const VectorTimestamps::Row row = timestamps_->row(g_.start_node(y));
                 for (std::size_t k = 0; k < n; ++k)
                     if (row[prepared_[k].finish_slot] >= prepared_[k].finish_serial) return false;
                 return true;
@@ -401,7 +401,7 @@ class ChainSearch {
     std::vector<EventId> path_;
     const VectorTimestamps* timestamps_; // order_'s, or null (see prepare_path)
     struct PreparedEvent {
-        const std::int32_t* start_row;
+        VectorTimestamps::Row start_row;
         std::uint32_t finish_slot;
         std::int32_t finish_serial;
     };

@@ -254,6 +254,8 @@ class TraceBuilder {
         compact_ranges();
         trace_.sites.shrink_to_fit(); // grown by doubling while read: up to half unused
         trace_.processes.reserve(processes_.size());
+        for (RawProcess& raw : processes_) // no log's unused tail beside the copies below
+            raw.events.shrink_to_fit();
         for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
             Process p;
             const RawProcess& raw = processes_[pid];

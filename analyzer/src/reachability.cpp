@@ -1,6 +1,7 @@
 #include "reachability.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 #include <utility>
 
 #include "strong_components.hpp"
@@ -75,41 +76,171 @@ Components strong_components(const NodeGraph& graph) {
     return {IdVector<NodeId, std::uint32_t>(std::move(found.of)), found.count};
 }
 
-ComponentMembers::ComponentMembers(const Components& c)
-    : begin(c.count + 1, 0), nodes(c.of.size()) {
+ComponentMembers::ComponentMembers(const Components& c) : nodes_(c.of.size()) {
+    if (c.count == c.of.size()) { // one node each: nodes_ is the inverse of c.of
+        for (const NodeId v : ids<NodeId>(c.of.size()))
+            nodes_[c.of[v]] = v;
+        return;
+    }
+    begin_.assign(c.count + 1, 0);
     for (auto comp : c.of)
-        ++begin[comp + 1];
+        ++begin_[comp + 1];
     for (std::uint32_t i = 0; i < c.count; ++i)
-        begin[i + 1] += begin[i];
-    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+        begin_[i + 1] += begin_[i];
+    std::vector<std::uint32_t> fill(begin_.begin(), begin_.end() - 1);
     for (const NodeId v : ids<NodeId>(c.of.size()))
-        nodes[fill[c.of[v]]++] = v;
+        nodes_[fill[c.of[v]]++] = v;
 }
 
-VectorTimestamps::VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph,
-                                   const Components& components)
-    : g_(&g), p_(std::max<std::uint32_t>(g.slot_count(), 1)), comp_(components.of),
-      ts_(static_cast<std::size_t>(components.count) * p_, -1) {
+std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
+                                                        const NodeGraph& graph,
+                                                        const Components& components,
+                                                        std::uint64_t entry_budget) {
+    const std::uint32_t p = std::max<std::uint32_t>(g.slot_count(), 1);
+    const std::uint32_t n = graph.node_count;
+    VectorTimestamps ts(g, p);
     const ComponentMembers members(components);
-    for (const NodeId v : graph.nodes()) {
-        const SlotId q = g.node_slot(v);
-        if (!q.valid()) continue;
-        auto& slot = ts_[static_cast<std::size_t>(comp_[v]) * p_ + q.value];
-        slot = std::max(slot, static_cast<std::int32_t>(g.node_slot_serial(v)));
+    const auto& comp = components.of;
+    const auto process_predecessor = [&](NodeId v) {
+        return v.value > 0 && g.node_process(v).valid() &&
+                       g.node_process(NodeId(v.value - 1)) == g.node_process(v)
+                   ? NodeId(v.value - 1)
+                   : NodeId::none();
+    };
+    const auto is_process_edge = [&](NodeId from, NodeId to) {
+        return to.value == from.value + 1 && process_predecessor(to) == from;
+    };
+    // Upper bounds of the checkpoints and of their rows: nodes without an edge from their
+    // process predecessor and targets of any other edge, one row each; the members of a
+    // cyclic component, one row for all. On the graphs of the analysis (every process-order
+    // edge there) the bound is exceeded only by a budget check of the walk's own, kept anyway.
+    RankedBits process_in(n), other_in(n);
+    for (const NodeId v : graph.nodes())
+        graph.for_each_successor(v, [&](NodeId w) {
+            if (is_process_edge(v, w))
+                process_in.set(w.value);
+            else
+                other_in.set(w.value);
+        });
+    std::uint64_t checkpoint_bound = 0, row_bound = 0;
+    for (std::uint32_t c = 0; c < components.count; ++c) {
+        const std::uint32_t size = members.begin(c + 1) - members.begin(c);
+        const NodeId v = members.node(members.begin(c));
+        const bool kept = size > 1 || !process_in.test(v.value) || other_in.test(v.value);
+        checkpoint_bound += kept ? size : 0;
+        row_bound += kept ? 1 : 0;
     }
+    // Given up before the walk when the bound exceeds the budget: no more rows than
+    // components, so whenever dense timestamps fit, these are built.
+    if (row_bound * p > entry_budget) return std::nullopt;
+    ts.rows_.reserve(row_bound * p);
+
+    ts.checkpoints_ = RankedBits(n);
+    std::vector<std::pair<NodeId, std::uint32_t>> checkpoint_rows; // node, row: in walk order
+    checkpoint_rows.reserve(checkpoint_bound);
+    // Per process, its last checkpoint so far. The process-order edges make a node's
+    // predecessor final before it; where one is missing the node is a checkpoint, and the
+    // last one is the largest node so far (a later walked, earlier node is not).
+    IdVector<ProcessId, std::uint32_t> last_row(g.process_count(), kNone);
+    IdVector<ProcessId, NodeId> last_node(g.process_count(), NodeId::none());
+    // Rows pushed along the edges other than process order into components not walked yet.
+    std::unordered_map<std::uint32_t, std::uint32_t> pending; // component -> row in `pool`
+    std::vector<std::int32_t> pool;
+    std::vector<std::uint32_t> free_rows;
+    std::vector<std::int32_t> row(p);
+    const auto raise = [p](std::int32_t* into, const std::int32_t* from) {
+        for (std::uint32_t q = 0; q < p; ++q)
+            into[q] = std::max(into[q], from[q]);
+    };
+    const auto store_row = [&]() -> std::optional<std::uint32_t> {
+        if (ts.rows_.size() + p > entry_budget) return std::nullopt;
+        const auto r = static_cast<std::uint32_t>(ts.rows_.size() / p);
+        ts.rows_.insert(ts.rows_.end(), row.begin(), row.end());
+        return r;
+    };
+    const auto add_checkpoint = [&](NodeId v, std::uint32_t r) {
+        ts.checkpoints_.set(v.value);
+        checkpoint_rows.emplace_back(v, r);
+        const ProcessId q = g.node_process(v);
+        if (q.valid() && (!last_node[q].valid() || last_node[q] < v)) {
+            last_row[q] = r;
+            last_node[q] = v;
+        }
+    };
+    const auto serial = [&](NodeId v) { return static_cast<std::int32_t>(g.node_slot_serial(v)); };
+
     // Topological order of the condensation = decreasing component id.
     for (std::uint32_t c = components.count; c-- > 0;) {
-        const std::int32_t* src = &ts_[static_cast<std::size_t>(c) * p_];
-        for (std::uint32_t i = members.begin[c]; i < members.begin[c + 1]; ++i) {
-            graph.for_each_successor(members.nodes[i], [&](NodeId w) {
-                const std::uint32_t d = comp_[w];
-                if (d == c) return;
-                std::int32_t* dst = &ts_[static_cast<std::size_t>(d) * p_];
-                for (std::uint32_t q = 0; q < p_; ++q)
-                    dst[q] = std::max(dst[q], src[q]);
+        const std::uint32_t first = members.begin(c), last = members.begin(c + 1);
+        std::fill(row.begin(), row.end(), -1);
+        if (const auto it = pending.find(c); it != pending.end()) {
+            raise(row.data(), &pool[static_cast<std::size_t>(it->second) * p]);
+            free_rows.push_back(it->second);
+            pending.erase(it);
+        }
+        bool pulled = false; // the single member's timestamp extends its predecessor's
+        for (std::uint32_t i = first; i < last; ++i) {
+            const NodeId v = members.node(i);
+            const NodeId pred = process_predecessor(v);
+            if (pred.valid() && comp[pred] != c && process_in.test(v.value)) {
+                // The predecessor's timestamp: its process's last checkpoint, own entry at
+                // its serial unless it is that checkpoint.
+                const ProcessId q = g.node_process(v);
+                const std::int32_t* at = &ts.rows_[static_cast<std::size_t>(last_row[q]) * p];
+                raise(row.data(), at);
+                const std::uint32_t own = g.node_slot(v).value;
+                if (last_node[q] != pred) row[own] = std::max(row[own], serial(pred));
+                pulled = true;
+            }
+            const SlotId slot = g.node_slot(v);
+            if (slot.valid()) row[slot.value] = std::max(row[slot.value], serial(v));
+        }
+        for (std::uint32_t i = first; i < last; ++i) {
+            const NodeId v = members.node(i);
+            graph.for_each_successor(v, [&](NodeId w) {
+                if (comp[w] == c || is_process_edge(v, w)) return;
+                auto [it, inserted] = pending.try_emplace(comp[w], 0);
+                if (inserted) {
+                    if (free_rows.empty()) {
+                        it->second = static_cast<std::uint32_t>(pool.size() / p);
+                        pool.resize(pool.size() + p);
+                    } else {
+                        it->second = free_rows.back();
+                        free_rows.pop_back();
+                    }
+                    std::fill_n(&pool[static_cast<std::size_t>(it->second) * p], p, -1);
+                }
+                raise(&pool[static_cast<std::size_t>(it->second) * p], row.data());
             });
         }
+        if (last - first > 1) { // a cyclic component: one row for all its members
+            const auto r = store_row();
+            if (!r) return std::nullopt;
+            for (std::uint32_t i = first; i < last; ++i)
+                add_checkpoint(members.node(i), *r);
+            continue;
+        }
+        const NodeId v = members.node(first);
+        bool implied = pulled;
+        if (implied) { // equal to the predecessor's row with its own entry at its serial?
+            const ProcessId q = g.node_process(v);
+            const std::int32_t* at = &ts.rows_[static_cast<std::size_t>(last_row[q]) * p];
+            const std::uint32_t own = g.node_slot(v).value;
+            for (std::uint32_t k = 0; k < p && implied; ++k)
+                implied = row[k] == (k == own ? serial(v) : at[k]);
+        }
+        if (!implied) {
+            const auto r = store_row();
+            if (!r) return std::nullopt;
+            add_checkpoint(v, *r);
+        }
     }
+    ts.checkpoints_.finish();
+    ts.row_of_.resize(checkpoint_rows.size());
+    for (const auto& [v, r] : checkpoint_rows)
+        ts.row_of_[ts.checkpoints_.rank(v.value)] = r;
+    if (ts.rows_.size() < ts.rows_.capacity() / 4 * 3) ts.rows_.shrink_to_fit();
+    return ts;
 }
 
 EarliestReach::EarliestReach(const TemporalGraph& g, const NodeGraph& graph,

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "ranked_bits.hpp"
 #include "temporal_graph.hpp"
 
 namespace firstrace {
@@ -36,34 +38,82 @@ struct Components {
 };
 Components strong_components(const NodeGraph& graph);
 
-// The nodes of each component, contiguous (counting sort by component).
-struct ComponentMembers {
-    std::vector<std::uint32_t> begin; // count + 1
-    std::vector<NodeId> nodes;
-    explicit ComponentMembers(const Components& c);
-};
-
-// ts[n * p + q] = the largest serial of a node of timestamp slot q from which n is reachable
-// (n itself included), or -1. Path m -> n exists iff ts[n][slot m] >= serial of m in its slot.
-class VectorTimestamps {
+// The nodes of each component, contiguous (counting sort by component): component c's are
+// node(i) for i in [begin(c), begin(c + 1)). When every component is one node (G of a
+// well-formed trace) the offsets are the identity and not stored (4 bytes a node less).
+class ComponentMembers {
   public:
-    VectorTimestamps(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
-    bool reaches(NodeId from, NodeId to) const {
-        const std::uint32_t q = g_->node_slot(from).value;
-        return ts_[static_cast<std::size_t>(comp_[to]) * p_ + q] >=
-               static_cast<std::int32_t>(g_->node_slot_serial(from));
-    }
-    // reaches(from, to) is row(to)[slot of from] >= serial of from: for many queries against
-    // one node, its row once (the transitive search, dependences.cpp).
-    const std::int32_t* row(NodeId to) const {
-        return ts_.data() + static_cast<std::size_t>(comp_[to]) * p_;
-    }
+    explicit ComponentMembers(const Components& c);
+    std::uint32_t begin(std::uint32_t c) const { return begin_.empty() ? c : begin_[c]; }
+    NodeId node(std::uint32_t i) const { return nodes_[i]; }
 
   private:
+    std::vector<std::uint32_t> begin_; // count + 1; empty when components are single nodes
+    std::vector<NodeId> nodes_;
+};
+
+// ts(n, q) = the largest serial of a node of timestamp slot q from which n is reachable (n
+// itself included), or -1. Path m -> n exists iff ts(n, slot of m) >= serial of m in its slot.
+//
+// Stored sparsely (DESIGN-NOTES "Sparse vector timestamps"): along a process, ts(n) is the
+// timestamp of its process predecessor with n's own slot entry raised to n's serial, except
+// at nodes that an edge from another process reaches with something new (a lock acquired
+// after another thread's release, a join), a process's first node, virtual nodes and members
+// of cyclic components. Only those nodes, the checkpoints, keep a row of slot entries; any
+// other node reads the row of the last checkpoint of its process with its own entry replaced
+// by its serial. On a sync-heavy trace that is one row per cross-thread acquire instead of
+// one per node of every strong component.
+class VectorTimestamps {
+  public:
+    // Nullopt when the rows would hold more than `entry_budget` entries.
+    static std::optional<VectorTimestamps> build(const TemporalGraph& g, const NodeGraph& graph,
+                                                 const Components& components,
+                                                 std::uint64_t entry_budget);
+    bool reaches(NodeId from, NodeId to) const {
+        return entry(to, g_->node_slot(from).value) >=
+               static_cast<std::int32_t>(g_->node_slot_serial(from));
+    }
+    // ts(n, q) for a slot q.
+    std::int32_t entry(NodeId n, std::uint32_t q) const {
+        const bool checkpoint = checkpoints_.test(n.value);
+        if (!checkpoint && g_->node_slot(n).value == q)
+            return static_cast<std::int32_t>(g_->node_slot_serial(n));
+        const std::uint32_t k = checkpoints_.rank(n.value + 1) - 1; // last checkpoint <= n
+        return rows_[static_cast<std::size_t>(row_of_[k]) * p_ + q];
+    }
+    // ts(n) as a whole, for many queries against one node (the transitive search,
+    // dependences.cpp): its last checkpoint's row with n's own slot entry, unless n is one.
+    class Row {
+      public:
+        std::int32_t operator[](std::uint32_t q) const {
+            return q == own_slot_ ? own_serial_ : base_[q];
+        }
+
+      private:
+        friend class VectorTimestamps;
+        Row(const std::int32_t* base, std::uint32_t own_slot, std::int32_t own_serial)
+            : base_(base), own_slot_(own_slot), own_serial_(own_serial) {}
+        const std::int32_t* base_;
+        std::uint32_t own_slot_; // no slot (UINT32_MAX) at a checkpoint: its row is its own
+        std::int32_t own_serial_;
+    };
+    Row row(NodeId n) const {
+        const std::uint32_t k = checkpoints_.rank(n.value + 1) - 1;
+        const std::int32_t* base = rows_.data() + static_cast<std::size_t>(row_of_[k]) * p_;
+        if (checkpoints_.test(n.value)) return {base, UINT32_MAX, 0};
+        return {base, g_->node_slot(n).value, static_cast<std::int32_t>(g_->node_slot_serial(n))};
+    }
+    std::uint32_t checkpoint_count() const { return checkpoints_.count(); }
+    std::uint64_t row_entries() const { return rows_.size(); }
+
+  private:
+    VectorTimestamps(const TemporalGraph& g, std::uint32_t p) : g_(&g), p_(p) {}
+
     const TemporalGraph* g_;
     std::uint32_t p_;
-    IdVector<NodeId, std::uint32_t> comp_;
-    std::vector<std::int32_t> ts_; // per component
+    RankedBits checkpoints_;            // over the nodes
+    std::vector<std::uint32_t> row_of_; // per checkpoint, in node order: its row
+    std::vector<std::int32_t> rows_;    // p_ entries each (a cyclic component's members share one)
 };
 
 // For every component c of `graph` and slot q < p: the smallest position of a node in slot q

@@ -14,10 +14,10 @@ earliest_reach_by_component(const NodeGraph& graph, const Components& components
     // Reverse topological order = increasing component id: successors are final first.
     for (std::uint32_t c = 0; c < components.count; ++c) {
         std::uint32_t* out = &er[static_cast<std::size_t>(c) * p];
-        const std::uint32_t first = members.begin[c], last = members.begin[c + 1];
+        const std::uint32_t first = members.begin(c), last = members.begin(c + 1);
         bool cyclic = last - first > 1;
         for (std::uint32_t i = first; i < last; ++i) {
-            graph.for_each_successor(members.nodes[i], [&](NodeId w) {
+            graph.for_each_successor(members.node(i), [&](NodeId w) {
                 const std::uint32_t d = components.of[w];
                 if (d == c) {
                     cyclic = true;
@@ -34,10 +34,10 @@ earliest_reach_by_component(const NodeGraph& graph, const Components& components
         }
         if (cyclic) { // every member reaches every member by a non-empty path
             for (std::uint32_t i = first; i < last; ++i) {
-                const SlotId q = slot(members.nodes[i]);
+                const SlotId q = slot(members.node(i));
                 if (q.valid())
                     out[q.value] = std::min(out[q.value],
-                                            static_cast<std::uint32_t>(position(members.nodes[i])));
+                                            static_cast<std::uint32_t>(position(members.node(i))));
             }
         }
     }

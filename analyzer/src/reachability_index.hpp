@@ -1,8 +1,9 @@
-// Exact reachability between the nodes of G, G_D or G_E, by whichever index fits: vector
-// timestamps (components x slots entries, O(1) queries) while they stay within the budget,
+// Exact reachability between the nodes of G, G_D or G_E, by whichever index fits: sparse vector
+// timestamps (checkpoints x slots entries, O(1) queries) while they stay within the budget,
 // else the interval index (reachability_intervals.hpp, O(log) queries), whose size follows
 // the nesting of the program rather than its width. If the interval index would be larger
-// than the timestamps the timestamps are built anyway (DESIGN-NOTES "Reachability index").
+// than dense timestamps the timestamps are built anyway (DESIGN-NOTES "Reachability index",
+// "Sparse vector timestamps").
 #pragma once
 
 #include <cstdint>

@@ -18,8 +18,8 @@ std::optional<ReachableIntervals> ReachableIntervals::build(const NodeGraph& gra
     for (std::uint32_t c = 0; c < components.count; ++c) {
         out.first_[c] = static_cast<std::uint32_t>(out.lo_.size());
         successors.clear();
-        for (std::uint32_t i = members.begin[c]; i < members.begin[c + 1]; ++i)
-            graph.for_each_successor(members.nodes[i], [&](NodeId w) {
+        for (std::uint32_t i = members.begin(c); i < members.begin(c + 1); ++i)
+            graph.for_each_successor(members.node(i), [&](NodeId w) {
                 if (components.of[w] != c) successors.push_back(components.of[w]);
             });
         std::sort(successors.begin(), successors.end());

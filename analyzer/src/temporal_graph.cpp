@@ -5,6 +5,7 @@
 #include <malloc.h>
 #endif
 #include <map>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
@@ -18,25 +19,32 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
         total += static_cast<std::uint32_t>(process.events.size());
     }
     event_offset_.push_back(EventId(total));
-    event_process_.resize(total);
-    start_node_.resize(total + 1);
-    // Two nodes per computation event, one per other event, and at most one virtual node per
-    // barrier arrival (one per episode): reserved rather than grown by doubling (10^7 nodes for
-    // 10^6 tasks).
-    std::size_t node_total = total;
-    for (const Process& process : trace.processes)
-        for (const Event& e : process.events)
-            node_total += e.kind == EventKind::Computation || e.kind == EventKind::BarrierArrive;
-    node_process_.reserve(node_total);
-    node_event_.reserve(node_total);
+    process_first_ = RankedBits(total);
+    for (const ProcessId i : processes()) {
+        if (process_events(i).empty()) continue;
+        process_first_.set(process_begin(i).value);
+        nonempty_processes_.push_back(i);
+    }
+    process_first_.finish();
+    // Two nodes per computation event, one per other event (DESIGN step 1).
+    computation_ = RankedBits(total);
+    std::uint64_t process_nodes = total;
     for (const ProcessId i : processes()) {
         for (const EventId e : process_events(i)) {
-            event_process_[e] = i;
-            start_node_[e] = add_node(i, e);
-            if (event(e).kind == EventKind::Computation) add_node(i, e); // its finish node
+            if (event(e).kind == EventKind::Computation) {
+                computation_.set(e.value);
+                ++process_nodes;
+            }
         }
     }
-    start_node_[EventId(total)] = node_process_.next_id();
+    if (process_nodes >= kNone)
+        throw std::length_error("trace has more than 2^32 - 2 nodes in its temporal graph");
+    computation_.finish();
+    process_node_count_ = static_cast<std::uint32_t>(process_nodes);
+    finish_ = RankedBits(process_node_count_);
+    for (const EventId e : events())
+        if (is_computation(e)) finish_.set(start_node(e).value + 1);
+    finish_.finish();
     add_sync_edges();
     assign_slots();
 #ifdef __GLIBC__
@@ -47,11 +55,8 @@ TemporalGraph::TemporalGraph(const Trace& trace) : trace_(&trace) {
 #endif
 }
 
-NodeId TemporalGraph::add_node(ProcessId process, EventId event) {
-    const NodeId n = node_process_.next_id();
-    node_process_.push_back(process);
-    node_event_.push_back(event);
-    return n;
+NodeId TemporalGraph::add_virtual_node() {
+    return NodeId(process_node_count_ + virtual_node_count_++);
 }
 
 void TemporalGraph::assign_slots() {
@@ -66,7 +71,7 @@ void TemporalGraph::assign_slots() {
         return process_begin(q) == process_end(q)
                    ? 0u
                    : finish_node(EventId(process_end(q).value - 1)).value -
-                         start_node_[process_begin(q)].value + 1;
+                         start_node(process_begin(q)).value + 1;
     };
     auto open_slot = [&](ProcessId process, SlotId slot) {
         if (!slot.valid()) {
@@ -165,12 +170,12 @@ void TemporalGraph::assign_slots() {
     // The nodes of a process are consecutive ids (process order).
     auto process_successor = [](NodeId v) { return NodeId(v.value + 1); };
     auto has_process_successor = [&](NodeId v) {
-        return node_process_[v].valid() && v.value + 1 < nodes &&
-               node_process_[process_successor(v)] == node_process_[v];
+        return v.value + 1 < process_node_count_ &&
+               node_process(process_successor(v)) == node_process(v);
     };
     auto has_process_predecessor = [&](NodeId v) {
-        return node_process_[v].valid() && v.value > 0 &&
-               node_process_[NodeId(v.value - 1)] == node_process_[v];
+        return v.value > 0 && v.value < process_node_count_ &&
+               node_process(NodeId(v.value - 1)) == node_process(v);
     };
     IdVector<NodeId, std::uint32_t> waiting(nodes, 0); // unprocessed predecessors
     std::vector<NodeId> ready;
@@ -185,7 +190,7 @@ void TemporalGraph::assign_slots() {
     while (!ready.empty()) {
         const NodeId v = ready.back();
         ready.pop_back();
-        const ProcessId q = node_process_[v];
+        const ProcessId q = node_process(v);
         Clock clock;
         if (has_process_predecessor(v)) clock = std::move(running[q]);
         for (std::uint32_t i = in_offsets[v.value]; i < in_offsets[v.value + 1]; ++i) {
@@ -226,8 +231,7 @@ std::vector<Edge> TemporalGraph::edges() const {
     out.reserve(node_count() + sync_edges_.size());
     for (const NodeId v : nodes()) {
         const NodeId next(v.value + 1); // process order: a process' nodes are consecutive
-        if (next.value < node_count() && node_process_[v].valid() &&
-            node_process_[v] == node_process_[next])
+        if (next.value < process_node_count_ && node_process(v) == node_process(next))
             out.emplace_back(v, next);
     }
     out.insert(out.end(), sync_edges_.begin(), sync_edges_.end());
@@ -249,14 +253,14 @@ void TemporalGraph::add_sync_edges() {
         case EventKind::Fork: {
             const ProcessId child(ev.object); // a fork's object is the child's process index
             if (child.value < process_count() && !process_events(child).empty())
-                sync_edges_.emplace_back(finish_node(e), start_node_[process_begin(child)]);
+                sync_edges_.emplace_back(finish_node(e), start_node(process_begin(child)));
             break;
         }
         case EventKind::Join: {
             const ProcessId child(ev.object);
             if (child.value < process_count() && !process_events(child).empty())
                 sync_edges_.emplace_back(finish_node(EventId(process_end(child).value - 1)),
-                                         start_node_[e]);
+                                         start_node(e));
             break;
         }
         case EventKind::Acquire:
@@ -293,9 +297,8 @@ void TemporalGraph::add_sync_edges() {
                 last_release = op.event;
                 break;
             case EventKind::Acquire:
-                if (last_release.valid() &&
-                    event_process_[last_release] != event_process_[op.event])
-                    sync_edges_.emplace_back(finish_node(last_release), start_node_[op.event]);
+                if (last_release.valid() && event_process(last_release) != event_process(op.event))
+                    sync_edges_.emplace_back(finish_node(last_release), start_node(op.event));
                 break;
             case EventKind::SemPost:
                 posts.push_back(op.event);
@@ -319,15 +322,15 @@ void TemporalGraph::add_sync_edges() {
             const std::int64_t post = static_cast<std::int64_t>(k) - initial;
             if (post >= 0 && static_cast<std::size_t>(post) < posts.size())
                 sync_edges_.emplace_back(finish_node(posts[static_cast<std::size_t>(post)]),
-                                         start_node_[waits[k]]);
+                                         start_node(waits[k]));
         }
         for (const auto& [episode, ends] : episodes) {
             if (ends.first.empty() || ends.second.empty()) continue;
-            const NodeId v = add_node(ProcessId::none(), EventId::none());
+            const NodeId v = add_virtual_node();
             for (EventId a : ends.first)
                 sync_edges_.emplace_back(finish_node(a), v);
             for (EventId d : ends.second)
-                sync_edges_.emplace_back(v, start_node_[d]);
+                sync_edges_.emplace_back(v, start_node(d));
         }
         i = j;
     }
@@ -337,14 +340,14 @@ std::vector<std::pair<EventId, EventId>> TemporalGraph::sync_event_edges() const
     std::vector<std::pair<EventId, EventId>> out;
     std::unordered_map<NodeId, std::vector<EventId>> into_virtual;
     for (const auto& [from, to] : sync_edges_)
-        if (!node_process_[to].valid()) into_virtual[to].push_back(node_event_[from]);
+        if (!node_process(to).valid()) into_virtual[to].push_back(node_event(from));
     for (const auto& [from, to] : sync_edges_) {
-        if (!node_process_[to].valid()) continue;
-        if (node_process_[from].valid())
-            out.emplace_back(node_event_[from], node_event_[to]);
+        if (!node_process(to).valid()) continue;
+        if (node_process(from).valid())
+            out.emplace_back(node_event(from), node_event(to));
         else
             for (EventId a : into_virtual[from])
-                out.emplace_back(a, node_event_[to]);
+                out.emplace_back(a, node_event(to));
     }
     return out;
 }

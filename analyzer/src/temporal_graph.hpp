@@ -11,6 +11,7 @@
 #include "analysis_ids.hpp"
 #include "firstrace/analysis_result.hpp"
 #include "firstrace/model.hpp"
+#include "ranked_bits.hpp"
 
 namespace firstrace {
 
@@ -24,7 +25,7 @@ class TemporalGraph {
         return static_cast<std::uint32_t>(event_offset_.size() - 1);
     }
     std::uint32_t event_count() const { return event_offset_.back().value; }
-    std::uint32_t node_count() const { return static_cast<std::uint32_t>(node_process_.size()); }
+    std::uint32_t node_count() const { return process_node_count_ + virtual_node_count_; }
     IdRange<ProcessId> processes() const { return ids<ProcessId>(process_count()); }
     IdRange<EventId> events() const { return ids<EventId>(event_count()); }
     IdRange<NodeId> nodes() const { return ids<NodeId>(node_count()); }
@@ -34,21 +35,26 @@ class TemporalGraph {
         return EventId(event_offset_[process].value + index);
     }
     EventId event_id(const EventRef& r) const { return event_id(ProcessId(r.process), r.index); }
-    EventRef event_ref(EventId e) const { return {event_process_[e].value, event_index(e)}; }
-    ProcessId event_process(EventId e) const { return event_process_[e]; }
+    EventRef event_ref(EventId e) const { return {event_process(e).value, event_index(e)}; }
+    // The process whose events start last at or before e (a rank bit set, not an array of
+    // processes per event).
+    ProcessId event_process(EventId e) const {
+        return nonempty_processes_[process_first_.rank(e.value + 1) - 1];
+    }
     std::uint32_t event_index(EventId e) const {
-        return e.value - event_offset_[event_process_[e]].value;
+        return e.value - event_offset_[event_process(e)].value;
     }
     const Event& event(EventId e) const {
-        return trace_->processes[event_process_[e].value].events[event_index(e)];
+        const ProcessId p = event_process(e);
+        return trace_->processes[p.value].events[e.value - event_offset_[p].value];
     }
     // A computation event has two nodes, any other event one, and the nodes of the processes'
-    // events are numbered consecutively in event order (the virtual barrier nodes after them),
-    // so an event's finish node is the node before the next event's start (a sentinel after
-    // the last event): no array of finish nodes (DESIGN-NOTES "Sync-heavy traces").
-    bool is_computation(EventId e) const {
-        return start_node_[EventId(e.value + 1)].value - start_node_[e].value == 2;
-    }
+    // events are numbered consecutively in event order (the virtual barrier nodes after them):
+    // an event's start node is its id plus the computation events before it, its finish node
+    // the node before the next event's start, and a node's event its id minus the finish nodes
+    // up to it. Two rank bit sets instead of arrays of nodes per event and of events and
+    // processes per node (DESIGN-NOTES "Sync-heavy traces", "Sparse vector timestamps").
+    bool is_computation(EventId e) const { return computation_.test(e.value); }
     // First event id of a process and one past its last.
     EventId process_begin(ProcessId p) const { return event_offset_[p]; }
     EventId process_end(ProcessId p) const { return event_offset_[ProcessId(p.value + 1)]; }
@@ -56,20 +62,23 @@ class TemporalGraph {
         return id_range(process_begin(p), process_end(p));
     }
 
-    NodeId start_node(EventId e) const { return start_node_[e]; }
-    NodeId finish_node(EventId e) const {
-        return NodeId(start_node_[EventId(e.value + 1)].value - 1);
+    NodeId start_node(EventId e) const { return NodeId(e.value + computation_.rank(e.value)); }
+    NodeId finish_node(EventId e) const { return NodeId(e.value + computation_.rank(e.value + 1)); }
+    ProcessId node_process(NodeId n) const { // none(): virtual
+        return n.value < process_node_count_ ? event_process(node_event(n)) : ProcessId::none();
     }
-    ProcessId node_process(NodeId n) const { return node_process_[n]; } // none(): virtual
     // Position of a node within its process (0 for virtual nodes).
     std::uint32_t node_serial(NodeId n) const {
-        const ProcessId q = node_process_[n];
-        return q.valid() ? n.value - start_node_[event_offset_[q]].value : 0;
+        const ProcessId q = node_process(n);
+        return q.valid() ? n.value - start_node(event_offset_[q]).value : 0;
     }
     // The event a node belongs to (none() for virtual nodes), and whether it is a start node.
-    EventId node_event(NodeId n) const { return node_event_[n]; }
+    EventId node_event(NodeId n) const {
+        return n.value < process_node_count_ ? EventId(n.value - finish_.rank(n.value + 1))
+                                             : EventId::none();
+    }
     bool is_start_node(NodeId n) const {
-        return node_event_[n].valid() && start_node_[node_event_[n]] == n;
+        return n.value < process_node_count_ && !finish_.test(n.value);
     }
 
     // Timestamp slots (DESIGN step 2): a process takes over the slot of a process whose end is
@@ -79,15 +88,18 @@ class TemporalGraph {
     std::uint32_t slot_count() const { return static_cast<std::uint32_t>(slot_events_.size()); }
     IdRange<SlotId> slots() const { return ids<SlotId>(slot_count()); }
     SlotId node_slot(NodeId n) const {
-        return node_process_[n].valid() ? process_slot_[node_process_[n]] : SlotId::none();
+        const ProcessId q = node_process(n);
+        return q.valid() ? process_slot_[q] : SlotId::none();
     }
     std::uint32_t node_slot_serial(NodeId n) const {
-        return process_node_base_[node_process_[n]] + node_serial(n);
+        const ProcessId q = node_process(n);
+        return process_node_base_[q] + n.value - start_node(event_offset_[q]).value;
     }
-    SlotId event_slot(EventId e) const { return process_slot_[event_process_[e]]; }
+    SlotId event_slot(EventId e) const { return process_slot_[event_process(e)]; }
     // Position of an event in its slot's chain of events.
     std::uint32_t event_slot_position(EventId e) const {
-        return process_event_base_[event_process_[e]] + event_index(e);
+        const ProcessId p = event_process(e);
+        return process_event_base_[p] + e.value - event_offset_[p].value;
     }
     const std::vector<EventId>& slot_events(SlotId slot) const { return slot_events_[slot]; }
 
@@ -102,14 +114,16 @@ class TemporalGraph {
   private:
     void add_sync_edges();
     void assign_slots();
-    NodeId add_node(ProcessId process, EventId event);
+    NodeId add_virtual_node();
 
     const Trace* trace_;
     IdVector<ProcessId, EventId> event_offset_; // per process, plus a sentinel
-    IdVector<EventId, ProcessId> event_process_;
-    IdVector<EventId, NodeId> start_node_; // per event, plus a sentinel (see finish_node)
-    IdVector<NodeId, ProcessId> node_process_;
-    IdVector<NodeId, EventId> node_event_;
+    RankedBits process_first_;                  // per event: is its process's first
+    std::vector<ProcessId> nonempty_processes_; // the processes with events, in order
+    RankedBits computation_; // per event, plus a sentinel: is a computation event
+    RankedBits finish_;      // per node of a process: is a computation event's finish node
+    std::uint32_t process_node_count_ = 0;
+    std::uint32_t virtual_node_count_ = 0; // barrier episodes, numbered after the process nodes
     std::vector<Edge> sync_edges_;
     IdVector<ProcessId, SlotId> process_slot_;
     IdVector<ProcessId, std::uint32_t> process_node_base_;  // slot serial of its first node

@@ -62,14 +62,34 @@ class EventLog {
     }
     // The events as an exactly sized vector; the log is left empty.
     std::vector<Event> take() {
+        shrink_to_fit(); // the unused tail is not held beside the copy
         std::vector<Event> out(begin(), end());
         *this = EventLog();
         return out;
     }
 
+    // Gives the unused capacity back (realloc shrinks a large block in place).
+    void shrink_to_fit() {
+        if (size_ == capacity_) return;
+        if (size_ == 0) {
+            *this = EventLog();
+            return;
+        }
+        void* shrunk = std::realloc(data_, size_ * sizeof(Event));
+        if (shrunk == nullptr) return; // keeps the larger block
+        data_ = static_cast<Event*>(shrunk);
+        capacity_ = size_;
+    }
+
   private:
+    // Doubling while small; then by a quarter: a remapping realloc costs page-table work, not
+    // a copy, so a small factor is cheap, and the unused tail, reserved address space under a
+    // `prlimit --as` cap, is at most a quarter of the log instead of as much again
+    // (DESIGN-NOTES "Sparse vector timestamps").
     void grow() {
-        const std::size_t capacity = capacity_ == 0 ? 64 : capacity_ * 2;
+        const std::size_t capacity = capacity_ == 0      ? 64
+                                     : capacity_ < 65536 ? capacity_ * 2
+                                                         : capacity_ + capacity_ / 4;
         void* grown = std::realloc(data_, capacity * sizeof(Event));
         if (grown == nullptr) throw std::bad_alloc();
         data_ = static_cast<Event*>(grown);
