@@ -130,7 +130,7 @@ template <class Entry> Entry* entry_read(u64 pc, DIR* d, Entry* e) {
 }
 template <class Entry> int entry_read_r(u64 pc, int r, Entry* entry, Entry** result) {
     if (r == 0) {
-        accessed(pc, result, sizeof *result, true);
+        accessed(pc, result, sizeof(Entry*), true);
         if (*result != nullptr) accessed(pc, entry, (*result)->d_reclen, true);
     }
     return r;
@@ -272,7 +272,7 @@ FRT_EXPORT int getaddrinfo(const char* node, const char* service, const struct a
         r = REAL(getaddrinfo)(node, service, hints, res);
     }
     if (r == 0) {
-        accessed(pc, res, sizeof *res, true);
+        accessed(pc, res, sizeof(struct addrinfo*), true);
         for (const struct addrinfo* a = *res; a != nullptr; a = a->ai_next) {
             accessed(pc, a, sizeof *a, true);
             accessed(pc, a->ai_addr, a->ai_addrlen, true);
