@@ -4,10 +4,10 @@
 // analysis uses once vector timestamps exceed their budget.
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <random>
 #include <string>
 
+#include "bfs_reachability.hpp"
 #include "reachability_index.hpp"
 #include "reachability_intervals.hpp"
 #include "temporal_graph.hpp"
@@ -16,26 +16,7 @@
 namespace firstrace {
 namespace {
 
-// reach[u][v]: a path from u to v, u itself included.
-std::vector<std::vector<bool>> bfs_reachability(const NodeGraph& graph) {
-    std::vector<std::vector<bool>> reach(graph.node_count,
-                                         std::vector<bool>(graph.node_count, false));
-    for (const NodeId u : graph.nodes()) {
-        std::deque<NodeId> queue{u};
-        reach[u.value][u.value] = true;
-        while (!queue.empty()) {
-            const NodeId v = queue.front();
-            queue.pop_front();
-            graph.for_each_successor(v, [&](NodeId w) {
-                if (!reach[u.value][w.value]) {
-                    reach[u.value][w.value] = true;
-                    queue.push_back(w);
-                }
-            });
-        }
-    }
-    return reach;
-}
+using test::bfs_reachability;
 
 // n nodes; edges u -> v with u < v (a DAG) or any (cycles), each with probability `density`.
 NodeGraph random_graph(std::mt19937_64& rng, std::uint32_t n, double density, bool cyclic) {

@@ -5,10 +5,10 @@
 // (as G_D and G_E add dependence edges) that make cyclic components.
 #include <gtest/gtest.h>
 
-#include <deque>
 #include <random>
 #include <string>
 
+#include "bfs_reachability.hpp"
 #include "ranked_bits.hpp"
 #include "reachability.hpp"
 #include "temporal_graph.hpp"
@@ -16,6 +16,8 @@
 
 namespace firstrace {
 namespace {
+
+using test::bfs_reachability;
 
 TEST(RankedBits, RankCountsTheBitsBefore) {
     std::mt19937_64 rng(7);
@@ -41,27 +43,6 @@ TEST(RankedBits, RankCountsTheBitsBefore) {
         }
         EXPECT_EQ(bits.count(), before);
     }
-}
-
-// reach[u][v]: a path from u to v, u itself included.
-std::vector<std::vector<bool>> bfs_reachability(const NodeGraph& graph) {
-    std::vector<std::vector<bool>> reach(graph.node_count,
-                                         std::vector<bool>(graph.node_count, false));
-    for (const NodeId u : graph.nodes()) {
-        std::deque<NodeId> queue{u};
-        reach[u.value][u.value] = true;
-        while (!queue.empty()) {
-            const NodeId v = queue.front();
-            queue.pop_front();
-            graph.for_each_successor(v, [&](NodeId w) {
-                if (!reach[u.value][w.value]) {
-                    reach[u.value][w.value] = true;
-                    queue.push_back(w);
-                }
-            });
-        }
-    }
-    return reach;
 }
 
 // An STD trace: threads T0..T(n-1) forked by T0, each doing accesses and critical sections on a
