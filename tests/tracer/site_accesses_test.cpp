@@ -64,6 +64,26 @@ void expect_same(const SiteAccesses& s, const std::set<u64>& bytes, const std::s
     ASSERT_EQ(got, bytes) << what;
 }
 
+// One access as the runtime adds it: when the arena is full, the event is checked (`what()`
+// names the point), closed, and a new one started with the access that did not fit. Returns
+// whether the event was closed.
+template <class What>
+bool add_closing_when_full(SiteAccesses& s, TestArena& arena, std::set<u64>& bytes, u64 addr,
+                           u64 size, What&& what) {
+    bool closed = false;
+    if (!s.add(addr, size, arena)) {
+        expect_same(s, bytes, what());
+        closed = true;
+        arena.used = 0;
+        bytes.clear();
+        s.reset(arena.ranges(4), 4);
+        EXPECT_TRUE(s.add(addr, size, arena));
+    }
+    for (u64 b = addr; b < addr + size; ++b)
+        bytes.insert(b);
+    return closed;
+}
+
 // One event: accesses until the arena is full (the runtime then closes the event and starts a
 // new one with the access that did not fit), checked at every close and at the end.
 void run_case(std::mt19937_64& rng, int round) {
@@ -74,15 +94,8 @@ void run_case(std::mt19937_64& rng, int round) {
     std::set<u64> bytes;
     const u64 base = (rng() % 2 == 0) ? 0x1000 : 0x7ffd'0000'0000ull;
     auto access = [&](u64 addr, u64 size) {
-        if (!s.add(addr, size, arena)) {
-            expect_same(s, bytes, "event closed, round " + std::to_string(round));
-            arena.used = 0;
-            bytes.clear();
-            s.reset(arena.ranges(4), 4);
-            ASSERT_TRUE(s.add(addr, size, arena));
-        }
-        for (u64 b = addr; b < addr + size; ++b)
-            bytes.insert(b);
+        add_closing_when_full(s, arena, bytes, addr, size,
+                              [&] { return "event closed, round " + std::to_string(round); });
     };
     // the access path first, as on_access does
     auto fast_or_add = [&](u64 addr, u64 size) {
@@ -152,16 +165,9 @@ TEST(SiteAccesses, ScatteredAccessesGoThroughTheTailExactly) {
             const u64 size = u64{1} << (rng() % 4);
             // a 64 KiB table, 8-byte slots, some hot slots revisited
             const u64 addr = 0x10000 + (rng() % 4 == 0 ? (rng() % 16) * 8 : rng() % 65536);
-            if (!s.add(addr, size, arena)) {
-                expect_same(s, bytes, "arena full after " + std::to_string(i));
+            if (add_closing_when_full(s, arena, bytes, addr, size,
+                                      [&] { return "arena full after " + std::to_string(i); }))
                 ++closed;
-                arena.used = 0;
-                bytes.clear();
-                s.reset(arena.ranges(4), 4);
-                ASSERT_TRUE(s.add(addr, size, arena));
-            }
-            for (u64 b = addr; b < addr + size; ++b)
-                bytes.insert(b);
             if (i % 7919 == 0) expect_same(s, bytes, "during, access " + std::to_string(i));
             if (HasFatalFailure()) return;
         }
