@@ -4,18 +4,19 @@
 #include <bit>
 #include <tuple>
 
+#include "access_intervals.hpp"
 #include "conflict_rule.hpp"
 #include "huge_pages.hpp"
 
 namespace firstrace {
 namespace {
 
-// One event touching one elementary address segment. Events are numbered by their rank in the
-// timestamp slot chains (slot by slot, in chain order): the events of one slot are totally
-// ordered in G, so races are only looked for between slots, whose number is that of processes
-// live at once even when processes are many.
+// One event touching one elementary address segment (the segment is implied by the position in
+// the segment-major array). Events are numbered by their rank in the timestamp slot chains
+// (slot by slot, in chain order): the events of one slot are totally ordered in G, so races
+// are only looked for between slots, whose number is that of processes live at once even when
+// processes are many.
 struct Incidence {
-    std::uint32_t segment;
     std::uint32_t rank;
     std::uint8_t access; // SegmentAccess
 };
@@ -74,26 +75,44 @@ std::uint32_t seek(std::uint32_t& cursor, std::uint32_t first, std::uint32_t las
 UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
                                        const ProgressCallback& progress) {
     const Trace& trace = g.trace();
+    std::vector<EventId> event_of_rank;
+    event_of_rank.reserve(g.event_count());
+    for (const SlotId s : g.slots())
+        event_of_rank.insert(event_of_rank.end(), g.slot_events(s).begin(), g.slot_events(s).end());
+    const auto ranks = static_cast<std::uint32_t>(event_of_rank.size());
+
+    // Each event's accesses as disjoint intervals of uniform access bits, the union over its
+    // sites (access_intervals.hpp): a race is a pair of events, and what it races on is
+    // recomputed from them when a report asks (race_accesses.cpp). Real programs' events
+    // have thousands of ranges per site, mostly repeated or adjacent (zstd -T4: 5.9·10^6
+    // ranges, 8.5·10^5 intervals), and every range end cut the address line for everyone.
+    std::vector<std::uint32_t> rank_pieces(ranks + 1, 0); // CSR: rank -> its intervals
+    std::vector<Interval> piece_range;
+    std::vector<std::uint8_t> piece_access;
+    {
+        EventAccessIntervals intervals;
+        for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+            const Event& ev = g.event(event_of_rank[rank]);
+            if (ev.kind == EventKind::Computation)
+                intervals.for_each(trace, ev,
+                                   [&](std::uint64_t lo, std::uint64_t hi, std::uint8_t access) {
+                                       piece_range.push_back({lo, hi});
+                                       piece_access.push_back(access);
+                                   });
+            rank_pieces[rank + 1] = static_cast<std::uint32_t>(piece_range.size());
+        }
+    }
+    piece_range.shrink_to_fit();
+    piece_access.shrink_to_fit();
+
     // Elementary segments: the address line cut at every interval end point, and at the
     // borders of private storage so that a segment is private to two processes entirely or
-    // not at all.
-    // Sized exactly before they are filled: grown by doubling, the two largest arrays of the
-    // sweep (10^7 entries for 10^6 tasks) held three times their size while reallocating, the
-    // peak of the whole analysis.
-    std::size_t data_ranges = 0;
-    for (const EventId e : g.events())
-        if (g.event(e).kind == EventKind::Computation)
-            trace.for_each_data_range(g.event(e), [&](std::uint32_t, const AccessSite&,
-                                                      const Interval&) { ++data_ranges; });
+    // not at all. An interval covers the segments [first, last).
     std::vector<std::uint64_t> bounds;
-    bounds.reserve(2 * data_ranges + 4 * trace.os_threads.size() + trace.processes.size());
-    for (const EventId e : g.events()) {
-        const Event& ev = g.event(e);
-        if (ev.kind != EventKind::Computation) continue;
-        trace.for_each_data_range(ev, [&](std::uint32_t, const AccessSite&, const Interval& range) {
-            bounds.push_back(range.lo);
-            bounds.push_back(range.hi);
-        });
+    bounds.reserve(2 * piece_range.size() + 4 * trace.os_threads.size() + trace.processes.size());
+    for (const Interval& range : piece_range) {
+        bounds.push_back(range.lo);
+        bounds.push_back(range.hi);
     }
     if (!bounds.empty()) {
         for (const OsThread& t : trace.os_threads)
@@ -104,43 +123,66 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     }
     std::sort(bounds.begin(), bounds.end());
     bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
-    bounds.shrink_to_fit(); // two words a data range reserved, mostly repeats (DESIGN-NOTES "Sparse
-                            // vector timestamps")
-    auto segment_of = [&](std::uint64_t address) {
-        return static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(), address) -
-                                          bounds.begin());
+    bounds.shrink_to_fit(); // two words an interval reserved, many repeats
+    const auto segments = static_cast<std::uint32_t>(bounds.size() > 0 ? bounds.size() - 1 : 0);
+    struct SegmentSpan {
+        std::uint32_t first, last;
     };
+    std::vector<SegmentSpan> piece_segments(piece_range.size());
+    for (std::size_t k = 0; k < piece_range.size(); ++k) {
+        auto segment_of = [&](std::uint64_t address) {
+            return static_cast<std::uint32_t>(
+                std::lower_bound(bounds.begin(), bounds.end(), address) - bounds.begin());
+        };
+        piece_segments[k] = {segment_of(piece_range[k].lo), segment_of(piece_range[k].hi)};
+    }
+    std::vector<Interval>().swap(piece_range);
 
-    std::vector<EventId> event_of_rank;
-    event_of_rank.reserve(g.event_count());
-    for (const SlotId s : g.slots())
-        event_of_rank.insert(event_of_rank.end(), g.slot_events(s).begin(), g.slot_events(s).end());
-    std::vector<Incidence> incidences;
-    incidences.reserve(data_ranges); // a range covers one segment or more
-    for (std::uint32_t rank = 0; rank < event_of_rank.size(); ++rank) {
-        const Event& ev = g.event(event_of_rank[rank]);
-        if (ev.kind != EventKind::Computation) continue;
-        trace.for_each_data_range(
-            ev, [&](std::uint32_t, const AccessSite& site, const Interval& range) {
-                const std::uint8_t access = segment_access(site.flags);
-                const std::uint32_t last = segment_of(range.hi);
-                for (std::uint32_t seg = segment_of(range.lo); seg < last; ++seg)
-                    incidences.push_back({seg, rank, access});
-            });
+    std::vector<std::uint32_t> slot_of_rank(ranks);
+    {
+        std::uint32_t rank = 0;
+        for (const SlotId s : g.slots())
+            for (std::size_t i = 0; i < g.slot_events(s).size(); ++i)
+                slot_of_rank[rank++] = s.value;
     }
-    std::sort(incidences.begin(), incidences.end(), [](const Incidence& x, const Incidence& y) {
-        return std::tie(x.segment, x.rank) < std::tie(y.segment, y.rank);
-    });
-    // Merge the accesses of one event on one segment.
-    std::size_t out = 0;
-    for (std::size_t i = 0; i < incidences.size(); ++i) {
-        if (out > 0 && incidences[out - 1].segment == incidences[i].segment &&
-            incidences[out - 1].rank == incidences[i].rank)
-            incidences[out - 1].access |= incidences[i].access;
-        else
-            incidences[out++] = incidences[i];
+    // Only a segment that two slots touch, one of them writing, can hold a conflict; the
+    // others get no incidences (xz -T4: each worker's own buffers, 10^7 incidences of 10^4
+    // live). kManySlots marks a segment of two slots or more.
+    constexpr std::uint32_t kManySlots = kNone - 1;
+    std::vector<std::uint32_t> segment_slot(segments, kNone);
+    std::vector<std::uint8_t> segment_written(segments, 0);
+    for (std::uint32_t rank = 0; rank < ranks; ++rank)
+        for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k)
+            for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg) {
+                std::uint32_t& slot = segment_slot[seg];
+                if (slot == kNone)
+                    slot = slot_of_rank[rank];
+                else if (slot != slot_of_rank[rank])
+                    slot = kManySlots;
+                segment_written[seg] |= piece_access[k] & kAnyWrite;
+            }
+    auto live = [&](std::uint32_t seg) {
+        return segment_slot[seg] == kManySlots && segment_written[seg] != 0;
+    };
+    // The incidences of live segments, segment-major and by rank within a segment: counted,
+    // then placed (a counting sort on the segment, filled in rank order), so the array is
+    // allocated once at its size and needs no sort.
+    std::vector<std::uint32_t> segment_first(std::size_t(segments) + 1, 0);
+    for (std::uint32_t k = 0; k < piece_segments.size(); ++k)
+        for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg)
+            if (live(seg)) ++segment_first[seg + 1];
+    for (std::uint32_t seg = 0; seg < segments; ++seg)
+        segment_first[seg + 1] += segment_first[seg];
+    std::vector<Incidence> incidences(segment_first[segments]);
+    {
+        std::vector<std::uint32_t> fill(segment_first.begin(), segment_first.end() - 1);
+        for (std::uint32_t rank = 0; rank < ranks; ++rank)
+            for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k)
+                for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last;
+                     ++seg)
+                    if (live(seg)) incidences[fill[seg]++] = {rank, piece_access[k]};
     }
-    incidences.resize(out);
+    std::vector<std::uint32_t>().swap(segment_slot);
 
     // Event-major sweep (issue 14): each event x looks, on every segment it touches, at the
     // events of other slots on that segment inside x's window of unordered events, and keeps
@@ -164,48 +206,28 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         std::uint32_t cursor = 0, wcursor = 0;
     };
     std::vector<SlotGroup> groups;
-    std::vector<std::uint32_t> segment_groups; // per segment with incidences: first group
+    std::vector<std::uint32_t> segment_groups(std::size_t(segments) + 1, 0); // CSR into groups
     std::vector<std::uint32_t> writer_incidences;
     std::vector<std::uint32_t> writer_groups; // per segment, the groups that write it
-    std::vector<std::uint32_t> segment_writer_groups;
-    // Incidences of each rank, as indices into `incidences` (CSR).
-    std::vector<std::uint32_t> rank_first(event_of_rank.size() + 1, 0);
-    for (const Incidence& inc : incidences)
-        ++rank_first[inc.rank + 1];
-    for (std::size_t r = 0; r < event_of_rank.size(); ++r)
-        rank_first[r + 1] += rank_first[r];
-    std::vector<std::uint32_t> rank_incidences(incidences.size());
-    {
-        std::vector<std::uint32_t> fill(rank_first.begin(), rank_first.end() - 1);
-        for (std::uint32_t k = 0; k < incidences.size(); ++k)
-            rank_incidences[fill[incidences[k].rank]++] = k;
-    }
-    // Group index of each incidence's segment: segment -> dense index of segments present.
-    std::vector<std::uint32_t> segment_index(bounds.empty() ? 0 : bounds.size(), kNone);
-    for (std::uint32_t i = 0; i < incidences.size();) {
-        const std::uint32_t segment = incidences[i].segment;
-        segment_index[segment] = static_cast<std::uint32_t>(segment_groups.size());
-        segment_groups.push_back(static_cast<std::uint32_t>(groups.size()));
-        segment_writer_groups.push_back(static_cast<std::uint32_t>(writer_groups.size()));
-        while (i < incidences.size() && incidences[i].segment == segment) {
-            const SlotId slot = g.event_slot(event_of_rank[incidences[i].rank]);
+    std::vector<std::uint32_t> segment_writer_groups(std::size_t(segments) + 1, 0);
+    for (std::uint32_t seg = 0; seg < segments; ++seg) {
+        for (std::uint32_t i = segment_first[seg]; i < segment_first[seg + 1];) {
+            const SlotId slot(slot_of_rank[incidences[i].rank]);
             SlotGroup group{slot, i, i, static_cast<std::uint32_t>(writer_incidences.size()), 0};
             group.cursor = i;
             group.wcursor = group.wfirst;
-            while (i < incidences.size() && incidences[i].segment == segment &&
-                   g.event_slot(event_of_rank[incidences[i].rank]) == slot) {
+            for (; i < segment_first[seg + 1] && slot_of_rank[incidences[i].rank] == slot.value;
+                 ++i)
                 if (incidences[i].access & kAnyWrite) writer_incidences.push_back(i);
-                ++i;
-            }
             group.last = i;
             group.wlast = static_cast<std::uint32_t>(writer_incidences.size());
             if (group.wlast > group.wfirst)
                 writer_groups.push_back(static_cast<std::uint32_t>(groups.size()));
             groups.push_back(group);
         }
+        segment_groups[seg + 1] = static_cast<std::uint32_t>(groups.size());
+        segment_writer_groups[seg + 1] = static_cast<std::uint32_t>(writer_groups.size());
     }
-    segment_groups.push_back(static_cast<std::uint32_t>(groups.size()));
-    segment_writer_groups.push_back(static_cast<std::uint32_t>(writer_groups.size()));
 
     std::vector<std::uint32_t> slot_base(g.slot_count() + 1, 0);
     for (const SlotId s : g.slots())
@@ -259,68 +281,70 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         if (progress && (x.value & 0x3fff) == 0)
             progress("apparent races", double(x.value) / double(event_count));
         const std::uint32_t rank = rank_of_event[x.value];
-        if (rank == kNone || rank_first[rank] == rank_first[rank + 1]) continue;
+        if (rank == kNone || rank_pieces[rank] == rank_pieces[rank + 1]) continue;
         const ProcessId px = g.event_process(x);
         const SlotId sx = g.event_slot(x);
         const std::uint32_t os_thread = trace.processes[px.value].os_thread;
         partners.clear();
-        for (std::uint32_t k = rank_first[rank]; k < rank_first[rank + 1]; ++k) {
-            const Incidence& xi = incidences[rank_incidences[k]];
-            const bool x_writes = (xi.access & kAnyWrite) != 0;
-            const std::uint32_t si = segment_index[xi.segment];
-            const Interval segment_range{bounds[xi.segment], bounds[xi.segment + 1]};
-            auto scan_group = [&](SlotGroup& group) {
-                if (group.slot == sx || slot_last_process[group.slot] < px) return;
-                const SlotWindow& w = window_of(x, px, group.slot);
-                if (w.lo == w.hi) return;
-                auto visit = [&](const Incidence& yi) {
-                    const EventId y = event_of_rank[yi.rank];
-                    const ProcessId py = g.event_process(y);
-                    if (py < px) return; // found from y's side
-                    // Only processes of one OS thread can share private storage: the check
-                    // costs nothing for the others.
-                    if (os_thread != kNone && os_thread == trace.processes[py.value].os_thread &&
-                        trace.private_to_both(px.value, py.value, segment_range))
-                        return;
-                    std::uint8_t flags = 0;
-                    if ((xi.access & kAnyWrite) && (yi.access & kAnyRead)) flags |= 1;
-                    if ((yi.access & kAnyWrite) && (xi.access & kAnyRead)) flags |= 2;
-                    if (races_on(xi.access, yi.access)) flags |= 4;
-                    std::uint64_t& word = marked[y.value >> 6];
-                    const std::uint64_t bit = std::uint64_t(1) << (y.value & 63);
-                    if (!(word & bit)) {
-                        word |= bit;
-                        partner_flags[y.value] = flags;
-                        partners.push_back(y.value);
+        for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k)
+            for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg) {
+                if (segment_groups[seg] == segment_groups[seg + 1]) continue; // no conflict there
+                const std::uint8_t x_access = piece_access[k];
+                const bool x_writes = (x_access & kAnyWrite) != 0;
+                const Interval segment_range{bounds[seg], bounds[seg + 1]};
+                auto scan_group = [&](SlotGroup& group) {
+                    if (group.slot == sx || slot_last_process[group.slot] < px) return;
+                    const SlotWindow& w = window_of(x, px, group.slot);
+                    if (w.lo == w.hi) return;
+                    auto visit = [&](const Incidence& yi) {
+                        const EventId y = event_of_rank[yi.rank];
+                        const ProcessId py = g.event_process(y);
+                        if (py < px) return; // found from y's side
+                        // Only processes of one OS thread can share private storage: the check
+                        // costs nothing for the others.
+                        if (os_thread != kNone &&
+                            os_thread == trace.processes[py.value].os_thread &&
+                            trace.private_to_both(px.value, py.value, segment_range))
+                            return;
+                        std::uint8_t flags = 0;
+                        if ((x_access & kAnyWrite) && (yi.access & kAnyRead)) flags |= 1;
+                        if ((yi.access & kAnyWrite) && (x_access & kAnyRead)) flags |= 2;
+                        if (races_on(x_access, yi.access)) flags |= 4;
+                        std::uint64_t& word = marked[y.value >> 6];
+                        const std::uint64_t bit = std::uint64_t(1) << (y.value & 63);
+                        if (!(word & bit)) {
+                            word |= bit;
+                            partner_flags[y.value] = flags;
+                            partners.push_back(y.value);
+                        } else {
+                            partner_flags[y.value] |= flags;
+                        }
+                    };
+                    if (x_writes) {
+                        for (std::uint32_t i =
+                                 seek(group.cursor, group.first, group.last, w.lo,
+                                      [&](std::uint32_t j) { return incidences[j].rank; });
+                             i != group.last && incidences[i].rank < w.hi; ++i)
+                            visit(incidences[i]);
                     } else {
-                        partner_flags[y.value] |= flags;
+                        auto rank_at = [&](std::uint32_t j) {
+                            return incidences[writer_incidences[j]].rank;
+                        };
+                        for (std::uint32_t i =
+                                 seek(group.wcursor, group.wfirst, group.wlast, w.lo, rank_at);
+                             i != group.wlast && rank_at(i) < w.hi; ++i)
+                            visit(incidences[writer_incidences[i]]);
                     }
                 };
                 if (x_writes) {
-                    for (std::uint32_t i =
-                             seek(group.cursor, group.first, group.last, w.lo,
-                                  [&](std::uint32_t j) { return incidences[j].rank; });
-                         i != group.last && incidences[i].rank < w.hi; ++i)
-                        visit(incidences[i]);
+                    for (std::uint32_t gi = segment_groups[seg]; gi < segment_groups[seg + 1]; ++gi)
+                        scan_group(groups[gi]);
                 } else {
-                    auto rank_at = [&](std::uint32_t j) {
-                        return incidences[writer_incidences[j]].rank;
-                    };
-                    for (std::uint32_t i =
-                             seek(group.wcursor, group.wfirst, group.wlast, w.lo, rank_at);
-                         i != group.wlast && rank_at(i) < w.hi; ++i)
-                        visit(incidences[writer_incidences[i]]);
+                    for (std::uint32_t wi = segment_writer_groups[seg];
+                         wi < segment_writer_groups[seg + 1]; ++wi)
+                        scan_group(groups[writer_groups[wi]]);
                 }
-            };
-            if (x_writes) {
-                for (std::uint32_t gi = segment_groups[si]; gi < segment_groups[si + 1]; ++gi)
-                    scan_group(groups[gi]);
-            } else {
-                for (std::uint32_t wi = segment_writer_groups[si];
-                     wi < segment_writer_groups[si + 1]; ++wi)
-                    scan_group(groups[writer_groups[wi]]);
             }
-        }
         // x's partners in event order: from the mark bits when they are dense, else sorted.
         auto emit = [&](std::uint32_t y) {
             const std::uint8_t flags = partner_flags[y];

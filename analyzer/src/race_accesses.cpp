@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "access_intervals.hpp"
 #include "conflict_rule.hpp"
 
 namespace firstrace {
@@ -92,37 +93,19 @@ const RaceAccessFinder::EventAccesses& RaceAccessFinder::accesses_of(const Event
     slot.pieces.clear();
     slot.ranges.clear();
     slot.access.clear();
-    bounds_.clear();
     const Event& ev = trace_.processes[e.process].events[e.index];
     trace_.for_each_data_range(
         ev, [&](std::uint32_t s, const AccessSite& site, const Interval& range) {
             slot.pieces.push_back({range.lo, range.hi, s, segment_access(site.flags), false});
-            bounds_.push_back(range.lo);
-            bounds_.push_back(range.hi);
         });
     cached_pieces_ += slot.pieces.size();
     std::sort(slot.pieces.begin(), slot.pieces.end(),
               [](const Piece& x, const Piece& y) { return x.lo < y.lo; });
-    std::sort(bounds_.begin(), bounds_.end());
-    bounds_.erase(std::unique(bounds_.begin(), bounds_.end()), bounds_.end());
-    if (bounds_.size() < 2) return slot;
-    access_a_.assign(bounds_.size() - 1, 0);
-    for (const Piece& p : slot.pieces) {
-        const auto first = std::lower_bound(bounds_.begin(), bounds_.end(), p.lo) - bounds_.begin();
-        const auto last = std::lower_bound(bounds_.begin(), bounds_.end(), p.hi) - bounds_.begin();
-        for (auto k = first; k < last; ++k)
-            access_a_[std::size_t(k)] |= p.access;
-    }
-    for (std::size_t k = 0; k + 1 < bounds_.size(); ++k) {
-        if (access_a_[k] == 0) continue;
-        if (!slot.ranges.empty() && slot.ranges.back().hi == bounds_[k] &&
-            slot.access.back() == access_a_[k])
-            slot.ranges.back().hi = bounds_[k + 1];
-        else {
-            slot.ranges.push_back({bounds_[k], bounds_[k + 1]});
-            slot.access.push_back(access_a_[k]);
-        }
-    }
+    for_each_uniform_interval(slot.pieces,
+                              [&](std::uint64_t lo, std::uint64_t hi, std::uint8_t access) {
+                                  slot.ranges.push_back({lo, hi});
+                                  slot.access.push_back(access);
+                              });
     return slot;
 }
 

@@ -104,7 +104,7 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
             }
             if (!conflicting) continue;
             conflict_pairs.push_back(r);
-            if (!r.conflicts.empty()) out.races.push_back(r);
+            (r.conflicts.empty() ? out.atomic_only : out.races).push_back(r);
         }
 
     // Direct dependences (uncompacted), then transitive ones by enumerating every chain of

@@ -38,6 +38,8 @@ struct ReferenceRace {
 
 struct ReferenceResult {
     std::vector<ReferenceRace> races; // sorted by (a, b)
+    // Unordered pairs whose conflicts are all atomic-atomic (no race, a dependence), sorted.
+    std::vector<ReferenceRace> atomic_only;
     // Same-tangle relation between races (indices into races).
     std::vector<std::vector<bool>> same_tangle;
     // Partitions as sets of race indices, which are first, and the direct R̂ DAG.

@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "firstrace/trace_loader.hpp"
 #include "std_trace_generator.hpp"
@@ -79,6 +82,68 @@ inline void add_os_threads_and_atomics(Trace& trace, std::uint64_t seed) {
     }
     for (AccessSite& site : trace.sites)
         if (pick(0, 3) == 0) site.flags |= kAccessAtomic;
+}
+
+// Scattered accesses on a parsed STD trace, the shape of real programs' events (issue 11,
+// DESIGN-NOTES "Real programs from Debian"): each computation event gets 0-5 sites of 1-12
+// ranges over a byte-addressed space, most of a few bytes, some wide, so that ranges of one
+// event's sites overlap and abut with different flags and a wide range spans many others'
+// ends. Most sites keep their ranges sorted and disjoint (as the tracer writes them); one in
+// four has them in any order, overlapping. One site in five is atomic, its ranges in a small
+// region of atomic variables at the top of the space (which wide plain ranges reach too). The
+// variables become bytes (no names).
+inline void scatter_accesses(Trace& trace, std::uint64_t seed) {
+    std::mt19937_64 rng(seed * 7727 + 29);
+    auto pick = [&](std::uint64_t lo, std::uint64_t hi) {
+        return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
+    };
+    const std::uint64_t space = pick(64, 4000);
+    const std::uint64_t atomics = pick(8, 32); // [space, space + atomics)
+    const std::vector<AccessSite> old_sites = std::move(trace.sites);
+    trace.sites.clear();
+    trace.ranges.clear();
+    trace.variable_names.clear();
+    for (Process& p : trace.processes)
+        for (Event& e : p.events) {
+            e.first_site = static_cast<std::uint32_t>(trace.sites.size());
+            e.site_count = 0;
+            if (e.kind != EventKind::Computation) continue;
+            const auto sites = static_cast<std::uint32_t>(pick(0, 5));
+            for (std::uint32_t s = 0; s < sites; ++s) {
+                AccessSite site;
+                site.location =
+                    old_sites.empty() ? kNone : old_sites[pick(0, old_sites.size() - 1)].location;
+                site.flags = std::uint8_t(pick(1, 3)); // read, write or both
+                const bool atomic = pick(0, 4) == 0;
+                if (atomic) site.flags |= kAccessAtomic;
+                std::vector<Interval> ranges(pick(1, 12));
+                for (Interval& r : ranges) {
+                    const std::uint64_t roll = pick(0, 99);
+                    const std::uint64_t width = roll < 80   ? pick(1, 8)
+                                                : roll < 95 ? pick(9, 32)
+                                                            : pick(33, 120);
+                    r.lo = atomic ? space + pick(0, atomics - 1) : pick(0, space - 1);
+                    r.hi = r.lo + (atomic ? pick(1, 8) : width);
+                }
+                if (pick(0, 3) != 0) { // sorted, disjoint, not adjacent
+                    std::sort(ranges.begin(), ranges.end(),
+                              [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+                    std::size_t out = 0;
+                    for (const Interval& r : ranges) {
+                        if (out > 0 && r.lo <= ranges[out - 1].hi)
+                            ranges[out - 1].hi = std::max(ranges[out - 1].hi, r.hi);
+                        else
+                            ranges[out++] = r;
+                    }
+                    ranges.resize(out);
+                }
+                site.first_range = static_cast<std::uint32_t>(trace.ranges.size());
+                site.range_count = static_cast<std::uint32_t>(ranges.size());
+                trace.ranges.insert(trace.ranges.end(), ranges.begin(), ranges.end());
+                trace.sites.push_back(site);
+                ++e.site_count;
+            }
+        }
 }
 
 } // namespace firstrace::test
