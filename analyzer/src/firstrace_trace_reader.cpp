@@ -417,10 +417,10 @@ class TraceBuilder {
         std::size_t used = 0;
         for (const AccessSite& site : trace_.sites)
             used += site.range_count;
-        if (used == trace_.ranges.size()) {
-            trace_.ranges.shrink_to_fit();
-            return;
-        }
+        // Not shrunk to fit when all are used: the copy would hold both arrays at once, the
+        // reader's peak (lbzip2 compress: 5·10^7 ranges, 0.8 GB twice), while the unused
+        // capacity after them is address space never written, no memory.
+        if (used == trace_.ranges.size()) return;
         std::vector<Interval> ranges;
         ranges.reserve(used);
         for (AccessSite& site : trace_.sites) {
