@@ -128,13 +128,21 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     struct SegmentSpan {
         std::uint32_t first, last;
     };
+    // An event's intervals ascend, so each end point is searched from the previous one's
+    // segment by galloping: the cost follows the distance, mostly within the cache, not a
+    // binary search over all bounds per end point (lbzip2: 1.5·10^7 bounds, 117 MB).
     std::vector<SegmentSpan> piece_segments(piece_range.size());
-    for (std::size_t k = 0; k < piece_range.size(); ++k) {
+    const auto bound_count = static_cast<std::uint32_t>(bounds.size());
+    for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+        std::uint32_t at = 0;
         auto segment_of = [&](std::uint64_t address) {
-            return static_cast<std::uint32_t>(
-                std::lower_bound(bounds.begin(), bounds.end(), address) - bounds.begin());
+            at = first_false(at, bound_count, [&](std::uint32_t j) { return bounds[j] < address; });
+            return at;
         };
-        piece_segments[k] = {segment_of(piece_range[k].lo), segment_of(piece_range[k].hi)};
+        for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k) {
+            const std::uint32_t first = segment_of(piece_range[k].lo);
+            piece_segments[k] = {first, segment_of(piece_range[k].hi)};
+        }
     }
     std::vector<Interval>().swap(piece_range);
 
