@@ -27,6 +27,15 @@ std::vector<Uniform> reference_intervals(const std::map<std::uint64_t, std::uint
     return out;
 }
 
+void expect_intervals(const std::vector<Uniform>& got, const std::vector<Uniform>& expected) {
+    ASSERT_EQ(got.size(), expected.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        EXPECT_EQ(got[i].lo, expected[i].lo) << i;
+        EXPECT_EQ(got[i].hi, expected[i].hi) << i;
+        EXPECT_EQ(got[i].access, expected[i].access) << i;
+    }
+}
+
 TEST(AccessIntervals, EqualTheBytewiseOrOfPieces) {
     for (std::uint64_t seed = 1; seed <= 2000; ++seed) {
         SCOPED_TRACE("seed " + std::to_string(seed));
@@ -51,13 +60,7 @@ TEST(AccessIntervals, EqualTheBytewiseOrOfPieces) {
                                   [&](std::uint64_t lo, std::uint64_t hi, std::uint8_t access) {
                                       got.push_back({lo, hi, access});
                                   });
-        const std::vector<Uniform> expected = reference_intervals(bytes);
-        ASSERT_EQ(got.size(), expected.size());
-        for (std::size_t i = 0; i < got.size(); ++i) {
-            EXPECT_EQ(got[i].lo, expected[i].lo) << i;
-            EXPECT_EQ(got[i].hi, expected[i].hi) << i;
-            EXPECT_EQ(got[i].access, expected[i].access) << i;
-        }
+        expect_intervals(got, reference_intervals(bytes));
     }
 }
 
@@ -107,13 +110,7 @@ TEST(AccessIntervals, OfAnEventMergeItsSitesInAnyOrder) {
                                [&](std::uint64_t lo, std::uint64_t hi, std::uint8_t access) {
                                    got.push_back({lo, hi, access});
                                });
-            const std::vector<Uniform> expected = reference_intervals(bytes);
-            ASSERT_EQ(got.size(), expected.size());
-            for (std::size_t i = 0; i < got.size(); ++i) {
-                EXPECT_EQ(got[i].lo, expected[i].lo) << i;
-                EXPECT_EQ(got[i].hi, expected[i].hi) << i;
-                EXPECT_EQ(got[i].access, expected[i].access) << i;
-            }
+            expect_intervals(got, reference_intervals(bytes));
         }
     }
 }

@@ -211,12 +211,21 @@ TEST_P(Differential, PrivateStorageAndAtomicsMatchReference) {
 
 // The address sweep's output itself, pair by pair with both flags, against the reference's
 // byte-by-byte conflicts: data races and atomic-only pairs.
+// G's event order by vector timestamps, for the tests that call the sweep directly.
+struct TimestampOrder {
+    explicit TimestampOrder(const TemporalGraph& g)
+        : graph(NodeGraph::from_edges(g.node_count(), g.edges())), comps(strong_components(graph)),
+          ts(g, graph, comps, kDefaultTimestampBudget), order(g, ts) {}
+    NodeGraph graph;
+    Components comps;
+    GraphReachability ts;
+    EventOrder order;
+};
+
 void expect_apparent_races_match_reference(const Trace& trace) {
     const TemporalGraph g(trace);
-    const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
-    const Components comps = strong_components(graph);
-    const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
-    const UnorderedConflicts fast = find_apparent_races(g, EventOrder(g, ts), {});
+    const TimestampOrder timestamps(g);
+    const UnorderedConflicts fast = find_apparent_races(g, timestamps.order, {});
     const reference::ReferenceResult ref = reference::analyze(g, Ordering::Approximate);
     for (const auto& [got, expected, what] :
          {std::tuple{&fast.races, &ref.races, "race"},
@@ -494,10 +503,8 @@ TEST(DifferentialCoverage, ScatteredTracesHaveOverlappingSitesAndSparseRaces) {
                 overlapping_events += mixed;
             }
         const TemporalGraph g(trace);
-        const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
-        const Components comps = strong_components(graph);
-        const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
-        const EventOrder order(g, ts);
+        const TimestampOrder timestamps(g);
+        const EventOrder& order = timestamps.order;
         const UnorderedConflicts conflicts = find_apparent_races(g, order, {});
         races += conflicts.races.size();
         atomic_only += conflicts.atomic_only.size();
