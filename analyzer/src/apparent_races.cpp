@@ -124,7 +124,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     std::sort(bounds.begin(), bounds.end());
     bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
     bounds.shrink_to_fit(); // two words an interval reserved, many repeats
-    const auto segments = static_cast<std::uint32_t>(bounds.size() > 0 ? bounds.size() - 1 : 0);
+    const auto segments = static_cast<std::uint32_t>(bounds.empty() ? 0 : bounds.size() - 1);
     struct SegmentSpan {
         std::uint32_t first, last;
     };

@@ -1,6 +1,7 @@
 // The racing bytes and sites of one race from its two events' access sets (race_accesses.hpp).
 // The apparent-race sweep (apparent_races.cpp) decides the same per elementary segment of all
-// events' ranges; here the segments are those of the two events' ranges only, cut at the same
+// events' access intervals (access_intervals.hpp: the union of an event's sites); here the
+// segments are those of the two events' ranges or intervals only, cut at the same
 // private-storage borders, so each segment is racing, private to both or neither as a whole and
 // the racing bytes, merged into maximal intervals, are the same.
 #include "firstrace/race_accesses.hpp"
