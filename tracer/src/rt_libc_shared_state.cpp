@@ -57,10 +57,6 @@ unsigned char firstrace_strtok_state;
 
 namespace {
 
-FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
-}
-
 void accessed(u64 pc, const void* p, u64 size, bool write) {
     if (p == nullptr || size == 0) return;
     if (InterceptorScope scope(program_call(pc)); scope)
