@@ -22,8 +22,8 @@
 #include <sys/select.h>
 
 #include "rt_fd.hpp"
+#include "rt_library_call.hpp"
 #include "rt_real.hpp"
-#include "rt_record.hpp"
 
 using namespace frt;
 
@@ -39,19 +39,7 @@ FRT_DECLARE_REAL(epoll_ctl);
 FRT_DECLARE_REAL(epoll_wait);
 FRT_DECLARE_REAL(epoll_pwait);
 
-// The accesses of one call, under one scope.
-class Waiting {
-  public:
-    explicit Waiting(u64 pc) : pc_(pc), scope_(enter_call(pc)) {}
-    explicit operator bool() const { return static_cast<bool>(scope_); }
-    void bytes(const void* p, u64 size, bool write) {
-        if (p != nullptr) library_access(scope_.thread(), pc_, p, size, write);
-    }
-
-  private:
-    u64 pc_;
-    InterceptorScope scope_;
-};
+using Waiting = LibraryCall;
 
 // The bytes of an fd_set that select examines for nfds descriptors (whole longs, as the kernel
 // copies them).

@@ -56,43 +56,24 @@ FRT_DECLARE_REAL(__getcwd_chk);
 FRT_DECLARE_REAL(__realpath_chk);
 FRT_DECLARE_REAL(__readlink_chk);
 
-u64 length_of(const char* s, u64 max) {
-    u64 n = 0;
-    while (n < max && s[n] != 0)
-        ++n;
-    return n;
-}
-
-// The accesses of one call, under one scope.
-class Call {
+// The accesses of one call: a library call that also copies.
+class Call : public LibraryCall {
   public:
-    explicit Call(u64 pc) : pc_(pc), scope_(program_call(pc)) {}
-    explicit operator bool() const { return static_cast<bool>(scope_); }
-    void bytes(const void* p, u64 size, bool write) {
-        if (p != nullptr && size != 0) library_access(scope_.thread(), pc_, p, size, write);
-    }
+    using LibraryCall::LibraryCall;
     void copied(void* d, const void* s, u64 n) {
         bytes(s, n, false);
         bytes(d, n, true);
     }
-    // A string stored at d (with its terminator), as written.
-    void stored(const char* d) {
-        if (d != nullptr) bytes(d, length_of(d, ~0ull) + 1, true);
-    }
-
-  private:
-    u64 pc_;
-    InterceptorScope scope_;
 };
 
 // strcat & co.: the destination's string read, the source read up to max, the appended
 // characters and the terminator written.
 void appended(u64 pc, char* d, const char* s, u64 max) {
     if (Call c(pc); c) {
-        const u64 dn = length_of(d, ~0ull);
-        const u64 n = length_of(s, max);
+        const u64 dn = string_length(d);
+        const u64 n = string_length(s, max);
         c.bytes(d, dn, false);
-        c.bytes(s, n < max ? n + 1 : n, false);
+        c.bytes(s, string_extent(s, max), false);
         c.bytes(d + dn, n + 1, true);
     }
 }
@@ -116,17 +97,16 @@ FRT_EXPORT void* __memset_chk(void* d, int v, size_t n, size_t size) {
     return REAL(__memset_chk)(d, v, n, size);
 }
 FRT_EXPORT char* __strcpy_chk(char* d, const char* s, size_t size) {
-    if (Call c(FRT_CALLER()); c) c.copied(d, s, length_of(s, ~0ull) + 1);
+    if (Call c(FRT_CALLER()); c) c.copied(d, s, string_extent(s));
     return REAL(__strcpy_chk)(d, s, size);
 }
 FRT_EXPORT char* __stpcpy_chk(char* d, const char* s, size_t size) {
-    if (Call c(FRT_CALLER()); c) c.copied(d, s, length_of(s, ~0ull) + 1);
+    if (Call c(FRT_CALLER()); c) c.copied(d, s, string_extent(s));
     return REAL(__stpcpy_chk)(d, s, size);
 }
 FRT_EXPORT char* __strncpy_chk(char* d, const char* s, size_t n, size_t size) {
     if (Call c(FRT_CALLER()); c) {
-        const u64 k = length_of(s, n);
-        c.bytes(s, k < n ? k + 1 : k, false);
+        c.bytes(s, string_extent(s, n), false);
         c.bytes(d, n, true);
     }
     return REAL(__strncpy_chk)(d, s, n, size);
@@ -143,7 +123,7 @@ FRT_EXPORT char* __fgets_chk(char* s, size_t size, int n, FILE* f) {
     stream_used(FRT_CALLER(), f);
     char* r = REAL(__fgets_chk)(s, size, n, f);
     if (r != nullptr)
-        if (Call c(FRT_CALLER()); c) c.stored(s);
+        if (Call c(FRT_CALLER()); c) c.text(s, true);
     return r;
 }
 FRT_EXPORT size_t __fread_chk(void* p, size_t size_of_p, size_t size, size_t n, FILE* f) {
@@ -155,19 +135,18 @@ FRT_EXPORT size_t __fread_chk(void* p, size_t size_of_p, size_t size, size_t n, 
 FRT_EXPORT char* __getcwd_chk(char* buf, size_t n, size_t size) {
     char* r = REAL(__getcwd_chk)(buf, n, size);
     if (r != nullptr && r == buf)
-        if (Call c(FRT_CALLER()); c) c.stored(buf);
+        if (Call c(FRT_CALLER()); c) c.text(buf, true);
     return r;
 }
 FRT_EXPORT char* __realpath_chk(const char* path, char* resolved, size_t size) {
-    if (Call c(FRT_CALLER()); c && path != nullptr)
-        c.bytes(path, length_of(path, ~0ull) + 1, false);
+    if (Call c(FRT_CALLER()); c) c.text(path, false);
     char* r = REAL(__realpath_chk)(path, resolved, size);
     if (r != nullptr)
-        if (Call c(FRT_CALLER()); c) c.stored(r);
+        if (Call c(FRT_CALLER()); c) c.text(r, true);
     return r;
 }
 FRT_EXPORT ssize_t __readlink_chk(const char* path, char* buf, size_t n, size_t size) {
-    if (Call c(FRT_CALLER()); c) c.bytes(path, length_of(path, ~0ull) + 1, false);
+    if (Call c(FRT_CALLER()); c) c.text(path, false);
     const ssize_t r = REAL(__readlink_chk)(path, buf, n, size);
     if (r > 0)
         if (Call c(FRT_CALLER()); c) c.bytes(buf, static_cast<u64>(r), true);

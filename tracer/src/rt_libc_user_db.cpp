@@ -50,25 +50,10 @@ FRT_DECLARE_REAL(getprotobyname);
 FRT_DECLARE_REAL(getprotobynumber);
 FRT_DECLARE_REAL(getnameinfo);
 
-u64 text_length(const char* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
-}
-
-// The accesses of one call, made under one scope.
-class Lookup {
+// The accesses of one lookup: a library call that also knows the databases' entries.
+class Lookup : public LibraryCall {
   public:
-    explicit Lookup(u64 pc) : pc_(pc), scope_(program_call(pc)) {}
-    explicit operator bool() const { return static_cast<bool>(scope_); }
-
-    void bytes(const void* p, u64 size, bool write) {
-        if (p != nullptr && size != 0) library_access(scope_.thread(), pc_, p, size, write);
-    }
-    void text(const char* s, bool write) {
-        if (s != nullptr) bytes(s, text_length(s) + 1, write);
-    }
+    using LibraryCall::LibraryCall;
     // A null-terminated array of pointers, and what each points to (`each` bytes, or a string
     // when each == 0).
     void array(char* const* a, u64 each) {
@@ -116,10 +101,6 @@ class Lookup {
         text(p->p_name, true);
         array(p->p_aliases, 0);
     }
-
-  private:
-    u64 pc_;
-    InterceptorScope scope_;
 };
 
 // A non-reentrant lookup: the real call (its allocations the program's), then its result.

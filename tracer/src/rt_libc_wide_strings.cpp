@@ -50,31 +50,7 @@ FRT_DECLARE_REAL(iconv);
 constexpr u64 kWide = sizeof(wchar_t);
 constexpr size_t kFailed = static_cast<size_t>(-1);
 
-template <class Char> u64 length_of(const Char* s, u64 max) {
-    u64 n = 0;
-    while (n < max && s[n] != 0)
-        ++n;
-    return n;
-}
-// Characters of s examined up to max: the terminator included when it comes first.
-template <class Char> u64 examined(const Char* s, u64 max) {
-    const u64 n = length_of(s, max);
-    return n < max ? n + 1 : n;
-}
-
-// The accesses of one call, under one scope.
-class Strings {
-  public:
-    explicit Strings(u64 pc) : pc_(pc), scope_(program_call(pc)) {}
-    explicit operator bool() const { return static_cast<bool>(scope_); }
-    void bytes(const void* p, u64 size, bool write) {
-        if (p != nullptr && size != 0) library_access(scope_.thread(), pc_, p, size, write);
-    }
-
-  private:
-    u64 pc_;
-    InterceptorScope scope_;
-};
+using Strings = LibraryCall;
 
 // wcscmp & co.: wide characters compared up to the first difference or terminator (at most max).
 u64 compared(const wchar_t* a, const wchar_t* b, u64 max) {
@@ -93,7 +69,7 @@ void converted(u64 pc, const In* src, const void* dst, size_t n, size_t r, u64 o
     if (!s || r == kFailed) return;
     if (dst != nullptr) s.bytes(dst, (r + (r < n ? 1 : 0)) * out_size, true);
     if (src != nullptr && (dst == nullptr || r < n))
-        s.bytes(src, (length_of(src, ~0ull) + 1) * sizeof(In), false);
+        s.bytes(src, (string_length(src, ~0ull) + 1) * sizeof(In), false);
 }
 
 } // namespace
@@ -102,7 +78,7 @@ void converted(u64 pc, const In* src, const void* dst, size_t n, size_t r, u64 o
 
 FRT_EXPORT wchar_t* wcscpy(wchar_t* d, const wchar_t* s) {
     if (Strings c(FRT_CALLER()); c) {
-        const u64 n = examined(s, ~0ull) * kWide;
+        const u64 n = string_extent(s, ~0ull) * kWide;
         c.bytes(s, n, false);
         c.bytes(d, n, true);
     }
@@ -110,15 +86,15 @@ FRT_EXPORT wchar_t* wcscpy(wchar_t* d, const wchar_t* s) {
 }
 FRT_EXPORT wchar_t* wcsncpy(wchar_t* d, const wchar_t* s, size_t n) {
     if (Strings c(FRT_CALLER()); c) {
-        c.bytes(s, examined(s, n) * kWide, false);
+        c.bytes(s, string_extent(s, n) * kWide, false);
         c.bytes(d, n * kWide, true);
     }
     return REAL(wcsncpy)(d, s, n);
 }
 FRT_EXPORT wchar_t* wcscat(wchar_t* d, const wchar_t* s) {
     if (Strings c(FRT_CALLER()); c) {
-        const u64 dn = length_of(d, ~0ull);
-        const u64 n = examined(s, ~0ull);
+        const u64 dn = string_length(d, ~0ull);
+        const u64 n = string_extent(s, ~0ull);
         c.bytes(d, dn * kWide, false);
         c.bytes(s, n * kWide, false);
         c.bytes(d + dn, n * kWide, true);
@@ -127,10 +103,10 @@ FRT_EXPORT wchar_t* wcscat(wchar_t* d, const wchar_t* s) {
 }
 FRT_EXPORT wchar_t* wcsncat(wchar_t* d, const wchar_t* s, size_t n) {
     if (Strings c(FRT_CALLER()); c) {
-        const u64 dn = length_of(d, ~0ull);
-        const u64 sn = length_of(s, n);
+        const u64 dn = string_length(d, ~0ull);
+        const u64 sn = string_length(s, n);
         c.bytes(d, dn * kWide, false);
-        c.bytes(s, examined(s, n) * kWide, false);
+        c.bytes(s, string_extent(s, n) * kWide, false);
         c.bytes(d + dn, (sn + 1) * kWide, true);
     }
     return REAL(wcsncat)(d, s, n);
@@ -159,12 +135,12 @@ FRT_EXPORT int wmemcmp(const wchar_t* a, const wchar_t* b, size_t n) {
     return REAL(wmemcmp)(a, b, n);
 }
 FRT_EXPORT wchar_t* wcsdup(const wchar_t* s) {
-    if (Strings c(FRT_CALLER()); c) c.bytes(s, examined(s, ~0ull) * kWide, false);
+    if (Strings c(FRT_CALLER()); c) c.bytes(s, string_extent(s, ~0ull) * kWide, false);
     ProgramAllocations program(FRT_CALLER());
     return REAL(wcsdup)(s);
 }
 FRT_EXPORT size_t wcsnlen(const wchar_t* s, size_t max) {
-    if (Strings c(FRT_CALLER()); c) c.bytes(s, examined(s, max) * kWide, false);
+    if (Strings c(FRT_CALLER()); c) c.bytes(s, string_extent(s, max) * kWide, false);
     return REAL(wcsnlen)(s, max);
 }
 FRT_EXPORT wchar_t* wmemmove(wchar_t* d, const wchar_t* s, size_t n) {

@@ -24,24 +24,16 @@
 // follows is then unreliable).
 #include "rt_printf_args.hpp"
 
-#include "rt_stdio.hpp"
+#include "rt_library_call.hpp"
 
 using namespace frt;
 
 namespace {
 
-template <class Char> u64 length_of(const Char* s, u64 max) {
-    u64 n = 0;
-    while (n < max && s[n] != 0)
-        ++n;
-    return n;
-}
-
 // The bytes a string conversion reads: up to and including the terminator, at most `max`
 // characters.
 template <class Char> u64 string_bytes(const Char* s, u64 max) {
-    const u64 n = length_of(s, max);
-    return (n < max ? n + 1 : n) * sizeof(Char);
+    return string_extent(s, max) * sizeof(Char);
 }
 
 template <class Char> bool is_digit(Char c) {

@@ -6,16 +6,9 @@
 
 #include <stdio.h>
 
-#include "rt_record.hpp"
+#include "rt_library_call.hpp"
 
 namespace frt {
-
-// The calling thread, entered, if a library call of the program made at pc is to be recorded:
-// not the runtime's own calls, nor the OpenMP runtime's on its own data (rt_internal.hpp), nor
-// calls made while the thread is being set up (these functions run there too).
-FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
-}
 
 // A call that locks the stream (POSIX 2.5: every stdio function that is not an _unlocked
 // variant behaves as if it called flockfile/funlockfile): an atomic read-write of the FILE's

@@ -56,18 +56,9 @@ FRT_DECLARE_REAL(putwchar_unlocked);
 FRT_DECLARE_REAL(fgetws_unlocked);
 FRT_DECLARE_REAL(fputws_unlocked);
 
-u64 wide_length(const wchar_t* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
-}
-
 // The wide string at s (with its terminator) read or written by the program's call at pc.
 void text_used(u64 pc, const wchar_t* s, bool write) {
-    if (s == nullptr) return;
-    if (InterceptorScope scope(program_call(pc)); scope)
-        library_access(scope.thread(), pc, s, (wide_length(s) + 1) * sizeof(wchar_t), write);
+    if (LibraryCall c(pc); c) c.text(s, write);
 }
 
 int printed(u64 pc, FILE* f, const wchar_t* format, va_list ap) {
