@@ -53,6 +53,6 @@ int main(void) {
     }
     pthread_join(t, NULL);
     fclose(input);
-    printf("%zu\n", total > 0);
+    printf("%d\n", total > 0);
     return 0;
 }

@@ -47,6 +47,6 @@ int main(void) {
     }
     for (int i = 0; i < 2; ++i)
         pthread_join(t[i], NULL);
-    printf("%zu %s %s\n", total > 0, fields[0][2], fields[1][1]);
+    printf("%d %s %s\n", total > 0, fields[0][2], fields[1][1]);
     return 0;
 }

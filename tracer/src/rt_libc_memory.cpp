@@ -6,7 +6,8 @@
 //                  including the first difference; memcmp/bcmp: all n bytes, as TSan's
 //                  strict_memcmp; strcpy/strcat/stpcpy: source read, destination written,
 //                  terminator included; strdup: the source read).
-//   stdio          fwrite/fputs/puts read the program's buffer, fread/fgets write it. A FILE is
+//   stdio          fwrite/fputs/puts/perror read the program's buffer, fread/fgets write it. A FILE
+//   is
 //                  locked by every stdio call (POSIX flockfile), so calls on one FILE never
 //                  race with each other; they do with fclose, which destroys it. Each call is
 //                  an atomic read-write of the FILE's lock field (atomic accesses do not race
@@ -97,6 +98,7 @@ FRT_DECLARE_REAL(fwrite);
 FRT_DECLARE_REAL(fread);
 FRT_DECLARE_REAL(fputs);
 FRT_DECLARE_REAL(puts);
+FRT_DECLARE_REAL(perror);
 FRT_DECLARE_REAL(fgets);
 FRT_DECLARE_REAL(fputc);
 FRT_DECLARE_REAL(putc);
@@ -458,6 +460,11 @@ FRT_EXPORT int fputs(const char* s, FILE* f) {
     accessed(FRT_CALLER(), s, length(s) + 1, false);
     return REAL(fputs)(s, f);
 }
+FRT_EXPORT void perror(const char* s) {
+    file_used(FRT_CALLER(), stderr);
+    if (s != nullptr) accessed(FRT_CALLER(), s, length(s) + 1, false);
+    REAL(perror)(s);
+}
 FRT_EXPORT int puts(const char* s) {
     file_used(FRT_CALLER(), stdout);
     accessed(FRT_CALLER(), s, length(s) + 1, false);
@@ -536,6 +543,7 @@ FRT_INTERCEPTOR_ALIAS(fwrite)
 FRT_INTERCEPTOR_ALIAS(fread)
 FRT_INTERCEPTOR_ALIAS(fputs)
 FRT_INTERCEPTOR_ALIAS(puts)
+FRT_INTERCEPTOR_ALIAS(perror)
 FRT_INTERCEPTOR_ALIAS(fgets)
 FRT_INTERCEPTOR_ALIAS(fputc)
 FRT_INTERCEPTOR_ALIAS(putc)
