@@ -1,5 +1,5 @@
-// libc-conversions.c without the mutex: the worker's realpath, inet_ntop, mktime and wcscat
-// store into buffers that main reads meanwhile (a relaxed flag orders nothing).
+// libc-conversions.c without the mutex: the worker's realpath, inet_ntop, mktime, statvfs and
+// wcscat store into buffers that main reads meanwhile (a relaxed flag orders nothing).
 #define _XOPEN_SOURCE 700
 #include <arpa/inet.h>
 #include <limits.h>
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <wchar.h>
 
@@ -15,6 +16,7 @@ static char resolved[PATH_MAX];
 static char address[INET_ADDRSTRLEN];
 static struct tm when = {.tm_year = 120, .tm_mon = 13, .tm_mday = 1};
 static wchar_t wide[32] = L"name";
+static struct statvfs file_system;
 static atomic_int done;
 
 static void* worker(void* arg) {
@@ -23,6 +25,7 @@ static void* worker(void* arg) {
     if (realpath("/tmp", resolved) == NULL) resolved[0] = 0; // RACE
     inet_ntop(AF_INET, &loopback, address, sizeof address);  // RACE
     mktime(&when);                                           // RACE
+    statvfs("/", &file_system);                              // RACE
     wcscat(wide, L"-wide");                                  // RACE
     atomic_store_explicit(&done, 1, memory_order_relaxed);
     return NULL;
@@ -38,8 +41,9 @@ int main(void) {
     inet_pton(AF_INET, address, &back); // RACE
     const int month = when.tm_mon;      // RACE
     char narrow[32];
-    wcstombs(narrow, wide, sizeof narrow); // RACE
+    wcstombs(narrow, wide, sizeof narrow);           // RACE
+    const unsigned long block = file_system.f_bsize; // RACE
     pthread_join(t, NULL);
-    printf("%zu %d %s %u\n", a, month, narrow, (unsigned)back.s_addr & 1);
+    printf("%zu %d %s %u %lu\n", a, month, narrow, (unsigned)back.s_addr & 1, block);
     return 0;
 }

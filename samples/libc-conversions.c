@@ -3,8 +3,8 @@
 // realpath, formats an address with inet_ntop, normalizes a struct tm with mktime and formats
 // it with strftime, converts a name to wide characters (mbstowcs) and appends to it (wcscat),
 // converts text with iconv, fills an error text with the POSIX strerror_r and a struct
-// utsname; main reads them all under the mutex, parses the address back with inet_pton and
-// converts the wide name back with wcstombs. No race.
+// utsname, and file system facts with statvfs; main reads them all under the mutex, parses the
+// address back with inet_pton and converts the wide name back with wcstombs. No race.
 #define _XOPEN_SOURCE 700
 #include <arpa/inet.h>
 #include <iconv.h>
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <wchar.h>
@@ -26,6 +27,7 @@ static wchar_t wide[32];
 static char converted[32];
 static char error_text[128];
 static struct utsname system_name;
+static struct statvfs file_system;
 
 static void* worker(void* arg) {
     (void)arg;
@@ -52,6 +54,7 @@ static void* worker(void* arg) {
     }
     strerror_r(2, error_text, sizeof error_text);
     uname(&system_name);
+    statvfs("/", &file_system);
     pthread_mutex_unlock(&lock);
     return NULL;
 }
@@ -68,7 +71,7 @@ int main(void) {
         wcstombs(narrow, wide, sizeof narrow);
         if (address[0] != 0) inet_pton(AF_INET, address, &back);
         const size_t n = strlen(resolved) + strlen(date) + strlen(converted) + strlen(error_text) +
-                         strlen(system_name.sysname);
+                         strlen(system_name.sysname) + file_system.f_bsize;
         pthread_mutex_unlock(&lock);
         (void)n;
     }

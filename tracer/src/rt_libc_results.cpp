@@ -6,7 +6,9 @@
 //   time, clock_gettime, gettimeofday     write the time they return (time: *t when given).
 //   localtime_r, gmtime_r                 read *t, write the struct tm.
 //   ctime_r, asctime_r                    read the time / struct tm, write the text.
-//   stat, lstat, fstat, fstatat           read the path, write the struct stat (on success).
+//   stat, lstat, fstat, fstatat           read the path, write the struct stat (on success);
+//                                         also the 64-bit names (stat64, ...), statx,
+//                                         statfs/fstatfs and statvfs/fstatvfs.
 //   rand_r                                read and write the seed (a shared seed races).
 //   getcwd                                writes the path it stores (with its terminator).
 //   strtol & co., strtod & co.            read the characters parsed and the one that ended
@@ -38,6 +40,8 @@
 #include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/times.h>
@@ -87,6 +91,15 @@ FRT_DECLARE_REAL(stat);
 FRT_DECLARE_REAL(lstat);
 FRT_DECLARE_REAL(fstat);
 FRT_DECLARE_REAL(fstatat);
+FRT_DECLARE_REAL(stat64);
+FRT_DECLARE_REAL(lstat64);
+FRT_DECLARE_REAL(fstat64);
+FRT_DECLARE_REAL(fstatat64);
+FRT_DECLARE_REAL(statx);
+FRT_DECLARE_REAL(statfs);
+FRT_DECLARE_REAL(fstatfs);
+FRT_DECLARE_REAL(statvfs);
+FRT_DECLARE_REAL(fstatvfs);
 FRT_DECLARE_REAL(rand_r);
 FRT_DECLARE_REAL(getcwd);
 FRT_DECLARE_REAL(strtol);
@@ -192,28 +205,53 @@ FRT_EXPORT char* asctime_r(const struct tm* tm, char* buf) {
     if (r != nullptr) accessed(FRT_CALLER(), buf, text_length(buf) + 1, true);
     return r;
 }
-FRT_EXPORT int stat(const char* path, struct stat* st) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
-    const int r = REAL(stat)(path, st);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
+namespace {
+// The status calls: the path read (when there is one), the structure written on success.
+template <class Out> int status_stored(u64 pc, const char* path, Out* out, int r) {
+    if (path != nullptr) accessed(pc, path, text_length(path) + 1, false);
+    if (r == 0) accessed(pc, out, sizeof *out, true);
     return r;
+}
+} // namespace
+
+FRT_EXPORT int stat(const char* path, struct stat* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(stat)(path, st));
 }
 FRT_EXPORT int lstat(const char* path, struct stat* st) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
-    const int r = REAL(lstat)(path, st);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
-    return r;
+    return status_stored(FRT_CALLER(), path, st, REAL(lstat)(path, st));
 }
 FRT_EXPORT int fstat(int fd, struct stat* st) {
-    const int r = REAL(fstat)(fd, st);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
-    return r;
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstat)(fd, st));
 }
 FRT_EXPORT int fstatat(int dir, const char* path, struct stat* st, int flags) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
-    const int r = REAL(fstatat)(dir, path, st, flags);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
-    return r;
+    return status_stored(FRT_CALLER(), path, st, REAL(fstatat)(dir, path, st, flags));
+}
+FRT_EXPORT int stat64(const char* path, struct stat64* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(stat64)(path, st));
+}
+FRT_EXPORT int lstat64(const char* path, struct stat64* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(lstat64)(path, st));
+}
+FRT_EXPORT int fstat64(int fd, struct stat64* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstat64)(fd, st));
+}
+FRT_EXPORT int fstatat64(int dir, const char* path, struct stat64* st, int flags) {
+    return status_stored(FRT_CALLER(), path, st, REAL(fstatat64)(dir, path, st, flags));
+}
+FRT_EXPORT int statx(int dir, const char* path, int flags, unsigned mask, struct statx* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statx)(dir, path, flags, mask, st));
+}
+FRT_EXPORT int statfs(const char* path, struct statfs* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statfs)(path, st));
+}
+FRT_EXPORT int fstatfs(int fd, struct statfs* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstatfs)(fd, st));
+}
+FRT_EXPORT int statvfs(const char* path, struct statvfs* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statvfs)(path, st));
+}
+FRT_EXPORT int fstatvfs(int fd, struct statvfs* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstatvfs)(fd, st));
 }
 FRT_EXPORT int rand_r(unsigned* seed) {
     accessed(FRT_CALLER(), seed, sizeof *seed, false);
@@ -451,6 +489,15 @@ FRT_INTERCEPTOR_ALIAS(stat)
 FRT_INTERCEPTOR_ALIAS(lstat)
 FRT_INTERCEPTOR_ALIAS(fstat)
 FRT_INTERCEPTOR_ALIAS(fstatat)
+FRT_INTERCEPTOR_ALIAS(stat64)
+FRT_INTERCEPTOR_ALIAS(lstat64)
+FRT_INTERCEPTOR_ALIAS(fstat64)
+FRT_INTERCEPTOR_ALIAS(fstatat64)
+FRT_INTERCEPTOR_ALIAS(statx)
+FRT_INTERCEPTOR_ALIAS(statfs)
+FRT_INTERCEPTOR_ALIAS(fstatfs)
+FRT_INTERCEPTOR_ALIAS(statvfs)
+FRT_INTERCEPTOR_ALIAS(fstatvfs)
 FRT_INTERCEPTOR_ALIAS(rand_r)
 FRT_INTERCEPTOR_ALIAS(getcwd)
 FRT_INTERCEPTOR_ALIAS(strtol)
