@@ -6,7 +6,8 @@
 //                  including the first difference; memcmp/bcmp: all n bytes, as TSan's
 //                  strict_memcmp; strcpy/strcat/stpcpy: source read, destination written,
 //                  terminator included; strdup: the source read).
-//   stdio          fwrite/fputs/puts read the program's buffer, fread/fgets write it. A FILE is
+//   stdio          fwrite/fputs/puts/perror read the program's buffer, fread/fgets write it. A FILE
+//   is
 //                  locked by every stdio call (POSIX flockfile), so calls on one FILE never
 //                  race with each other; they do with fclose, which destroys it. Each call is
 //                  an atomic read-write of the FILE's lock field (atomic accesses do not race
@@ -16,6 +17,10 @@
 //                  as synchronization: ThreadSanitizer does not see it either, and ordering two
 //                  threads by their printf calls would hide the races of programs that print.
 //   strerror_r     writes the buffer it fills.
+//   strtok_r       reads and writes the caller's *saveptr, reads what it scanned, writes the
+//                  terminator it stores over a delimiter; strsep the same with *stringp.
+//   more strings   memccpy (up to and including the byte found), strcasestr, stpncpy, strcoll,
+//                  strxfrm (the source read whole, what it stores written).
 //   searches       memchr/rawmemchr/strchrnul/strpbrk/strspn/strcspn: the bytes examined up to
 //                  and including the one that ended the search (memrchr: all n, as TSan; the
 //                  sets of strpbrk/strspn/strcspn and memmem's needle: whole), memmem: the
@@ -25,13 +30,11 @@
 //   qsort/qsort_r  a write of the whole array (elements are moved around: TSan's model); the
 //                  comparator is the program's code, traced where it is instrumented (it runs
 //                  outside the runtime). bsearch only calls the comparator: nothing of its own.
-//   snprintf & co. sprintf/snprintf/vsprintf/vsnprintf write the characters they produce and
-//                  the terminator (at most n); the format and %s arguments are not read here.
+//   printf         rt_stdio_printf.cpp.
 //   getline        getline/getdelim write *lineptr and *n (the buffer may be reallocated: the
 //                  allocator sees it) and the line with its terminator.
 // The calls are only traced from threads the runtime already knows (these functions also run
 // while a thread is being set up), and never from inside the runtime.
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,12 +48,6 @@
 using namespace frt;
 
 namespace {
-
-// The calling thread's state if a library call of the program (made at pc) is to be recorded:
-// not the runtime's own calls, nor the OpenMP runtime's on its own data (rt_internal.hpp).
-FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
-}
 
 void accessed(u64 pc, const void* addr, u64 size, bool write) {
     if (InterceptorScope scope(program_call(pc)); scope) {
@@ -90,15 +87,22 @@ FRT_DECLARE_REAL_TYPED(strrchr, find_char_fn);
 FRT_DECLARE_REAL_TYPED(strstr, find_str_fn);
 FRT_DECLARE_REAL(strdup);
 FRT_DECLARE_REAL(strndup);
+FRT_DECLARE_REAL(strtok_r);
+FRT_DECLARE_REAL(strsep);
+FRT_DECLARE_REAL(memccpy);
+FRT_DECLARE_REAL_TYPED(strcasestr, find_str_fn);
+FRT_DECLARE_REAL(stpncpy);
+FRT_DECLARE_REAL(strcoll);
+FRT_DECLARE_REAL(strxfrm);
 FRT_DECLARE_REAL(fwrite);
 FRT_DECLARE_REAL(fread);
 FRT_DECLARE_REAL(fputs);
 FRT_DECLARE_REAL(puts);
+FRT_DECLARE_REAL(perror);
 FRT_DECLARE_REAL(fgets);
 FRT_DECLARE_REAL(fputc);
 FRT_DECLARE_REAL(putc);
 FRT_DECLARE_REAL(putchar);
-FRT_DECLARE_REAL(vfprintf);
 FRT_DECLARE_REAL(fflush);
 using strerror_r_fn = char* (*)(int, char*, size_t);
 FRT_DECLARE_REAL_TYPED(strerror_r, strerror_r_fn);
@@ -122,8 +126,6 @@ FRT_DECLARE_REAL(wmemset);
 FRT_DECLARE_REAL(wcslen);
 FRT_DECLARE_REAL(qsort);
 FRT_DECLARE_REAL(qsort_r);
-FRT_DECLARE_REAL(vsnprintf);
-FRT_DECLARE_REAL(vsprintf);
 FRT_DECLARE_REAL(getdelim);
 
 // strcmp & co.: the index of the first difference or terminator (compared up to max bytes).
@@ -266,6 +268,74 @@ FRT_EXPORT char* strndup(const char* s, size_t max) {
     accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
     return REAL(strndup)(s, max);
 }
+// strtok_r keeps its position in the caller's *saveptr: read when s is null, written always;
+// the bytes scanned (skipped delimiters, the token and the byte that ended it) read, and the
+// terminator it stores over a delimiter written.
+FRT_EXPORT char* strtok_r(char* s, const char* delim, char** saveptr) {
+    const u64 pc = FRT_CALLER();
+    accessed(pc, delim, length(delim) + 1, false);
+    if (s == nullptr) accessed(pc, saveptr, sizeof *saveptr, false);
+    char* start = s != nullptr ? s : *saveptr;
+    char* r = REAL(strtok_r)(s, delim, saveptr);
+    accessed(pc, saveptr, sizeof *saveptr, true);
+    if (r != nullptr) {
+        const u64 n = length(r);
+        accessed(pc, start, static_cast<u64>(r - start) + n + 1, false);
+        if (*saveptr == r + n + 1) accessed(pc, r + n, 1, true);
+    } else if (start != nullptr) {
+        accessed(pc, start, length(start) + 1, false);
+    }
+    return r;
+}
+// strsep moves *stringp past the first delimiter, which it overwrites with a terminator.
+FRT_EXPORT char* strsep(char** stringp, const char* delim) {
+    const u64 pc = FRT_CALLER();
+    accessed(pc, stringp, sizeof *stringp, false);
+    char* start = *stringp;
+    char* r = REAL(strsep)(stringp, delim);
+    if (start == nullptr) return r;
+    accessed(pc, delim, length(delim) + 1, false);
+    accessed(pc, stringp, sizeof *stringp, true);
+    if (*stringp == nullptr) {
+        accessed(pc, start, length(start) + 1, false);
+    } else {
+        accessed(pc, start, static_cast<u64>(*stringp - start), false);
+        accessed(pc, *stringp - 1, 1, true);
+    }
+    return r;
+}
+// memccpy copies up to and including the first c (r: just past it), or n bytes.
+FRT_EXPORT void* memccpy(void* d, const void* s, int c, size_t n) {
+    void* r = REAL(memccpy)(d, s, c, n);
+    const u64 k =
+        r != nullptr ? static_cast<u64>(static_cast<char*>(r) - static_cast<char*>(d)) : n;
+    accessed(FRT_CALLER(), s, k, false);
+    accessed(FRT_CALLER(), d, k, true);
+    return r;
+}
+FRT_EXPORT char* c_strcasestr(const char* s, const char* w) __asm__("strcasestr");
+FRT_EXPORT char* c_strcasestr(const char* s, const char* w) {
+    accessed(FRT_CALLER(), s, length(s) + 1, false);
+    accessed(FRT_CALLER(), w, length(w) + 1, false);
+    return REAL(strcasestr)(s, w);
+}
+FRT_EXPORT char* stpncpy(char* d, const char* s, size_t max) {
+    const u64 n = length_max(s, max);
+    accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
+    accessed(FRT_CALLER(), d, max, true);
+    return REAL(stpncpy)(d, s, max);
+}
+FRT_EXPORT int strcoll(const char* a, const char* b) {
+    accessed(FRT_CALLER(), a, length(a) + 1, false);
+    accessed(FRT_CALLER(), b, length(b) + 1, false);
+    return REAL(strcoll)(a, b);
+}
+FRT_EXPORT size_t strxfrm(char* d, const char* s, size_t n) {
+    accessed(FRT_CALLER(), s, length(s) + 1, false);
+    const size_t r = REAL(strxfrm)(d, s, n);
+    if (n != 0) accessed(FRT_CALLER(), d, r < n ? r + 1 : n, true);
+    return r;
+}
 // The GNU strerror_r (what _GNU_SOURCE programs and C++ get): may or may not use buf.
 FRT_EXPORT char* strerror_r(int e, char* buf, size_t n) {
     auto real = REAL(strerror_r);
@@ -390,6 +460,11 @@ FRT_EXPORT int fputs(const char* s, FILE* f) {
     accessed(FRT_CALLER(), s, length(s) + 1, false);
     return REAL(fputs)(s, f);
 }
+FRT_EXPORT void perror(const char* s) {
+    file_used(FRT_CALLER(), stderr);
+    if (s != nullptr) accessed(FRT_CALLER(), s, length(s) + 1, false);
+    REAL(perror)(s);
+}
 FRT_EXPORT int puts(const char* s) {
     file_used(FRT_CALLER(), stdout);
     accessed(FRT_CALLER(), s, length(s) + 1, false);
@@ -413,62 +488,6 @@ FRT_EXPORT int putchar(int c) {
     file_used(FRT_CALLER(), stdout);
     return REAL(putchar)(c);
 }
-FRT_EXPORT int vfprintf(FILE* f, const char* format, va_list ap) {
-    file_used(FRT_CALLER(), f);
-    return REAL(vfprintf)(f, format, ap);
-}
-FRT_EXPORT int vprintf(const char* format, va_list ap) {
-    file_used(FRT_CALLER(), stdout);
-    return REAL(vfprintf)(stdout, format, ap);
-}
-FRT_EXPORT int fprintf(FILE* f, const char* format, ...) {
-    file_used(FRT_CALLER(), f);
-    va_list ap;
-    va_start(ap, format);
-    const int r = REAL(vfprintf)(f, format, ap);
-    va_end(ap);
-    return r;
-}
-FRT_EXPORT int printf(const char* format, ...) {
-    file_used(FRT_CALLER(), stdout);
-    va_list ap;
-    va_start(ap, format);
-    const int r = REAL(vfprintf)(stdout, format, ap);
-    va_end(ap);
-    return r;
-}
-// The characters produced and the terminator, of at most n bytes (r: the length the whole
-// output would have).
-void formatted(u64 pc, char* buf, int r, u64 n) {
-    if (r >= 0 && n != 0)
-        accessed(pc, buf, static_cast<u64>(r) + 1 < n ? static_cast<u64>(r) + 1 : n, true);
-}
-FRT_EXPORT int vsnprintf(char* buf, size_t n, const char* format, va_list ap) {
-    const int r = REAL(vsnprintf)(buf, n, format, ap);
-    formatted(FRT_CALLER(), buf, r, n);
-    return r;
-}
-FRT_EXPORT int snprintf(char* buf, size_t n, const char* format, ...) {
-    va_list ap;
-    va_start(ap, format);
-    const int r = REAL(vsnprintf)(buf, n, format, ap);
-    va_end(ap);
-    formatted(FRT_CALLER(), buf, r, n);
-    return r;
-}
-FRT_EXPORT int vsprintf(char* buf, const char* format, va_list ap) {
-    const int r = REAL(vsprintf)(buf, format, ap);
-    formatted(FRT_CALLER(), buf, r, ~0ull);
-    return r;
-}
-FRT_EXPORT int sprintf(char* buf, const char* format, ...) {
-    va_list ap;
-    va_start(ap, format);
-    const int r = REAL(vsprintf)(buf, format, ap);
-    va_end(ap);
-    formatted(FRT_CALLER(), buf, r, ~0ull);
-    return r;
-}
 ssize_t line_read(u64 pc, char** line, size_t* n, int delim, FILE* f) {
     file_used(pc, f);
     const ssize_t r = REAL(getdelim)(line, n, delim, f);
@@ -488,7 +507,9 @@ FRT_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
 }
 FRT_EXPORT int fflush(FILE* f) {
     file_used(FRT_CALLER(), f);
-    return REAL(fflush)(f);
+    const int r = REAL(fflush)(f);
+    memory_stream_flushed(FRT_CALLER(), f);
+    return r;
 }
 
 // The __interceptor_ names (rt_record.hpp).
@@ -511,18 +532,22 @@ FRT_INTERCEPTOR_ALIAS(strncat)
 FRT_INTERCEPTOR_ALIAS(strdup)
 FRT_INTERCEPTOR_ALIAS(strndup)
 FRT_INTERCEPTOR_ALIAS(strerror_r)
+FRT_INTERCEPTOR_ALIAS(strtok_r)
+FRT_INTERCEPTOR_ALIAS(strsep)
+FRT_INTERCEPTOR_ALIAS(memccpy)
+FRT_INTERCEPTOR_ALIAS(strcasestr)
+FRT_INTERCEPTOR_ALIAS(stpncpy)
+FRT_INTERCEPTOR_ALIAS(strcoll)
+FRT_INTERCEPTOR_ALIAS(strxfrm)
 FRT_INTERCEPTOR_ALIAS(fwrite)
 FRT_INTERCEPTOR_ALIAS(fread)
 FRT_INTERCEPTOR_ALIAS(fputs)
 FRT_INTERCEPTOR_ALIAS(puts)
+FRT_INTERCEPTOR_ALIAS(perror)
 FRT_INTERCEPTOR_ALIAS(fgets)
 FRT_INTERCEPTOR_ALIAS(fputc)
 FRT_INTERCEPTOR_ALIAS(putc)
 FRT_INTERCEPTOR_ALIAS(putchar)
-FRT_INTERCEPTOR_ALIAS(vfprintf)
-FRT_INTERCEPTOR_ALIAS(vprintf)
-FRT_INTERCEPTOR_ALIAS(fprintf)
-FRT_INTERCEPTOR_ALIAS(printf)
 FRT_INTERCEPTOR_ALIAS(fflush)
 FRT_INTERCEPTOR_ALIAS(memchr)
 FRT_INTERCEPTOR_ALIAS(memrchr)
@@ -540,10 +565,6 @@ FRT_INTERCEPTOR_ALIAS(wmemset)
 FRT_INTERCEPTOR_ALIAS(wcslen)
 FRT_INTERCEPTOR_ALIAS(qsort)
 FRT_INTERCEPTOR_ALIAS(qsort_r)
-FRT_INTERCEPTOR_ALIAS(vsnprintf)
-FRT_INTERCEPTOR_ALIAS(snprintf)
-FRT_INTERCEPTOR_ALIAS(vsprintf)
-FRT_INTERCEPTOR_ALIAS(sprintf)
 FRT_INTERCEPTOR_ALIAS(getdelim)
 FRT_INTERCEPTOR_ALIAS(getline)
 FRT_INTERCEPTOR_ALIAS(__getdelim)

@@ -6,19 +6,51 @@
 //   time, clock_gettime, gettimeofday     write the time they return (time: *t when given).
 //   localtime_r, gmtime_r                 read *t, write the struct tm.
 //   ctime_r, asctime_r                    read the time / struct tm, write the text.
-//   stat, lstat, fstat, fstatat           read the path, write the struct stat (on success).
+//   stat, lstat, fstat, fstatat           read the path, write the struct stat (on success);
+//                                         also the 64-bit names (stat64, ...), statx,
+//                                         statfs/fstatfs and statvfs/fstatvfs.
 //   rand_r                                read and write the seed (a shared seed races).
 //   getcwd                                writes the path it stores (with its terminator).
 //   strtol & co., strtod & co.            read the characters parsed and the one that ended
-//                                         the parse; write *endptr when given.
+//                                         the parse; write *endptr when given (also strtold,
+//                                         strtoimax, strtoumax).
+//   mktime, timegm                        read and write the struct tm (normalized in place).
+//   strftime                              reads the format and the struct tm, writes the text.
+//   strptime                              reads the text parsed and the format, writes the
+//                                         struct tm.
+//   realpath                              reads the path, writes the resolved path (into the
+//                                         caller's buffer, or a block it allocates: the
+//                                         program's allocation).
+//   readlink, readlinkat                  read the path, write the bytes stored.
+//   inet_ntop, inet_pton, inet_aton       read the address / text, write the text / address.
+//   strerror_r (POSIX), strerror          __xpg_strerror_r (what the POSIX form is in glibc)
+//                                         writes the buffer. strerror needs nothing: since
+//                                         glibc 2.32 an unknown number's text is in a
+//                                         thread-local buffer, a known one is constant.
+//   wait, waitpid, wait4, waitid          write the status / siginfo (and wait4's rusage).
+//   nanosleep, clock_nanosleep            read the request, write the remaining time.
+//   uname, gethostname, getrandom,        write what they store.
+//   getrusage, times, sysinfo
 // Only from threads the runtime already knows, never from inside the runtime, and not the
 // OpenMP runtime's calls on its own data.
+#include <arpa/inet.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/sysinfo.h>
 #include <sys/time.h>
+#include <sys/times.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+extern "C" int __xpg_strerror_r(int e, char* buf, size_t n);
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -30,10 +62,7 @@ namespace {
 
 void accessed(u64 pc, const void* addr, u64 size, bool write) {
     if (addr == nullptr) return;
-    // (not the runtime's own calls, nor the OpenMP runtime's on its own data)
-    if (InterceptorScope scope(from_runtime(pc) || in_openmp_runtime(pc) ? nullptr
-                                                                         : enter_attached());
-        scope)
+    if (InterceptorScope scope(program_call(pc)); scope)
         library_access(scope.thread(), pc, addr, size, write);
 }
 
@@ -62,6 +91,15 @@ FRT_DECLARE_REAL(stat);
 FRT_DECLARE_REAL(lstat);
 FRT_DECLARE_REAL(fstat);
 FRT_DECLARE_REAL(fstatat);
+FRT_DECLARE_REAL(stat64);
+FRT_DECLARE_REAL(lstat64);
+FRT_DECLARE_REAL(fstat64);
+FRT_DECLARE_REAL(fstatat64);
+FRT_DECLARE_REAL(statx);
+FRT_DECLARE_REAL(statfs);
+FRT_DECLARE_REAL(fstatfs);
+FRT_DECLARE_REAL(statvfs);
+FRT_DECLARE_REAL(fstatvfs);
 FRT_DECLARE_REAL(rand_r);
 FRT_DECLARE_REAL(getcwd);
 FRT_DECLARE_REAL(strtol);
@@ -70,6 +108,53 @@ FRT_DECLARE_REAL(strtoll);
 FRT_DECLARE_REAL(strtoull);
 FRT_DECLARE_REAL(strtod);
 FRT_DECLARE_REAL(strtof);
+FRT_DECLARE_REAL(strtold);
+FRT_DECLARE_REAL(strtoimax);
+FRT_DECLARE_REAL(strtoumax);
+FRT_DECLARE_REAL(mktime);
+FRT_DECLARE_REAL(timegm);
+FRT_DECLARE_REAL(strftime);
+FRT_DECLARE_REAL(strptime);
+FRT_DECLARE_REAL(realpath);
+FRT_DECLARE_REAL(readlink);
+FRT_DECLARE_REAL(readlinkat);
+FRT_DECLARE_REAL(inet_ntop);
+FRT_DECLARE_REAL(inet_pton);
+FRT_DECLARE_REAL(inet_aton);
+FRT_DECLARE_REAL(__xpg_strerror_r);
+FRT_DECLARE_REAL(wait);
+FRT_DECLARE_REAL(waitpid);
+FRT_DECLARE_REAL(wait4);
+FRT_DECLARE_REAL(waitid);
+FRT_DECLARE_REAL(nanosleep);
+FRT_DECLARE_REAL(clock_nanosleep);
+FRT_DECLARE_REAL(uname);
+FRT_DECLARE_REAL(gethostname);
+FRT_DECLARE_REAL(getrandom);
+FRT_DECLARE_REAL(getrusage);
+FRT_DECLARE_REAL(times);
+FRT_DECLARE_REAL(sysinfo);
+
+// The size of an address of family af (inet_ntop, inet_pton).
+u64 address_size(int af) {
+    return af == AF_INET6 ? sizeof(struct in6_addr) : sizeof(struct in_addr);
+}
+// A struct tm normalized in place, with the time zone read (tzset's blocks: the program's).
+template <class Real> time_t normalized(u64 pc, struct tm* tm, Real real) {
+    accessed(pc, tm, sizeof *tm, false);
+    time_t r;
+    {
+        ProgramAllocations program(pc);
+        r = real(tm);
+    }
+    accessed(pc, tm, sizeof *tm, true);
+    return r;
+}
+// A wait that stored the child's status (r > 0: a child was reaped).
+pid_t waited(u64 pc, pid_t r, const int* status) {
+    if (r > 0 && status != nullptr) accessed(pc, status, sizeof *status, true);
+    return r;
+}
 
 } // namespace
 
@@ -120,28 +205,53 @@ FRT_EXPORT char* asctime_r(const struct tm* tm, char* buf) {
     if (r != nullptr) accessed(FRT_CALLER(), buf, text_length(buf) + 1, true);
     return r;
 }
-FRT_EXPORT int stat(const char* path, struct stat* st) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
-    const int r = REAL(stat)(path, st);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
+namespace {
+// The status calls: the path read (when there is one), the structure written on success.
+template <class Out> int status_stored(u64 pc, const char* path, Out* out, int r) {
+    if (path != nullptr) accessed(pc, path, text_length(path) + 1, false);
+    if (r == 0) accessed(pc, out, sizeof *out, true);
     return r;
+}
+} // namespace
+
+FRT_EXPORT int stat(const char* path, struct stat* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(stat)(path, st));
 }
 FRT_EXPORT int lstat(const char* path, struct stat* st) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
-    const int r = REAL(lstat)(path, st);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
-    return r;
+    return status_stored(FRT_CALLER(), path, st, REAL(lstat)(path, st));
 }
 FRT_EXPORT int fstat(int fd, struct stat* st) {
-    const int r = REAL(fstat)(fd, st);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
-    return r;
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstat)(fd, st));
 }
 FRT_EXPORT int fstatat(int dir, const char* path, struct stat* st, int flags) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
-    const int r = REAL(fstatat)(dir, path, st, flags);
-    if (r == 0) accessed(FRT_CALLER(), st, sizeof *st, true);
-    return r;
+    return status_stored(FRT_CALLER(), path, st, REAL(fstatat)(dir, path, st, flags));
+}
+FRT_EXPORT int stat64(const char* path, struct stat64* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(stat64)(path, st));
+}
+FRT_EXPORT int lstat64(const char* path, struct stat64* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(lstat64)(path, st));
+}
+FRT_EXPORT int fstat64(int fd, struct stat64* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstat64)(fd, st));
+}
+FRT_EXPORT int fstatat64(int dir, const char* path, struct stat64* st, int flags) {
+    return status_stored(FRT_CALLER(), path, st, REAL(fstatat64)(dir, path, st, flags));
+}
+FRT_EXPORT int statx(int dir, const char* path, int flags, unsigned mask, struct statx* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statx)(dir, path, flags, mask, st));
+}
+FRT_EXPORT int statfs(const char* path, struct statfs* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statfs)(path, st));
+}
+FRT_EXPORT int fstatfs(int fd, struct statfs* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstatfs)(fd, st));
+}
+FRT_EXPORT int statvfs(const char* path, struct statvfs* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statvfs)(path, st));
+}
+FRT_EXPORT int fstatvfs(int fd, struct statvfs* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstatvfs)(fd, st));
 }
 FRT_EXPORT int rand_r(unsigned* seed) {
     accessed(FRT_CALLER(), seed, sizeof *seed, false);
@@ -197,6 +307,176 @@ FRT_EXPORT float strtof(const char* s, char** endptr) {
     return r;
 }
 
+FRT_EXPORT long double strtold(const char* s, char** endptr) {
+    char* end;
+    const long double r = REAL(strtold)(s, &end);
+    parsed(FRT_CALLER(), s, end, endptr);
+    if (endptr != nullptr) *endptr = end;
+    return r;
+}
+FRT_EXPORT intmax_t strtoimax(const char* s, char** endptr, int base) {
+    char* end;
+    const intmax_t r = REAL(strtoimax)(s, &end, base);
+    parsed(FRT_CALLER(), s, end, endptr);
+    if (endptr != nullptr) *endptr = end;
+    return r;
+}
+FRT_EXPORT uintmax_t strtoumax(const char* s, char** endptr, int base) {
+    char* end;
+    const uintmax_t r = REAL(strtoumax)(s, &end, base);
+    parsed(FRT_CALLER(), s, end, endptr);
+    if (endptr != nullptr) *endptr = end;
+    return r;
+}
+
+// --- time conversions ----------------------------------------------------------------------------
+
+FRT_EXPORT time_t mktime(struct tm* tm) {
+    return normalized(FRT_CALLER(), tm, REAL(mktime));
+}
+FRT_EXPORT time_t timegm(struct tm* tm) {
+    return normalized(FRT_CALLER(), tm, REAL(timegm));
+}
+FRT_EXPORT size_t strftime(char* s, size_t max, const char* format, const struct tm* tm) {
+    const u64 pc = FRT_CALLER();
+    accessed(pc, format, text_length(format) + 1, false);
+    accessed(pc, tm, sizeof *tm, false);
+    size_t r;
+    {
+        ProgramAllocations program(pc);
+        r = REAL(strftime)(s, max, format, tm);
+    }
+    if (r != 0) accessed(pc, s, r + 1, true);
+    return r;
+}
+FRT_EXPORT char* strptime(const char* s, const char* format, struct tm* tm) {
+    const u64 pc = FRT_CALLER();
+    accessed(pc, format, text_length(format) + 1, false);
+    char* r = REAL(strptime)(s, format, tm);
+    accessed(pc, s, r != nullptr ? static_cast<u64>(r - s) : text_length(s) + 1, false);
+    if (r != nullptr) accessed(pc, tm, sizeof *tm, true);
+    return r;
+}
+
+// --- paths, addresses, error texts
+// -----------------------------------------------------------------
+
+FRT_EXPORT char* realpath(const char* path, char* resolved) {
+    const u64 pc = FRT_CALLER();
+    if (path != nullptr) accessed(pc, path, text_length(path) + 1, false);
+    char* r;
+    {
+        ProgramAllocations program(pc);
+        r = REAL(realpath)(path, resolved);
+    }
+    if (r != nullptr) accessed(pc, r, text_length(r) + 1, true);
+    return r;
+}
+FRT_EXPORT ssize_t readlink(const char* path, char* buf, size_t n) {
+    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
+    const ssize_t r = REAL(readlink)(path, buf, n);
+    if (r > 0) accessed(FRT_CALLER(), buf, static_cast<u64>(r), true);
+    return r;
+}
+FRT_EXPORT ssize_t readlinkat(int dir, const char* path, char* buf, size_t n) {
+    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
+    const ssize_t r = REAL(readlinkat)(dir, path, buf, n);
+    if (r > 0) accessed(FRT_CALLER(), buf, static_cast<u64>(r), true);
+    return r;
+}
+FRT_EXPORT const char* inet_ntop(int af, const void* src, char* dst, socklen_t size) {
+    accessed(FRT_CALLER(), src, address_size(af), false);
+    const char* r = REAL(inet_ntop)(af, src, dst, size);
+    if (r != nullptr) accessed(FRT_CALLER(), dst, text_length(dst) + 1, true);
+    return r;
+}
+FRT_EXPORT int inet_pton(int af, const char* src, void* dst) {
+    accessed(FRT_CALLER(), src, text_length(src) + 1, false);
+    const int r = REAL(inet_pton)(af, src, dst);
+    if (r == 1) accessed(FRT_CALLER(), dst, address_size(af), true);
+    return r;
+}
+FRT_EXPORT int inet_aton(const char* text, struct in_addr* out) {
+    accessed(FRT_CALLER(), text, text_length(text) + 1, false);
+    const int r = REAL(inet_aton)(text, out);
+    if (r != 0) accessed(FRT_CALLER(), out, sizeof *out, true);
+    return r;
+}
+FRT_EXPORT int __xpg_strerror_r(int e, char* buf, size_t n) {
+    const int r = REAL(__xpg_strerror_r)(e, buf, n);
+    if (n != 0) {
+        u64 stored = 0;
+        while (stored + 1 < n && buf[stored] != 0)
+            ++stored;
+        accessed(FRT_CALLER(), buf, stored + 1, true);
+    }
+    return r;
+}
+
+// --- processes, sleeping, the system
+// ----------------------------------------------------------------
+
+FRT_EXPORT pid_t wait(int* status) {
+    return waited(FRT_CALLER(), REAL(wait)(status), status);
+}
+FRT_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
+    return waited(FRT_CALLER(), REAL(waitpid)(pid, status, options), status);
+}
+FRT_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* usage) {
+    const pid_t r = waited(FRT_CALLER(), REAL(wait4)(pid, status, options, usage), status);
+    if (r > 0) accessed(FRT_CALLER(), usage, sizeof *usage, true);
+    return r;
+}
+FRT_EXPORT int waitid(idtype_t type, id_t id, siginfo_t* info, int options) {
+    const int r = REAL(waitid)(type, id, info, options);
+    if (r == 0) accessed(FRT_CALLER(), info, sizeof *info, true);
+    return r;
+}
+FRT_EXPORT int nanosleep(const struct timespec* request, struct timespec* remaining) {
+    accessed(FRT_CALLER(), request, sizeof *request, false);
+    const int r = REAL(nanosleep)(request, remaining);
+    if (r != 0) accessed(FRT_CALLER(), remaining, sizeof *remaining, true);
+    return r;
+}
+FRT_EXPORT int clock_nanosleep(clockid_t clock, int flags, const struct timespec* request,
+                               struct timespec* remaining) {
+    accessed(FRT_CALLER(), request, sizeof *request, false);
+    const int r = REAL(clock_nanosleep)(clock, flags, request, remaining);
+    if (r == EINTR && (flags & TIMER_ABSTIME) == 0)
+        accessed(FRT_CALLER(), remaining, sizeof *remaining, true);
+    return r;
+}
+FRT_EXPORT int uname(struct utsname* out) {
+    const int r = REAL(uname)(out);
+    if (r == 0) accessed(FRT_CALLER(), out, sizeof *out, true);
+    return r;
+}
+FRT_EXPORT int gethostname(char* name, size_t n) {
+    const int r = REAL(gethostname)(name, n);
+    if (r == 0 && n != 0) accessed(FRT_CALLER(), name, text_length(name) + 1, true);
+    return r;
+}
+FRT_EXPORT ssize_t getrandom(void* buf, size_t n, unsigned flags) {
+    const ssize_t r = REAL(getrandom)(buf, n, flags);
+    if (r > 0) accessed(FRT_CALLER(), buf, static_cast<u64>(r), true);
+    return r;
+}
+FRT_EXPORT int getrusage(int who, struct rusage* usage) {
+    const int r = REAL(getrusage)(who, usage);
+    if (r == 0) accessed(FRT_CALLER(), usage, sizeof *usage, true);
+    return r;
+}
+FRT_EXPORT clock_t times(struct tms* out) {
+    const clock_t r = REAL(times)(out);
+    if (r != static_cast<clock_t>(-1)) accessed(FRT_CALLER(), out, sizeof *out, true);
+    return r;
+}
+FRT_EXPORT int sysinfo(struct sysinfo* out) {
+    const int r = REAL(sysinfo)(out);
+    if (r == 0) accessed(FRT_CALLER(), out, sizeof *out, true);
+    return r;
+}
+
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(time)
 FRT_INTERCEPTOR_ALIAS(clock_gettime)
@@ -209,6 +489,15 @@ FRT_INTERCEPTOR_ALIAS(stat)
 FRT_INTERCEPTOR_ALIAS(lstat)
 FRT_INTERCEPTOR_ALIAS(fstat)
 FRT_INTERCEPTOR_ALIAS(fstatat)
+FRT_INTERCEPTOR_ALIAS(stat64)
+FRT_INTERCEPTOR_ALIAS(lstat64)
+FRT_INTERCEPTOR_ALIAS(fstat64)
+FRT_INTERCEPTOR_ALIAS(fstatat64)
+FRT_INTERCEPTOR_ALIAS(statx)
+FRT_INTERCEPTOR_ALIAS(statfs)
+FRT_INTERCEPTOR_ALIAS(fstatfs)
+FRT_INTERCEPTOR_ALIAS(statvfs)
+FRT_INTERCEPTOR_ALIAS(fstatvfs)
 FRT_INTERCEPTOR_ALIAS(rand_r)
 FRT_INTERCEPTOR_ALIAS(getcwd)
 FRT_INTERCEPTOR_ALIAS(strtol)
@@ -217,3 +506,29 @@ FRT_INTERCEPTOR_ALIAS(strtoll)
 FRT_INTERCEPTOR_ALIAS(strtoull)
 FRT_INTERCEPTOR_ALIAS(strtod)
 FRT_INTERCEPTOR_ALIAS(strtof)
+FRT_INTERCEPTOR_ALIAS(strtold)
+FRT_INTERCEPTOR_ALIAS(strtoimax)
+FRT_INTERCEPTOR_ALIAS(strtoumax)
+FRT_INTERCEPTOR_ALIAS(mktime)
+FRT_INTERCEPTOR_ALIAS(timegm)
+FRT_INTERCEPTOR_ALIAS(strftime)
+FRT_INTERCEPTOR_ALIAS(strptime)
+FRT_INTERCEPTOR_ALIAS(realpath)
+FRT_INTERCEPTOR_ALIAS(readlink)
+FRT_INTERCEPTOR_ALIAS(readlinkat)
+FRT_INTERCEPTOR_ALIAS(inet_ntop)
+FRT_INTERCEPTOR_ALIAS(inet_pton)
+FRT_INTERCEPTOR_ALIAS(inet_aton)
+FRT_INTERCEPTOR_ALIAS(__xpg_strerror_r)
+FRT_INTERCEPTOR_ALIAS(wait)
+FRT_INTERCEPTOR_ALIAS(waitpid)
+FRT_INTERCEPTOR_ALIAS(wait4)
+FRT_INTERCEPTOR_ALIAS(waitid)
+FRT_INTERCEPTOR_ALIAS(nanosleep)
+FRT_INTERCEPTOR_ALIAS(clock_nanosleep)
+FRT_INTERCEPTOR_ALIAS(uname)
+FRT_INTERCEPTOR_ALIAS(gethostname)
+FRT_INTERCEPTOR_ALIAS(getrandom)
+FRT_INTERCEPTOR_ALIAS(getrusage)
+FRT_INTERCEPTOR_ALIAS(times)
+FRT_INTERCEPTOR_ALIAS(sysinfo)

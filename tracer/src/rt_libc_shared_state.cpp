@@ -29,6 +29,11 @@
 //                            closedir is a plain write of the stream (races with a readdir that
 //                            nothing orders before it); glibc allocates and frees the stream
 //                            inside: the program's call (tls_library_call_pc, rt_stdio.hpp).
+//   tmpnam, ttyname, getlogin
+//                            tmpnam(NULL), ttyname and getlogin return a static buffer: a
+//                            write of the text stored there (two threads' calls race);
+//                            tmpnam(buf), ttyname_r and getlogin_r write the caller's buffer,
+//                            tempnam a block it allocates (the program's allocation).
 //   getaddrinfo              reads the node and service names and *hints, writes *res and the
 //                            whole result list (each addrinfo, its address and canonical name):
 //                            a thread that gets the list through a racy publication races with
@@ -56,10 +61,6 @@ extern "C" __attribute__((visibility("default"))) unsigned char firstrace_strtok
 unsigned char firstrace_strtok_state;
 
 namespace {
-
-FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
-}
 
 void accessed(u64 pc, const void* p, u64 size, bool write) {
     if (p == nullptr || size == 0) return;
@@ -105,6 +106,12 @@ FRT_DECLARE_REAL(readdir64_r);
 #pragma GCC diagnostic pop
 FRT_DECLARE_REAL(getaddrinfo);
 FRT_DECLARE_REAL(freeaddrinfo);
+FRT_DECLARE_REAL(tmpnam);
+FRT_DECLARE_REAL(tempnam);
+FRT_DECLARE_REAL(ttyname);
+FRT_DECLARE_REAL(ttyname_r);
+FRT_DECLARE_REAL(getlogin);
+FRT_DECLARE_REAL(getlogin_r);
 
 // localtime & co. read the time zone (tzset: glibc opens, reads and closes /etc/localtime
 // inside, allocating and freeing): those blocks are the program's call, as for fclose.
@@ -287,6 +294,35 @@ FRT_EXPORT void freeaddrinfo(struct addrinfo* list) {
     REAL(freeaddrinfo)(list);
 }
 
+// --- names in static buffers
+// ----------------------------------------------------------------------------
+
+FRT_EXPORT char* tmpnam(char* buf) {
+    return text_written(FRT_CALLER(), REAL(tmpnam)(buf));
+}
+FRT_EXPORT char* tempnam(const char* dir, const char* prefix) {
+    const u64 pc = FRT_CALLER();
+    if (dir != nullptr) accessed(pc, dir, text_length(dir) + 1, false);
+    if (prefix != nullptr) accessed(pc, prefix, text_length(prefix) + 1, false);
+    return text_written(pc, converting(pc, REAL(tempnam), dir, prefix));
+}
+FRT_EXPORT char* ttyname(int fd) {
+    return text_written(FRT_CALLER(), REAL(ttyname)(fd));
+}
+FRT_EXPORT int ttyname_r(int fd, char* buf, size_t n) {
+    const int r = REAL(ttyname_r)(fd, buf, n);
+    if (r == 0) text_written(FRT_CALLER(), buf);
+    return r;
+}
+FRT_EXPORT char* getlogin() {
+    return text_written(FRT_CALLER(), REAL(getlogin)());
+}
+FRT_EXPORT int getlogin_r(char* buf, size_t n) {
+    const int r = REAL(getlogin_r)(buf, n);
+    if (r == 0) text_written(FRT_CALLER(), buf);
+    return r;
+}
+
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(localtime)
 FRT_INTERCEPTOR_ALIAS(gmtime)
@@ -308,3 +344,9 @@ FRT_INTERCEPTOR_ALIAS(readdir_r)
 FRT_INTERCEPTOR_ALIAS(readdir64_r)
 FRT_INTERCEPTOR_ALIAS(getaddrinfo)
 FRT_INTERCEPTOR_ALIAS(freeaddrinfo)
+FRT_INTERCEPTOR_ALIAS(tmpnam)
+FRT_INTERCEPTOR_ALIAS(tempnam)
+FRT_INTERCEPTOR_ALIAS(ttyname)
+FRT_INTERCEPTOR_ALIAS(ttyname_r)
+FRT_INTERCEPTOR_ALIAS(getlogin)
+FRT_INTERCEPTOR_ALIAS(getlogin_r)

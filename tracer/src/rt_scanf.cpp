@@ -38,10 +38,6 @@ using namespace frt;
 
 namespace {
 
-FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
-}
-
 u64 text_length(const char* s) {
     u64 n = 0;
     while (s[n] != 0)

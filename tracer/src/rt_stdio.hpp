@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "rt_record.hpp"
+#include "rt_library_call.hpp"
 
 namespace frt {
 
@@ -15,6 +15,15 @@ namespace frt {
 // lock field. Such calls never race with each other; they race with fclose (a plain write of
 // the whole FILE) and with an _unlocked call made without the lock (rt_stdio_stream.cpp).
 void stream_used(u64 pc, FILE* f);
+// The same access, for an interceptor that already holds the guard (t: its thread).
+void stream_lock_used(ThreadState* t, u64 pc, FILE* f);
+// An _unlocked call's access of the stream's state (`modifies`: it moves the buffer pointers or
+// flags), and of its lock field when the thread does not hold the stream (flockfile).
+void stream_used_unlocked(u64 pc, FILE* f, bool modifies);
+
+// fflush(f) at pc returned: if f is a memory stream (open_memstream, fmemopen), what it stored
+// into the program's memory (rt_stdio.cpp).
+void memory_stream_flushed(u64 pc, FILE* f);
 
 // Set while the program's call at this pc runs a library function that allocates or frees on
 // its behalf (fopen/fclose: the FILE and its buffer): the blocks' allocation and free are that

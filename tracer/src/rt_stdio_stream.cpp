@@ -74,11 +74,6 @@ HeldStream* free_slot() {
     return nullptr;
 }
 
-// The program's call at pc (not the runtime's own, nor the OpenMP runtime's on its own data).
-FRT_INLINE ThreadState* program_call(u64 pc) {
-    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
-}
-
 void lock_field_used(ThreadState* t, u64 pc, FILE* f) {
     add_access_slow(t, pc, reinterpret_cast<u64>(f) + kLockByte, 1,
                     fmt::kAtomic | fmt::kRead | fmt::kWrite);
@@ -155,6 +150,12 @@ namespace frt {
 void stream_used(u64 pc, FILE* f) {
     if (f == nullptr) return;
     if (InterceptorScope scope(program_call(pc)); scope) lock_field_used(scope.thread(), pc, f);
+}
+void stream_lock_used(ThreadState* t, u64 pc, FILE* f) {
+    if (f != nullptr) lock_field_used(t, pc, f);
+}
+void stream_used_unlocked(u64 pc, FILE* f, bool modifies) {
+    used_unlocked(pc, f, modifies);
 }
 
 __thread u64 tls_library_call_pc __attribute__((tls_model("initial-exec"))) = 0;

@@ -1,0 +1,51 @@
+// What the C library interceptors share to record the accesses a library call of the program
+// makes to the program's memory: whether the call is the program's, string extents, and the
+// accesses of one call under one guard scope.
+#pragma once
+
+#include "rt_record.hpp"
+
+namespace frt {
+
+// The calling thread, entered, if a library call of the program made at pc is to be recorded:
+// not the runtime's own calls, nor the OpenMP runtime's on its own data (rt_internal.hpp), nor
+// calls made while the thread is being set up (these functions run there too).
+FRT_INLINE ThreadState* program_call(u64 pc) {
+    return from_runtime(pc) || in_openmp_runtime(pc) ? nullptr : enter_attached();
+}
+
+// The characters of s before its terminator, at most max (plain loops: some callers run before
+// the real string functions are resolved).
+template <class Char> u64 string_length(const Char* s, u64 max = ~0ull) {
+    u64 n = 0;
+    while (n < max && s[n] != 0)
+        ++n;
+    return n;
+}
+// The characters a scan of s up to max examines: the terminator included when it comes first.
+template <class Char> u64 string_extent(const Char* s, u64 max = ~0ull) {
+    const u64 n = string_length(s, max);
+    return n < max ? n + 1 : n;
+}
+
+// The accesses of one library call made at pc, under one scope: `if (LibraryCall c(pc); c)`.
+class LibraryCall {
+  public:
+    explicit LibraryCall(u64 pc) : pc_(pc), scope_(program_call(pc)) {}
+    explicit operator bool() const { return static_cast<bool>(scope_); }
+
+    // size bytes at p (nothing for a null p or no bytes).
+    void bytes(const void* p, u64 size, bool write) {
+        if (p != nullptr && size != 0) library_access(scope_.thread(), pc_, p, size, write);
+    }
+    // The string at s with its terminator.
+    template <class Char> void text(const Char* s, bool write) {
+        if (s != nullptr) bytes(s, string_extent(s) * sizeof(Char), write);
+    }
+
+  private:
+    u64 pc_;
+    InterceptorScope scope_;
+};
+
+} // namespace frt
