@@ -1,10 +1,12 @@
 // Differential test of the runtime's per-site access sets (tracer/src/rt_site_table.hpp):
 // random access sequences -- contiguous, strided and repeated sweeps in both directions,
-// interleaved sweeps, random bytes, overlapping sizes, a small arena that fills up -- against
-// a naive byte set. What the runtime writes for a site must be exactly the bytes accessed, as
-// sorted, disjoint, non-adjacent ranges, however the accesses were grouped into runs.
+// interleaved sweeps, random bytes, overlapping sizes, scattered bursts (into the granules), a
+// small arena that fills up -- against a naive byte set. What the runtime writes for a site
+// must be exactly the bytes accessed, as sorted, disjoint, non-adjacent ranges, however the
+// accesses were grouped into runs, ranges and granules.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -19,14 +21,15 @@ using frt::RunRanges;
 using frt::SiteAccesses;
 using u64 = std::uint64_t;
 
-// The runtime's arena: a bump allocator of ranges that can run out.
+// The runtime's arena: a bump allocator of 16-byte units (ranges, granules) that can run out.
 struct TestArena {
     std::vector<Range> storage;
     std::size_t used = 0;
-    explicit TestArena(std::size_t ranges) : storage(ranges) {}
-    Range* ranges(std::uint32_t count) {
+    explicit TestArena(std::size_t units) : storage(units) {}
+    template <class T> T* take(std::uint32_t count) {
+        static_assert(sizeof(T) == sizeof(Range));
         if (used + count > storage.size()) return nullptr;
-        Range* r = storage.data() + used;
+        T* r = reinterpret_cast<T*>(storage.data() + used);
         used += count;
         return r;
     }
@@ -76,7 +79,7 @@ bool add_closing_when_full(SiteAccesses& s, TestArena& arena, std::set<u64>& byt
         closed = true;
         arena.used = 0;
         bytes.clear();
-        s.reset(arena.ranges(4), 4);
+        s.reset(arena.take<Range>(4), 4);
         EXPECT_TRUE(s.add(addr, size, arena));
     }
     for (u64 b = addr; b < addr + size; ++b)
@@ -88,9 +91,10 @@ bool add_closing_when_full(SiteAccesses& s, TestArena& arena, std::set<u64>& byt
 // new one with the access that did not fit), checked at every close and at the end.
 void run_case(std::mt19937_64& rng, int round) {
     std::uniform_int_distribution<int> pick(0, 99);
-    TestArena arena(8 + rng() % 64);
+    // from "fills at once" to room for a granule table or two
+    TestArena arena(rng() % 2 == 0 ? 8 + rng() % 64 : 64 + rng() % 1024);
     SiteAccesses s;
-    s.reset(arena.ranges(4), 4);
+    s.reset(arena.take<Range>(4), 4);
     std::set<u64> bytes;
     const u64 base = (rng() % 2 == 0) ? 0x1000 : 0x7ffd'0000'0000ull;
     auto access = [&](u64 addr, u64 size) {
@@ -128,9 +132,13 @@ void run_case(std::mt19937_64& rng, int round) {
             const u64 other = base + rng() % 2048;
             for (u64 i = 0; i < n; ++i)
                 fast_or_add((i % 2 ? other : start) + (i / 2) * size, size);
-        } else if (kind < 90) { // random accesses of random sizes
+        } else if (kind < 85) { // random accesses of random sizes
             for (u64 i = 0; i < n; ++i)
                 fast_or_add(base + rng() % 2304, 1 + rng() % 24);
+        } else if (kind < 90) { // a scattered burst: beyond kShiftLimit ranges, into granules
+            const u64 burst = 50 + rng() % 250;
+            for (u64 i = 0; i < burst; ++i)
+                fast_or_add(base + rng() % 8192, u64{1} << (rng() % 4));
         } else { // a range call (memcpy-like) of a random length
             access(start, 1 + rng() % 600);
         }
@@ -147,43 +155,116 @@ TEST(SiteAccesses, MatchesAByteSetOnRandomAccessSequences) {
     }
 }
 
+std::size_t granules_of(const std::set<u64>& bytes) {
+    std::set<u64> granules;
+    for (const u64 b : bytes)
+        granules.insert(b >> frt::GranuleSet::kShift);
+    return granules.size();
+}
+
 // A compressor's hash table or a block sort: accesses scattered over a large area, revisiting
-// some, far more ranges than kShiftLimit. They go through the unsorted tail (sorted in when it
-// grows, when the arena must grow, and by visit()); what is written stays exactly the bytes,
-// checked at several points, with accesses continuing after each check, and in arenas of every
-// size from "fills at once" to "never fills".
-TEST(SiteAccesses, ScatteredAccessesGoThroughTheTailExactly) {
+// some, far more ranges than kShiftLimit, some crossing granule borders, a few larger than
+// kGranuleSpanLimit granules, a strided run now and then. They go to the granules (and the big
+// ones into the ranges); what is written stays exactly the bytes, checked at several points
+// with accesses continuing after each check (the granules, sorted by visit(), become a hash
+// again), in arenas of every size from "fills at once" to "never fills".
+TEST(SiteAccesses, ScatteredAccessesGoThroughTheGranulesExactly) {
     std::mt19937_64 rng(20261124);
-    for (const std::size_t arena_ranges :
-         {std::size_t{300}, std::size_t{5000}, std::size_t{1} << 16}) {
-        TestArena arena(arena_ranges);
+    for (const std::size_t arena_units :
+         {std::size_t{400}, std::size_t{2000}, std::size_t{1} << 18}) {
+        TestArena arena(arena_units);
         SiteAccesses s;
-        s.reset(arena.ranges(4), 4);
+        s.reset(arena.take<Range>(4), 4);
         std::set<u64> bytes;
         int closed = 0;
+        std::uint32_t most_granules = 0;
         for (int i = 0; i < 30000; ++i) {
-            const u64 size = u64{1} << (rng() % 4);
-            // a 64 KiB table, 8-byte slots, some hot slots revisited
-            const u64 addr = 0x10000 + (rng() % 4 == 0 ? (rng() % 16) * 8 : rng() % 65536);
+            const int kind = static_cast<int>(rng() % 100);
+            u64 size = u64{1} << (rng() % 4);
+            // a 256 KiB table, 8-byte slots, some hot slots revisited
+            u64 addr = 0x100000 + (rng() % 4 == 0 ? (rng() % 16) * 8 : rng() % (256 << 10));
+            if (kind < 5) {
+                size = 1 + rng() % 200; // across granule borders
+            } else if (kind < 6) {      // a big copy, now and then into the table
+                if (rng() % 8 != 0) addr = 0x10000000 + rng() % (64 << 20);
+                size = 64 * SiteAccesses::kGranuleSpanLimit + 1 + rng() % 5000;
+            } else if (kind < 8) { // a short strided run, then back to scattering
+                const u64 stride = 1 + rng() % 100;
+                for (u64 k = 0; k < 20; ++k) {
+                    if (s.extend_run(addr + k * stride, size)) {
+                        for (u64 b = addr + k * stride; b < addr + k * stride + size; ++b)
+                            bytes.insert(b);
+                    } else if (add_closing_when_full(s, arena, bytes, addr + k * stride, size,
+                                                     [&] { return "in a run"; })) {
+                        ++closed;
+                    }
+                }
+                continue;
+            }
             if (add_closing_when_full(s, arena, bytes, addr, size,
                                       [&] { return "arena full after " + std::to_string(i); }))
                 ++closed;
-            if (i % 7919 == 0) expect_same(s, bytes, "during, access " + std::to_string(i));
+            most_granules = std::max(most_granules, s.stored_granules());
+            if (i % 7919 == 0) {
+                expect_same(s, bytes, "during, access " + std::to_string(i));
+                // only granules that hold accessed bytes
+                ASSERT_LE(s.stored_granules(), granules_of(bytes));
+            }
             if (HasFatalFailure()) return;
         }
         expect_same(s, bytes, "end");
+        EXPECT_GT(most_granules, 0u) << "the granules were never used, arena " << arena_units;
         // the small arenas fill (the event is split), the large one does not
-        EXPECT_EQ(closed == 0, arena_ranges == (std::size_t{1} << 16)) << arena_ranges;
-        // stored ranges stay within twice what the bytes need (the tail's bound), plus the
-        // minimum tail
-        EXPECT_LE(s.stored_ranges(), 2 * written(s).size() + SiteAccesses::kMinTail);
+        EXPECT_EQ(closed == 0, arena_units == (std::size_t{1} << 18)) << arena_units;
     }
+}
+
+// The granules' bytes come out as maximal ranges: a stretch across a granule border is one
+// range, full granules join, and a run above them goes to the tail callback.
+TEST(SiteAccesses, GranulesJoinAcrossBordersAndWithTheRun) {
+    TestArena arena(4096);
+    SiteAccesses s;
+    s.reset(arena.take<Range>(4), 4);
+    std::set<u64> bytes;
+    auto access = [&](u64 addr, u64 size) {
+        ASSERT_TRUE(s.add(addr, size, arena));
+        for (u64 b = addr; b < addr + size; ++b)
+            bytes.insert(b);
+    };
+    // singles at descending addresses, never a run: each insertion would move every range
+    for (u64 k = 0; k < 2 * SiteAccesses::kShiftLimit; ++k)
+        access(0x100000 - k * k * 8 - k, 1);
+    ASSERT_GT(s.stored_granules(), 0u);
+    access(0x1000 + 60, 8);     // bytes 60..63 and 0..3 of the next granule
+    access(0x2000, 64);         // one full granule
+    access(0x2040, 64);         // and the next
+    access(0x2000 - 1, 1);      // touching from below
+    access(0x1000 + 64 + 4, 2); // touching 0x1000 + 60 .. + 68 from above
+    access(0x40000 + 16, 16);   // a strided run over scattered bytes: general merge
+    access(0x40000 + 64 + 16, 16);
+    access(0x40000 + 128 + 16, 16);
+    expect_same(s, bytes, "granules and run");
+    const std::vector<Range> ranges = written(s);
+    EXPECT_TRUE(std::find_if(ranges.begin(), ranges.end(), [](const Range& r) {
+                    return r.lo == 0x1000 + 60 && r.hi == 0x1000 + 70;
+                }) != ranges.end());
+    EXPECT_TRUE(std::find_if(ranges.begin(), ranges.end(), [](const Range& r) {
+                    return r.lo == 0x2000 - 1 && r.hi == 0x2080;
+                }) != ranges.end());
+    // a run wholly above everything is the tail
+    access(0x200000, 4);
+    access(0x200010, 4);
+    access(0x200020, 4);
+    bool tail_seen = false;
+    s.visit([](u64, u64) {}, [&](const RunRanges& run, u64) { tail_seen = run.count == 3; });
+    EXPECT_TRUE(tail_seen);
+    expect_same(s, bytes, "granules and the run above");
 }
 
 TEST(SiteAccesses, AStridedSweepIsOneRunWrittenAsItsRanges) {
     TestArena arena(16);
     SiteAccesses s;
-    s.reset(arena.ranges(4), 4);
+    s.reset(arena.take<Range>(4), 4);
     // clang -O2's interleaved vector loop: one instruction reads 16 bytes every 64
     ASSERT_TRUE(s.add(0x1000, 16, arena));
     ASSERT_TRUE(s.add(0x1040, 16, arena));
@@ -204,7 +285,7 @@ TEST(SiteAccesses, AStridedSweepIsOneRunWrittenAsItsRanges) {
 TEST(SiteAccesses, AContiguousDescendingSweepIsOneRange) {
     TestArena arena(16);
     SiteAccesses s;
-    s.reset(arena.ranges(4), 4);
+    s.reset(arena.take<Range>(4), 4);
     ASSERT_TRUE(s.add(0x2000, 8, arena));
     ASSERT_TRUE(s.add(0x1ff8, 8, arena));
     for (u64 a = 0x1ff0; a >= 0x1000; a -= 8)
@@ -218,7 +299,7 @@ TEST(SiteAccesses, AContiguousDescendingSweepIsOneRange) {
 TEST(SiteAccesses, AFullArenaLeavesTheSiteAsItWas) {
     TestArena arena(5); // the initial 4 ranges and nothing more
     SiteAccesses s;
-    s.reset(arena.ranges(4), 4);
+    s.reset(arena.take<Range>(4), 4);
     std::set<u64> bytes;
     u64 a = 0x1000;
     bool full = false;

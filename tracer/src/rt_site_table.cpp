@@ -55,10 +55,12 @@ u32 intern_stack(ThreadState* t) {
     return 0;
 }
 
-Range* arena_ranges(ThreadState* t, u32 count) {
-    const std::size_t bytes = count * sizeof(Range);
+// `count` T's from the event's arena (16-byte units: ranges and granules), or nullptr.
+template <class T> T* arena_take(ThreadState* t, u32 count) {
+    static_assert(sizeof(T) % 16 == 0 && alignof(T) <= 16);
+    const std::size_t bytes = std::size_t{count} * sizeof(T);
     if (t->arena_used + bytes > kArenaSize) return nullptr;
-    Range* r = reinterpret_cast<Range*>(t->arena + t->arena_used);
+    T* r = reinterpret_cast<T*>(t->arena + t->arena_used);
     t->arena_used += bytes;
     return r;
 }
@@ -69,7 +71,7 @@ Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
         Site& s = t->table[i];
         if (s.gen != t->gen) {
             if (t->nsites >= kMaxSites) return nullptr;
-            Range* r = arena_ranges(t, 4);
+            Range* r = arena_take<Range>(t, 4);
             if (r == nullptr) return nullptr;
             if (t->nsites == 0) { // first access of the event: snapshot its calling context
                 const u32 d = t->depth < kMaxStack ? t->depth : kMaxStack;
@@ -93,7 +95,7 @@ Site* find_site(ThreadState* t, u64 key, u64 pc, u8 flags) {
 // The arena as SiteAccesses sees it.
 struct EventArena {
     ThreadState* t;
-    Range* ranges(u32 count) { return arena_ranges(t, count); }
+    template <class T> T* take(u32 count) { return arena_take<T>(t, count); }
 };
 
 // One site's ranges, as kRecCompute wants them: { lo - previous hi, hi - lo } each.

@@ -12,19 +12,24 @@
 // against a byte set).
 //
 // Scattered accesses (a compressor's hash table, a block sort: lbzip2, zstd, xz) land in the
-// ranges in no order. Inserting each into the sorted array moved half of it: with 10^5 ranges
-// per site that was 83% of lbzip2's traced run time (122x its native time). Ranges that would
-// have to move more than kShiftLimit others are appended to an unsorted tail instead, and the
-// tail is sorted into the ranges when it is as long as the sorted part (or before the arena
-// must grow): O(log n) amortized per range instead of O(n).
+// ranges in no order. Inserting each into the sorted array moved half of it (lbzip2: 122x its
+// native time); appending them to an unsorted tail sorted in lazily still spent 57 % of the run
+// in the sorts (43x). A range whose insertion would move more than kShiftLimit others now goes
+// to the site's granule set (rt_granule_set.hpp: a hash of 64-byte granules with a byte mask,
+// one probe per access, repeats included), and once a site has granules every small range that
+// does not extend the ranges upwards goes there directly, without a search. The granules are
+// sorted and merged with the ranges and the run when the event is written (visit).
 //
 // Freestanding (no allocation of its own, no libc beyond memmove/memcpy; std::sort allocates
-// nothing) so that the runtime and a unit test share it: ranges come from the caller's arena.
+// nothing) so that the runtime and a unit test share it: ranges and granules come from the
+// caller's arena (arena.take<T>(count): count T's, or nullptr when it is full).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+
+#include "rt_granule_set.hpp"
 
 namespace frt {
 
@@ -47,19 +52,20 @@ class SiteAccesses {
     // Strides beyond this start a new run (an address difference that large is two objects,
     // not a loop; it also keeps the run arithmetic far from overflow).
     static constexpr std::int64_t kMaxStride = std::int64_t{1} << 32;
-    // An insertion into the sorted ranges may move at most this many of them; beyond, the
-    // range goes to the unsorted tail.
+    // An insertion into the sorted ranges may move at most this many of them; beyond, a
+    // small range goes to the granules.
     static constexpr std::uint32_t kShiftLimit = 64;
-    // The tail is sorted in when it holds max(kMinTail, sorted ranges) ranges.
-    static constexpr std::uint32_t kMinTail = 256;
+    // Ranges spanning at most this many granules (4 KiB) are small. A larger one is inserted
+    // into the ranges wherever it falls: its granules would cost more arena than the move.
+    static constexpr std::uint64_t kGranuleSpanLimit = 64;
 
     // Empty, with `cap` ranges of storage at r (cap >= 1).
     void reset(Range* r, std::uint32_t cap) {
         r_ = r;
         n_ = 0;
-        sorted_ = 0;
         cap_ = cap;
         last_ = 0;
+        granules_.reset();
         run_size_ = 0;
         run_first_ = 0;
         run_next_ = 0;
@@ -73,13 +79,12 @@ class SiteAccesses {
         return true;
     }
 
-    // Adds [addr, addr + size) (size > 0). False when the arena has no room: nothing changed,
-    // and what the site holds is still exactly what it had before.
+    // Adds [addr, addr + size) (size > 0). False when the arena has no room: what the site
+    // holds is still exactly the bytes it had before (some of the open run's may have been
+    // copied into the ranges or granules; the run still holds them).
     template <class Arena> bool add(std::uint64_t addr, std::uint64_t size, Arena& arena) {
         if (size > 0xffffffffu) { // too big for a run: a range of its own
-            if ((run_size_ != 0 && !flush_run(arena)) || !reserve(1, arena)) return false;
-            insert(addr, addr + size);
-            return true;
+            return (run_size_ == 0 || flush_run(arena)) && insert(addr, addr + size, arena);
         }
         if (run_size_ != 0) {
             if (extend_run(addr, size)) return true;
@@ -122,20 +127,22 @@ class SiteAccesses {
     }
 
     // Visits the site's bytes as sorted, disjoint, non-adjacent ranges: f(lo, hi) per range,
-    // then returns how many there were. No allocation: the ranges and the run are merged on
-    // the fly. A run wholly above the ranges (the common case) goes to
-    // tail(run, prev_hi) instead, which must visit its ranges itself (the caller writes them
-    // as one repeated pattern); count includes them.
+    // then returns how many there were. No allocation: the ranges, the granules (sorted in
+    // place) and the run are merged on the fly. A run wholly above the rest (the common case)
+    // goes to tail(run, prev_hi) instead, which must visit its ranges itself (the caller writes
+    // them as one repeated pattern); count includes them.
     template <class F, class Tail> std::uint64_t visit(F&& f, Tail&& tail) const {
-        sort_tail();
         const RunRanges v = run();
-        if (v.count == 0 || n_ == 0 || r_[n_ - 1].hi < v.lo) {
+        if (granules_.size() == 0 && (v.count == 0 || n_ == 0 || r_[n_ - 1].hi < v.lo)) {
             for (std::uint32_t i = 0; i < n_; ++i)
                 f(r_[i].lo, r_[i].hi);
             if (v.count != 0) tail(v, n_ != 0 ? r_[n_ - 1].hi : 0);
             return n_ + v.count;
         }
-        // General case: merge the two ascending lists, joining what overlaps or touches.
+        // General case: merge the ascending lists, joining what overlaps or touches.
+        std::uint64_t top = n_ != 0 ? r_[n_ - 1].hi : 0;
+        if (granules_.size() != 0) top = std::max(top, granules_.top());
+        const bool run_above = v.count != 0 && top < v.lo;
         std::uint64_t emitted = 0, cur_lo = 0, cur_hi = 0;
         bool open = false;
         auto push = [&](std::uint64_t lo, std::uint64_t hi) {
@@ -151,21 +158,34 @@ class SiteAccesses {
             cur_hi = hi;
             open = true;
         };
+        const Granule* g = granules_.sorted();
+        GranuleRanges gr(g, g + granules_.size());
         std::uint32_t i = 0;
-        std::uint64_t k = 0;
-        while (i < n_ || k < v.count) {
-            const std::uint64_t run_lo = v.lo + k * v.step;
-            if (k < v.count && (i == n_ || run_lo < r_[i].lo)) {
+        std::uint64_t k = run_above ? v.count : 0;
+        for (;;) {
+            const std::uint64_t range_lo = i < n_ ? r_[i].lo : ~std::uint64_t{0};
+            const std::uint64_t granule_lo = gr.valid() ? gr.lo() : ~std::uint64_t{0};
+            const std::uint64_t run_lo = k < v.count ? v.lo + k * v.step : ~std::uint64_t{0};
+            if (i < n_ && range_lo <= granule_lo && range_lo <= run_lo) {
+                push(r_[i].lo, r_[i].hi);
+                ++i;
+            } else if (gr.valid() && granule_lo <= run_lo) {
+                push(gr.lo(), gr.hi());
+                gr.advance();
+            } else if (k < v.count) {
                 push(run_lo, run_lo + v.size);
                 ++k;
             } else {
-                push(r_[i].lo, r_[i].hi);
-                ++i;
+                break;
             }
         }
         if (open) {
             f(cur_lo, cur_hi);
             ++emitted;
+        }
+        if (run_above) {
+            tail(v, cur_hi);
+            emitted += v.count;
         }
         return emitted;
     }
@@ -175,30 +195,32 @@ class SiteAccesses {
         return visit(none, [](const RunRanges&, std::uint64_t) {});
     }
 
-    // Ranges stored, the unsorted tail included (its overlaps are merged when it is sorted in).
+    // Ranges stored (sorted, disjoint, non-adjacent), and granules.
     std::uint32_t stored_ranges() const { return n_; }
+    std::uint32_t stored_granules() const { return granules_.size(); }
 
   private:
-    // Moves the open run into the ranges. False (nothing changed) when the arena is full.
+    // Moves the open run into the ranges and granules. False when the arena is full: the run
+    // stays open (what was moved already is held twice, which changes no byte).
     template <class Arena> bool flush_run(Arena& arena) {
+        if (run_next_ - run_first_ == static_cast<std::uint64_t>(run_stride_)) { // one access
+            if (!insert(run_first_, run_first_ + run_size_, arena)) return false;
+            run_size_ = 0;
+            return true;
+        }
         const RunRanges v = run();
-        if (!reserve(v.count, arena)) return false;
         for (std::uint64_t k = 0; k < v.count; ++k)
-            insert(v.lo + k * v.step, v.lo + k * v.step + v.size);
+            if (!insert(v.lo + k * v.step, v.lo + k * v.step + v.size, arena)) return false;
         run_size_ = 0;
         return true;
     }
 
-    // Room for `extra` more ranges.
-    template <class Arena> bool reserve(std::uint64_t extra, Arena& arena) {
-        if (n_ + extra <= cap_) return true;
-        sort_tail(); // merging the tail's overlaps may make the room
-        if (n_ + extra <= cap_) return true;
-        std::uint64_t cap = cap_ * 2;
-        while (cap < n_ + extra)
-            cap *= 2;
+    // Room for one more range.
+    template <class Arena> bool reserve_range(Arena& arena) {
+        if (n_ < cap_) return true;
+        const std::uint64_t cap = std::uint64_t{cap_} * 2;
         if (cap > 0xffffffffu) return false;
-        Range* bigger = arena.ranges(static_cast<std::uint32_t>(cap));
+        Range* bigger = arena.template take<Range>(static_cast<std::uint32_t>(cap));
         if (bigger == nullptr) return false;
         std::memcpy(bigger, r_, n_ * sizeof(Range));
         r_ = bigger;
@@ -206,21 +228,20 @@ class SiteAccesses {
         return true;
     }
 
-    // Inserts [lo, hi) into the sorted disjoint ranges, merging overlapping and adjacent ones;
-    // there is room for one more range.
-    void insert(std::uint64_t lo, std::uint64_t hi) {
+    // Adds [lo, hi) to the sorted disjoint ranges, merging overlapping and adjacent ones, or,
+    // when that would move many of them (or the site is scattered already), to the granules.
+    // False (nothing changed) when the arena has room for neither.
+    template <class Arena> bool insert(std::uint64_t lo, std::uint64_t hi, Arena& arena) {
         Range* r = r_;
         const std::uint32_t n = n_;
-        if (sorted_ != n) { // a tail is open: the range joins it
-            append_to_tail(lo, hi);
-            return;
-        }
-        // first index whose hi >= lo (candidates to merge start there); appending is the
-        // common case and needs no search
+        const bool above = n == 0 || r[n - 1].hi < lo; // appending: the common case
+        const bool small = GranuleSet::span(lo, hi) <= kGranuleSpanLimit;
+        if (!above && small && granules_.size() != 0 && granules_.add(lo, hi, arena)) return true;
+        // first index whose hi >= lo (candidates to merge start there)
         std::uint32_t a = 0, b = n;
-        if (n != 0 && r[n - 1].hi < lo)
+        if (above)
             a = n;
-        else if (n != 0 && r[last_].hi < lo)
+        else if (r[last_].hi < lo)
             a = last_ + 1;
         while (a < b) {
             const std::uint32_t m = (a + b) / 2;
@@ -240,61 +261,31 @@ class SiteAccesses {
             if (e != a + 1) {
                 if (e < n) std::memmove(r + a + 1, r + e, (n - e) * sizeof(Range));
                 n_ = n - (e - a - 1);
-                sorted_ = n_;
             }
             last_ = a;
-            return;
+            return true;
         }
-        if (n - a > kShiftLimit) { // would move many ranges: start the tail
-            append_to_tail(lo, hi);
-            return;
-        }
+        // (no room for the granules: the move, while the ranges have room)
+        if (n - a > kShiftLimit && small && granules_.add(lo, hi, arena)) return true;
+        if (!reserve_range(arena)) return false;
+        r = r_;
         if (a < n) std::memmove(r + a + 1, r + a, (n - a) * sizeof(Range));
         r[a] = Range{lo, hi};
         n_ = n + 1;
-        sorted_ = n_;
         last_ = a;
-    }
-
-    // Appends [lo, hi) to the unsorted tail (room for one more range) and sorts the tail in
-    // once it is as long as the sorted part.
-    void append_to_tail(std::uint64_t lo, std::uint64_t hi) {
-        r_[n_] = Range{lo, hi};
-        last_ = n_;
-        ++n_;
-        const std::uint32_t tail = n_ - sorted_;
-        if (tail >= kMinTail && tail >= sorted_) sort_tail();
-    }
-
-    // Sorts the tail into the ranges, merging what overlaps or touches: afterwards every range
-    // is sorted and disjoint again. Const: the bytes held do not change, only how they are kept.
-    void sort_tail() const {
-        if (sorted_ == n_) return;
-        Range* r = r_;
-        std::sort(r, r + n_, [](const Range& x, const Range& y) { return x.lo < y.lo; });
-        std::uint32_t w = 0;
-        for (std::uint32_t i = 0; i < n_; ++i) {
-            if (w != 0 && r[i].lo <= r[w - 1].hi) {
-                if (r[i].hi > r[w - 1].hi) r[w - 1].hi = r[i].hi;
-            } else {
-                r[w++] = r[i];
-            }
-        }
-        n_ = w;
-        sorted_ = w;
-        last_ = 0;
+        return true;
     }
 
     // the open run first: what the access path reads
     std::uint64_t run_next_; // where the run's next access would be
     std::int64_t run_stride_;
-    std::uint32_t run_size_;  // 0: no open run
-    mutable std::uint32_t n_; // ranges used: sorted ones, then the unsorted tail
+    std::uint32_t run_size_; // 0: no open run
+    std::uint32_t n_;        // ranges used: sorted, disjoint, non-adjacent
     std::uint64_t run_first_;
     Range* r_;
-    std::uint32_t cap_;            // ranges allocated
-    mutable std::uint32_t sorted_; // r_[0, sorted_) sorted and disjoint; the rest the tail
-    mutable std::uint32_t last_;   // index of the range touched last (search hint)
+    std::uint32_t cap_;  // ranges allocated
+    std::uint32_t last_; // index of the range touched last (search hint)
+    GranuleSet granules_;
 };
 
 } // namespace frt
