@@ -186,21 +186,20 @@ def lit_condition_holds(expr, features, triple_substrings):
 
     pos = 0
 
-    def parse_or():
+    def parse_binary(op, operand):  # operand (op operand)*, left to right
         nonlocal pos
-        value = parse_and()
-        while pos < len(tokens) and tokens[pos] == "||":
+        value = operand()
+        while pos < len(tokens) and tokens[pos] == op:
             pos += 1
-            value = parse_and() or value
+            right = operand()
+            value = (value or right) if op == "||" else (value and right)
         return value
 
+    def parse_or():
+        return parse_binary("||", parse_and)
+
     def parse_and():
-        nonlocal pos
-        value = parse_not()
-        while pos < len(tokens) and tokens[pos] == "&&":
-            pos += 1
-            value = parse_not() and value
-        return value
+        return parse_binary("&&", parse_not)
 
     def parse_not():
         nonlocal pos
