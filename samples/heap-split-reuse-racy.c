@@ -57,7 +57,7 @@ int main(void) {
     pthread_t a;
     pthread_create(&a, NULL, split_worker, whole);
     wait_for(1);
-    char* rest = malloc(kHalf);
+    char* rest = malloc(kHalf); // RACE (its allocation, with the stale write)
     memset(rest, 5, kHalf); // RACE
     sum += rest[kHalf - 1];
 

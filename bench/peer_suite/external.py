@@ -8,9 +8,13 @@ Two suite layouts are understood:
   ThreadSanitizer, i.e. compiler-rt/test/tsan). Each test's `RUN:` lines are executed in order
   with lit's substitutions; every `%run` step is one *case*. Its expected verdict is the test's
   own: racy when a positive FileCheck directive of the prefixes that step checks (`CHECK:`,
-  `CHECK-NEXT:`, ... not `-NOT:`) expects "ThreadSanitizer: data race" or
-  "ThreadSanitizer: heap-use-after-free" (TSan's name for an access racing with a free),
-  race-free otherwise.
+  `CHECK-NEXT:`, ... not `-NOT:`) expects "data race" (TSan's "ThreadSanitizer: data race") or
+  "ThreadSanitizer: heap-use-after-free" (TSan's name for an access racing with a free), or
+  when the step runs under `%deflake` (rerun until TSan reports) and the test names no other
+  kind of TSan report; race-free otherwise. REQUIRES/UNSUPPORTED/XFAIL are evaluated as lit
+  does on x86-64 Linux; a test calling a TSan interface function that clang's
+  <sanitizer/*.h> does not declare (a newer TSan than the comparison compiler) is out of
+  scope.
 * Valgrind's helgrind and drd regression tests (a Valgrind source tree, or its helgrind/ or
   drd/ directory). Each `*.vgtest` naming a C/C++ program of that directory is one case, racy
   when its `*.stderr.exp` shows a race ("Possible data race" for helgrind, "Conflicting load"
@@ -58,6 +62,7 @@ Out-of-scope tests are listed with the reason and not counted.
 """
 import argparse
 import concurrent.futures
+import glob
 import os
 import re
 import shlex
@@ -70,6 +75,9 @@ import tempfile
 RUN_TIMEOUT = 60
 ANALYZE_TIMEOUT = 120
 BUILD_TIMEOUT = 180
+# The analysis runs under a 4 GiB address-space cap (a shared machine); TSan's runs cannot (its
+# shadow memory reserves terabytes of address space).
+ANALYZE_MEMORY = 4 << 30
 
 # TSAN_OPTIONS that do not change what a test is about (timing of the exit only).
 HARMLESS_TSAN_OPTIONS = {"atexit_sleep_ms"}
@@ -118,6 +126,11 @@ TSAN_OTHER_REPORTS = re.compile(r"ThreadSanitizer: (lock-order-inversion|thread 
                                 r"called a non-async|race on )")
 
 
+# Any TSan report named in a test other than a race or the final count (force_background_thread's
+# "Running under ThreadSanitizer" is no report).
+TSAN_ANY_OTHER_REPORT = re.compile(r"ThreadSanitizer: (?!data race|reported )\w")
+
+
 def lit_expects_race(text, prefixes):
     other_reports = TSAN_OTHER_REPORTS.search(text) is not None
     for prefix in prefixes:
@@ -126,7 +139,8 @@ def lit_expects_race(text, prefixes):
             m = pattern.search(line)
             if not m:
                 continue
-            if "ThreadSanitizer: data race" in m.group(2):
+            # "WARNING: ThreadSanitizer: data race", or only "data race" (malloc_stack)
+            if "data race" in m.group(2):
                 return 1
             # suppress_same_address/stacks check only the count at exit ("reported 1 warnings"):
             # with no other kind of report expected anywhere in the test, those are races
@@ -140,6 +154,96 @@ def lit_expects_race(text, prefixes):
     return 0
 
 
+# What lit knows about this machine when it evaluates a test's REQUIRES/UNSUPPORTED/XFAIL:
+# compiler-rt's lit.common.cfg.py adds the host OS, `<arch>-target-arch`, `stable-runtime` (not
+# on the few targets where TSan's runtime is unstable), `compiler-rt-optimized` (a release build
+# of the runtime, as Debian's) and `glibc-2.N` for each N it asks about up to the C library's
+# version; `target=REGEX` matches the target triple.
+LIT_TRIPLE = "x86_64-unknown-linux-gnu"
+
+
+def lit_features():
+    features = {"linux", "x86_64-target-arch", "stable-runtime", "compiler-rt-optimized", "glibc"}
+    m = re.match(r"(\d+)\.(\d+)", os.confstr("CS_GNU_LIBC_VERSION").split()[-1]
+                 if hasattr(os, "confstr") else "")
+    if m and m.group(1) == "2":
+        features.update("glibc-2.%d" % n for n in range(0, int(m.group(2)) + 1))
+    return features
+
+
+def lit_condition_holds(expr, features, triple_substrings):
+    """One boolean expression of a REQUIRES/UNSUPPORTED/XFAIL line as lit evaluates it: `&&`,
+    `||`, `!`, parentheses, features, `target=REGEX` ({{...}} parts are regular expressions,
+    the rest literal, the whole matching the triple), `*` (always). Older lit (LLVM <= 15) also
+    took a bare word of UNSUPPORTED/XFAIL as true when it is part of the target triple
+    (`powerpc64-unknown-linux-gnu`), which triple_substrings asks for."""
+    tokens = re.findall(r"\s*(&&|\|\||!|\(|\)|target=(?:\{\{.*?\}\}|[^\s&|()])+|[^\s&|()!]+)", expr)
+
+    def term(word):
+        if word == "*":
+            return True
+        if word.startswith("target="):
+            pattern = "".join(part if i % 2 else re.escape(part)
+                              for i, part in enumerate(re.split(r"\{\{(.*?)\}\}", word[7:])))
+            return re.fullmatch(pattern, LIT_TRIPLE) is not None
+        return word in features or (triple_substrings and word in LIT_TRIPLE)
+
+    pos = 0
+
+    def parse_binary(op, operand):  # operand (op operand)*, left to right
+        nonlocal pos
+        value = operand()
+        while pos < len(tokens) and tokens[pos] == op:
+            pos += 1
+            right = operand()
+            value = (value or right) if op == "||" else (value and right)
+        return value
+
+    def parse_or():
+        return parse_binary("||", parse_and)
+
+    def parse_and():
+        return parse_binary("&&", parse_not)
+
+    def parse_not():
+        nonlocal pos
+        if tokens[pos] == "!":
+            pos += 1
+            return not parse_not()
+        if tokens[pos] == "(":
+            pos += 1
+            value = parse_or()
+            pos += 1  # ")"
+            return value
+        pos += 1
+        return term(tokens[pos - 1])
+
+    return parse_or() if tokens else False
+
+
+def sanitizer_interface_declared(suite_dir, cache={}):
+    """The __tsan_*/__sanitizer_* names the comparison compiler's <sanitizer/*.h> headers and the
+    suite's own headers declare."""
+    if suite_dir not in cache:
+        res = subprocess.run(["clang", "-print-resource-dir"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True).stdout.strip()
+        headers = glob.glob(os.path.join(res, "include", "sanitizer", "*.h")) + \
+            glob.glob(os.path.join(suite_dir, "**", "*.h"), recursive=True)
+        cache[suite_dir] = set(re.findall(r"\b(__(?:tsan|sanitizer)_\w+)\b", "".join(
+            open(h, errors="replace").read() for h in headers)))
+    return cache[suite_dir]
+
+
+def lit_newer_interface(text, suite_dir):
+    """The TSan interface functions a test calls that neither the comparison compiler's headers
+    nor the suite's headers nor the test itself declare: an interface newer than the compiler
+    (LLVM 18's __tsan_check_no_mutexes_held with clang 14), which neither tool can build."""
+    called = set(re.findall(r"\b(__(?:tsan|sanitizer)_\w+)\s*\(", text))
+    own = set(re.findall(r"(?:\b(?:void|int|bool|char|long|unsigned|uptr|size_t)\s*|\*\s*)"
+                         r"(__(?:tsan|sanitizer)_\w+)\s*\(", text))
+    return sorted(called - own - sanitizer_interface_declared(suite_dir))
+
+
 def lit_scope(path, text):
     """Why a whole lit test is out of scope, or None."""
     base = os.path.basename(path)
@@ -148,17 +252,28 @@ def lit_scope(path, text):
         return "Java VM interface"
     if "/Darwin/" in rel or "/libdispatch/" in rel:
         return "Darwin-only / libdispatch"
+    features = lit_features()
     for m in re.finditer(r"\b(REQUIRES|UNSUPPORTED|XFAIL):(.*)$", text, re.M):
-        kind, what = m.group(1), m.group(2)
-        if kind == "REQUIRES" and re.search(r"darwin|disabled|sunrpc|shared_unwind", what):
-            return "REQUIRES:" + what.strip()
-        if kind == "UNSUPPORTED" and re.search(r"\blinux\b", what):
-            return "UNSUPPORTED:" + what.strip()
-        if kind == "XFAIL" and what.strip() == "*":
-            return "XFAIL: * (fails in the suite itself)"
+        kind, what = m.group(1), m.group(2).strip()
+        conditions = [c for c in what.split(",") if c.strip()]
+        if kind == "REQUIRES" and not all(lit_condition_holds(c, features, False) for c in conditions):
+            return "REQUIRES: " + what
+        if kind == "UNSUPPORTED" and any(lit_condition_holds(c, features, True) for c in conditions):
+            return "UNSUPPORTED: " + what
+        if kind == "XFAIL" and any(lit_condition_holds(c, features, True) for c in conditions):
+            return "XFAIL: %s (fails in the suite itself)" % what
     if re.search(r"__tsan_(get_report|locate_address|get_alloc_stack|on_report|on_initialize|"
                  r"on_finalize|default_options|default_suppressions)|__sanitizer_set_report", text):
         return "tests TSan's report/debugging/option interface"
+    return None
+
+
+def lit_scope_of_compiler(text, suite_dir):
+    """Why a lit test is out of scope for the compiler both tools build with, or None."""
+    newer = lit_newer_interface(text, suite_dir)
+    if newer:
+        return "TSan interface newer than clang's <sanitizer/*.h> (neither tool builds it): " + \
+            ", ".join(newer)
     return None
 
 
@@ -169,7 +284,7 @@ TSAN_FLAG_OPTIONS = re.compile(r"-fsanitize-ignorelist|-fsanitize-blacklist|-fno
 def lit_cases(path, suite_dir):
     text = open(path, errors="replace").read()
     name = os.path.relpath(path, suite_dir)
-    skip = lit_scope(path, text)
+    skip = lit_scope(path, text) or lit_scope_of_compiler(text, suite_dir)
     if skip:
         return [Case(name, 0, skip=skip)]
     cases, steps = [], []
@@ -202,6 +317,11 @@ def lit_cases(path, suite_dir):
         prefixes = [p for group in prefixes for p in group.split(",")]
         prefixes = [p.replace("%os", "Linux") for p in prefixes] or ["CHECK"]
         expected = lit_expects_race(text, prefixes)
+        # %deflake reruns the program until it fails, i.e. until TSan reports something: a test
+        # run under it expects a report, a race when the test names no other kind of report
+        # (load_shared_lib checks only the function names of its race reports)
+        if expected == 0 and "%deflake" in run_part and not TSAN_ANY_OTHER_REPORT.search(text):
+            expected = 1
         case = Case("%s#%d" % (name, index), expected if isinstance(expected, int) else 0,
                     steps=list(steps))
         if not isinstance(expected, int):
@@ -238,7 +358,12 @@ def lit_substitute(cmd, tool, t, src, suite_dir, tools):
         cc = "env FIRSTRACE_CC=clang %s/firstrace-cc" % tools
         cxx = "env FIRSTRACE_CXX=clang++ %s/firstrace-c++ -std=c++11" % tools
     common = " -Wall -g -I%s -I%s " % (inc, suite_dir)
-    cmd = cmd.replace("%clangxx_tsan ", cxx + common).replace("%clang_tsan ", cc + common)
+    # The C driver compiles a C++ source in the compiler's default dialect: gnu++17 for the clang
+    # of the newer suites (16 and later), which they rely on (signal_in_mutex_lock.cpp:
+    # `std::atomic<bool> spin = true;`); clang 14's default is gnu++14. The older suites' C++
+    # sources compiled this way are valid in both.
+    cc_cxx_source = " -std=gnu++17" if src.endswith((".cpp", ".cc")) else ""
+    cmd = cmd.replace("%clangxx_tsan ", cxx + common).replace("%clang_tsan ", cc + cc_cxx_source + common)
     for k, v in (("%link_libcxx_tsan", ""), ("%darwin_min_target_with_tls_support", ""),
                  ("%ld_flags_rpath_exe", "-Wl,-rpath,$ORIGIN"), ("%ld_flags_rpath_so", ""),
                  ("%t-dir", t + "-dir"), ("%t-so", t + "-so"), ("%p", os.path.dirname(src)),
@@ -666,7 +791,8 @@ def firstrace_verdict(trace, tools, log):
     traces = [trace] + sorted(os.path.join(trace, d) for d in os.listdir(trace) if d.startswith("fork-"))
     racy = 0
     for tr in traces:
-        code, out = sh([os.path.join(tools, "firstrace"), "analyze", tr, "-q"], None, ANALYZE_TIMEOUT,
+        code, out = sh(["prlimit", "--as=%d" % ANALYZE_MEMORY, os.path.join(tools, "firstrace"),
+                        "analyze", tr, "-q"], None, ANALYZE_TIMEOUT,
                        log=log)
         m = re.search(r"(\d+) apparent races", out)
         if code != 0 or not m:

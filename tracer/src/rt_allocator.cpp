@@ -2,8 +2,16 @@
 // new/delete and strdup & co. come through them).
 //
 //   allocation  kRecAlloc (address, size, pc, context): the heap block the process got, for
-//               reports ("heap block of N bytes allocated at ..."). Then an Acquire of every
-//               free by another process that last gave back some byte of the block
+//               reports ("heap block of N bytes allocated at ..."); last, a write of the n
+//               bytes asked for: C++11 [new.delete.dataraces] has operator new, malloc and
+//               calloc behave, for data races, "as though they accessed and modified only the
+//               storage referenced by the return value", so a use of the block unordered with
+//               its allocation (a pointer handed over by relaxed atomics) is a race, as in
+//               ThreadSanitizer. (C11 7.22.3p2 says only that allocation touches no other
+//               storage; the runtime cannot tell C's malloc from C++'s.) Not for the blocks
+//               the C library and the dynamic loader allocate for themselves
+//               (allocated_for_system_library). Before it, an
+//               Acquire of every free by another process that last gave back some byte of the block
 //               (malloc_usable_size bytes; rt_freed_memory.hpp): the allocator hands bytes out
 //               again only after their free (C11 7.22.3p2), so nothing done to them before the
 //               free races with what the new owner does. glibc splits and coalesces freed
@@ -24,8 +32,10 @@
 //               same process, no edge).
 // All of this is recorded whatever the number of running threads: a thread that ended
 // without being joined frees blocks that main reuses.
+#include <link.h>
 #include <malloc.h>
 #include <stdlib.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include "rt_loader_lock.hpp"
@@ -82,8 +92,41 @@ void heap_free(void* p, u64 pc) {
     record_free(t, lo, lo + size, pc);
 }
 
+// The C library's and the dynamic loader's own code: their allocations for themselves (a
+// stream's buffer on the first I/O, internal caches, the loader's link maps and names inside
+// dlopen) hand the storage to the library, not to the program, which reaches it only through
+// the library's calls (modelled on their own: a stream's state, the loader's lock). No write of
+// the block for those. An allocation made inside fopen & co. on the program's behalf
+// (tls_library_call_pc) is the program's.
+struct CodeRange {
+    u64 lo = 0, hi = 0;
+    bool contains(u64 pc) const { return pc >= lo && pc < hi; }
+};
+CodeRange g_c_library, g_loader;
+int find_system_code(struct dl_phdr_info* info, size_t, void*) {
+    const u64 malloc_pc = reinterpret_cast<u64>(&__libc_malloc);
+    const bool loader = info->dlpi_addr == getauxval(AT_BASE);
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const auto& ph = info->dlpi_phdr[i];
+        if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
+        const CodeRange code{info->dlpi_addr + ph.p_vaddr,
+                             info->dlpi_addr + ph.p_vaddr + ph.p_memsz};
+        if (code.contains(malloc_pc)) g_c_library = code;
+        if (loader) g_loader = code;
+    }
+    return 0;
+}
+__attribute__((constructor(101))) void locate_system_code() {
+    dl_iterate_phdr(find_system_code, nullptr);
+}
+bool allocated_for_system_library(u64 call_pc) {
+    return (g_c_library.contains(call_pc) || g_loader.contains(call_pc)) &&
+           tls_library_call_pc == 0;
+}
+
 void heap_allocated(void* p, size_t n, u64 pc) {
     if (in_openmp_runtime(pc)) return;
+    const bool for_system_library = allocated_for_system_library(pc);
     pc = caller(pc);
     if (p == nullptr) return;
     if (auto hook = g_malloc_hook.load(std::memory_order_relaxed)) hook(p, n);
@@ -93,6 +136,7 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     const u64 lo = reinterpret_cast<u64>(p);
     emit_alloc(t, lo, n, pc);
     record_reuse(t, lo, lo + malloc_usable_size(p), pc);
+    if (!for_system_library) library_access(t, pc, p, n, true);
 }
 
 } // namespace

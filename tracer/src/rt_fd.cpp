@@ -125,21 +125,35 @@ void before_send(int fd, u64 pc, const void* buf, u64 n) {
     }
 }
 
+} // namespace frt::fd
+
+namespace {
+// The Acquire of every writer object of fd's description seen so far.
+void acquire_writers(ThreadState* t, int fd, u64 pc) {
+    if (!modelled(fd)) return;
+    const u64 desc = description(fd);
+    u64 set = writers(desc).load(std::memory_order_relaxed);
+    while (set != 0) {
+        const u32 bit = static_cast<u32>(__builtin_ctzll(set));
+        set &= set - 1;
+        if (find_object(fmt::kObjFile, writer_object(desc, bit)) != nullptr)
+            acquire_now(t, fmt::kObjFile, writer_object(desc, bit), pc);
+    }
+}
+} // namespace
+
+namespace frt::fd {
+
 void after_receive(int fd, u64 pc, ssize_t r) {
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
     ThreadState* t = scope.thread();
     used(t, fd, pc);
-    if (r >= 0 && modelled(fd)) {
-        const u64 desc = description(fd);
-        u64 set = writers(desc).load(std::memory_order_relaxed);
-        while (set != 0) {
-            const u32 bit = static_cast<u32>(__builtin_ctzll(set));
-            set &= set - 1;
-            if (find_object(fmt::kObjFile, writer_object(desc, bit)) != nullptr)
-                acquire_now(t, fmt::kObjFile, writer_object(desc, bit), pc);
-        }
-    }
+    if (r >= 0) acquire_writers(t, fd, pc);
+}
+
+void readiness_reported(int fd, u64 pc) {
+    if (InterceptorScope scope(enter_call(pc)); scope) acquire_writers(scope.thread(), fd, pc);
 }
 
 void received_into(const void* buf, ssize_t r, u64 pc) {

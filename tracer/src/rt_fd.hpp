@@ -17,6 +17,9 @@ void before_send(int fd, u64 pc, const void* buf, u64 n);
 // After a call that took data in through fd returned r (read, recv, ...): the use of fd and,
 // when r >= 0, the Acquire of every writer object of fd's description.
 void after_receive(int fd, u64 pc, ssize_t r);
+// The kernel reported fd ready (epoll_wait, rt_epoll.cpp): the Acquire of every writer object of
+// fd's description, as a read would, without the read's use of fd.
+void readiness_reported(int fd, u64 pc);
 // The r bytes a receive stored at buf (writes; nothing when r <= 0).
 void received_into(const void* buf, ssize_t r, u64 pc);
 // The first `bytes` bytes of an iovec array, read or written.

@@ -9,18 +9,22 @@
 //                        descriptor, releases it (before the call): what the registering thread
 //                        did before, e.g. filling the object that data.ptr points to, happened
 //                        before a thread whose epoll_wait returns events of that instance.
-//   epoll_wait, epoll_pwait
+//   epoll_wait, epoll_pwait, epoll_pwait2
 //                        returning events: a receive on the epoll descriptor (after the call,
-//                        the Acquire of every registration before it), and a write of the
-//                        events stored. This is ThreadSanitizer's model (FdRelease in
-//                        epoll_ctl, FdAcquire in epoll_wait); the readiness itself orders
-//                        nothing (a read of the ready descriptor does, rt_fd.cpp).
+//                        the Acquire of every registration before it), a write of the events
+//                        stored, and per event the Acquire of the writers of the descriptors
+//                        registered with its data (rt_epoll.cpp: the kernel reports a
+//                        descriptor ready because of what was written to it; compiler-rt's
+//                        Linux/epoll_norace). ThreadSanitizer's model since LLVM 16 (FdRelease
+//                        in epoll_ctl, FdAcquire in epoll_wait, and of the ready descriptors).
 // Only the program's calls, never the runtime's own.
+#include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 
+#include "rt_epoll.hpp"
 #include "rt_fd.hpp"
 #include "rt_library_call.hpp"
 #include "rt_real.hpp"
@@ -38,6 +42,9 @@ FRT_DECLARE_REAL(epoll_create1);
 FRT_DECLARE_REAL(epoll_ctl);
 FRT_DECLARE_REAL(epoll_wait);
 FRT_DECLARE_REAL(epoll_pwait);
+using epoll_pwait2_fn = int (*)(int, struct epoll_event*, int, const struct timespec*,
+                                const sigset_t*);
+FRT_DECLARE_REAL_TYPED(epoll_pwait2, epoll_pwait2_fn);
 
 using Waiting = LibraryCall;
 
@@ -56,8 +63,10 @@ void sets_used(u64 pc, int nfds, fd_set* r, fd_set* w, fd_set* e, bool write) {
 
 int events_received(u64 pc, int epfd, struct epoll_event* events, int r) {
     fd::after_receive(epfd, pc, r > 0 ? r : -1);
-    if (r > 0)
+    if (r > 0) {
         if (Waiting c(pc); c) c.bytes(events, static_cast<u64>(r) * sizeof *events, true);
+        epoll_events_reported(epfd, events, r, pc);
+    }
     return r;
 }
 
@@ -109,7 +118,9 @@ FRT_EXPORT int epoll_ctl(int epfd, int op, int fd, struct epoll_event* event) {
     const bool registers = op == EPOLL_CTL_ADD || op == EPOLL_CTL_MOD;
     fd::before_send(epfd, FRT_CALLER(), registers ? event : nullptr,
                     registers && event != nullptr ? sizeof *event : 0);
-    return REAL(epoll_ctl)(epfd, op, fd, event);
+    const int r = REAL(epoll_ctl)(epfd, op, fd, event);
+    if (r == 0) epoll_interest_changed(epfd, op, fd, event);
+    return r;
 }
 FRT_EXPORT int epoll_wait(int epfd, struct epoll_event* events, int max, int timeout) {
     return events_received(FRT_CALLER(), epfd, events,
@@ -119,6 +130,15 @@ FRT_EXPORT int epoll_pwait(int epfd, struct epoll_event* events, int max, int ti
                            const sigset_t* mask) {
     return events_received(FRT_CALLER(), epfd, events,
                            REAL(epoll_pwait)(epfd, events, max, timeout, mask));
+}
+FRT_EXPORT int epoll_pwait2(int epfd, struct epoll_event* events, int max,
+                            const struct timespec* timeout, const sigset_t* mask) {
+    const auto real = REAL(epoll_pwait2);
+    if (real == nullptr) { // a C library older than 2.35
+        errno = ENOSYS;
+        return -1;
+    }
+    return events_received(FRT_CALLER(), epfd, events, real(epfd, events, max, timeout, mask));
 }
 
 // The __interceptor_ names (rt_record.hpp).
@@ -131,3 +151,4 @@ FRT_INTERCEPTOR_ALIAS(epoll_create1)
 FRT_INTERCEPTOR_ALIAS(epoll_ctl)
 FRT_INTERCEPTOR_ALIAS(epoll_wait)
 FRT_INTERCEPTOR_ALIAS(epoll_pwait)
+FRT_INTERCEPTOR_ALIAS(epoll_pwait2)

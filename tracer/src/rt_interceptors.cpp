@@ -28,6 +28,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -139,6 +140,7 @@ struct StartArgs {
     u32 pid;
     u32 parent;
     StartArgs* next;
+    sigset_t mask; // the new thread's signal mask once it is registered (see pthread_create)
 };
 std::atomic<u32> g_start_lock{0};
 StartArgs* g_start_free = nullptr;
@@ -226,8 +228,10 @@ void* thread_start(void* p) {
     // looks it up finds this thread from now until the join that frees the handle.
     map_thread(static_cast<u64>(pthread_self()), a->pid);
     thread_started(a->pid, a->parent);
+    const sigset_t mask = a->mask;
     free_start_args(a);
     alt_stack_attach();
+    pthread_sigmask(SIG_SETMASK, &mask, nullptr); // registered: handlers may run (and trace)
     bool ends_in_destructor = false;
     if (InterceptorScope scope(enter_attached()); scope) {
         storage_handed_over(scope.thread());
@@ -271,7 +275,19 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     ++t->ignore_reads_depth;
     ++t->ignore_writes_depth;
     t->ignore_access_kinds = fmt::kRead | fmt::kWrite; // the event is closed: no sites to drop
+    // Signals stay blocked until the new thread is registered (thread_start): a handler that
+    // ran on it before would be traced as a thread of its own, created by nobody and never
+    // ended, its accesses unordered with everything (compiler-rt's signal_block under load;
+    // ThreadSanitizer's fix of google/sanitizers#1540 is the same). The new thread then takes the
+    // mask it would have had: the attribute's (pthread_attr_setsigmask_np) or the creator's.
+    sigset_t all, creator_mask;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &creator_mask);
+    a->mask = creator_mask;
+    if (sigset_t attr_mask; attr != nullptr && pthread_attr_getsigmask_np(attr, &attr_mask) == 0)
+        a->mask = attr_mask;
     const int r = scope.outside([&] { return real(thread, attr, thread_start, a); });
+    pthread_sigmask(SIG_SETMASK, &creator_mask, nullptr);
     --t->ignore_reads_depth;
     --t->ignore_writes_depth;
     t->ignore_access_kinds = static_cast<u8>((t->ignore_reads_depth ? fmt::kRead : 0) |
