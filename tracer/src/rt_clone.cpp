@@ -52,8 +52,11 @@ FRT_EXPORT int clone(int (*fn)(void*), void* stack, int flags, void* arg, ...) {
     va_end(ap);
     auto real = REAL(clone);
     if (real == nullptr) return -1;
-    if ((flags & CLONE_VM) != 0 || fn == nullptr)
+    if ((flags & CLONE_VM) != 0 || fn == nullptr) {
+        // a thread the runtime sees only when it runs traced code (rt_helper_threads.cpp)
+        if ((flags & CLONE_VM) != 0) unordered_helper_thread();
         return real(fn, stack, flags, arg, parent_tid, tls, child_tid);
+    }
     CloneStart start{fn, arg};
     return real(start_copy, stack, flags, &start, parent_tid, tls, child_tid);
 }

@@ -246,6 +246,10 @@ void* thread_start(void* p) {
 
 } // namespace
 
+void frt::end_attached_thread_at_exit() {
+    if (exit_key_ready()) pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne));
+}
+
 // --- threads ------------------------------------------------------------------------------------
 
 FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*fn)(void*),
@@ -309,6 +313,7 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
         rec.pc = FRT_CALLER();
         emit_sync(t, rec);
     } else {
+        process_joined(); // the child never existed
         free_start_args(a);
     }
     return r;
@@ -330,6 +335,7 @@ int join_common(pthread_t thread, u64 pc, Real real, Args... args) {
     const int r = scope.outside([&] { return real(thread, args...); });
     if (r == 0) {
         if (child != kNoPid) {
+            process_joined();
             SyncRecord rec{};
             rec.op = fmt::kOpJoin;
             rec.cls = fmt::kObjThread;

@@ -93,8 +93,9 @@ struct ThreadState {
     u32 depot_ids; // ids handed out in this stream
 
     // --- event state ---
-    u64 event_start; // clock at the start of the open computation event
-    u32 ctx_depth;   // context snapshot taken at the first access of the event
+    u64 event_start;  // clock at the start of the open computation event
+    bool event_alone; // alone() when the open computation event started
+    u32 ctx_depth;    // context snapshot taken at the first access of the event
     u64 ctx[kMaxContext];
 
     // --- identity ---
@@ -168,6 +169,10 @@ extern std::atomic<RtState> g_state;
 
 // Returns the calling thread's state, creating it on first use; null when not tracing.
 ThreadState* attach_thread();
+// A thread attached while it runs (not started through pthread_create's wrapper: a thread of the
+// C library's own, such as a SIGEV_THREAD notification) ends its trace at its exit, as the others
+// do (rt_interceptors.cpp: the exit key's destructor).
+void end_attached_thread_at_exit();
 
 FRT_INLINE ThreadState* current() {
     ThreadState* t = tls_state;
@@ -379,6 +384,13 @@ u32 new_pids(u32 count);                  // `count` consecutive ids
 void thread_started(u32 pid, u32 parent); // called first thing in a created thread
 void map_thread(u64 pthread_id, u32 pid);
 u32 lookup_thread(u64 pthread_id); // kNoPid when unknown
+// Whether the caller is the program's only process and every other one ever created was joined
+// (so all it did is ordered before the caller's next event): a computation event that starts
+// and ends so cannot take part in an apparent race, and its accesses are not written
+// (rt_site_table.cpp; DESIGN-NOTES "Events of a process that is alone").
+bool alone();
+void process_joined();          // a successful join of a process new_pid() handed out
+void unordered_helper_thread(); // a thread the runtime will not see created may run from now on
 
 // The code of the OpenMP runtime (set by rt_openmp.cpp when it registers as a tool): its own
 // mem* calls work on its own data, which it synchronizes itself (and the copies it makes for

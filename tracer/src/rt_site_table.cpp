@@ -21,6 +21,7 @@ void reset_event(ThreadState* t, u64 clock) {
         t->gen = 1;
     }
     t->event_start = clock;
+    t->event_alone = alone();
 }
 
 namespace {
@@ -120,7 +121,12 @@ void put_site_ranges(ThreadState* t, const SiteAccesses& bytes) {
 } // namespace
 
 void close_computation(ThreadState* t, u64 clock) {
-    if (t->nsites != 0 && begin_record(t)) {
+    // An event during which no other process could run unordered with it races with nothing
+    // (every other process is created after it or joined before it): its accesses are left out.
+    // alone() is asked again at the end for threads the runtime sees only when they run
+    // (unordered_helper_thread covers the ones libc starts for the program).
+    const bool unordered_with_nothing = t->event_alone && alone();
+    if (t->nsites != 0 && !unordered_with_nothing && begin_record(t)) {
         put_byte(t, firstrace::format::kRecComputeStacks);
         put(t, t->event_start);
         put(t, clock >= t->event_start ? clock - t->event_start : 0);

@@ -24,6 +24,11 @@ namespace {
 // Set once a thread has finished: instrumented code running after that is not traced.
 __thread bool tls_done __attribute__((tls_model("initial-exec"))) = false;
 std::atomic<u32> g_next_pid{0};
+// Logical processes other than the first that may still run unordered with the caller: every id
+// handed out after the first counts until its thread is joined (tasks, fibers and detached
+// threads never are). Zero: the caller is the only process and everything any other did is
+// ordered before it by joins (see alone()).
+std::atomic<u32> g_unjoined{0};
 
 constexpr u64 kThreadMapSize = 1ull << 16;
 struct ThreadMapEntry {
@@ -175,11 +180,29 @@ u32 lookup_thread(u64 pthread_id) {
 }
 
 u32 new_pid() {
-    return g_next_pid.fetch_add(1, std::memory_order_relaxed);
+    const u32 pid = g_next_pid.fetch_add(1, std::memory_order_relaxed);
+    if (pid != 0) g_unjoined.fetch_add(1, std::memory_order_relaxed);
+    return pid;
 }
 
 u32 new_pids(u32 count) {
-    return g_next_pid.fetch_add(count, std::memory_order_relaxed);
+    const u32 base = g_next_pid.fetch_add(count, std::memory_order_relaxed);
+    g_unjoined.fetch_add(base == 0 ? count - 1 : count, std::memory_order_relaxed);
+    return base;
+}
+
+void process_joined() {
+    g_unjoined.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void unordered_helper_thread() {
+    g_unjoined.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool alone() {
+    // Relaxed is enough: while the count is zero no other thread of the program exists, and
+    // the caller's own creations and joins change it.
+    return g_unjoined.load(std::memory_order_relaxed) == 0;
 }
 
 ThreadState* attach_thread() {
@@ -192,9 +215,13 @@ ThreadState* attach_thread() {
     if (s != RtState::Ready) return nullptr;
     // A thread we did not see created (created before initialization or from inside libc).
     tls_done = true; // no recursion while creating
-    ThreadState* t = create_state(new_pid(), kNoPid);
+    const u32 pid = new_pid();
+    ThreadState* t = create_state(pid, kNoPid);
     tls_state = t;
     tls_done = t == nullptr;
+    // Not the first thread (whose trace ends with the process): its events would stay in its
+    // open event and unflushed buffer if it ended before the program (a SIGEV_THREAD one does).
+    if (t != nullptr && pid != 0) end_attached_thread_at_exit();
     return t;
 }
 
@@ -258,6 +285,7 @@ void thread_registry_after_fork(ThreadState* self) {
         madvise(g_thread_map, kThreadMapSize * sizeof(ThreadMapEntry), MADV_DONTNEED) != 0)
         std::memset(static_cast<void*>(g_thread_map), 0, kThreadMapSize * sizeof(ThreadMapEntry));
     g_next_pid.store(0);
+    g_unjoined.store(0); // the parent's other threads are not in the child (nor in its trace)
 }
 
 void restart_after_fork(ThreadState* self) {
