@@ -1,6 +1,7 @@
 #include "dependences.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include "huge_pages.hpp"
@@ -34,6 +35,38 @@ std::vector<std::uint32_t> order_classes(const TemporalGraph& g) {
 }
 
 namespace {
+
+// The order of events against one event e (the search's origin, tested against every event of
+// the processes with targets): on vector timestamps e's start row and finish slot position are
+// found once, and each test reads the other event's nodes only.
+class OrderAgainst {
+  public:
+    OrderAgainst(const TemporalGraph& g, const EventOrder& order, EventId e)
+        : g_(g), order_(order), e_(e), vt_(order.timestamps()) {
+        if (vt_ == nullptr) return;
+        start_row_.emplace(vt_->row(g.start_node(e)));
+        finish_ = vt_->source(g.finish_node(e));
+    }
+    // y precedes e (order.precedes(y, e)).
+    bool after(EventId y) const {
+        return vt_ != nullptr
+                   ? VectorTimestamps::reaches(vt_->source(g_.finish_node(y)), *start_row_)
+                   : order_.precedes(y, e_);
+    }
+    // e precedes y.
+    bool before(EventId y) const {
+        return vt_ != nullptr ? vt_->reaches(finish_, g_.start_node(y)) : order_.precedes(e_, y);
+    }
+    bool unordered(EventId y) const { return !after(y) && !before(y); }
+
+  private:
+    const TemporalGraph& g_;
+    const EventOrder& order_;
+    EventId e_;
+    const VectorTimestamps* vt_;
+    std::optional<VectorTimestamps::Row> start_row_;
+    VectorTimestamps::Source finish_{};
+};
 
 class ChainSearch {
   public:
@@ -105,8 +138,9 @@ class ChainSearch {
     }
 
     void record(EventId y, bool transitive) {
-        const ProcessId q = g_.event_process(y);
-        const std::uint32_t j = g_.event_index(y);
+        const EventRef at = g_.event_ref(y);
+        const ProcessId q(at.process);
+        const std::uint32_t j = at.index;
         Best& b = best_[q];
         if (b.index == kNone) touched_.push_back(q);
         if (j < b.index || b.index == kNone) {
@@ -130,6 +164,7 @@ class ChainSearch {
         open_ = 0;
         open_list_.clear();
         const ProcessId p = g_.event_process(orig);
+        const OrderAgainst against(g_, order_, orig);
         // only processes with a target can have a bound (the others keep kNone): one step per
         // such process, not per process (250 000 short threads, a handful of them racing)
         for (const ProcessId q : processes_with_targets_) {
@@ -137,10 +172,10 @@ class ChainSearch {
             const auto& list = targets_of_process_[q];
             if (q == p) continue;
             auto it = std::partition_point(list.begin(), list.end(), [&](EventId y) {
-                return order_.precedes(y, orig) || !dependence_allowed(g_, ordering_, orig, y);
+                return against.after(y) || !dependence_allowed(g_, ordering_, orig, y);
             });
-            for (; it != list.end() && !order_.precedes(orig, *it); ++it) {
-                if (is_direct_target(orig, *it) || has_chain_step_in(orig, p, *it)) {
+            for (; it != list.end() && !against.before(*it); ++it) {
+                if (is_direct_target(orig, *it) || has_chain_step_in(against, p, *it)) {
                     bound_[q] = g_.event_index(*it);
                     ++open_;
                     open_list_.push_back(q);
@@ -158,10 +193,10 @@ class ChainSearch {
 
     // Whether y has an incoming direct dependence that could be a chain's last step from
     // orig: from an event of another process than orig's, unordered with orig.
-    bool has_chain_step_in(EventId orig, ProcessId p, EventId y) const {
+    bool has_chain_step_in(const OrderAgainst& orig, ProcessId p, EventId y) const {
         for (std::uint32_t i = in_offsets_[y.value]; i < in_offsets_[y.value + 1]; ++i) {
             const EventId w = in_sources_[i];
-            if (g_.event_process(w) != p && order_.unordered(w, orig)) return true;
+            if (g_.event_process(w) != p && orig.unordered(w)) return true;
         }
         return false;
     }
@@ -236,7 +271,9 @@ class ChainSearch {
                 return false;
             };
             const auto not_after_path = [&](EventId y) { // no path event's finish reaches y
-                const VectorTimestamps::Row row = timestamps_->row(g_.start_node(y));
+                const NodeId start = g_.start_node(y);
+                const VectorTimestamps::Row row =
+                    timestamps_->row(start, {SlotId(slot), base + start.value});
                 for (std::size_t k = 0; k < n; ++k)
                     if (row[prepared_[k].finish_slot] >= prepared_[k].finish_serial) return false;
                 return true;
