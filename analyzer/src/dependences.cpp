@@ -471,6 +471,24 @@ class ChainSearch {
     bool exhausted_ = false;
 };
 
+// The lists by target of the direct dependences whose lists by source are (offsets, targets).
+void fill_incoming(std::uint32_t event_count, const std::vector<std::uint32_t>& offsets,
+                   const std::vector<EventId>& targets, std::vector<std::uint32_t>& in_offsets,
+                   std::vector<EventId>& in_sources) {
+    in_offsets.assign(event_count + 1, 0);
+    for (const EventId y : targets)
+        ++in_offsets[y.value + 1];
+    for (std::uint32_t e = 0; e < event_count; ++e)
+        in_offsets[e + 1] += in_offsets[e];
+    if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
+    reserve_on_huge_pages(in_sources, targets.size());
+    in_sources.resize(targets.size());
+    std::vector<std::uint32_t> fill(in_offsets.begin(), in_offsets.end() - 1);
+    for (std::uint32_t x = 0; x < event_count; ++x)
+        for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
+            in_sources[fill[targets[i].value]++] = EventId(x);
+}
+
 } // namespace
 
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
@@ -521,22 +539,22 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for_each_dependence([&](EventId from, EventId to) { targets[fill[from.value]++] = to; });
     }
-    // Incoming direct dependences (CSR by target; sources ascending).
+    // Incoming direct dependences (CSR by target; sources ascending). When every race gives a
+    // dependence both ways (shared data, unless the complete mode's clocks rule a direction
+    // out) the relation is symmetric: each event's sources are its targets, and the lists by
+    // target are copies of those by source instead of a second scatter of two entries per
+    // race (dense traces).
+    const bool symmetric =
+        offsets.back() == 2 * (conflicts.races.size() + conflicts.atomic_only.size());
     std::vector<std::uint32_t>& in_offsets = lists.in_offsets;
-    in_offsets.assign(g.event_count() + 1, 0);
-    for (const EventId y : targets)
-        ++in_offsets[y.value + 1];
-    for (std::uint32_t e = 0; e < g.event_count(); ++e)
-        in_offsets[e + 1] += in_offsets[e];
     std::vector<EventId>& in_sources = lists.in_sources;
-    if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
-    reserve_on_huge_pages(in_sources, targets.size());
-    in_sources.resize(targets.size());
-    {
-        std::vector<std::uint32_t> fill(in_offsets.begin(), in_offsets.end() - 1);
-        for (std::uint32_t x = 0; x < g.event_count(); ++x)
-            for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
-                in_sources[fill[targets[i].value]++] = EventId(x);
+    if (symmetric) {
+        in_offsets = offsets;
+        if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
+        reserve_on_huge_pages(in_sources, targets.size());
+        in_sources.assign(targets.begin(), targets.end());
+    } else {
+        fill_incoming(g.event_count(), offsets, targets, in_offsets, in_sources);
     }
 
     Dependences deps;
