@@ -70,9 +70,9 @@ class OrderAgainst {
 
 class ChainSearch {
   public:
-    ChainSearch(const TemporalGraph& g, const EventOrder& order, Ordering ordering,
+    ChainSearch(const TemporalGraph& g, const EventOrder& order, const EventClocks& clocks,
                 std::uint64_t budget, const DirectDependenceLists& lists)
-        : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(lists.offsets),
+        : g_(g), order_(order), clocks_(clocks), budget_(budget), offsets_(lists.offsets),
           targets_(lists.targets), in_offsets_(lists.in_offsets), in_sources_(lists.in_sources),
           in_path_(g.process_count(), false), timestamps_(order.timestamps()),
           best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
@@ -172,7 +172,7 @@ class ChainSearch {
             const auto& list = targets_of_process_[q];
             if (q == p) continue;
             auto it = std::partition_point(list.begin(), list.end(), [&](EventId y) {
-                return against.after(y) || !dependence_allowed(g_, ordering_, orig, y);
+                return against.after(y) || !clocks_.allowed(orig, y);
             });
             for (; it != list.end() && !against.before(*it); ++it) {
                 if (is_direct_target(orig, *it) || has_chain_step_in(against, p, *it)) {
@@ -259,11 +259,9 @@ class ChainSearch {
             // process once per run: per test one load from a row of the path's events.
             prepare_path();
             const std::size_t n = path_.size() - 1;
-            const NodeId first_node = g_.start_node(g_.process_begin(q));
-            const std::uint32_t slot = g_.node_slot(first_node).value;
-            // a node's serial in its slot is its distance from the process's first node plus
-            // the serial of that one (TemporalGraph::node_slot_serial), modulo 2^32
-            const std::uint32_t base = g_.node_slot_serial(first_node) - first_node.value;
+            const std::uint32_t slot = g_.process_slot(q).value;
+            // a node's serial in its slot is its id plus its process's offset, modulo 2^32
+            const std::uint32_t base = g_.process_serial_offset(q);
             const auto before_path = [&](EventId y) { // y's finish reaches a path event's start
                 const auto serial = static_cast<std::int32_t>(base + g_.finish_node(y).value);
                 for (std::size_t k = 0; k < n; ++k)
@@ -337,8 +335,7 @@ class ChainSearch {
             pop_path();
             return true;
         }
-        if (path_.size() >= 3 && dependence_allowed(g_, ordering_, path_.front(), y))
-            record(y, true);
+        if (path_.size() >= 3 && clocks_.allowed(path_.front(), y)) record(y, true);
         in_path_[q] = true;
         extend(y);
         in_path_[q] = false;
@@ -394,9 +391,8 @@ class ChainSearch {
     void prepare_path() {
         while (prepared_.size() + 1 < path_.size()) {
             const EventId e = path_[prepared_.size()];
-            const NodeId finish = g_.finish_node(e);
-            prepared_.push_back({timestamps_->row(g_.start_node(e)), g_.node_slot(finish).value,
-                                 static_cast<std::int32_t>(g_.node_slot_serial(finish))});
+            const VectorTimestamps::Source finish = timestamps_->source(g_.finish_node(e));
+            prepared_.push_back({timestamps_->row(g_.start_node(e)), finish.slot, finish.serial});
         }
     }
 
@@ -428,7 +424,7 @@ class ChainSearch {
 
     const TemporalGraph& g_;
     const EventOrder& order_;
-    Ordering ordering_;
+    const EventClocks& clocks_; // dependence_allowed, from one array
     std::uint64_t budget_;
     const std::vector<std::uint32_t>& offsets_;
     const std::vector<EventId>& targets_;
@@ -558,7 +554,7 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     }
 
     Dependences deps;
-    ChainSearch search(g, order, ordering, budget, lists);
+    ChainSearch search(g, order, clocks, budget, lists);
     const char* stage = kind == DependenceKind::SharedData ? "shared-data dependences"
                                                            : "event-control dependences";
     for (const EventId e : g.events()) {

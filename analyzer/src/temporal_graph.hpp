@@ -108,6 +108,9 @@ class TemporalGraph {
         return {process_slot_[q], process_serial_offset_[q] + n.value};
     }
     SlotId event_slot(EventId e) const { return process_slot_[event_process(e)]; }
+    SlotId process_slot(ProcessId p) const { return process_slot_[p]; }
+    // node_slot_serial(n) = process_serial_offset(p) + n for the nodes n of process p (mod 2^32).
+    std::uint32_t process_serial_offset(ProcessId p) const { return process_serial_offset_[p]; }
     // Position of an event in its slot's chain of events.
     std::uint32_t event_slot_position(EventId e) const {
         const ProcessId p = event_process(e);
