@@ -110,11 +110,17 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     AnalysisCounts& c = result.counts;
     const EventClocks clocks(g, result.ordering);
     reserve_on_huge_pages(result.races, races.size());
+    EventId a = EventId::none(); // races come sorted by a: its coordinates once per a
+    EventRef a_ref;
     for (std::uint32_t i = 0; i < races.size(); ++i) {
         const ApparentRace& in = races[i];
+        if (in.a != a) {
+            a = in.a;
+            a_ref = g.event_ref(a);
+        }
         Race& race = result.races.emplace_back();
         race.id = i;
-        race.a = g.event_ref(in.a);
+        race.a = a_ref;
         race.b = g.event_ref(in.b);
         race.status = validation.status[i];
         if (!validation.tangle.empty() && validation.tangle[i] != kNone)

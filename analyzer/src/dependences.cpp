@@ -1,6 +1,7 @@
 #include "dependences.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <tuple>
 
 #include "huge_pages.hpp"
@@ -35,11 +36,43 @@ std::vector<std::uint32_t> order_classes(const TemporalGraph& g) {
 
 namespace {
 
+// The order of events against one event e (the search's origin, tested against every event of
+// the processes with targets): on vector timestamps e's start row and finish slot position are
+// found once, and each test reads the other event's nodes only.
+class OrderAgainst {
+  public:
+    OrderAgainst(const TemporalGraph& g, const EventOrder& order, EventId e)
+        : g_(g), order_(order), e_(e), vt_(order.timestamps()) {
+        if (vt_ == nullptr) return;
+        start_row_.emplace(vt_->row(g.start_node(e)));
+        finish_ = vt_->source(g.finish_node(e));
+    }
+    // y precedes e (order.precedes(y, e)).
+    bool after(EventId y) const {
+        return vt_ != nullptr
+                   ? VectorTimestamps::reaches(vt_->source(g_.finish_node(y)), *start_row_)
+                   : order_.precedes(y, e_);
+    }
+    // e precedes y.
+    bool before(EventId y) const {
+        return vt_ != nullptr ? vt_->reaches(finish_, g_.start_node(y)) : order_.precedes(e_, y);
+    }
+    bool unordered(EventId y) const { return !after(y) && !before(y); }
+
+  private:
+    const TemporalGraph& g_;
+    const EventOrder& order_;
+    EventId e_;
+    const VectorTimestamps* vt_;
+    std::optional<VectorTimestamps::Row> start_row_;
+    VectorTimestamps::Source finish_{};
+};
+
 class ChainSearch {
   public:
-    ChainSearch(const TemporalGraph& g, const EventOrder& order, Ordering ordering,
+    ChainSearch(const TemporalGraph& g, const EventOrder& order, const EventClocks& clocks,
                 std::uint64_t budget, const DirectDependenceLists& lists)
-        : g_(g), order_(order), ordering_(ordering), budget_(budget), offsets_(lists.offsets),
+        : g_(g), order_(order), clocks_(clocks), budget_(budget), offsets_(lists.offsets),
           targets_(lists.targets), in_offsets_(lists.in_offsets), in_sources_(lists.in_sources),
           in_path_(g.process_count(), false), timestamps_(order.timestamps()),
           best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
@@ -105,8 +138,9 @@ class ChainSearch {
     }
 
     void record(EventId y, bool transitive) {
-        const ProcessId q = g_.event_process(y);
-        const std::uint32_t j = g_.event_index(y);
+        const EventRef at = g_.event_ref(y);
+        const ProcessId q(at.process);
+        const std::uint32_t j = at.index;
         Best& b = best_[q];
         if (b.index == kNone) touched_.push_back(q);
         if (j < b.index || b.index == kNone) {
@@ -130,6 +164,7 @@ class ChainSearch {
         open_ = 0;
         open_list_.clear();
         const ProcessId p = g_.event_process(orig);
+        const OrderAgainst against(g_, order_, orig);
         // only processes with a target can have a bound (the others keep kNone): one step per
         // such process, not per process (250 000 short threads, a handful of them racing)
         for (const ProcessId q : processes_with_targets_) {
@@ -137,10 +172,10 @@ class ChainSearch {
             const auto& list = targets_of_process_[q];
             if (q == p) continue;
             auto it = std::partition_point(list.begin(), list.end(), [&](EventId y) {
-                return order_.precedes(y, orig) || !dependence_allowed(g_, ordering_, orig, y);
+                return against.after(y) || !clocks_.allowed(orig, y);
             });
-            for (; it != list.end() && !order_.precedes(orig, *it); ++it) {
-                if (is_direct_target(orig, *it) || has_chain_step_in(orig, p, *it)) {
+            for (; it != list.end() && !against.before(*it); ++it) {
+                if (is_direct_target(orig, *it) || has_chain_step_in(against, p, *it)) {
                     bound_[q] = g_.event_index(*it);
                     ++open_;
                     open_list_.push_back(q);
@@ -158,10 +193,10 @@ class ChainSearch {
 
     // Whether y has an incoming direct dependence that could be a chain's last step from
     // orig: from an event of another process than orig's, unordered with orig.
-    bool has_chain_step_in(EventId orig, ProcessId p, EventId y) const {
+    bool has_chain_step_in(const OrderAgainst& orig, ProcessId p, EventId y) const {
         for (std::uint32_t i = in_offsets_[y.value]; i < in_offsets_[y.value + 1]; ++i) {
             const EventId w = in_sources_[i];
-            if (g_.event_process(w) != p && order_.unordered(w, orig)) return true;
+            if (g_.event_process(w) != p && orig.unordered(w)) return true;
         }
         return false;
     }
@@ -224,11 +259,9 @@ class ChainSearch {
             // process once per run: per test one load from a row of the path's events.
             prepare_path();
             const std::size_t n = path_.size() - 1;
-            const NodeId first_node = g_.start_node(g_.process_begin(q));
-            const std::uint32_t slot = g_.node_slot(first_node).value;
-            // a node's serial in its slot is its distance from the process's first node plus
-            // the serial of that one (TemporalGraph::node_slot_serial), modulo 2^32
-            const std::uint32_t base = g_.node_slot_serial(first_node) - first_node.value;
+            const std::uint32_t slot = g_.process_slot(q).value;
+            // a node's serial in its slot is its id plus its process's offset, modulo 2^32
+            const std::uint32_t base = g_.process_serial_offset(q);
             const auto before_path = [&](EventId y) { // y's finish reaches a path event's start
                 const auto serial = static_cast<std::int32_t>(base + g_.finish_node(y).value);
                 for (std::size_t k = 0; k < n; ++k)
@@ -236,7 +269,9 @@ class ChainSearch {
                 return false;
             };
             const auto not_after_path = [&](EventId y) { // no path event's finish reaches y
-                const VectorTimestamps::Row row = timestamps_->row(g_.start_node(y));
+                const NodeId start = g_.start_node(y);
+                const VectorTimestamps::Row row =
+                    timestamps_->row(start, {SlotId(slot), base + start.value});
                 for (std::size_t k = 0; k < n; ++k)
                     if (row[prepared_[k].finish_slot] >= prepared_[k].finish_serial) return false;
                 return true;
@@ -300,8 +335,7 @@ class ChainSearch {
             pop_path();
             return true;
         }
-        if (path_.size() >= 3 && dependence_allowed(g_, ordering_, path_.front(), y))
-            record(y, true);
+        if (path_.size() >= 3 && clocks_.allowed(path_.front(), y)) record(y, true);
         in_path_[q] = true;
         extend(y);
         in_path_[q] = false;
@@ -357,9 +391,8 @@ class ChainSearch {
     void prepare_path() {
         while (prepared_.size() + 1 < path_.size()) {
             const EventId e = path_[prepared_.size()];
-            const NodeId finish = g_.finish_node(e);
-            prepared_.push_back({timestamps_->row(g_.start_node(e)), g_.node_slot(finish).value,
-                                 static_cast<std::int32_t>(g_.node_slot_serial(finish))});
+            const VectorTimestamps::Source finish = timestamps_->source(g_.finish_node(e));
+            prepared_.push_back({timestamps_->row(g_.start_node(e)), finish.slot, finish.serial});
         }
     }
 
@@ -391,7 +424,7 @@ class ChainSearch {
 
     const TemporalGraph& g_;
     const EventOrder& order_;
-    Ordering ordering_;
+    const EventClocks& clocks_; // dependence_allowed, from one array
     std::uint64_t budget_;
     const std::vector<std::uint32_t>& offsets_;
     const std::vector<EventId>& targets_;
@@ -433,6 +466,24 @@ class ChainSearch {
     std::uint64_t steps_ = 0;
     bool exhausted_ = false;
 };
+
+// The lists by target of the direct dependences whose lists by source are (offsets, targets).
+void fill_incoming(std::uint32_t event_count, const std::vector<std::uint32_t>& offsets,
+                   const std::vector<EventId>& targets, std::vector<std::uint32_t>& in_offsets,
+                   std::vector<EventId>& in_sources) {
+    in_offsets.assign(event_count + 1, 0);
+    for (const EventId y : targets)
+        ++in_offsets[y.value + 1];
+    for (std::uint32_t e = 0; e < event_count; ++e)
+        in_offsets[e + 1] += in_offsets[e];
+    if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
+    reserve_on_huge_pages(in_sources, targets.size());
+    in_sources.resize(targets.size());
+    std::vector<std::uint32_t> fill(in_offsets.begin(), in_offsets.end() - 1);
+    for (std::uint32_t x = 0; x < event_count; ++x)
+        for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
+            in_sources[fill[targets[i].value]++] = EventId(x);
+}
 
 } // namespace
 
@@ -484,26 +535,26 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
         for_each_dependence([&](EventId from, EventId to) { targets[fill[from.value]++] = to; });
     }
-    // Incoming direct dependences (CSR by target; sources ascending).
+    // Incoming direct dependences (CSR by target; sources ascending). When every race gives a
+    // dependence both ways (shared data, unless the complete mode's clocks rule a direction
+    // out) the relation is symmetric: each event's sources are its targets, and the lists by
+    // target are copies of those by source instead of a second scatter of two entries per
+    // race (dense traces).
+    const bool symmetric =
+        offsets.back() == 2 * (conflicts.races.size() + conflicts.atomic_only.size());
     std::vector<std::uint32_t>& in_offsets = lists.in_offsets;
-    in_offsets.assign(g.event_count() + 1, 0);
-    for (const EventId y : targets)
-        ++in_offsets[y.value + 1];
-    for (std::uint32_t e = 0; e < g.event_count(); ++e)
-        in_offsets[e + 1] += in_offsets[e];
     std::vector<EventId>& in_sources = lists.in_sources;
-    if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
-    reserve_on_huge_pages(in_sources, targets.size());
-    in_sources.resize(targets.size());
-    {
-        std::vector<std::uint32_t> fill(in_offsets.begin(), in_offsets.end() - 1);
-        for (std::uint32_t x = 0; x < g.event_count(); ++x)
-            for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
-                in_sources[fill[targets[i].value]++] = EventId(x);
+    if (symmetric) {
+        in_offsets = offsets;
+        if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
+        reserve_on_huge_pages(in_sources, targets.size());
+        in_sources.assign(targets.begin(), targets.end());
+    } else {
+        fill_incoming(g.event_count(), offsets, targets, in_offsets, in_sources);
     }
 
     Dependences deps;
-    ChainSearch search(g, order, ordering, budget, lists);
+    ChainSearch search(g, order, clocks, budget, lists);
     const char* stage = kind == DependenceKind::SharedData ? "shared-data dependences"
                                                            : "event-control dependences";
     for (const EventId e : g.events()) {

@@ -69,18 +69,31 @@ class VectorTimestamps {
     static std::optional<VectorTimestamps> build(const TemporalGraph& g, const NodeGraph& graph,
                                                  const Components& components,
                                                  std::uint64_t entry_budget);
+    // `from` is a node of a process (a virtual node has no slot).
     bool reaches(NodeId from, NodeId to) const {
-        return entry(to, g_->node_slot(from).value) >=
-               static_cast<std::int32_t>(g_->node_slot_serial(from));
+        const TemporalGraph::SlotPosition at = g_->process_node_position(from);
+        return entry(to, at.slot.value) >= static_cast<std::int32_t>(at.serial);
     }
     // ts(n, q) for a slot q.
     std::int32_t entry(NodeId n, std::uint32_t q) const {
-        const bool checkpoint = checkpoints_.test(n.value);
-        if (!checkpoint && g_->node_slot(n).value == q)
-            return static_cast<std::int32_t>(g_->node_slot_serial(n));
+        if (!checkpoints_.test(n.value)) { // a process node
+            const TemporalGraph::SlotPosition at = g_->process_node_position(n);
+            if (at.slot.value == q) return static_cast<std::int32_t>(at.serial);
+        }
         const std::uint32_t k = checkpoints_.rank(n.value + 1) - 1; // last checkpoint <= n
         return rows_[static_cast<std::size_t>(row_of_[k]) * p_ + q];
     }
+    // A node as the source of many queries (validation: a race's event a against each b): its
+    // slot and serial found once.
+    struct Source {
+        std::uint32_t slot;
+        std::int32_t serial;
+    };
+    Source source(NodeId from) const {
+        const TemporalGraph::SlotPosition at = g_->process_node_position(from);
+        return {at.slot.value, static_cast<std::int32_t>(at.serial)};
+    }
+    bool reaches(Source from, NodeId to) const { return entry(to, from.slot) >= from.serial; }
     // ts(n) as a whole, for many queries against one node (the transitive search,
     // dependences.cpp): its last checkpoint's row with n's own slot entry, unless n is one.
     class Row {
@@ -97,11 +110,18 @@ class VectorTimestamps {
         std::uint32_t own_slot_; // no slot (UINT32_MAX) at a checkpoint: its row is its own
         std::int32_t own_serial_;
     };
+    static bool reaches(Source from, const Row& to) { return to[from.slot] >= from.serial; }
     Row row(NodeId n) const {
+        if (checkpoints_.test(n.value)) return row(n, {}); // its own row: no position needed
+        return row(n, g_->process_node_position(n));
+    }
+    // row(n) when the caller knows n's slot position (`at`, read only if n is no checkpoint):
+    // the nodes of one process's run of targets in the transitive search.
+    Row row(NodeId n, TemporalGraph::SlotPosition at) const {
         const std::uint32_t k = checkpoints_.rank(n.value + 1) - 1;
         const std::int32_t* base = rows_.data() + static_cast<std::size_t>(row_of_[k]) * p_;
         if (checkpoints_.test(n.value)) return {base, UINT32_MAX, 0};
-        return {base, g_->node_slot(n).value, static_cast<std::int32_t>(g_->node_slot_serial(n))};
+        return {base, at.slot.value, static_cast<std::int32_t>(at.serial)};
     }
     std::uint32_t checkpoint_count() const { return checkpoints_.count(); }
     std::uint64_t row_entries() const { return rows_.size(); }

@@ -63,7 +63,7 @@ void TemporalGraph::assign_slots() {
     const std::uint32_t p = process_count();
     const std::uint32_t nodes = node_count();
     process_slot_.assign(p, SlotId::none());
-    process_node_base_.assign(p, 0);
+    process_serial_offset_.assign(p, 0);
     process_event_base_.assign(p, 0);
     IdVector<SlotId, ProcessId> slot_tail;           // last process of each slot
     IdVector<SlotId, std::uint32_t> slot_node_count; // nodes in each slot so far
@@ -81,7 +81,8 @@ void TemporalGraph::assign_slots() {
             slot_node_count.push_back(0);
         }
         process_slot_[process] = slot;
-        process_node_base_[process] = slot_node_count[slot];
+        process_serial_offset_[process] =
+            slot_node_count[slot] - start_node(process_begin(process)).value;
         process_event_base_[process] = static_cast<std::uint32_t>(slot_events_[slot].size());
         slot_tail[slot] = process;
         // Grown by the process's events at once: a slot's chain is mostly one process (10^6
@@ -204,7 +205,9 @@ void TemporalGraph::assign_slots() {
                 for (std::size_t k = 0; k < clock.size() && !slot.valid(); ++k) {
                     const ProcessId tail = slot_tail[SlotId(clock[k].slot)];
                     if (clock[k].serial >= 0 && static_cast<std::uint32_t>(clock[k].serial) + 1 >=
-                                                    process_node_base_[tail] + node_total(tail))
+                                                    process_serial_offset_[tail] +
+                                                        start_node(process_begin(tail)).value +
+                                                        node_total(tail))
                         slot = SlotId(clock[k].slot);
                 }
                 open_slot(q, slot);

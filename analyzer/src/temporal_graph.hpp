@@ -35,7 +35,10 @@ class TemporalGraph {
         return EventId(event_offset_[process].value + index);
     }
     EventId event_id(const EventRef& r) const { return event_id(ProcessId(r.process), r.index); }
-    EventRef event_ref(EventId e) const { return {event_process(e).value, event_index(e)}; }
+    EventRef event_ref(EventId e) const {
+        const ProcessId p = event_process(e);
+        return {p.value, e.value - event_offset_[p].value};
+    }
     // The process whose events start last at or before e (a rank bit set, not an array of
     // processes per event).
     ProcessId event_process(EventId e) const {
@@ -92,10 +95,22 @@ class TemporalGraph {
         return q.valid() ? process_slot_[q] : SlotId::none();
     }
     std::uint32_t node_slot_serial(NodeId n) const {
-        const ProcessId q = node_process(n);
-        return process_node_base_[q] + n.value - start_node(event_offset_[q]).value;
+        return process_serial_offset_[node_process(n)] + n.value;
+    }
+    // Both at once for a node of a process (not virtual): its process found once, two ranks
+    // (the reachability queries of every later stage take these for each node they compare).
+    struct SlotPosition {
+        SlotId slot;
+        std::uint32_t serial;
+    };
+    SlotPosition process_node_position(NodeId n) const {
+        const ProcessId q = event_process(EventId(n.value - finish_.rank(n.value + 1)));
+        return {process_slot_[q], process_serial_offset_[q] + n.value};
     }
     SlotId event_slot(EventId e) const { return process_slot_[event_process(e)]; }
+    SlotId process_slot(ProcessId p) const { return process_slot_[p]; }
+    // node_slot_serial(n) = process_serial_offset(p) + n for the nodes n of process p (mod 2^32).
+    std::uint32_t process_serial_offset(ProcessId p) const { return process_serial_offset_[p]; }
     // Position of an event in its slot's chain of events.
     std::uint32_t event_slot_position(EventId e) const {
         const ProcessId p = event_process(e);
@@ -126,7 +141,9 @@ class TemporalGraph {
     std::uint32_t virtual_node_count_ = 0; // barrier episodes, numbered after the process nodes
     std::vector<Edge> sync_edges_;
     IdVector<ProcessId, SlotId> process_slot_;
-    IdVector<ProcessId, std::uint32_t> process_node_base_;  // slot serial of its first node
+    // Slot serial of a node of the process minus the node's id, modulo 2^32: the serial is one
+    // addition (no rank for the process's first node).
+    IdVector<ProcessId, std::uint32_t> process_serial_offset_;
     IdVector<ProcessId, std::uint32_t> process_event_base_; // slot position of its first event
     IdVector<SlotId, std::vector<EventId>> slot_events_;
 };

@@ -5,6 +5,7 @@
 // (as G_D and G_E add dependence edges) that make cyclic components.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 
@@ -103,10 +104,31 @@ void expect_timestamps_match(const TemporalGraph& g, const NodeGraph& graph,
                              static_cast<std::int32_t>(g.node_slot_serial(m)));
         for (std::uint32_t q = 0; q < g.slot_count(); ++q)
             ASSERT_EQ(ts->entry(n, q), expected[q]) << "node " << n.value << " slot " << q;
+        // The row of n as a whole, as taken for many queries (row(n), and row(n, position)
+        // with n's position given), against the same definition.
+        const VectorTimestamps::Row row = ts->row(n);
+        std::optional<VectorTimestamps::Row> row_at;
+        if (g.node_slot(n).valid()) {
+            const TemporalGraph::SlotPosition at = g.process_node_position(n);
+            ASSERT_EQ(at.slot, g.node_slot(n)) << "node " << n.value;
+            ASSERT_EQ(at.serial, g.node_slot_serial(n)) << "node " << n.value;
+            row_at.emplace(ts->row(n, at));
+        }
+        for (std::uint32_t q = 0; q < g.slot_count(); ++q) {
+            ASSERT_EQ(row[q], expected[q]) << "node " << n.value << " slot " << q;
+            if (row_at) {
+                ASSERT_EQ((*row_at)[q], expected[q]) << "node " << n.value;
+            }
+        }
         for (const NodeId m : g.nodes()) {
             if (g.node_slot(m).valid()) {
-                ASSERT_EQ(ts->reaches(m, n), bool(reach[m.value][n.value]))
-                    << m.value << " -> " << n.value;
+                const bool expect = reach[m.value][n.value];
+                ASSERT_EQ(ts->reaches(m, n), expect) << m.value << " -> " << n.value;
+                // m prepared as the source of many queries, against n and n's row
+                const VectorTimestamps::Source from = ts->source(m);
+                ASSERT_EQ(ts->reaches(from, n), expect) << m.value << " -> " << n.value;
+                ASSERT_EQ(VectorTimestamps::reaches(from, row), expect)
+                    << m.value << " -> row " << n.value;
             }
         }
     }
