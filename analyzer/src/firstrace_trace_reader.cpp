@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "chunked_array.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "flat_id_map.hpp"
@@ -254,12 +255,14 @@ class TraceBuilder {
     CutSummary cut_consistently();
 
     void finish(const ProgressCallback& progress) {
+        read_.sites.move_to(trace_.sites);
+        read_.ranges.move_to(trace_.ranges);
         drop_benign_ranges();
         own_relocated_runs();
         separate_task_blocks();
         separate_task_frames();
         compact_ranges();
-        trace_.sites.shrink_to_fit(); // grown by doubling while read: up to half unused
+        trace_.sites.shrink_to_fit(); // exactly sized unless a relocation above added sites
         trace_.processes.reserve(processes_.size());
         for (RawProcess& raw : processes_) // no log's unused tail beside the copies below
             raw.events.shrink_to_fit();
@@ -802,8 +805,8 @@ class TraceBuilder {
             e.clock_finish = e.clock_start + need(r);
             e.context = context(r);
             const std::uint64_t nsites = need(r);
-            const std::size_t sites_before = trace_.sites.size();
-            const std::size_t ranges_before = trace_.ranges.size();
+            const std::size_t sites_before = read_.sites.size();
+            const std::size_t ranges_before = read_.ranges.size();
             try {
                 e.first_site = static_cast<std::uint32_t>(sites_before);
                 for (std::uint64_t i = 0; i < nsites; ++i) {
@@ -820,7 +823,7 @@ class TraceBuilder {
                         throw InputError(file, 0,
                                          "bad access flags at record offset " + std::to_string(at));
                     const std::uint64_t n = need(r);
-                    s.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+                    s.first_range = static_cast<std::uint32_t>(read_.ranges.size());
                     s.range_count = static_cast<std::uint32_t>(n);
                     std::uint64_t prev = 0;
                     for (std::uint64_t j = 0; j < n; ++j) {
@@ -829,23 +832,23 @@ class TraceBuilder {
                         if (len == 0 || (j > 0 && lo < prev) || lo + len < lo)
                             throw InputError(
                                 file, 0, "malformed ranges at record offset " + std::to_string(at));
-                        trace_.ranges.push_back({lo, lo + len});
+                        read_.ranges.push_back({lo, lo + len});
                         prev = lo + len;
                     }
-                    trace_.sites.push_back(s);
+                    read_.sites.push_back(s);
                 }
             } catch (const Truncated&) {
-                trace_.sites.resize(sites_before);
-                trace_.ranges.resize(ranges_before);
+                read_.sites.truncate(sites_before);
+                read_.ranges.truncate(ranges_before);
                 throw;
             }
             e.site_count = static_cast<std::uint32_t>(nsites);
             // The same accesses as a recent event (a loop between synchronization operations):
             // share that event's run (trace_site_runs.hpp).
-            if (const std::uint32_t same = site_runs_.find_equal(trace_, e.first_site);
+            if (const std::uint32_t same = site_runs_.find_equal(read_, e.first_site);
                 same != kNone) {
-                trace_.sites.resize(sites_before);
-                trace_.ranges.resize(ranges_before);
+                read_.sites.truncate(sites_before);
+                read_.ranges.truncate(ranges_before);
                 e.first_site = same;
             }
             processes_[current_].events.push_back(e);
@@ -1035,7 +1038,13 @@ class TraceBuilder {
     std::uint32_t current_ = kNone;
     std::uint32_t stream_ = kNone; // the stream being read
     std::vector<TaskBlock> task_blocks_;
-    std::vector<Interval> scratch_ranges_;        // relocations: a site's new ranges
+    std::vector<Interval> scratch_ranges_; // relocations: a site's new ranges
+    // The access sites and ranges while the streams are read (Trace::sites and ::ranges once
+    // they are: finish), in blocks that are never copied while they grow (chunked_array.hpp).
+    struct SiteStore {
+        ChunkedArray<AccessSite> sites;
+        ChunkedArray<Interval> ranges;
+    } read_;
     SiteRuns site_runs_;                          // runs of sites shared by events
     FlatIdMap process_ids_;                       // the tracer's process id -> processes_ index
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
