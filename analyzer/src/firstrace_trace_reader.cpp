@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
 #include <map>
 #include <span>
@@ -19,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "chunked_array.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "flat_id_map.hpp"
@@ -111,14 +113,14 @@ class TraceBuilder {
     // so far are parsed, so that only a chunk and the record spanning into it are held
     // decompressed (a recursive task program's stream is hundreds of megabytes raw: its calling
     // contexts are deep). Returns false when the stream was cut short.
-    bool read_stream(const fs::path& path) {
+    // The file is read chunk by chunk too (a stream file is 155 MB compressed for SQLite's test
+    // program), and `progress` is told how many of its bytes were read so far.
+    bool read_stream(const fs::path& path, const std::function<void(std::uint64_t)>& progress) {
         const std::string file = path.string();
         // Only a regular file, not through a symbolic link: a FIFO or /dev/zero planted as a
         // stream would hang the reader (issue 13).
-        const std::string content =
-            RegularFile(file, Symlinks::Refuse).read_all(std::numeric_limits<std::uint64_t>::max());
-        const std::span<const unsigned char> bytes(
-            reinterpret_cast<const unsigned char*>(content.data()), content.size());
+        const RegularFile in(file, Symlinks::Refuse);
+        std::vector<unsigned char> payload; // the chunk being read, compressed
         current_ = kNone;
         stack_contexts_.assign(1, kNone); // stack depot ids are local to a stream; 0 = none
         previous_pcs_.clear();
@@ -145,15 +147,16 @@ class TraceBuilder {
             origin = parsed;
         };
         bool complete = true;
-        std::size_t offset = 0;
+        std::uint64_t offset = 0;
         std::uint32_t expected_seq = 0;
-        while (offset < bytes.size()) {
+        for (;;) {
             fmt::ChunkHeader h;
-            if (bytes.size() - offset < sizeof h) {
+            const std::size_t header_bytes = in.read_next(&h, sizeof h);
+            if (header_bytes == 0) break;
+            if (header_bytes < sizeof h) {
                 complete = false;
                 break;
             }
-            std::memcpy(&h, bytes.data() + offset, sizeof h);
             if (std::memcmp(h.magic, fmt::kChunkMagic, 4) != 0)
                 throw InputError(file, 0,
                                  "no chunk header at offset " + std::to_string(offset) +
@@ -166,12 +169,16 @@ class TraceBuilder {
             if (h.header_size != sizeof h || h.raw_size > fmt::kMaxChunkRaw)
                 throw InputError(file, 0,
                                  "malformed chunk header at offset " + std::to_string(offset));
-            if (bytes.size() - offset - sizeof h < h.compressed_size) {
+            if (in.size() - offset - sizeof h < h.compressed_size) {
                 complete = false; // the program died while writing this chunk
                 break;
             }
-            const unsigned char* payload = bytes.data() + offset + sizeof h;
-            if (fmt::chunk_checksum(h, payload, h.compressed_size) != h.checksum)
+            payload.resize(h.compressed_size);
+            if (in.read_next(payload.data(), h.compressed_size) < h.compressed_size) {
+                complete = false; // the file is shorter than when it was opened
+                break;
+            }
+            if (fmt::chunk_checksum(h, payload.data(), h.compressed_size) != h.checksum)
                 throw InputError(file, 0,
                                  "checksum mismatch in chunk " + std::to_string(h.sequence) +
                                      " at offset " + std::to_string(offset) + " (corrupt trace)");
@@ -184,12 +191,13 @@ class TraceBuilder {
             const std::size_t base = raw.size();
             raw.resize(base + h.raw_size);
             const std::size_t got =
-                ZSTD_decompress(raw.data() + base, h.raw_size, payload, h.compressed_size);
+                ZSTD_decompress(raw.data() + base, h.raw_size, payload.data(), h.compressed_size);
             if (ZSTD_isError(got) || got != h.raw_size)
                 throw InputError(
                     file, 0, "chunk at offset " + std::to_string(offset) + " does not decompress");
             offset += sizeof h + h.compressed_size;
             parse_complete_records();
+            progress(offset);
         }
         return complete && raw.empty(); // else a record ends past the last complete chunk
     }
@@ -246,13 +254,15 @@ class TraceBuilder {
     };
     CutSummary cut_consistently();
 
-    void finish() {
+    void finish(const ProgressCallback& progress) {
+        read_.sites.move_to(trace_.sites);
+        read_.ranges.move_to(trace_.ranges);
         drop_benign_ranges();
         own_relocated_runs();
         separate_task_blocks();
         separate_task_frames();
         compact_ranges();
-        trace_.sites.shrink_to_fit(); // grown by doubling while read: up to half unused
+        trace_.sites.shrink_to_fit(); // exactly sized unless a relocation above added sites
         trace_.processes.reserve(processes_.size());
         for (RawProcess& raw : processes_) // no log's unused tail beside the copies below
             raw.events.shrink_to_fit();
@@ -287,6 +297,8 @@ class TraceBuilder {
         };
         const std::size_t pcs = trace_.locations.size();
         for (std::size_t l = 0; l < pcs; ++l) {
+            if (progress && l % 1024 == 0)
+                progress("symbolizing", static_cast<double>(l) / static_cast<double>(pcs));
             std::vector<SourceLocation> frames = symbolizer_.resolve_frames(trace_.locations[l].pc);
             trace_.locations[l] = std::move(frames.front());
             std::size_t previous = l;
@@ -793,8 +805,8 @@ class TraceBuilder {
             e.clock_finish = e.clock_start + need(r);
             e.context = context(r);
             const std::uint64_t nsites = need(r);
-            const std::size_t sites_before = trace_.sites.size();
-            const std::size_t ranges_before = trace_.ranges.size();
+            const std::size_t sites_before = read_.sites.size();
+            const std::size_t ranges_before = read_.ranges.size();
             try {
                 e.first_site = static_cast<std::uint32_t>(sites_before);
                 for (std::uint64_t i = 0; i < nsites; ++i) {
@@ -811,7 +823,7 @@ class TraceBuilder {
                         throw InputError(file, 0,
                                          "bad access flags at record offset " + std::to_string(at));
                     const std::uint64_t n = need(r);
-                    s.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+                    s.first_range = static_cast<std::uint32_t>(read_.ranges.size());
                     s.range_count = static_cast<std::uint32_t>(n);
                     std::uint64_t prev = 0;
                     for (std::uint64_t j = 0; j < n; ++j) {
@@ -820,23 +832,23 @@ class TraceBuilder {
                         if (len == 0 || (j > 0 && lo < prev) || lo + len < lo)
                             throw InputError(
                                 file, 0, "malformed ranges at record offset " + std::to_string(at));
-                        trace_.ranges.push_back({lo, lo + len});
+                        read_.ranges.push_back({lo, lo + len});
                         prev = lo + len;
                     }
-                    trace_.sites.push_back(s);
+                    read_.sites.push_back(s);
                 }
             } catch (const Truncated&) {
-                trace_.sites.resize(sites_before);
-                trace_.ranges.resize(ranges_before);
+                read_.sites.truncate(sites_before);
+                read_.ranges.truncate(ranges_before);
                 throw;
             }
             e.site_count = static_cast<std::uint32_t>(nsites);
             // The same accesses as a recent event (a loop between synchronization operations):
             // share that event's run (trace_site_runs.hpp).
-            if (const std::uint32_t same = site_runs_.find_equal(trace_, e.first_site);
+            if (const std::uint32_t same = site_runs_.find_equal(read_, e.first_site);
                 same != kNone) {
-                trace_.sites.resize(sites_before);
-                trace_.ranges.resize(ranges_before);
+                read_.sites.truncate(sites_before);
+                read_.ranges.truncate(ranges_before);
                 e.first_site = same;
             }
             processes_[current_].events.push_back(e);
@@ -1026,7 +1038,13 @@ class TraceBuilder {
     std::uint32_t current_ = kNone;
     std::uint32_t stream_ = kNone; // the stream being read
     std::vector<TaskBlock> task_blocks_;
-    std::vector<Interval> scratch_ranges_;        // relocations: a site's new ranges
+    std::vector<Interval> scratch_ranges_; // relocations: a site's new ranges
+    // The access sites and ranges while the streams are read (Trace::sites and ::ranges once
+    // they are: finish), in blocks that are never copied while they grow (chunked_array.hpp).
+    struct SiteStore {
+        ChunkedArray<AccessSite> sites;
+        ChunkedArray<Interval> ranges;
+    } read_;
     SiteRuns site_runs_;                          // runs of sites shared by events
     FlatIdMap process_ids_;                       // the tracer's process id -> processes_ index
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index
@@ -1189,7 +1207,7 @@ std::string list_pids(const std::vector<std::uint32_t>& pids) {
 
 } // namespace
 
-Trace read_firstrace_trace(const std::string& directory) {
+Trace read_firstrace_trace(const std::string& directory, const ProgressCallback& progress) {
     const fs::path dir(directory);
     const TraceMetadata meta = read_trace_metadata(directory);
 
@@ -1231,15 +1249,27 @@ Trace read_firstrace_trace(const std::string& directory) {
     Symbolizer symbolizer(meta.modules);
     TraceBuilder builder(trace, symbolizer);
     std::uint64_t stream_bytes = 0;
+    std::vector<std::uint64_t> stream_sizes;
     for (const auto& [number, path] : streams) {
         std::error_code unreadable; // refused with a message when the stream is read
         const std::uintmax_t size = fs::file_size(path, unreadable);
-        if (!unreadable) stream_bytes += size;
+        stream_sizes.push_back(unreadable ? 0 : size);
+        stream_bytes += stream_sizes.back();
     }
     builder.limit_processes(stream_bytes);
     std::vector<std::string> cut;
-    for (const auto& [number, path] : streams)
-        if (!builder.read_stream(path)) cut.push_back(path.filename().string());
+    std::uint64_t read_bytes = 0; // of the streams before the one being read
+    for (std::size_t s = 0; s < streams.size(); ++s) {
+        const auto report = [&](std::uint64_t offset) {
+            if (progress)
+                progress("reading trace", static_cast<double>(read_bytes + offset) /
+                                              static_cast<double>(std::max<std::uint64_t>(
+                                                  stream_bytes, read_bytes + offset)));
+        };
+        if (!builder.read_stream(streams[s].second, report))
+            cut.push_back(streams[s].second.filename().string());
+        read_bytes += stream_sizes[s];
+    }
     builder.renumber_processes();
     const auto unfinished = builder.unfinished();
     // Threads still running at the end were flushed by the ending thread (finalize): one that
@@ -1250,7 +1280,7 @@ Trace read_firstrace_trace(const std::string& directory) {
                             meta.end_running > 0;
     const TraceBuilder::CutSummary dropped =
         incomplete ? builder.cut_consistently() : TraceBuilder::CutSummary{};
-    builder.finish();
+    builder.finish(progress);
     trace.data_symbols = symbolizer.data_symbols();
     trace.data_types = symbolizer.data_types();
 

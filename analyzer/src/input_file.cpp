@@ -61,6 +61,20 @@ std::string RegularFile::read_all(std::uint64_t max_bytes) const {
     return bytes;
 }
 
+std::size_t RegularFile::read_next(void* out, std::size_t n) const {
+    std::size_t done = 0;
+    while (done < n) {
+        const ssize_t got = ::read(fd_, static_cast<char*>(out) + done, n - done);
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            throw InputError(path_, 0, std::string("read error: ") + std::strerror(errno));
+        }
+        if (got == 0) break;
+        done += static_cast<std::size_t>(got);
+    }
+    return done;
+}
+
 std::unique_ptr<std::FILE, int (*)(std::FILE*)> RegularFile::release_to_stdio() {
     std::FILE* f = ::fdopen(fd_, "r");
     if (f == nullptr)

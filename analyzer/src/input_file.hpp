@@ -27,6 +27,9 @@ class RegularFile {
     std::uint64_t size() const { return size_; }
     // The whole file; InputError when it is larger than `max_bytes` or a read fails.
     std::string read_all(std::uint64_t max_bytes) const;
+    // The next `n` bytes into `out` (fewer only at the end of the file): returns how many were
+    // read. InputError when a read fails.
+    std::size_t read_next(void* out, std::size_t n) const;
     // A stdio stream over the descriptor (which it then owns), for line-by-line reading.
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> release_to_stdio();
 

@@ -15,6 +15,7 @@
 
 #include "firstrace/errors.hpp"
 #include "input_file.hpp"
+#include "symbolizer_scope_index.hpp"
 
 namespace firstrace {
 
@@ -241,7 +242,11 @@ struct Symbolizer::Impl {
     Dwfl_Callbacks callbacks{};
     Dwfl* dwfl = nullptr;
     std::vector<LoadedModule> modules;
+    ScopeSearch search = ScopeSearch::Indexed;
     std::unordered_map<Dwfl_Module*, std::vector<CuRange>> cus; // built on first need
+    // Per compilation unit (Dwarf_CU), built when one of its addresses is first looked up.
+    std::unordered_map<const void*, std::unique_ptr<ScopeIndex>> scope_indexes;
+    std::vector<std::uint32_t> path; // scratch: ScopeIndex::containing
 
     Dwarf_Die* find_cu(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr& bias, Dwarf_Die& storage) {
         Dwarf* dwarf = dwfl_module_getdwarf(mod, &bias);
@@ -258,11 +263,72 @@ struct Symbolizer::Impl {
         }
         return nullptr;
     }
-    std::unordered_map<std::uint64_t, SourceLocation> cache;
+
+    // The scopes of a file address in a unit, innermost first. `lookup` is what
+    // dwarf_getscopes gives: the scopes up to the innermost inlined subroutine, then those
+    // enclosing its abstract origin. `concrete` is what dwarf_getscopes_die gives for the
+    // innermost: every DIE containing it, up to the unit. False when dwarf_getscopes finds
+    // nothing. Answered from the unit's ScopeIndex, or by libdw itself (ScopeSearch::Libdw,
+    // or a unit the index cannot follow): the same DIEs either way.
+    bool scopes(Dwarf_Die* cu, Dwarf_Addr address, std::vector<Dwarf_Die>& lookup,
+                std::vector<Dwarf_Die>& concrete) {
+        lookup.clear();
+        concrete.clear();
+        const ScopeIndex* index = nullptr;
+        if (search == ScopeSearch::Indexed) {
+            auto [it, inserted] = scope_indexes.try_emplace(cu->cu);
+            if (inserted) it->second = std::make_unique<ScopeIndex>(cu);
+            if (it->second->usable()) index = it->second.get();
+        }
+        if (index == nullptr) {
+            Dwarf_Die* found = nullptr;
+            const int n = dwarf_getscopes(cu, address, &found);
+            if (n > 0) lookup.assign(found, found + n);
+            std::free(found);
+            if (n <= 0) return false;
+            Dwarf_Die* chain = nullptr;
+            const int m = dwarf_getscopes_die(&lookup[0], &chain);
+            if (m > 0) concrete.assign(chain, chain + m);
+            std::free(chain);
+            return true;
+        }
+        index->containing(address, path);
+        if (path.empty()) return false;
+        std::size_t inlined = path.size(); // the innermost inlined subroutine
+        for (std::size_t i = 0; i < path.size(); ++i) {
+            concrete.emplace_back();
+            if (!index->die(path[i], concrete.back())) return false;
+            if (inlined == path.size() && index->node(path[i]).tag == DW_TAG_inlined_subroutine)
+                inlined = i;
+        }
+        if (inlined == path.size()) {
+            lookup = concrete;
+            return true;
+        }
+        lookup.assign(concrete.begin(),
+                      concrete.begin() + static_cast<std::ptrdiff_t>(inlined) + 1);
+        Dwarf_Attribute attr;
+        Dwarf_Die origin;
+        if (dwarf_attr(&concrete[inlined], DW_AT_abstract_origin, &attr) == nullptr ||
+            dwarf_formref_die(&attr, &origin) == nullptr)
+            return false;
+        const std::uint32_t node = index->find(dwarf_dieoffset(&origin));
+        Dwarf_Die check;
+        if (node == ScopeIndex::kNoNode || !index->die(node, check) || check.addr != origin.addr)
+            return false; // libdw's walk does not reach the abstract origin either
+        for (std::uint32_t p = index->node(node).parent; p != ScopeIndex::kNoNode;
+             p = index->node(p).parent) {
+            lookup.emplace_back();
+            if (!index->die(p, lookup.back())) return false;
+        }
+        return true;
+    }
 };
 
-Symbolizer::Symbolizer(const std::vector<LoadedModule>& modules) : impl_(std::make_unique<Impl>()) {
+Symbolizer::Symbolizer(const std::vector<LoadedModule>& modules, ScopeSearch search)
+    : impl_(std::make_unique<Impl>()) {
     impl_->modules = modules;
+    impl_->search = search;
     impl_->callbacks.find_elf = dwfl_build_id_find_elf;
     impl_->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
     impl_->callbacks.section_address = dwfl_offline_section_address;
@@ -353,45 +419,51 @@ Symbolizer::~Symbolizer() {
     if (impl_->dwfl != nullptr) dwfl_end(impl_->dwfl);
 }
 
-SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
-    auto cached = impl_->cache.find(return_address);
-    if (cached != impl_->cache.end()) return cached->second;
-    SourceLocation loc;
+bool Symbolizer::in_runtime(std::uint64_t address) const {
+    for (const auto& m : impl_->modules)
+        if (address >= m.lo && address < m.hi)
+            return base_name(m.path).rfind("libfirstrace_rt", 0) == 0;
+    return false;
+}
+
+std::vector<SourceLocation> Symbolizer::resolve_frames(std::uint64_t return_address) {
+    std::vector<SourceLocation> frames(1);
+    SourceLocation& loc = frames.front();
     loc.pc = return_address;
     const Dwarf_Addr addr = return_address - 1; // inside the call instruction
     Dwfl_Module* mod = impl_->dwfl ? dwfl_addrmodule(impl_->dwfl, addr) : nullptr;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die cu_storage;
+    Dwarf_Die* cu = nullptr;
     if (mod != nullptr) {
-        Dwarf_Addr bias = 0;
-        Dwarf_Die cu_storage;
-        Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
+        cu = dwfl_module_addrdie(mod, addr, &bias);
         if (cu == nullptr) cu = impl_->find_cu(mod, addr, bias, cu_storage);
-        if (cu != nullptr) {
-            if (Dwarf_Line* line = dwarf_getsrc_die(cu, addr - bias)) {
-                int lineno = 0, column = 0;
-                dwarf_lineno(line, &lineno);
-                dwarf_linecol(line, &column);
-                loc.file = canonical_path(dwarf_linesrc(line, nullptr, nullptr));
-                loc.line = lineno > 0 ? static_cast<std::uint32_t>(lineno) : 0;
-                loc.column = column > 0 ? static_cast<std::uint32_t>(column) : 0;
-            }
-            Dwarf_Die* scopes = nullptr;
-            const int n = dwarf_getscopes(cu, addr - bias, &scopes);
-            for (int i = 0; i < n; ++i) {
-                const int tag = dwarf_tag(&scopes[i]);
-                if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
-                    loc.function = die_function_name(&scopes[i]);
-                    if (!loc.function.empty()) break;
-                }
-            }
-            std::free(scopes);
+    }
+    std::vector<Dwarf_Die> lookup, scopes;
+    const bool found = cu != nullptr && impl_->scopes(cu, addr - bias, lookup, scopes);
+    if (cu != nullptr) {
+        if (Dwarf_Line* line = dwarf_getsrc_die(cu, addr - bias)) {
+            int lineno = 0, column = 0;
+            dwarf_lineno(line, &lineno);
+            dwarf_linecol(line, &column);
+            loc.file = canonical_path(dwarf_linesrc(line, nullptr, nullptr));
+            loc.line = lineno > 0 ? static_cast<std::uint32_t>(lineno) : 0;
+            loc.column = column > 0 ? static_cast<std::uint32_t>(column) : 0;
         }
-        if (loc.function.empty()) {
-            GElf_Off offset = 0;
-            GElf_Sym sym;
-            const char* name =
-                dwfl_module_addrinfo(mod, addr, &offset, &sym, nullptr, nullptr, nullptr);
-            if (name != nullptr) loc.function = demangle(name);
+        for (Dwarf_Die& scope : lookup) {
+            const int tag = dwarf_tag(&scope);
+            if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+                loc.function = die_function_name(&scope);
+                if (!loc.function.empty()) break;
+            }
         }
+    }
+    if (mod != nullptr && loc.function.empty()) {
+        GElf_Off offset = 0;
+        GElf_Sym sym;
+        const char* name =
+            dwfl_module_addrinfo(mod, addr, &offset, &sym, nullptr, nullptr, nullptr);
+        if (name != nullptr) loc.function = demangle(name);
     }
     if (loc.function.empty() && loc.file.empty()) {
         // No symbols: name the module and offset so that reports still say something useful.
@@ -405,46 +477,19 @@ SourceLocation Symbolizer::resolve(std::uint64_t return_address) {
             }
         }
     }
-    impl_->cache.emplace(return_address, loc);
-    return loc;
-}
-
-bool Symbolizer::in_runtime(std::uint64_t address) const {
-    for (const auto& m : impl_->modules)
-        if (address >= m.lo && address < m.hi)
-            return base_name(m.path).rfind("libfirstrace_rt", 0) == 0;
-    return false;
-}
-
-std::vector<SourceLocation> Symbolizer::resolve_frames(std::uint64_t return_address) {
-    std::vector<SourceLocation> frames{resolve(return_address)};
-    const Dwarf_Addr addr = return_address - 1;
-    Dwfl_Module* mod = impl_->dwfl ? dwfl_addrmodule(impl_->dwfl, addr) : nullptr;
-    if (mod == nullptr) return frames;
-    Dwarf_Addr bias = 0;
-    Dwarf_Die cu_storage;
-    Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
-    if (cu == nullptr) cu = impl_->find_cu(mod, addr, bias, cu_storage);
-    if (cu == nullptr) return frames;
+    if (!found) return frames;
     Dwarf_Files* files = nullptr;
     std::size_t nfiles = 0;
     if (dwarf_getsrcfiles(cu, &files, &nfiles) != 0) files = nullptr;
-    Dwarf_Die* innermost = nullptr;
-    if (dwarf_getscopes(cu, addr - bias, &innermost) <= 0) {
-        std::free(innermost);
-        return frames;
-    }
     // dwarf_getscopes leaves an inlined subroutine for the scopes of its abstract origin (where
     // the function is declared), so past the first inlined call the chain is not the calls that
     // inlined it: code inlined several levels deep (-O1/-O2 C++) lost every caller past the
     // first. The concrete scopes containing the innermost one (dwarf_getscopes_die, as
     // elfutils' `addr2line -i` does) are the whole chain of inlined calls.
-    Dwarf_Die* scopes = nullptr;
-    const int n = dwarf_getscopes_die(&innermost[0], &scopes);
-    std::free(innermost);
-    // scopes[0..n) run from the innermost scope outwards. Each inlined subroutine is a call
-    // made in the next enclosing function scope (inlined subroutine or subprogram).
-    for (int i = 0; i < n; ++i) {
+    // scopes run from the innermost scope outwards. Each inlined subroutine is a call made in
+    // the next enclosing function scope (inlined subroutine or subprogram).
+    const std::size_t n = scopes.size();
+    for (std::size_t i = 0; i < n; ++i) {
         if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;
         SourceLocation call;
         call.pc = return_address;
@@ -459,7 +504,7 @@ std::vector<SourceLocation> Symbolizer::resolve_frames(std::uint64_t return_addr
         if (dwarf_attr(&scopes[i], DW_AT_call_column, &attr) != nullptr &&
             dwarf_formudata(&attr, &value) == 0)
             call.column = static_cast<std::uint32_t>(value);
-        for (int j = i + 1; j < n; ++j) {
+        for (std::size_t j = i + 1; j < n; ++j) {
             const int tag = dwarf_tag(&scopes[j]);
             if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
                 call.function = die_function_name(&scopes[j]);
@@ -468,7 +513,6 @@ std::vector<SourceLocation> Symbolizer::resolve_frames(std::uint64_t return_addr
         }
         frames.push_back(std::move(call));
     }
-    std::free(scopes);
     return frames;
 }
 

@@ -1,6 +1,6 @@
 // Post-mortem symbolization of program counters recorded by the tracer: elfutils libdwfl over
 // the modules (path + load bias) listed in the trace metadata. PC -> function (innermost
-// inlined function when DWARF says so), file, line, column.
+// inlined function when DWARF says so), file, line, column, and the chain of inlined calls.
 #pragma once
 
 #include <cstdint>
@@ -13,22 +13,25 @@
 
 namespace firstrace {
 
+// How the DWARF scopes of an address are found: from an index of each compilation unit built
+// once (symbolizer_scope_index.hpp), or by libdw's walk of the unit per address (the reference
+// the index is tested against; quadratic on large units).
+enum class ScopeSearch { Indexed, Libdw };
+
 class Symbolizer {
   public:
-    explicit Symbolizer(const std::vector<LoadedModule>& modules);
+    explicit Symbolizer(const std::vector<LoadedModule>& modules,
+                        ScopeSearch search = ScopeSearch::Indexed);
     ~Symbolizer();
     Symbolizer(const Symbolizer&) = delete;
     Symbolizer& operator=(const Symbolizer&) = delete;
 
     // `return_address` is a return address (the tracer records those): the call instruction
-    // before it is what is looked up. Fills file/line/column/function; pc is kept.
-    SourceLocation resolve(std::uint64_t return_address);
-
-    // The frames at `return_address`, innermost first: the location of the instruction in the
-    // innermost inlined function, then for each inlined call the location of that call in the
-    // function it was inlined into (DW_AT_call_file / DW_AT_call_line), up to the function the
-    // code belongs to. One element when nothing is inlined there. Paths are canonical
-    // (absolute, lexically normal).
+    // before it is what is looked up. The frames at `return_address`, innermost first: the location
+    // of the instruction in the innermost inlined function, then for each inlined call the location
+    // of that call in the function it was inlined into (DW_AT_call_file / DW_AT_call_line), up to
+    // the function the code belongs to. One element when nothing is inlined there. Paths are
+    // canonical (absolute, lexically normal).
     std::vector<SourceLocation> resolve_frames(std::uint64_t return_address);
 
     // True when the address lies in the firstrace runtime (libfirstrace_rt.so): its frames

@@ -16,7 +16,7 @@ Trace load_trace(const std::string& path, const ProgressCallback& progress) {
         throw InputError(path, 0, "no such file or directory");
     // Out of memory is reported naming the trace by the command line (InputInProgress in
     // analyzer/tool/input_in_progress.hpp), one message for every stage.
-    Trace trace = std::filesystem::is_directory(status) ? read_firstrace_trace(path)
+    Trace trace = std::filesystem::is_directory(status) ? read_firstrace_trace(path, progress)
                                                         : read_std_trace(path, progress);
 #ifdef __GLIBC__
     // What the reader freed (its tables, the arrays grown by doubling, the decompressed

@@ -28,7 +28,9 @@ class SiteRuns {
   public:
     // The sites [first, trace.sites.size()) with their ranges, the last ones read: the first
     // site of an equal earlier run (now shared), or kNone (then the new run is remembered).
-    std::uint32_t find_equal(const Trace& trace, std::uint32_t first) {
+    // `Sites` is the Trace or the reader's store of sites and ranges (members `sites` and
+    // `ranges` indexed as Trace's are).
+    template <class Sites> std::uint32_t find_equal(const Sites& trace, std::uint32_t first) {
         const auto count = static_cast<std::uint32_t>(trace.sites.size()) - first;
         if (count == 0) return kNone;
         const std::uint64_t hash = hash_run(trace, first, count);
@@ -58,7 +60,8 @@ class SiteRuns {
     static std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
         return (h ^ v) * 0x100000001b3ull + (h >> 29);
     }
-    static std::uint64_t hash_run(const Trace& trace, std::uint32_t first, std::uint32_t count) {
+    template <class Sites>
+    static std::uint64_t hash_run(const Sites& trace, std::uint32_t first, std::uint32_t count) {
         std::uint64_t h = 0xcbf29ce484222325ull;
         for (std::uint32_t s = first; s < first + count; ++s) {
             const AccessSite& site = trace.sites[s];
@@ -71,7 +74,8 @@ class SiteRuns {
         }
         return h;
     }
-    static bool equal_runs(const Trace& trace, std::uint32_t a, std::uint32_t b,
+    template <class Sites>
+    static bool equal_runs(const Sites& trace, std::uint32_t a, std::uint32_t b,
                            std::uint32_t count) {
         for (std::uint32_t k = 0; k < count; ++k) {
             const AccessSite& x = trace.sites[a + k];

@@ -1,5 +1,8 @@
 // `firstrace analyze TRACE`: run the whole analysis and print (and optionally store) it.
+#include <sys/resource.h>
+
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -136,7 +139,12 @@ int analyze_command(const Arguments& args) {
     std::vector<ReportModel> models;
     for (const std::string& path : traces) {
         const InputInProgress input(path);
+        const auto reading = std::chrono::steady_clock::now();
         const Trace trace = load_trace(path, options.progress);
+        const std::chrono::duration<double> read_seconds =
+            std::chrono::steady_clock::now() - reading;
+        rusage read_usage{};
+        getrusage(RUSAGE_SELF, &read_usage);
         if (options.ordering == Ordering::Complete && !trace.has_clock)
             throw UsageError(trace.path +
                              ": --ordering complete needs clock readings, which this trace lacks");
@@ -147,6 +155,8 @@ int analyze_command(const Arguments& args) {
             std::cerr << "firstrace analyze: warning: " << trace.path << " is truncated ("
                       << trace.truncation_reason << "); analyzed up to the last complete chunk\n";
         if (vm.count("verbose")) {
+            std::cerr << "  reading the trace: " << read_seconds.count() << " s, peak RSS "
+                      << read_usage.ru_maxrss / 1024 << " MiB\n";
             for (const auto& s : result.stages)
                 std::cerr << "  " << s.name << ": " << s.seconds << " s, peak RSS "
                           << s.peak_rss_bytes / (1024 * 1024) << " MiB\n";

@@ -12,7 +12,8 @@ namespace firstrace {
 Trace read_std_trace(const std::string& path, const ProgressCallback& progress = {});
 
 // The tracer's trace directory (see tracer/ and DESIGN "Inputs"). Throws InputError.
-Trace read_firstrace_trace(const std::string& directory);
+// `progress` hears "reading trace" (the fraction of the stream files read) and "symbolizing".
+Trace read_firstrace_trace(const std::string& directory, const ProgressCallback& progress = {});
 
 // Dispatches on what `path` is: a directory is a firstrace trace, a file is STD.
 Trace load_trace(const std::string& path, const ProgressCallback& progress = {});
