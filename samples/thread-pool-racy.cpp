@@ -6,6 +6,7 @@
 // yield inside a job: jobs run one after the other by whichever worker is awake would be
 // ordered by the pool's mutex, and the races would depend on the schedule even more.
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <deque>
@@ -69,6 +70,7 @@ class ThreadPool {
 static std::unordered_map<std::string, double> prices;
 static std::mutex prices_lock;
 static double total = 0;
+static std::atomic<int> pricing{0}; // orders begun
 
 static void set_price(const std::string& item, double price) {
     std::lock_guard<std::mutex> g(prices_lock);
@@ -87,8 +89,14 @@ static void price_order(int order) {
         price = 1.0 + order % 7;
         set_price(item, price);
     }
-    // Pricing takes a while: another worker takes the next order meanwhile (on a loaded
-    // machine too), so that jobs of different workers overlap.
+    // Pricing takes a while: another worker takes the next order meanwhile, so that jobs of
+    // different workers overlap. The first order waits until a second one has started (a
+    // relaxed counter, which orders nothing): on a loaded machine one awake worker could
+    // otherwise run every job, each ordered after the last by the pool's mutex (the sample
+    // then showed no race at all, 1 run in a few under load).
+    if (pricing.fetch_add(1, std::memory_order_relaxed) == 0)
+        for (int waited = 0; waited < 5000 && pricing.load(std::memory_order_relaxed) < 2; ++waited)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::this_thread::yield();
     total += price; // RACE? BUG in price_order
 }
