@@ -6,6 +6,7 @@
 
 #include "access_intervals.hpp"
 #include "conflict_rule.hpp"
+#include "flat_id_map.hpp"
 #include "huge_pages.hpp"
 
 namespace firstrace {
@@ -86,20 +87,41 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // recomputed from them when a report asks (race_accesses.cpp). Real programs' events
     // have thousands of ranges per site, mostly repeated or adjacent (zstd -T4: 5.9·10^6
     // ranges, 8.5·10^5 intervals), and every range end cut the address line for everyone.
-    std::vector<std::uint32_t> rank_pieces(ranks + 1, 0); // CSR: rank -> its intervals
+    // An event that repeats an earlier one's run of sites (the reader shares it:
+    // trace_site_runs.hpp) shares its intervals too: rank -> [begin, end) of the pieces, a span
+    // unioned once per run (SQLite's threadtest3 lookaside1: 2.5·10^8 ranges counted per event,
+    // 3·10^7 in the runs; DESIGN-NOTES "The sweep re-expands shared site runs").
+    struct PieceSpan {
+        std::uint32_t begin = 0, end = 0;
+    };
+    std::vector<PieceSpan> rank_span(ranks);
     std::vector<Interval> piece_range;
     std::vector<std::uint8_t> piece_access;
     {
         EventAccessIntervals intervals;
+        struct RunSpan {
+            std::uint32_t site_count;
+            PieceSpan span;
+        };
+        std::vector<RunSpan> run_spans;
+        FlatIdMap run_of_first_site;
         for (std::uint32_t rank = 0; rank < ranks; ++rank) {
             const Event& ev = g.event(event_of_rank[rank]);
-            if (ev.kind == EventKind::Computation)
-                intervals.for_each(trace, ev,
-                                   [&](std::uint64_t lo, std::uint64_t hi, std::uint8_t access) {
-                                       piece_range.push_back({lo, hi});
-                                       piece_access.push_back(access);
-                                   });
-            rank_pieces[rank + 1] = static_cast<std::uint32_t>(piece_range.size());
+            if (ev.kind != EventKind::Computation || ev.site_count == 0) continue;
+            const auto [run, inserted] = run_of_first_site.try_emplace(
+                ev.first_site, static_cast<std::uint32_t>(run_spans.size()));
+            if (!inserted && run_spans[run].site_count == ev.site_count) {
+                rank_span[rank] = run_spans[run].span;
+                continue;
+            }
+            const auto begin = static_cast<std::uint32_t>(piece_range.size());
+            intervals.for_each(trace, ev,
+                               [&](std::uint64_t lo, std::uint64_t hi, std::uint8_t access) {
+                                   piece_range.push_back({lo, hi});
+                                   piece_access.push_back(access);
+                               });
+            rank_span[rank] = {begin, static_cast<std::uint32_t>(piece_range.size())};
+            if (inserted) run_spans.push_back({ev.site_count, rank_span[rank]});
         }
     }
     piece_range.shrink_to_fit();
@@ -133,13 +155,16 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // binary search over all bounds per end point (lbzip2: 1.5·10^7 bounds, 117 MB).
     std::vector<SegmentSpan> piece_segments(piece_range.size());
     const auto bound_count = static_cast<std::uint32_t>(bounds.size());
+    std::uint32_t placed = 0; // pieces [0, placed) have their segments (spans are appended)
     for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+        if (rank_span[rank].end <= placed) continue; // empty, or a shared span placed before
+        placed = rank_span[rank].end;
         std::uint32_t at = 0;
         auto segment_of = [&](std::uint64_t address) {
             at = first_false(at, bound_count, [&](std::uint32_t j) { return bounds[j] < address; });
             return at;
         };
-        for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k) {
+        for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k) {
             const std::uint32_t first = segment_of(piece_range[k].lo);
             piece_segments[k] = {first, segment_of(piece_range[k].hi)};
         }
@@ -160,7 +185,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     std::vector<std::uint32_t> segment_slot(segments, kNone);
     std::vector<std::uint8_t> segment_written(segments, 0);
     for (std::uint32_t rank = 0; rank < ranks; ++rank)
-        for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k)
+        for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
             for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg) {
                 std::uint32_t& slot = segment_slot[seg];
                 if (slot == kNone)
@@ -176,16 +201,17 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // then placed (a counting sort on the segment, filled in rank order), so the array is
     // allocated once at its size and needs no sort.
     std::vector<std::uint32_t> segment_first(std::size_t(segments) + 1, 0);
-    for (std::uint32_t k = 0; k < piece_segments.size(); ++k)
-        for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg)
-            if (live(seg)) ++segment_first[seg + 1];
+    for (std::uint32_t rank = 0; rank < ranks; ++rank) // by rank: a shared piece is each rank's
+        for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
+            for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg)
+                if (live(seg)) ++segment_first[seg + 1];
     for (std::uint32_t seg = 0; seg < segments; ++seg)
         segment_first[seg + 1] += segment_first[seg];
     std::vector<Incidence> incidences(segment_first[segments]);
     {
         std::vector<std::uint32_t> fill(segment_first.begin(), segment_first.end() - 1);
         for (std::uint32_t rank = 0; rank < ranks; ++rank)
-            for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k)
+            for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
                 for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last;
                      ++seg)
                     if (live(seg)) incidences[fill[seg]++] = {rank, piece_access[k]};
@@ -289,12 +315,12 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         if (progress && (x.value & 0x3fff) == 0)
             progress("apparent races", double(x.value) / double(event_count));
         const std::uint32_t rank = rank_of_event[x.value];
-        if (rank == kNone || rank_pieces[rank] == rank_pieces[rank + 1]) continue;
+        if (rank == kNone || rank_span[rank].begin == rank_span[rank].end) continue;
         const ProcessId px = g.event_process(x);
         const SlotId sx = g.event_slot(x);
         const std::uint32_t os_thread = trace.processes[px.value].os_thread;
         partners.clear();
-        for (std::uint32_t k = rank_pieces[rank]; k < rank_pieces[rank + 1]; ++k)
+        for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
             for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg) {
                 if (segment_groups[seg] == segment_groups[seg + 1]) continue; // no conflict there
                 const std::uint8_t x_access = piece_access[k];
