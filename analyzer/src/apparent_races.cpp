@@ -90,7 +90,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // An event that repeats an earlier one's run of sites (the reader shares it:
     // trace_site_runs.hpp) shares its intervals too: rank -> [begin, end) of the pieces, a span
     // unioned once per run (SQLite's threadtest3 lookaside1: 2.5·10^8 ranges counted per event,
-    // 3·10^7 in the runs; DESIGN-NOTES "The sweep re-expands shared site runs").
+    // 3·10^7 in the runs; DESIGN-NOTES "The sweep re-expanded shared site runs").
     struct PieceSpan {
         std::uint32_t begin = 0, end = 0;
     };
