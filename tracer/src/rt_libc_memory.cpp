@@ -41,6 +41,7 @@
 #include <strings.h>
 #include <wchar.h>
 
+#include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_stdio.hpp"
@@ -53,24 +54,6 @@ void accessed(u64 pc, const void* addr, u64 size, bool write) {
     if (InterceptorScope scope(program_call(pc)); scope) {
         library_access(scope.thread(), pc, addr, size, write);
     }
-}
-
-void file_used(u64 pc, FILE* f) {
-    stream_used(pc, f); // rt_stdio_stream.cpp
-}
-
-// Plain loops: these run before the real functions are resolved and must not call them.
-u64 length(const char* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
-}
-u64 length_max(const char* s, u64 max) {
-    u64 n = 0;
-    while (n < max && s[n] != 0)
-        ++n;
-    return n;
 }
 
 FRT_DECLARE_REAL(memcmp);
@@ -192,30 +175,30 @@ FRT_EXPORT char* c_strrchr(const char* s, int c) __asm__("strrchr");
 FRT_EXPORT char* c_strstr(const char* s, const char* w) __asm__("strstr");
 FRT_EXPORT char* c_strchr(const char* s, int c) {
     char* r = REAL(strchr)(s, c);
-    accessed(FRT_CALLER(), s, r ? static_cast<u64>(r - s) + 1 : length(s) + 1, false);
+    accessed(FRT_CALLER(), s, r ? static_cast<u64>(r - s) + 1 : string_length(s) + 1, false);
     return r;
 }
 FRT_EXPORT char* c_strrchr(const char* s, int c) {
-    accessed(FRT_CALLER(), s, length(s) + 1, false);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
     return REAL(strrchr)(s, c);
 }
 FRT_EXPORT char* c_strstr(const char* s, const char* w) {
-    accessed(FRT_CALLER(), s, length(s) + 1, false);
-    accessed(FRT_CALLER(), w, length(w) + 1, false);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
+    accessed(FRT_CALLER(), w, string_length(w) + 1, false);
     return REAL(strstr)(s, w);
 }
 FRT_EXPORT size_t strlen(const char* s) {
-    const u64 n = length(s);
+    const u64 n = string_length(s);
     accessed(FRT_CALLER(), s, n + 1, false);
     return n;
 }
 FRT_EXPORT size_t strnlen(const char* s, size_t max) {
-    const u64 n = length_max(s, max);
+    const u64 n = string_length(s, max);
     accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
     return n;
 }
 FRT_EXPORT char* strcpy(char* d, const char* s) {
-    const u64 n = length(s) + 1;
+    const u64 n = string_length(s) + 1;
     accessed(FRT_CALLER(), s, n, false);
     accessed(FRT_CALLER(), d, n, true);
     for (u64 i = 0; i < n; ++i)
@@ -223,7 +206,7 @@ FRT_EXPORT char* strcpy(char* d, const char* s) {
     return d;
 }
 FRT_EXPORT char* stpcpy(char* d, const char* s) {
-    const u64 n = length(s) + 1;
+    const u64 n = string_length(s) + 1;
     accessed(FRT_CALLER(), s, n, false);
     accessed(FRT_CALLER(), d, n, true);
     for (u64 i = 0; i < n; ++i)
@@ -231,7 +214,7 @@ FRT_EXPORT char* stpcpy(char* d, const char* s) {
     return d + n - 1;
 }
 FRT_EXPORT char* strncpy(char* d, const char* s, size_t max) {
-    const u64 n = length_max(s, max);
+    const u64 n = string_length(s, max);
     accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
     accessed(FRT_CALLER(), d, max, true);
     for (u64 i = 0; i < max; ++i)
@@ -239,8 +222,8 @@ FRT_EXPORT char* strncpy(char* d, const char* s, size_t max) {
     return d;
 }
 FRT_EXPORT char* strcat(char* d, const char* s) {
-    const u64 dn = length(d);
-    const u64 n = length(s) + 1;
+    const u64 dn = string_length(d);
+    const u64 n = string_length(s) + 1;
     accessed(FRT_CALLER(), d, dn, false);
     accessed(FRT_CALLER(), s, n, false);
     accessed(FRT_CALLER(), d + dn, n, true);
@@ -249,8 +232,8 @@ FRT_EXPORT char* strcat(char* d, const char* s) {
     return d;
 }
 FRT_EXPORT char* strncat(char* d, const char* s, size_t max) {
-    const u64 dn = length(d);
-    const u64 n = length_max(s, max);
+    const u64 dn = string_length(d);
+    const u64 n = string_length(s, max);
     accessed(FRT_CALLER(), d, dn, false);
     accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
     accessed(FRT_CALLER(), d + dn, n + 1, true);
@@ -260,11 +243,11 @@ FRT_EXPORT char* strncat(char* d, const char* s, size_t max) {
     return d;
 }
 FRT_EXPORT char* strdup(const char* s) {
-    accessed(FRT_CALLER(), s, length(s) + 1, false);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
     return REAL(strdup)(s);
 }
 FRT_EXPORT char* strndup(const char* s, size_t max) {
-    const u64 n = length_max(s, max);
+    const u64 n = string_length(s, max);
     accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
     return REAL(strndup)(s, max);
 }
@@ -273,17 +256,17 @@ FRT_EXPORT char* strndup(const char* s, size_t max) {
 // terminator it stores over a delimiter written.
 FRT_EXPORT char* strtok_r(char* s, const char* delim, char** saveptr) {
     const u64 pc = FRT_CALLER();
-    accessed(pc, delim, length(delim) + 1, false);
+    accessed(pc, delim, string_length(delim) + 1, false);
     if (s == nullptr) accessed(pc, saveptr, sizeof *saveptr, false);
     char* start = s != nullptr ? s : *saveptr;
     char* r = REAL(strtok_r)(s, delim, saveptr);
     accessed(pc, saveptr, sizeof *saveptr, true);
     if (r != nullptr) {
-        const u64 n = length(r);
+        const u64 n = string_length(r);
         accessed(pc, start, static_cast<u64>(r - start) + n + 1, false);
         if (*saveptr == r + n + 1) accessed(pc, r + n, 1, true);
     } else if (start != nullptr) {
-        accessed(pc, start, length(start) + 1, false);
+        accessed(pc, start, string_length(start) + 1, false);
     }
     return r;
 }
@@ -294,10 +277,10 @@ FRT_EXPORT char* strsep(char** stringp, const char* delim) {
     char* start = *stringp;
     char* r = REAL(strsep)(stringp, delim);
     if (start == nullptr) return r;
-    accessed(pc, delim, length(delim) + 1, false);
+    accessed(pc, delim, string_length(delim) + 1, false);
     accessed(pc, stringp, sizeof *stringp, true);
     if (*stringp == nullptr) {
-        accessed(pc, start, length(start) + 1, false);
+        accessed(pc, start, string_length(start) + 1, false);
     } else {
         accessed(pc, start, static_cast<u64>(*stringp - start), false);
         accessed(pc, *stringp - 1, 1, true);
@@ -315,23 +298,23 @@ FRT_EXPORT void* memccpy(void* d, const void* s, int c, size_t n) {
 }
 FRT_EXPORT char* c_strcasestr(const char* s, const char* w) __asm__("strcasestr");
 FRT_EXPORT char* c_strcasestr(const char* s, const char* w) {
-    accessed(FRT_CALLER(), s, length(s) + 1, false);
-    accessed(FRT_CALLER(), w, length(w) + 1, false);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
+    accessed(FRT_CALLER(), w, string_length(w) + 1, false);
     return REAL(strcasestr)(s, w);
 }
 FRT_EXPORT char* stpncpy(char* d, const char* s, size_t max) {
-    const u64 n = length_max(s, max);
+    const u64 n = string_length(s, max);
     accessed(FRT_CALLER(), s, n < max ? n + 1 : n, false);
     accessed(FRT_CALLER(), d, max, true);
     return REAL(stpncpy)(d, s, max);
 }
 FRT_EXPORT int strcoll(const char* a, const char* b) {
-    accessed(FRT_CALLER(), a, length(a) + 1, false);
-    accessed(FRT_CALLER(), b, length(b) + 1, false);
+    accessed(FRT_CALLER(), a, string_length(a) + 1, false);
+    accessed(FRT_CALLER(), b, string_length(b) + 1, false);
     return REAL(strcoll)(a, b);
 }
 FRT_EXPORT size_t strxfrm(char* d, const char* s, size_t n) {
-    accessed(FRT_CALLER(), s, length(s) + 1, false);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
     const size_t r = REAL(strxfrm)(d, s, n);
     if (n != 0) accessed(FRT_CALLER(), d, r < n ? r + 1 : n, true);
     return r;
@@ -340,7 +323,7 @@ FRT_EXPORT size_t strxfrm(char* d, const char* s, size_t n) {
 FRT_EXPORT char* strerror_r(int e, char* buf, size_t n) {
     auto real = REAL(strerror_r);
     char* r = real(e, buf, n);
-    if (r == buf && n != 0) accessed(FRT_CALLER(), buf, length_max(buf, n - 1) + 1, true);
+    if (r == buf && n != 0) accessed(FRT_CALLER(), buf, string_length(buf, n - 1) + 1, true);
     return r;
 }
 
@@ -377,20 +360,20 @@ FRT_EXPORT char* c_strchrnul(const char* s, int c) {
 }
 FRT_EXPORT char* c_strpbrk(const char* s, const char* set) {
     char* r = REAL(strpbrk)(s, set);
-    accessed(FRT_CALLER(), s, r ? static_cast<u64>(r - s) + 1 : length(s) + 1, false);
-    accessed(FRT_CALLER(), set, length(set) + 1, false);
+    accessed(FRT_CALLER(), s, r ? static_cast<u64>(r - s) + 1 : string_length(s) + 1, false);
+    accessed(FRT_CALLER(), set, string_length(set) + 1, false);
     return r;
 }
 FRT_EXPORT size_t strspn(const char* s, const char* set) {
     const size_t r = REAL(strspn)(s, set);
     accessed(FRT_CALLER(), s, r + 1, false); // the span and the byte that ended it
-    accessed(FRT_CALLER(), set, length(set) + 1, false);
+    accessed(FRT_CALLER(), set, string_length(set) + 1, false);
     return r;
 }
 FRT_EXPORT size_t strcspn(const char* s, const char* set) {
     const size_t r = REAL(strcspn)(s, set);
     accessed(FRT_CALLER(), s, r + 1, false);
-    accessed(FRT_CALLER(), set, length(set) + 1, false);
+    accessed(FRT_CALLER(), set, string_length(set) + 1, false);
     return r;
 }
 FRT_EXPORT void* memmem(const void* h, size_t hn, const void* w, size_t wn) {
@@ -445,51 +428,51 @@ FRT_EXPORT void qsort_r(void* base, size_t n, size_t size,
 // --- stdio -------------------------------------------------------------------------------------
 
 FRT_EXPORT size_t fwrite(const void* p, size_t size, size_t n, FILE* f) {
-    file_used(FRT_CALLER(), f);
+    stream_used(FRT_CALLER(), f);
     accessed(FRT_CALLER(), p, size * n, false);
     return REAL(fwrite)(p, size, n, f);
 }
 FRT_EXPORT size_t fread(void* p, size_t size, size_t n, FILE* f) {
-    file_used(FRT_CALLER(), f);
+    stream_used(FRT_CALLER(), f);
     const size_t r = REAL(fread)(p, size, n, f);
     accessed(FRT_CALLER(), p, size * r, true);
     return r;
 }
 FRT_EXPORT int fputs(const char* s, FILE* f) {
-    file_used(FRT_CALLER(), f);
-    accessed(FRT_CALLER(), s, length(s) + 1, false);
+    stream_used(FRT_CALLER(), f);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
     return REAL(fputs)(s, f);
 }
 FRT_EXPORT void perror(const char* s) {
-    file_used(FRT_CALLER(), stderr);
-    if (s != nullptr) accessed(FRT_CALLER(), s, length(s) + 1, false);
+    stream_used(FRT_CALLER(), stderr);
+    if (s != nullptr) accessed(FRT_CALLER(), s, string_length(s) + 1, false);
     REAL(perror)(s);
 }
 FRT_EXPORT int puts(const char* s) {
-    file_used(FRT_CALLER(), stdout);
-    accessed(FRT_CALLER(), s, length(s) + 1, false);
+    stream_used(FRT_CALLER(), stdout);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
     return REAL(puts)(s);
 }
 FRT_EXPORT char* fgets(char* s, int n, FILE* f) {
-    file_used(FRT_CALLER(), f);
+    stream_used(FRT_CALLER(), f);
     char* r = REAL(fgets)(s, n, f);
-    if (r != nullptr) accessed(FRT_CALLER(), s, length(s) + 1, true);
+    if (r != nullptr) accessed(FRT_CALLER(), s, string_length(s) + 1, true);
     return r;
 }
 FRT_EXPORT int fputc(int c, FILE* f) {
-    file_used(FRT_CALLER(), f);
+    stream_used(FRT_CALLER(), f);
     return REAL(fputc)(c, f);
 }
 FRT_EXPORT int putc(int c, FILE* f) {
-    file_used(FRT_CALLER(), f);
+    stream_used(FRT_CALLER(), f);
     return REAL(putc)(c, f);
 }
 FRT_EXPORT int putchar(int c) {
-    file_used(FRT_CALLER(), stdout);
+    stream_used(FRT_CALLER(), stdout);
     return REAL(putchar)(c);
 }
 ssize_t line_read(u64 pc, char** line, size_t* n, int delim, FILE* f) {
-    file_used(pc, f);
+    stream_used(pc, f);
     const ssize_t r = REAL(getdelim)(line, n, delim, f);
     accessed(pc, line, sizeof *line, true);
     accessed(pc, n, sizeof *n, true);
@@ -506,7 +489,7 @@ FRT_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
     return line_read(FRT_CALLER(), line, n, delim, f);
 }
 FRT_EXPORT int fflush(FILE* f) {
-    file_used(FRT_CALLER(), f);
+    stream_used(FRT_CALLER(), f);
     const int r = REAL(fflush)(f);
     memory_stream_flushed(FRT_CALLER(), f);
     return r;

@@ -52,6 +52,7 @@
 
 extern "C" int __xpg_strerror_r(int e, char* buf, size_t n);
 
+#include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_stdio.hpp"
@@ -64,13 +65,6 @@ void accessed(u64 pc, const void* addr, u64 size, bool write) {
     if (addr == nullptr) return;
     if (InterceptorScope scope(program_call(pc)); scope)
         library_access(scope.thread(), pc, addr, size, write);
-}
-
-u64 text_length(const char* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
 }
 
 // A parse of s that stopped at end (end == s: nothing parsed, the first byte examined).
@@ -196,19 +190,19 @@ FRT_EXPORT char* ctime_r(const time_t* t, char* buf) {
         ProgramAllocations program(FRT_CALLER());
         r = REAL(ctime_r)(t, buf);
     }
-    if (r != nullptr) accessed(FRT_CALLER(), buf, text_length(buf) + 1, true);
+    if (r != nullptr) accessed(FRT_CALLER(), buf, string_length(buf) + 1, true);
     return r;
 }
 FRT_EXPORT char* asctime_r(const struct tm* tm, char* buf) {
     accessed(FRT_CALLER(), tm, sizeof *tm, false);
     char* r = REAL(asctime_r)(tm, buf);
-    if (r != nullptr) accessed(FRT_CALLER(), buf, text_length(buf) + 1, true);
+    if (r != nullptr) accessed(FRT_CALLER(), buf, string_length(buf) + 1, true);
     return r;
 }
 namespace {
 // The status calls: the path read (when there is one), the structure written on success.
 template <class Out> int status_stored(u64 pc, const char* path, Out* out, int r) {
-    if (path != nullptr) accessed(pc, path, text_length(path) + 1, false);
+    if (path != nullptr) accessed(pc, path, string_length(path) + 1, false);
     if (r == 0) accessed(pc, out, sizeof *out, true);
     return r;
 }
@@ -261,7 +255,7 @@ FRT_EXPORT int rand_r(unsigned* seed) {
 }
 FRT_EXPORT char* getcwd(char* buf, size_t size) {
     char* r = REAL(getcwd)(buf, size);
-    if (r != nullptr && r == buf) accessed(FRT_CALLER(), buf, text_length(buf) + 1, true);
+    if (r != nullptr && r == buf) accessed(FRT_CALLER(), buf, string_length(buf) + 1, true);
     return r;
 }
 FRT_EXPORT long strtol(const char* s, char** endptr, int base) {
@@ -339,7 +333,7 @@ FRT_EXPORT time_t timegm(struct tm* tm) {
 }
 FRT_EXPORT size_t strftime(char* s, size_t max, const char* format, const struct tm* tm) {
     const u64 pc = FRT_CALLER();
-    accessed(pc, format, text_length(format) + 1, false);
+    accessed(pc, format, string_length(format) + 1, false);
     accessed(pc, tm, sizeof *tm, false);
     size_t r;
     {
@@ -351,9 +345,9 @@ FRT_EXPORT size_t strftime(char* s, size_t max, const char* format, const struct
 }
 FRT_EXPORT char* strptime(const char* s, const char* format, struct tm* tm) {
     const u64 pc = FRT_CALLER();
-    accessed(pc, format, text_length(format) + 1, false);
+    accessed(pc, format, string_length(format) + 1, false);
     char* r = REAL(strptime)(s, format, tm);
-    accessed(pc, s, r != nullptr ? static_cast<u64>(r - s) : text_length(s) + 1, false);
+    accessed(pc, s, r != nullptr ? static_cast<u64>(r - s) : string_length(s) + 1, false);
     if (r != nullptr) accessed(pc, tm, sizeof *tm, true);
     return r;
 }
@@ -363,23 +357,23 @@ FRT_EXPORT char* strptime(const char* s, const char* format, struct tm* tm) {
 
 FRT_EXPORT char* realpath(const char* path, char* resolved) {
     const u64 pc = FRT_CALLER();
-    if (path != nullptr) accessed(pc, path, text_length(path) + 1, false);
+    if (path != nullptr) accessed(pc, path, string_length(path) + 1, false);
     char* r;
     {
         ProgramAllocations program(pc);
         r = REAL(realpath)(path, resolved);
     }
-    if (r != nullptr) accessed(pc, r, text_length(r) + 1, true);
+    if (r != nullptr) accessed(pc, r, string_length(r) + 1, true);
     return r;
 }
 FRT_EXPORT ssize_t readlink(const char* path, char* buf, size_t n) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
+    accessed(FRT_CALLER(), path, string_length(path) + 1, false);
     const ssize_t r = REAL(readlink)(path, buf, n);
     if (r > 0) accessed(FRT_CALLER(), buf, static_cast<u64>(r), true);
     return r;
 }
 FRT_EXPORT ssize_t readlinkat(int dir, const char* path, char* buf, size_t n) {
-    accessed(FRT_CALLER(), path, text_length(path) + 1, false);
+    accessed(FRT_CALLER(), path, string_length(path) + 1, false);
     const ssize_t r = REAL(readlinkat)(dir, path, buf, n);
     if (r > 0) accessed(FRT_CALLER(), buf, static_cast<u64>(r), true);
     return r;
@@ -387,17 +381,17 @@ FRT_EXPORT ssize_t readlinkat(int dir, const char* path, char* buf, size_t n) {
 FRT_EXPORT const char* inet_ntop(int af, const void* src, char* dst, socklen_t size) {
     accessed(FRT_CALLER(), src, address_size(af), false);
     const char* r = REAL(inet_ntop)(af, src, dst, size);
-    if (r != nullptr) accessed(FRT_CALLER(), dst, text_length(dst) + 1, true);
+    if (r != nullptr) accessed(FRT_CALLER(), dst, string_length(dst) + 1, true);
     return r;
 }
 FRT_EXPORT int inet_pton(int af, const char* src, void* dst) {
-    accessed(FRT_CALLER(), src, text_length(src) + 1, false);
+    accessed(FRT_CALLER(), src, string_length(src) + 1, false);
     const int r = REAL(inet_pton)(af, src, dst);
     if (r == 1) accessed(FRT_CALLER(), dst, address_size(af), true);
     return r;
 }
 FRT_EXPORT int inet_aton(const char* text, struct in_addr* out) {
-    accessed(FRT_CALLER(), text, text_length(text) + 1, false);
+    accessed(FRT_CALLER(), text, string_length(text) + 1, false);
     const int r = REAL(inet_aton)(text, out);
     if (r != 0) accessed(FRT_CALLER(), out, sizeof *out, true);
     return r;
@@ -453,7 +447,7 @@ FRT_EXPORT int uname(struct utsname* out) {
 }
 FRT_EXPORT int gethostname(char* name, size_t n) {
     const int r = REAL(gethostname)(name, n);
-    if (r == 0 && n != 0) accessed(FRT_CALLER(), name, text_length(name) + 1, true);
+    if (r == 0 && n != 0) accessed(FRT_CALLER(), name, string_length(name) + 1, true);
     return r;
 }
 FRT_EXPORT ssize_t getrandom(void* buf, size_t n, unsigned flags) {

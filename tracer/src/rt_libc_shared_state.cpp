@@ -49,6 +49,7 @@
 #include <unistd.h>
 
 #include "rt_fd.hpp"
+#include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_stdio.hpp"
@@ -73,13 +74,6 @@ void stream_used_atomically(u64 pc, const void* p) {
     if (InterceptorScope scope(program_call(pc)); scope)
         add_access_slow(scope.thread(), pc, reinterpret_cast<u64>(p), 1,
                         fmt::kAtomic | fmt::kRead | fmt::kWrite);
-}
-
-u64 text_length(const char* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
 }
 
 FRT_DECLARE_REAL(localtime);
@@ -126,7 +120,7 @@ struct tm* time_converted(u64 pc, const time_t* t, struct tm* r) {
     return r;
 }
 char* text_written(u64 pc, char* r) {
-    if (r != nullptr) accessed(pc, r, text_length(r) + 1, true);
+    if (r != nullptr) accessed(pc, r, string_length(r) + 1, true);
     return r;
 }
 
@@ -167,11 +161,11 @@ FRT_EXPORT char* ctime(const time_t* t) {
 
 FRT_EXPORT char* strtok(char* s, const char* delim) {
     const u64 pc = FRT_CALLER();
-    accessed(pc, delim, text_length(delim) + 1, false);
+    accessed(pc, delim, string_length(delim) + 1, false);
     char* r = REAL(strtok)(s, delim);
     accessed(pc, &firstrace_strtok_state, 1, true);
     if (r != nullptr) {
-        const u64 n = text_length(r);
+        const u64 n = string_length(r);
         accessed(pc, r, n + 1, false);
         accessed(pc, r + n, 1, true); // the terminator stored over the delimiter (or the end)
     }
@@ -183,7 +177,7 @@ FRT_EXPORT char* strtok(char* s, const char* delim) {
 
 // getenv before its real function is known (a call reached from inside dlsym): the lookup itself.
 static char* environment_lookup(const char* name) {
-    const u64 n = text_length(name);
+    const u64 n = string_length(name);
     for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
         u64 i = 0;
         while (i < n && (*e)[i] == name[i])
@@ -270,8 +264,8 @@ FRT_EXPORT int readdir64_r(DIR* d, struct dirent64* entry, struct dirent64** res
 FRT_EXPORT int getaddrinfo(const char* node, const char* service, const struct addrinfo* hints,
                            struct addrinfo** res) {
     const u64 pc = FRT_CALLER();
-    if (node != nullptr) accessed(pc, node, text_length(node) + 1, false);
-    if (service != nullptr) accessed(pc, service, text_length(service) + 1, false);
+    if (node != nullptr) accessed(pc, node, string_length(node) + 1, false);
+    if (service != nullptr) accessed(pc, service, string_length(service) + 1, false);
     accessed(pc, hints, sizeof *hints, false);
     int r;
     {
@@ -284,7 +278,7 @@ FRT_EXPORT int getaddrinfo(const char* node, const char* service, const struct a
             accessed(pc, a, sizeof *a, true);
             accessed(pc, a->ai_addr, a->ai_addrlen, true);
             if (a->ai_canonname != nullptr)
-                accessed(pc, a->ai_canonname, text_length(a->ai_canonname) + 1, true);
+                accessed(pc, a->ai_canonname, string_length(a->ai_canonname) + 1, true);
         }
     }
     return r;
@@ -302,8 +296,8 @@ FRT_EXPORT char* tmpnam(char* buf) {
 }
 FRT_EXPORT char* tempnam(const char* dir, const char* prefix) {
     const u64 pc = FRT_CALLER();
-    if (dir != nullptr) accessed(pc, dir, text_length(dir) + 1, false);
-    if (prefix != nullptr) accessed(pc, prefix, text_length(prefix) + 1, false);
+    if (dir != nullptr) accessed(pc, dir, string_length(dir) + 1, false);
+    if (prefix != nullptr) accessed(pc, prefix, string_length(prefix) + 1, false);
     return text_written(pc, converting(pc, REAL(tempnam), dir, prefix));
 }
 FRT_EXPORT char* ttyname(int fd) {

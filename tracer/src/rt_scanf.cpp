@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <wchar.h>
 
+#include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_stdio.hpp"
@@ -37,19 +38,6 @@ int __isoc99_vscanf(const char* format, va_list ap);
 using namespace frt;
 
 namespace {
-
-u64 text_length(const char* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
-}
-u64 wide_length(const wchar_t* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
-}
 
 // The size of an integer conversion's object under a length modifier.
 u64 integer_size(const char* length) {
@@ -128,8 +116,9 @@ void scanned(u64 pc, const char* format, va_list ap, int assigned) {
         case 's':
         case '[':
             if (!allocating && out != nullptr)
-                size = wide ? (wide_length(static_cast<const wchar_t*>(out)) + 1) * sizeof(wchar_t)
-                            : text_length(static_cast<const char*>(out)) + 1;
+                size = wide
+                           ? (string_length(static_cast<const wchar_t*>(out)) + 1) * sizeof(wchar_t)
+                           : string_length(static_cast<const char*>(out)) + 1;
             break;
         default: // not a conversion glibc knows: it stops there
             return;
@@ -143,7 +132,7 @@ void scanned(u64 pc, const char* format, va_list ap, int assigned) {
 void input_read(u64 pc, const char* s) {
     if (s == nullptr) return;
     if (InterceptorScope scope(program_call(pc)); scope)
-        library_access(scope.thread(), pc, s, text_length(s) + 1, false);
+        library_access(scope.thread(), pc, s, string_length(s) + 1, false);
 }
 
 FRT_DECLARE_REAL(vsscanf);

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_stdio.hpp"
@@ -92,13 +93,6 @@ void accessed(u64 pc, const void* p, u64 size, bool write) {
     if (p == nullptr || size == 0) return;
     if (InterceptorScope scope(program_call(pc)); scope)
         library_access(scope.thread(), pc, p, size, write);
-}
-
-u64 text_length(const char* s) {
-    u64 n = 0;
-    while (s[n] != 0)
-        ++n;
-    return n;
 }
 
 FRT_DECLARE_REAL(flockfile);
@@ -371,12 +365,12 @@ FRT_EXPORT size_t fwrite_unlocked(const void* p, size_t size, size_t n, FILE* f)
 FRT_EXPORT char* fgets_unlocked(char* s, int n, FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
     char* r = REAL(fgets_unlocked)(s, n, f);
-    if (r != nullptr) accessed(FRT_CALLER(), s, text_length(s) + 1, true);
+    if (r != nullptr) accessed(FRT_CALLER(), s, string_length(s) + 1, true);
     return r;
 }
 FRT_EXPORT int fputs_unlocked(const char* s, FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
-    accessed(FRT_CALLER(), s, text_length(s) + 1, false);
+    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
     return REAL(fputs_unlocked)(s, f);
 }
 FRT_EXPORT int feof_unlocked(FILE* f) {
