@@ -1,0 +1,58 @@
+# End-to-end checks of compiler flags the wrappers must handle, one MODE per test.
+# Usage: cmake -DMODE=lto|static -DCOMPILER=gcc|clang -DBIN=build/bin -DWORK=dir -DSRC=tests/e2e
+#              -P check_wrapper_flags.cmake
+cmake_minimum_required(VERSION 3.25)
+file(MAKE_DIRECTORY ${WORK})
+set(ENV{FIRSTRACE_CC} ${COMPILER})
+set(exe ${WORK}/${MODE}-${COMPILER})
+
+if(MODE STREQUAL "lto")
+  # -flto -O2, compiled and linked in one step and in two: the program is instrumented (gcc
+  # would instrument LTO code only at a link with -fsanitize=thread) and its race is found.
+  foreach(steps one two)
+    if(steps STREQUAL "one")
+      execute_process(COMMAND ${BIN}/firstrace-cc -g -O2 -flto -pthread ${SRC}/lto_race.c -o ${exe}
+                      RESULT_VARIABLE rc ERROR_VARIABLE err)
+    else()
+      execute_process(COMMAND ${BIN}/firstrace-cc -g -O2 -flto -c ${SRC}/lto_race.c -o ${exe}.o
+                      RESULT_VARIABLE rc ERROR_VARIABLE err)
+      if(rc EQUAL 0)
+        execute_process(COMMAND ${BIN}/firstrace-cc -O2 -flto -pthread ${exe}.o -o ${exe}
+                        RESULT_VARIABLE rc ERROR_VARIABLE err)
+      endif()
+    endif()
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${MODE} (${steps} step): building failed:\n${err}")
+    endif()
+    file(REMOVE_RECURSE ${exe}.trace)
+    execute_process(COMMAND ${BIN}/firstrace record -o ${exe}.trace -- ${exe}
+                    RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${MODE} (${steps} step): record failed (${rc}):\n${err}")
+    endif()
+    execute_process(COMMAND ${BIN}/firstrace analyze ${exe}.trace --format json
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "${MODE} (${steps} step): analyze failed:\n${err}")
+    endif()
+    string(JSON feasible GET "${out}" counts feasible)
+    if(NOT feasible EQUAL 1)
+      message(FATAL_ERROR "${MODE} (${steps} step): expected the one race, got ${feasible}:\n${out}")
+    endif()
+  endforeach()
+
+elseif(MODE STREQUAL "static")
+  # A static program cannot be traced (nor run under ThreadSanitizer): one line, exit 2, no file.
+  file(REMOVE ${exe})
+  execute_process(COMMAND ${BIN}/firstrace-cc -static -pthread ${SRC}/lto_race.c -o ${exe}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  string(FIND "${err}" "firstrace-cc: cannot link a static program (-static)" at)
+  string(REGEX MATCHALL "\n" lines "${err}")
+  list(LENGTH lines line_count)
+  if(NOT rc EQUAL 2 OR at EQUAL -1 OR NOT line_count EQUAL 1 OR EXISTS ${exe})
+    message(FATAL_ERROR "${MODE}: expected one line and exit status 2, got ${rc}:\n${err}")
+  endif()
+
+else()
+  message(FATAL_ERROR "unknown MODE ${MODE}")
+endif()
