@@ -1,23 +1,30 @@
 # End-to-end checks of compiler flags the wrappers must handle, one MODE per test.
-# Usage: cmake -DMODE=lto|static -DCOMPILER=gcc|clang -DBIN=build/bin -DWORK=dir -DSRC=tests/e2e
+# Usage: cmake -DMODE=lto|sanitizer-list|static -DCOMPILER=gcc|clang -DBIN=build/bin -DWORK=dir -DSRC=tests/e2e
 #              -P check_wrapper_flags.cmake
 cmake_minimum_required(VERSION 3.25)
 file(MAKE_DIRECTORY ${WORK})
 set(ENV{FIRSTRACE_CC} ${COMPILER})
 set(exe ${WORK}/${MODE}-${COMPILER})
 
-if(MODE STREQUAL "lto")
+set(flags -flto)
+if(MODE STREQUAL "sanitizer-list")
+  set(flags -fsanitize=thread,undefined)
+endif()
+
+if(MODE STREQUAL "lto" OR MODE STREQUAL "sanitizer-list")
   # -flto -O2, compiled and linked in one step and in two: the program is instrumented (gcc
   # would instrument LTO code only at a link with -fsanitize=thread) and its race is found.
+  # -fsanitize=thread,undefined: the link keeps -fsanitize=undefined only (thread would link
+  # libtsan, whose functions would shadow the firstrace runtime's).
   foreach(steps one two)
     if(steps STREQUAL "one")
-      execute_process(COMMAND ${BIN}/firstrace-cc -g -O2 -flto -pthread ${SRC}/lto_race.c -o ${exe}
+      execute_process(COMMAND ${BIN}/firstrace-cc -g -O2 ${flags} -pthread ${SRC}/lto_race.c -o ${exe}
                       RESULT_VARIABLE rc ERROR_VARIABLE err)
     else()
-      execute_process(COMMAND ${BIN}/firstrace-cc -g -O2 -flto -c ${SRC}/lto_race.c -o ${exe}.o
+      execute_process(COMMAND ${BIN}/firstrace-cc -g -O2 ${flags} -c ${SRC}/lto_race.c -o ${exe}.o
                       RESULT_VARIABLE rc ERROR_VARIABLE err)
       if(rc EQUAL 0)
-        execute_process(COMMAND ${BIN}/firstrace-cc -O2 -flto -pthread ${exe}.o -o ${exe}
+        execute_process(COMMAND ${BIN}/firstrace-cc -O2 ${flags} -pthread ${exe}.o -o ${exe}
                         RESULT_VARIABLE rc ERROR_VARIABLE err)
       endif()
     endif()
