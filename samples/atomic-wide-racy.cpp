@@ -12,13 +12,19 @@ struct Position {
 
 static std::atomic<Position> position{Position{0, 0, 0}};
 static std::atomic<__int128> generation{0};
-static long report[4];
-static long audit[4];
+long report[4]; // not static: libatomic calls could read it, so no store moves across them
+long audit[4];
+static std::atomic<bool> main_has_read{false};
 
 int main() {
     std::thread writer([] {
         position.store(Position{1, 2, 3}, std::memory_order_release);
         report[3] = 30; // RACE
+        // Not done before main has read: the end of this thread frees its state, and a block
+        // main allocates next (the auditor's) would then be ordered after that free (C++
+        // [new.delete.dataraces]), and the write with it.
+        while (!main_has_read.load(std::memory_order_relaxed)) {
+        }
     });
     std::thread auditor([] {
         audit[1] = 1; // RACE
@@ -30,6 +36,7 @@ int main() {
     while (generation.load(std::memory_order_acquire) != 1) {
     }
     sum += audit[1]; // RACE
+    main_has_read.store(true, std::memory_order_relaxed);
     writer.join();
     auditor.join();
     std::printf("%ld\n", sum);

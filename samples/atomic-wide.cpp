@@ -14,8 +14,8 @@ struct Position {
 
 static std::atomic<Position> position{Position{0, 0, 0}};
 static std::atomic<__int128> generation{0};
-static long report[4];
-static long audit[4];
+long report[4]; // not static: libatomic calls could read it, so no store moves across them
+long audit[4];
 
 int main() {
     std::thread writer([] {

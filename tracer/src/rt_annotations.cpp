@@ -22,6 +22,7 @@
 //   __tsan_external_*       accesses to an object of a registered type (1 byte at the address).
 //   __tsan_testonly_barrier_*  the invisible barrier of LLVM's ThreadSanitizer tests: waits
 //                           with a futex inside the runtime and records nothing.
+#include <dlfcn.h>
 #include <link.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -31,6 +32,7 @@
 
 #include <cstring>
 
+#include "rt_library_call.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
@@ -469,6 +471,64 @@ FRT_EXPORT void __sanitizer_set_report_path(const char*) {}
 FRT_EXPORT void __sanitizer_set_report_fd(void*) {}
 FRT_EXPORT void __sanitizer_print_stack_trace() {}
 FRT_EXPORT void __sanitizer_set_death_callback(void (*)(void)) {}
+FRT_EXPORT const char* __sanitizer_get_report_path() {
+    return nullptr; // no report file: the trace directory is firstrace record's
+}
+FRT_EXPORT void __sanitizer_sandbox_on_notify(void*) {}
+FRT_EXPORT void __sanitizer_print_memory_profile(size_t, size_t) {}
+FRT_EXPORT void __tsan_on_thread_idle() {}
+// A program's own error summary goes to stderr, as the sanitizers print it.
+FRT_EXPORT void __sanitizer_report_error_summary(const char* summary) {
+    if (summary == nullptr) return;
+    const char prefix[] = "SUMMARY: ";
+    (void)!write(2, prefix, sizeof prefix - 1);
+    (void)!write(2, summary, string_length(summary));
+    (void)!write(2, "\n", 1);
+}
+// The first caller (a crash handler) gets 1, every later one 0.
+FRT_EXPORT int __sanitizer_acquire_crash_state() {
+    static std::atomic<int> taken{0};
+    return taken.exchange(1) == 0 ? 1 : 0;
+}
+// The module containing pc and the offset in it, as the sanitizers' symbolizer gives them.
+FRT_EXPORT int __sanitizer_get_module_and_offset_for_pc(void* pc, char* module_path,
+                                                        size_t module_path_len, void** pc_offset) {
+    Dl_info info;
+    if (dladdr(pc, &info) == 0 || info.dli_fname == nullptr) return 0;
+    if (module_path != nullptr && module_path_len != 0) {
+        const size_t n = string_length(info.dli_fname);
+        const size_t kept = n < module_path_len - 1 ? n : module_path_len - 1;
+        for (size_t i = 0; i < kept; ++i)
+            module_path[i] = info.dli_fname[i];
+        module_path[kept] = '\0';
+    }
+    if (pc_offset != nullptr)
+        *pc_offset = reinterpret_cast<void*>(reinterpret_cast<u64>(pc) -
+                                             reinterpret_cast<u64>(info.dli_fbase));
+    return 1;
+}
+// Symbolization is the analyzer's (after the run): the program gets the bare address.
+FRT_EXPORT void __sanitizer_symbolize_pc(void* pc, const char*, char* out, size_t out_size) {
+    if (out == nullptr || out_size == 0) return;
+    char text[2 + 16 + 1] = {'0', 'x'};
+    u64 v = reinterpret_cast<u64>(pc);
+    int digits = 0;
+    char reversed[16];
+    do {
+        reversed[digits++] = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (v != 0);
+    for (int i = 0; i < digits; ++i)
+        text[2 + i] = reversed[digits - 1 - i];
+    const size_t n = 2 + static_cast<size_t>(digits);
+    const size_t kept = n < out_size - 1 ? n : out_size - 1;
+    for (size_t i = 0; i < kept; ++i)
+        out[i] = text[i];
+    out[kept] = '\0';
+}
+FRT_EXPORT void __sanitizer_symbolize_global(void*, const char*, char* out, size_t out_size) {
+    if (out != nullptr && out_size != 0) out[0] = '\0';
+}
 
 // The report-debugging API (tsan_interface.h's __tsan_get_report_* family) is for a program's
 // __tsan_on_report callback while ThreadSanitizer reports a race. firstrace finds races after

@@ -89,3 +89,13 @@ __attribute__((constructor(101))) static void resolve_memory_functions(void) {
 FRT_INTERCEPTOR_ALIAS(memcpy)
 FRT_INTERCEPTOR_ALIAS(memmove)
 FRT_INTERCEPTOR_ALIAS(memset)
+
+/* LLVM 16 and later's ThreadSanitizer pass turns the memory intrinsics into calls of
+ * __tsan_memcpy / __tsan_memmove / __tsan_memset (clang 14's into memcpy ...): the same
+ * functions, so that the caller's program counter is the access's. */
+#define FRT_TSAN_MEMORY_ALIAS(name)                                                                \
+    __asm__(".globl __tsan_" #name "\n.type __tsan_" #name ",@function\n.set __tsan_" #name        \
+            ", " #name);
+FRT_TSAN_MEMORY_ALIAS(memcpy)
+FRT_TSAN_MEMORY_ALIAS(memmove)
+FRT_TSAN_MEMORY_ALIAS(memset)
