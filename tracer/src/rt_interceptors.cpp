@@ -246,6 +246,14 @@ void* thread_start(void* p) {
 
 } // namespace
 
+namespace {
+bool ends_in_exit_key_destructor() {
+    if (!exit_key_ready()) return false;
+    return pthread_getspecific(g_exit_key) != nullptr ||
+           pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne)) == 0;
+}
+} // namespace
+
 void frt::end_attached_thread_at_exit() {
     if (exit_key_ready()) pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne));
 }
@@ -367,9 +375,15 @@ FRT_EXPORT int pthread_clockjoin_np(pthread_t thread, void** ret, clockid_t cloc
     return join_common(thread, FRT_CALLER(), REAL(pthread_clockjoin_np), ret, clock, abstime);
 }
 
+// pthread_exit runs the thread's cleanup handlers, C++ thread_local destructors and key
+// destructors (POSIX XSH pthread_exit, pthread_key_create) before the thread ends: the trace
+// ends in the exit key's destructor as for a return from the start routine, so that what the
+// destructors write is traced and ordered before a join. The main thread and threads the runtime
+// did not start get the exit key here; only when it cannot be set does the trace end now.
 FRT_EXPORT void pthread_exit(void* value) {
     auto real = REAL(pthread_exit);
-    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0) thread_exit(t);
+    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0 && !ends_in_exit_key_destructor())
+        thread_exit(t);
     real(value);
     __builtin_unreachable();
 }
