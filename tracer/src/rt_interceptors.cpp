@@ -45,6 +45,17 @@
 using namespace frt;
 namespace fmt = firstrace::format;
 
+// rt_once_unwind.c: runs a once routine, calling on_unwind if it exits by an exception.
+extern "C" {
+struct frt_once_call {
+    void (*routine)();
+    void (*on_unwind)(void* arg);
+    void* arg;
+    bool returned;
+};
+void frt_once_run(frt_once_call* call);
+}
+
 namespace {
 
 // Lock-like objects: acquire after the real operation succeeded. The operation's read of the
@@ -390,7 +401,10 @@ FRT_EXPORT void pthread_exit(void* value) {
 
 // pthread_once (std::call_once in libstdc++): the init routine's end is a Release on
 // kObjOnce at the once control, every call that returns without running the routine (it ran
-// before, or in another thread while this one waited) an Acquire. The routine takes no
+// before, or in another thread while this one waited) an Acquire. A routine that exits by an
+// exception (an exceptional execution of std::call_once) is a Release too, and a routine that
+// starts after one acquires it: the next execution is synchronized with it (C++20
+// [thread.once.callonce]; rt_once_unwind.c sees the exception pass). The routine takes no
 // argument, so the interposed call runs a trampoline that finds its frame in TLS (once calls
 // nest when a routine calls pthread_once itself).
 namespace {
@@ -403,12 +417,25 @@ struct OnceFrame {
 };
 __thread OnceFrame* tls_once __attribute__((tls_model("initial-exec"))) = nullptr;
 
-void once_trampoline() {
-    OnceFrame* f = tls_once;
-    f->routine();
-    f->ran = true;
+void once_routine_ended(OnceFrame* f) {
     if (InterceptorScope scope; scope)
         release_now(scope.thread(), fmt::kObjOnce, f->once, f->pc, false);
+}
+
+void once_routine_unwound(void* frame) {
+    auto* f = static_cast<OnceFrame*>(frame);
+    once_routine_ended(f);
+    tls_once = f->outer; // the exception leaves the interposed pthread_once too
+}
+
+void once_trampoline() {
+    OnceFrame* f = tls_once;
+    if (InterceptorScope scope; scope && find_object(fmt::kObjOnce, f->once) != nullptr)
+        acquire_now(scope.thread(), fmt::kObjOnce, f->once, f->pc); // an exceptional execution
+    frt_once_call call{f->routine, once_routine_unwound, f, false};
+    frt_once_run(&call);
+    f->ran = true;
+    once_routine_ended(f);
 }
 FRT_DECLARE_REAL(pthread_once);
 } // namespace
