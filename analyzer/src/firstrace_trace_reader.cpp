@@ -625,6 +625,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "signal";
                 break;
+            case fmt::kObjFutex:
+                o.kind = SyncObjectKind::Other;
+                prefix = "futex";
+                break;
             case fmt::kObjOmpMutex:
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-lock";

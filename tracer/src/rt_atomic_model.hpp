@@ -85,4 +85,34 @@ inline void emit_atomic_records(ThreadState* t, u64 address, const AtomicRecords
     }
 }
 
+// An atomic operation made by a library the compiler did not instrument (the C++ runtime's
+// guard release, a future made ready at a thread's exit), recorded as rt_access.cpp records an
+// instrumented one: `op` (the real operation, or nothing when the caller makes it right after)
+// runs under the object's spin lock with its effect on the release sequences. Takes the guard.
+template <class Op>
+void library_atomic_op(const void* address, AtomicEffect effect, u64 pc, Op&& op) {
+    InterceptorScope scope;
+    if (!scope) {
+        op();
+        return;
+    }
+    ThreadState* t = scope.thread();
+    ObjEntry* o = object(firstrace::format::kObjAtomic, address);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    AtomicRecords records;
+    spin_lock(o->spin);
+    op();
+    atomic_effect(o, t->pid, effect, records);
+    const u64 stamp = o->last_release.load(std::memory_order_relaxed);
+    spin_unlock(o->spin);
+    emit_atomic_records(t, reinterpret_cast<u64>(address), records, pc, c0, now());
+    if (effect.release) {
+        t->acq_obj = nullptr;
+    } else {
+        t->acq_obj = o;
+        t->acq_stamp = stamp;
+    }
+}
+
 } // namespace frt

@@ -23,30 +23,9 @@ FRT_DECLARE_REAL_TYPED(__cxa_guard_acquire, GuardFn);
 FRT_DECLARE_REAL_TYPED(__cxa_guard_release, GuardVoidFn);
 FRT_DECLARE_REAL_TYPED(__cxa_guard_abort, GuardVoidFn);
 
-// One atomic operation on the guard, recorded as the atomic model records it (rt_access.cpp).
+// One atomic operation on the guard: a release store, or an acquire load.
 template <class Op> void guard_op(u64* g, bool release, u64 pc, Op&& op) {
-    InterceptorScope scope;
-    if (!scope) {
-        op();
-        return;
-    }
-    ThreadState* t = scope.thread();
-    ObjEntry* o = object(fmt::kObjAtomic, g);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    AtomicRecords records;
-    spin_lock(o->spin);
-    op();
-    atomic_effect(o, t->pid, {!release, release, release}, records);
-    const u64 stamp = o->last_release.load(std::memory_order_relaxed);
-    spin_unlock(o->spin);
-    emit_atomic_records(t, reinterpret_cast<u64>(g), records, pc, c0, now());
-    if (release) {
-        t->acq_obj = nullptr;
-    } else {
-        t->acq_obj = o;
-        t->acq_stamp = stamp;
-    }
+    library_atomic_op(g, {!release, release, release}, pc, op);
 }
 } // namespace
 

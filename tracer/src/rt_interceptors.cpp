@@ -45,6 +45,17 @@
 using namespace frt;
 namespace fmt = firstrace::format;
 
+// rt_once_unwind.c: runs a once routine, calling on_unwind if it exits by an exception.
+extern "C" {
+struct frt_once_call {
+    void (*routine)();
+    void (*on_unwind)(void* arg);
+    void* arg;
+    bool returned;
+};
+void frt_once_run(frt_once_call* call);
+}
+
 namespace {
 
 // Lock-like objects: acquire after the real operation succeeded. The operation's read of the
@@ -246,6 +257,14 @@ void* thread_start(void* p) {
 
 } // namespace
 
+namespace {
+bool ends_in_exit_key_destructor() {
+    if (!exit_key_ready()) return false;
+    return pthread_getspecific(g_exit_key) != nullptr ||
+           pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne)) == 0;
+}
+} // namespace
+
 void frt::end_attached_thread_at_exit() {
     if (exit_key_ready()) pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne));
 }
@@ -367,16 +386,25 @@ FRT_EXPORT int pthread_clockjoin_np(pthread_t thread, void** ret, clockid_t cloc
     return join_common(thread, FRT_CALLER(), REAL(pthread_clockjoin_np), ret, clock, abstime);
 }
 
+// pthread_exit runs the thread's cleanup handlers, C++ thread_local destructors and key
+// destructors (POSIX XSH pthread_exit, pthread_key_create) before the thread ends: the trace
+// ends in the exit key's destructor as for a return from the start routine, so that what the
+// destructors write is traced and ordered before a join. The main thread and threads the runtime
+// did not start get the exit key here; only when it cannot be set does the trace end now.
 FRT_EXPORT void pthread_exit(void* value) {
     auto real = REAL(pthread_exit);
-    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0) thread_exit(t);
+    if (ThreadState* t = tls_state; t != nullptr && t->guard == 0 && !ends_in_exit_key_destructor())
+        thread_exit(t);
     real(value);
     __builtin_unreachable();
 }
 
 // pthread_once (std::call_once in libstdc++): the init routine's end is a Release on
 // kObjOnce at the once control, every call that returns without running the routine (it ran
-// before, or in another thread while this one waited) an Acquire. The routine takes no
+// before, or in another thread while this one waited) an Acquire. A routine that exits by an
+// exception (an exceptional execution of std::call_once) is a Release too, and a routine that
+// starts after one acquires it: the next execution is synchronized with it (C++20
+// [thread.once.callonce]; rt_once_unwind.c sees the exception pass). The routine takes no
 // argument, so the interposed call runs a trampoline that finds its frame in TLS (once calls
 // nest when a routine calls pthread_once itself).
 namespace {
@@ -389,12 +417,25 @@ struct OnceFrame {
 };
 __thread OnceFrame* tls_once __attribute__((tls_model("initial-exec"))) = nullptr;
 
-void once_trampoline() {
-    OnceFrame* f = tls_once;
-    f->routine();
-    f->ran = true;
+void once_routine_ended(OnceFrame* f) {
     if (InterceptorScope scope; scope)
         release_now(scope.thread(), fmt::kObjOnce, f->once, f->pc, false);
+}
+
+void once_routine_unwound(void* frame) {
+    auto* f = static_cast<OnceFrame*>(frame);
+    once_routine_ended(f);
+    tls_once = f->outer; // the exception leaves the interposed pthread_once too
+}
+
+void once_trampoline() {
+    OnceFrame* f = tls_once;
+    if (InterceptorScope scope; scope && find_object(fmt::kObjOnce, f->once) != nullptr)
+        acquire_now(scope.thread(), fmt::kObjOnce, f->once, f->pc); // an exceptional execution
+    frt_once_call call{f->routine, once_routine_unwound, f, false};
+    frt_once_run(&call);
+    f->ran = true;
+    once_routine_ended(f);
 }
 FRT_DECLARE_REAL(pthread_once);
 } // namespace

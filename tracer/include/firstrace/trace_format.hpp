@@ -147,6 +147,7 @@ enum ObjectClass : std::uint8_t {
     kObjOnce = 13,          // pthread_once / std::call_once: the init routine -> every return
     kObjFiber = 14,         // a fiber of the TSan fiber API: switch_to_fiber -> the fiber
     kObjSignal = 15,        // a signal number: sends -> sigwait; handler slot: sigaction -> handler
+    kObjFutex = 16,         // a futex word (syscall(SYS_futex)): a wake -> a wait after it
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
