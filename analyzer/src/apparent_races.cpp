@@ -140,6 +140,7 @@ class AtomicPartnerLists {
                         candidate[incidences[i].rank] = 1;
 
         linked_.assign(ranks, 1);
+        bool unlinked = false;
         for (std::uint32_t rank = 0; rank < ranks; ++rank) {
             if (!candidate[rank]) continue;
             const EventId x = event_of_rank[rank];
@@ -177,6 +178,11 @@ class AtomicPartnerLists {
                         }
                     }
             linked_[rank] = linked;
+            unlinked = unlinked || !linked;
+        }
+        if (!unlinked) { // every visit is the full one (threads all on one counter)
+            linked_.clear();
+            return;
         }
 
         // The lists, per group of an atomic segment.
