@@ -112,10 +112,11 @@ class AtomicPartnerLists {
     }
 
     // window_of(x, process of x, slot) -> x's window of unordered ranks in the slot, as the
-    // sweep computes it (its cache is left moved: the caller resets it).
+    // sweep computes it (its cache is left moved: the caller resets it; the groups' cursors
+    // too, which the sweep's seek() takes from anywhere).
     AtomicPartnerLists(const TemporalGraph& g, const std::vector<EventId>& event_of_rank,
                        const std::vector<Incidence>& incidences,
-                       const std::vector<std::uint32_t>& segment_first, const auto& groups,
+                       const std::vector<std::uint32_t>& segment_first, auto& groups,
                        const std::vector<std::uint32_t>& segment_groups,
                        const std::vector<std::uint32_t>& writer_incidences, const auto& rank_span,
                        const auto& piece_segments, const std::vector<std::uint8_t>& piece_access,
@@ -153,7 +154,7 @@ class AtomicPartnerLists {
                      seg < piece_segments[k].last && !linked; ++seg)
                     for (std::uint32_t gi = segment_groups[seg];
                          gi < segment_groups[seg + 1] && !linked; ++gi) {
-                        const auto& group = groups[gi];
+                        auto& group = groups[gi];
                         if (group.slot == sx) continue;
                         const auto& w = window_of(x, px, group.slot);
                         if (w.lo == w.hi) continue;
@@ -166,8 +167,13 @@ class AtomicPartnerLists {
                         };
                         const std::uint32_t first = writes ? group.first : group.wfirst;
                         const std::uint32_t last = writes ? group.last : group.wlast;
-                        const std::uint32_t lo = lower_bound(first, last, w.lo, rank_at);
-                        const std::uint32_t hi = lower_bound(lo, last, w.hi, rank_at);
+                        // from where the group's last search ended (the sweep's cursors,
+                        // which seek() takes from anywhere): the windows of a process move
+                        // forward
+                        const std::uint32_t lo =
+                            seek(writes ? group.cursor : group.wcursor, first, last, w.lo, rank_at);
+                        const std::uint32_t hi = first_false(
+                            lo, last, [&](std::uint32_t j) { return rank_at(j) < w.hi; });
                         if (lo == hi) continue;
                         for (const std::uint32_t j : {lo, hi - 1}) {
                             const ProcessId q = g.event_process(event_of_rank[rank_at(j)]);
