@@ -71,6 +71,261 @@ std::uint32_t seek(std::uint32_t& cursor, std::uint32_t first, std::uint32_t las
     return cursor;
 }
 
+// The pairs of unordered events whose conflicts are all atomic are dependences only
+// (apparent_races.hpp), and of those the transitive search and the compacted edges need few
+// (DESIGN-NOTES "Atomic-only pairs of unlinked events"): a chain of two dependences or more
+// has an inner event with partners (conflicting unordered events) in two other processes, a
+// *linked* event; every edge of such a chain has a linked end. A pair with no linked end is a
+// direct dependence only, and of the direct dependences from an event x into a process q only
+// the earliest target counts (Alg 7.2's compaction: the later ones are implied by process order).
+// So an event x that is not linked, on a segment it accesses atomically only, visits its
+// races (the plain partners), its linked atomic partners, and per other process the earliest
+// atomic-only partner x -> y allowed in either ordering mode and the earliest with
+// WRITE(x) ∩ READ(y) (Ê): a few pairs instead of every atomic partner in its window (a
+// seq_cst counter released 10^6 times, spun on with acquire loads by another thread: ~10^11
+// pairs before). An unlinked x has partners in one process at most, so the earliest of its
+// window is that process's earliest.
+//
+// Here: which events are linked (over-approximated: private storage is not looked at), and
+// per (segment, slot group) of a segment that some event accesses atomically only, the lists
+// of its incidences by kind, ascending by rank.
+class AtomicPartnerLists {
+  public:
+    enum Kind : std::uint8_t {
+        kPlain,               // any plain access: races with an atomic write
+        kPlainWriters,        // races with an atomic read
+        kAtomic,              // atomic accesses only: atomic-only partners of an atomic write
+        kAtomicWriters,       // an atomic write and no plain one: of an atomic read
+        kAtomicReaders,       // atomic accesses only, one a read: Ê targets of an atomic write
+        kLinkedAtomic,        // kAtomic of linked events
+        kLinkedAtomicWriters, // kAtomicWriters of linked events
+        kKinds
+    };
+    static Kind races_of(std::uint8_t x_access) {
+        return (x_access & kAtomicWrite) ? kPlain : kPlainWriters;
+    }
+    static Kind atomic_of(std::uint8_t x_access) {
+        return (x_access & kAtomicWrite) ? kAtomic : kAtomicWriters;
+    }
+    static Kind linked_atomic_of(std::uint8_t x_access) {
+        return (x_access & kAtomicWrite) ? kLinkedAtomic : kLinkedAtomicWriters;
+    }
+
+    // window_of(x, process of x, slot) -> x's window of unordered ranks in the slot, as the
+    // sweep computes it (its cache is left moved: the caller resets it; the groups' cursors
+    // too, which the sweep's seek() takes from anywhere).
+    AtomicPartnerLists(const TemporalGraph& g, const std::vector<EventId>& event_of_rank,
+                       const std::vector<Incidence>& incidences,
+                       const std::vector<std::uint32_t>& segment_first, auto& groups,
+                       const std::vector<std::uint32_t>& segment_groups,
+                       const std::vector<std::uint32_t>& writer_incidences, const auto& rank_span,
+                       const auto& piece_segments, const std::vector<std::uint8_t>& piece_access,
+                       auto&& window_of)
+        : incidences_(&incidences), segment_groups_(&segment_groups) {
+        const auto segments = static_cast<std::uint32_t>(segment_groups.size() - 1);
+        const auto ranks = static_cast<std::uint32_t>(event_of_rank.size());
+        constexpr std::uint8_t kPlainBits = kPlainRead | kPlainWrite;
+        // Segments some event accesses atomically only, and the events with an atomic access
+        // there (the only ones whose linking matters).
+        std::vector<std::uint8_t> atomic_segment(segments, 0);
+        std::vector<std::uint8_t> candidate(ranks, 0);
+        bool any = false;
+        for (std::uint32_t seg = 0; seg < segments; ++seg)
+            for (std::uint32_t i = segment_first[seg]; i < segment_first[seg + 1]; ++i)
+                if ((incidences[i].access & kPlainBits) == 0) atomic_segment[seg] = any = true;
+        if (!any) return;
+        for (std::uint32_t seg = 0; seg < segments; ++seg)
+            if (atomic_segment[seg])
+                for (std::uint32_t i = segment_first[seg]; i < segment_first[seg + 1]; ++i)
+                    if (incidences[i].access & (kAtomicRead | kAtomicWrite))
+                        candidate[incidences[i].rank] = 1;
+
+        linked_.assign(ranks, 1);
+        bool unlinked = false;
+        for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+            if (!candidate[rank]) continue;
+            const EventId x = event_of_rank[rank];
+            const ProcessId px = g.event_process(x);
+            const SlotId sx = g.event_slot(x);
+            ProcessId partner = ProcessId::none();
+            bool linked = false;
+            for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end && !linked; ++k)
+                for (std::uint32_t seg = piece_segments[k].first;
+                     seg < piece_segments[k].last && !linked; ++seg)
+                    for (std::uint32_t gi = segment_groups[seg];
+                         gi < segment_groups[seg + 1] && !linked; ++gi) {
+                        auto& group = groups[gi];
+                        if (group.slot == sx) continue;
+                        const auto& w = window_of(x, px, group.slot);
+                        if (w.lo == w.hi) continue;
+                        // the conflicting incidences of the window: the first and the last
+                        // (ranks are process-contiguous: two processes iff they differ)
+                        const bool writes = (piece_access[k] & kAnyWrite) != 0;
+                        auto rank_at = [&](std::uint32_t j) {
+                            return writes ? incidences[j].rank
+                                          : incidences[writer_incidences[j]].rank;
+                        };
+                        const std::uint32_t first = writes ? group.first : group.wfirst;
+                        const std::uint32_t last = writes ? group.last : group.wlast;
+                        // from where the group's last search ended (the sweep's cursors,
+                        // which seek() takes from anywhere): the windows of a process move
+                        // forward
+                        const std::uint32_t lo =
+                            seek(writes ? group.cursor : group.wcursor, first, last, w.lo, rank_at);
+                        const std::uint32_t hi = first_false(
+                            lo, last, [&](std::uint32_t j) { return rank_at(j) < w.hi; });
+                        if (lo == hi) continue;
+                        for (const std::uint32_t j : {lo, hi - 1}) {
+                            const ProcessId q = g.event_process(event_of_rank[rank_at(j)]);
+                            if (!partner.valid())
+                                partner = q;
+                            else if (partner != q)
+                                linked = true;
+                        }
+                    }
+            linked_[rank] = linked;
+            unlinked = unlinked || !linked;
+        }
+        if (!unlinked) { // every visit is the full one (threads all on one counter)
+            linked_.clear();
+            return;
+        }
+
+        // The lists, per group of an atomic segment.
+        segment_base_.assign(segments, kNone);
+        std::uint32_t atomic_groups = 0;
+        for (std::uint32_t seg = 0; seg < segments; ++seg)
+            if (atomic_segment[seg]) {
+                segment_base_[seg] = atomic_groups;
+                atomic_groups += segment_groups[seg + 1] - segment_groups[seg];
+            }
+        span_first_.reserve(std::size_t(atomic_groups) * kKinds + 1);
+        span_first_.push_back(0);
+        for (std::uint32_t seg = 0; seg < segments; ++seg) {
+            if (!atomic_segment[seg]) continue;
+            for (std::uint32_t gi = segment_groups[seg]; gi < segment_groups[seg + 1]; ++gi)
+                for (std::uint8_t kind = 0; kind < kKinds; ++kind) {
+                    for (std::uint32_t i = groups[gi].first; i < groups[gi].last; ++i)
+                        if (is_of(static_cast<Kind>(kind), incidences[i]) &&
+                            (kind < kLinkedAtomic || linked_[incidences[i].rank]))
+                            members_.push_back(i);
+                    span_first_.push_back(static_cast<std::uint32_t>(members_.size()));
+                }
+        }
+    }
+
+    bool linked(std::uint32_t rank) const { return linked_.empty() || linked_[rank] != 0; }
+    // x's access to the segment can take the reduced visit: atomic only, on a listed segment.
+    bool reduces(std::uint32_t seg, std::uint8_t x_access) const {
+        return !segment_base_.empty() && segment_base_[seg] != kNone &&
+               (x_access & (kPlainRead | kPlainWrite)) == 0;
+    }
+    // The members of group gi's list `kind` whose ranks lie in [lo, hi): indices for member().
+    std::pair<std::uint32_t, std::uint32_t> in_window(std::uint32_t seg, std::uint32_t gi,
+                                                      Kind kind, std::uint32_t lo,
+                                                      std::uint32_t hi) const {
+        const std::size_t span =
+            std::size_t(segment_base_[seg] + gi - (*segment_groups_)[seg]) * kKinds + kind;
+        auto rank_at = [&](std::uint32_t j) { return (*incidences_)[members_[j]].rank; };
+        const std::uint32_t first =
+            lower_bound(span_first_[span], span_first_[span + 1], lo, rank_at);
+        return {first, lower_bound(first, span_first_[span + 1], hi, rank_at)};
+    }
+    std::uint32_t member(std::uint32_t i) const { return members_[i]; }
+    // The member index in [first, last) of the incidence of rank `rank`, or `last`.
+    std::uint32_t find_rank(std::uint32_t first, std::uint32_t last, std::uint32_t rank) const {
+        const std::uint32_t j = lower_bound(
+            first, last, rank, [&](std::uint32_t i) { return (*incidences_)[members_[i]].rank; });
+        return j != last && (*incidences_)[members_[j]].rank == rank ? j : last;
+    }
+    // First member index in [first, last) whose incidence fails `pred`, for a pred true on a
+    // prefix.
+    template <class Pred>
+    std::uint32_t partition_point(std::uint32_t first, std::uint32_t last, Pred pred) const {
+        while (first < last) {
+            const std::uint32_t mid = first + (last - first) / 2;
+            if (pred((*incidences_)[members_[mid]]))
+                first = mid + 1;
+            else
+                last = mid;
+        }
+        return first;
+    }
+
+  private:
+    static bool is_of(Kind kind, const Incidence& y) {
+        const std::uint8_t a = y.access;
+        const bool plain = (a & (kPlainRead | kPlainWrite)) != 0;
+        switch (kind) {
+        case kPlain:
+            return plain;
+        case kPlainWriters:
+            return (a & kPlainWrite) != 0;
+        case kAtomic:
+        case kLinkedAtomic: // and linked: the caller
+            return !plain;
+        case kAtomicWriters:
+        case kLinkedAtomicWriters:
+            return (a & kAtomicWrite) && !(a & kPlainWrite);
+        case kAtomicReaders:
+            return !plain && (a & kAtomicRead);
+        case kKinds:
+            break;
+        }
+        return false;
+    }
+
+    // First j in [first, last) with rank_at(j) >= rank, for ranks ascending.
+    template <class RankAt>
+    static std::uint32_t lower_bound(std::uint32_t first, std::uint32_t last, std::uint32_t rank,
+                                     RankAt rank_at) {
+        while (first < last) {
+            const std::uint32_t mid = first + (last - first) / 2;
+            if (rank_at(mid) < rank)
+                first = mid + 1;
+            else
+                last = mid;
+        }
+        return first;
+    }
+
+    const std::vector<Incidence>* incidences_;
+    const std::vector<std::uint32_t>* segment_groups_;
+    std::vector<std::uint8_t> linked_;        // per rank (empty: all linked)
+    std::vector<std::uint32_t> segment_base_; // per segment: its first group's list index
+    std::vector<std::uint32_t> span_first_;   // CSR: (list group, kind) -> members
+    std::vector<std::uint32_t> members_;      // incidence indices
+};
+
+// Merges the atomic-only pairs found from their b's side (unsorted, repeats) into the
+// result's: those that are races on another segment are dropped, repeats joined.
+void merge_atomic_pairs(UnorderedConflicts& result, std::vector<ApparentRace> from_b_side) {
+    if (from_b_side.empty()) return;
+    auto key = [](const ApparentRace& r) { return std::tie(r.a, r.b); };
+    auto less = [&](const ApparentRace& l, const ApparentRace& r) { return key(l) < key(r); };
+    std::sort(from_b_side.begin(), from_b_side.end(), less);
+    std::vector<ApparentRace> merged;
+    merged.reserve(result.atomic_only.size() + from_b_side.size());
+    auto add = [&](const ApparentRace& r) {
+        if (!merged.empty() && key(merged.back()) == key(r)) {
+            merged.back().a_writes_b_reads |= r.a_writes_b_reads;
+            merged.back().b_writes_a_reads |= r.b_writes_a_reads;
+        } else {
+            merged.push_back(r);
+        }
+    };
+    std::size_t i = 0;
+    for (const ApparentRace& r : from_b_side) {
+        if (std::binary_search(result.races.begin(), result.races.end(), r, less)) continue;
+        for (; i < result.atomic_only.size() && !less(r, result.atomic_only[i]); ++i)
+            add(result.atomic_only[i]);
+        add(r);
+    }
+    for (; i < result.atomic_only.size(); ++i)
+        add(result.atomic_only[i]);
+    result.atomic_only = std::move(merged);
+}
+
 } // namespace
 
 UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
@@ -301,14 +556,48 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         return w;
     };
 
-    // Partners of the current x: a mark bit and the OR of the flags per event.
     const std::uint32_t event_count = g.event_count();
+    const AtomicPartnerLists atomic_lists(g, event_of_rank, incidences, segment_first, groups,
+                                          segment_groups, writer_incidences, rank_span,
+                                          piece_segments, piece_access, window_of);
+    for (SlotWindow& w : windows) // the lists' pass moved them: the sweep starts afresh
+        w = SlotWindow{};
+    // Processes sharing an OS thread (private storage): the reduced visit is not for them.
+    std::vector<std::uint8_t> shares_os_thread(trace.processes.size(), 0);
+    {
+        std::vector<std::uint32_t> on_thread(trace.os_threads.size(), 0);
+        for (const Process& p : trace.processes)
+            if (p.os_thread != kNone) ++on_thread[p.os_thread];
+        for (std::size_t p = 0; p < trace.processes.size(); ++p)
+            shares_os_thread[p] = trace.processes[p].os_thread != kNone &&
+                                  on_thread[trace.processes[p].os_thread] > 1;
+    }
+
+    // Partners of the current x: a mark bit and the OR of the flags per event.
     std::vector<std::uint64_t> marked((event_count + 63) / 64, 0);
     std::vector<std::uint8_t> partner_flags(event_count, 0);
     std::vector<std::uint32_t> partners;
     std::vector<std::uint32_t> rank_of_event(event_count, kNone);
     for (std::uint32_t rank = 0; rank < event_of_rank.size(); ++rank)
         rank_of_event[event_of_rank[rank].value] = rank;
+    // The atomic-only pairs found from the side of their b (an earliest partner of a lower
+    // process), merged into the result at the end; and x's reduced visits, whose atomic
+    // incidences the flags of x's races still need (see below).
+    std::vector<ApparentRace> from_b_side;
+    struct ReducedVisit {
+        SlotId slot;
+        std::uint32_t first, last; // members of the list of x's atomic-only partners, in x's window
+        std::uint8_t x_access;
+    };
+    std::vector<ReducedVisit> reduced;
+
+    auto flags_of = [](std::uint8_t x_access, std::uint8_t y_access) {
+        std::uint8_t flags = 0;
+        if ((x_access & kAnyWrite) && (y_access & kAnyRead)) flags |= 1;
+        if ((y_access & kAnyWrite) && (x_access & kAnyRead)) flags |= 2;
+        if (races_on(x_access, y_access)) flags |= 4;
+        return flags;
+    };
 
     UnorderedConflicts result;
     for (const EventId x : g.events()) {
@@ -319,41 +608,94 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         const ProcessId px = g.event_process(x);
         const SlotId sx = g.event_slot(x);
         const std::uint32_t os_thread = trace.processes[px.value].os_thread;
+        const bool may_reduce = !atomic_lists.linked(rank) && !shares_os_thread[px.value];
         partners.clear();
+        reduced.clear();
         for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
             for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg) {
                 if (segment_groups[seg] == segment_groups[seg + 1]) continue; // no conflict there
                 const std::uint8_t x_access = piece_access[k];
                 const bool x_writes = (x_access & kAnyWrite) != 0;
                 const Interval segment_range{bounds[seg], bounds[seg + 1]};
+                auto visit = [&](const Incidence& yi) {
+                    const EventId y = event_of_rank[yi.rank];
+                    const ProcessId py = g.event_process(y);
+                    if (py < px) return; // found from y's side
+                    // Only processes of one OS thread can share private storage: the check
+                    // costs nothing for the others.
+                    if (os_thread != kNone && os_thread == trace.processes[py.value].os_thread &&
+                        trace.private_to_both(px.value, py.value, segment_range))
+                        return;
+                    const std::uint8_t flags = flags_of(x_access, yi.access);
+                    std::uint64_t& word = marked[y.value >> 6];
+                    const std::uint64_t bit = std::uint64_t(1) << (y.value & 63);
+                    if (!(word & bit)) {
+                        word |= bit;
+                        partner_flags[y.value] = flags;
+                        partners.push_back(y.value);
+                    } else {
+                        partner_flags[y.value] |= flags;
+                    }
+                };
+                if (may_reduce && atomic_lists.reduces(seg, x_access)) {
+                    // x is not linked and accesses the segment atomically only: its races
+                    // (plain partners), its linked partners, and its earliest atomic-only
+                    // partner in each other process (AtomicPartnerLists).
+                    for (std::uint32_t gi = segment_groups[seg]; gi < segment_groups[seg + 1];
+                         ++gi) {
+                        const SlotId slot = groups[gi].slot;
+                        if (slot == sx) continue;
+                        const SlotWindow& w = window_of(x, px, slot);
+                        if (w.lo == w.hi) continue;
+                        const bool higher = slot_last_process[slot] >= px;
+                        auto visit_list = [&](AtomicPartnerLists::Kind kind) {
+                            const auto [first, last] =
+                                atomic_lists.in_window(seg, gi, kind, w.lo, w.hi);
+                            for (std::uint32_t i = first; i < last; ++i)
+                                visit(incidences[atomic_lists.member(i)]);
+                        };
+                        if (higher) {
+                            visit_list(atomic_lists.races_of(x_access));
+                            visit_list(atomic_lists.linked_atomic_of(x_access));
+                        }
+                        auto keep_earliest = [&](AtomicPartnerLists::Kind kind) {
+                            const auto [first, last] =
+                                atomic_lists.in_window(seg, gi, kind, w.lo, w.hi);
+                            if (first == last) return;
+                            if (kind == atomic_lists.atomic_of(x_access) && higher)
+                                reduced.push_back({slot, first, last, x_access});
+                            // the first of the window, and the first x -> y allowed by the
+                            // clocks (dependence_allowed: not finished before x started; a
+                            // suffix along y's process, the only one in x's windows)
+                            const std::uint64_t x_start = g.event(x).clock_start;
+                            const std::uint32_t allowed =
+                                atomic_lists.partition_point(first, last, [&](const Incidence& yi) {
+                                    return g.event(event_of_rank[yi.rank]).clock_finish < x_start;
+                                });
+                            auto keep = [&](std::uint32_t i) {
+                                const Incidence& yi = incidences[atomic_lists.member(i)];
+                                const EventId y = event_of_rank[yi.rank];
+                                if (g.event_process(y) > px) {
+                                    visit(yi);
+                                } else {
+                                    const std::uint8_t flags = flags_of(yi.access, x_access);
+                                    from_b_side.push_back(
+                                        {y, x, (flags & 1) != 0, (flags & 2) != 0});
+                                }
+                            };
+                            keep(first);
+                            if (allowed != first && allowed != last) keep(allowed);
+                        };
+                        keep_earliest(atomic_lists.atomic_of(x_access));
+                        if (x_access & kAtomicWrite)
+                            keep_earliest(AtomicPartnerLists::kAtomicReaders);
+                    }
+                    continue;
+                }
                 auto scan_group = [&](SlotGroup& group) {
                     if (group.slot == sx || slot_last_process[group.slot] < px) return;
                     const SlotWindow& w = window_of(x, px, group.slot);
                     if (w.lo == w.hi) return;
-                    auto visit = [&](const Incidence& yi) {
-                        const EventId y = event_of_rank[yi.rank];
-                        const ProcessId py = g.event_process(y);
-                        if (py < px) return; // found from y's side
-                        // Only processes of one OS thread can share private storage: the check
-                        // costs nothing for the others.
-                        if (os_thread != kNone &&
-                            os_thread == trace.processes[py.value].os_thread &&
-                            trace.private_to_both(px.value, py.value, segment_range))
-                            return;
-                        std::uint8_t flags = 0;
-                        if ((x_access & kAnyWrite) && (yi.access & kAnyRead)) flags |= 1;
-                        if ((yi.access & kAnyWrite) && (x_access & kAnyRead)) flags |= 2;
-                        if (races_on(x_access, yi.access)) flags |= 4;
-                        std::uint64_t& word = marked[y.value >> 6];
-                        const std::uint64_t bit = std::uint64_t(1) << (y.value & 63);
-                        if (!(word & bit)) {
-                            word |= bit;
-                            partner_flags[y.value] = flags;
-                            partners.push_back(y.value);
-                        } else {
-                            partner_flags[y.value] |= flags;
-                        }
-                    };
                     if (x_writes) {
                         for (std::uint32_t i =
                                  seek(group.cursor, group.first, group.last, w.lo,
@@ -377,6 +719,21 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                     for (std::uint32_t wi = segment_writer_groups[seg];
                          wi < segment_writer_groups[seg + 1]; ++wi)
                         scan_group(groups[writer_groups[wi]]);
+                }
+            }
+        // A race of x found on another segment may also conflict where x's visit was reduced:
+        // its flags take those atomic accesses too (x's races are all of its one partner
+        // process, their count is the output's).
+        if (!reduced.empty())
+            for (const std::uint32_t y : partners) {
+                if (!(partner_flags[y] & 4)) continue;
+                const std::uint32_t y_rank = rank_of_event[y];
+                for (const ReducedVisit& r : reduced) {
+                    if (slot_of_rank[y_rank] != r.slot.value) continue;
+                    const std::uint32_t j = atomic_lists.find_rank(r.first, r.last, y_rank);
+                    if (j != r.last)
+                        partner_flags[y] |=
+                            flags_of(r.x_access, incidences[atomic_lists.member(j)].access);
                 }
             }
         // x's partners in event order: from the mark bits when they are dense, else sorted.
@@ -404,6 +761,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
             }
         }
     }
+    merge_atomic_pairs(result, std::move(from_b_side));
     if (progress) progress("apparent races", 1.0);
     return result;
 }

@@ -8,8 +8,11 @@
 // unless both accesses are atomic (C11/C++11: atomic accesses never race with each other, an
 // atomic and a plain access to the same bytes do). Conflicting atomic accesses are still
 // dependences (a relaxed load's value depends on which store it read), so unordered event pairs
-// whose only conflicts are atomic are returned too, for the dependence computation only. Bytes
-// private to the OS thread both processes ran on (Trace::private_to_both) conflict not at all.
+// whose only conflicts are atomic are returned too, for the dependence computation only: those
+// it needs, which for an event with partners in one other process only are its earliest there
+// (apparent_races.cpp, AtomicPartnerLists; DESIGN-NOTES "Atomic-only pairs of unlinked
+// events"). Bytes private to the OS thread both processes ran on (Trace::private_to_both)
+// conflict not at all.
 #pragma once
 
 #include <vector>
@@ -29,8 +32,11 @@ struct ApparentRace {
 };
 
 struct UnorderedConflicts {
-    std::vector<ApparentRace> races;       // data races, sorted by (a, b)
-    std::vector<ApparentRace> atomic_only; // pairs whose conflicts are all atomic-atomic
+    std::vector<ApparentRace> races; // data races, sorted by (a, b)
+    // Pairs whose conflicts are all atomic-atomic, sorted: every one with an end that has
+    // partners in two other processes; of the others, the earliest per (event, other process)
+    // in each ordering mode, also for Ê (their flags may be a subset of the pair's).
+    std::vector<ApparentRace> atomic_only;
 };
 
 // Ordering of events in a graph given by its timestamps (Alg 6.2).

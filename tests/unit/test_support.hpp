@@ -146,4 +146,120 @@ inline void scatter_accesses(Trace& trace, std::uint64_t seed) {
         }
 }
 
+// Long runs of releases and acquires on one atomic counter between 2-4 processes (the shape of
+// samples/atomic-release-loop.c built by clang -O2, whose unrolled loop releases at ten sites:
+// every release is written): each step, one process releases the counter with an RMW, or
+// acquires it with a load, or spins on it with a relaxed load, or stores a second atomic, or
+// touches plain variables (some also in the same event as an atomic access), each computation
+// event followed by its synchronization. Runs of one kind are long, so that an event is
+// unordered with long stretches of another process's atomic accesses. Byte addresses: 0 the
+// counter, 1 a second atomic, 2-5 plain variables; object 0 the counter, 1 the second atomic.
+// The first run is process 0's, kind 0.
+inline Trace release_runs_trace(std::uint64_t seed) {
+    std::mt19937_64 rng(seed * 6151 + 3);
+    auto pick = [&](std::uint64_t lo, std::uint64_t hi) {
+        return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
+    };
+    Trace trace;
+    trace.path = "release-runs-" + std::to_string(seed);
+    trace.format = "std";
+    trace.has_clock = true;
+    const auto processes = static_cast<std::uint32_t>(pick(2, 4));
+    for (std::uint32_t p = 0; p < processes; ++p) {
+        Process process;
+        process.name = "T" + std::to_string(p);
+        process.parent = p == 0 ? kNone : 0;
+        trace.processes.push_back(process);
+        trace.locations.push_back({"runs.c", p + 1, 0, "f", 0, kNone});
+    }
+    trace.objects.push_back({SyncObjectKind::Atomic, "counter", 0, 0});
+    trace.objects.push_back({SyncObjectKind::Atomic, "flag", 1, 0});
+    std::uint64_t now = 0, counters[2] = {0, 0};
+    auto add = [&](std::uint32_t p, Event e) {
+        e.clock_start = ++now;
+        e.clock_finish = ++now;
+        trace.processes[p].events.push_back(e);
+    };
+    struct Access {
+        std::uint64_t address;
+        std::uint8_t flags;
+    };
+    auto compute = [&](std::uint32_t p, std::initializer_list<Access> accesses) {
+        Event e;
+        e.first_site = static_cast<std::uint32_t>(trace.sites.size());
+        for (const Access& a : accesses) {
+            AccessSite site;
+            site.location = p;
+            site.flags = a.flags;
+            site.first_range = static_cast<std::uint32_t>(trace.ranges.size());
+            site.range_count = 1;
+            trace.ranges.push_back({a.address, a.address + 1});
+            trace.sites.push_back(site);
+        }
+        e.site_count = static_cast<std::uint32_t>(accesses.size());
+        add(p, e);
+    };
+    auto sync = [&](std::uint32_t p, EventKind kind, std::uint32_t object) {
+        Event e;
+        e.kind = kind;
+        e.object = object;
+        e.counter = object < 2 ? counters[object]++ : 0;
+        e.location = p;
+        add(p, e);
+    };
+    for (std::uint32_t p = 1; p < processes; ++p)
+        sync(0, EventKind::Fork, p);
+    constexpr std::uint8_t kRmw = kAccessRead | kAccessWrite | kAccessAtomic;
+    constexpr std::uint8_t kLoad = kAccessRead | kAccessAtomic;
+    constexpr std::uint8_t kStore = kAccessWrite | kAccessAtomic;
+    const auto steps = pick(20, 70);
+    std::uint32_t p = 0;
+    std::uint64_t action = 0;
+    // Processes 2 and 3 may keep off the counter (the second atomic and plain data only), so
+    // that events of 0 and 1 on it stay unlinked in traces of 3 or 4 processes too.
+    std::vector<bool> off_counter(processes, false);
+    for (std::uint32_t q = 2; q < processes; ++q)
+        off_counter[q] = pick(0, 1) == 1;
+    for (std::uint64_t step = 0; step < steps; ++step) {
+        if (pick(0, 5) == 0) { // a new run: another process, another kind
+            p = static_cast<std::uint32_t>(pick(0, processes - 1));
+            action = off_counter[p] ? pick(6, 7) : pick(0, 9);
+        }
+        const std::uint64_t plain = 2 + pick(0, 3);
+        const std::uint8_t plain_flags = pick(0, 1) ? kAccessWrite : kAccessRead;
+        switch (action) {
+        case 0:
+        case 1:
+        case 2: // release RMW of the counter
+            compute(p, {{0, kRmw}});
+            sync(p, EventKind::Release, 0);
+            break;
+        case 3:
+        case 4: // acquire load of the counter
+            compute(p, {{0, kLoad}});
+            sync(p, EventKind::Acquire, 0);
+            break;
+        case 5: // relaxed load of the counter (a spin), no synchronization
+            compute(p, {{0, kLoad}});
+            sync(p, EventKind::Other, kNone);
+            break;
+        case 6: // the second atomic, stored and released or acquired
+            compute(p, {{1, pick(0, 1) ? kStore : kLoad}});
+            sync(p, pick(0, 1) ? EventKind::Release : EventKind::Acquire, 1);
+            break;
+        case 7: // plain data
+            compute(p, {{plain, plain_flags}});
+            sync(p, EventKind::Other, kNone);
+            break;
+        default: // the counter and plain data in one event
+            compute(p, {{0, pick(0, 1) ? kRmw : kLoad}, {plain, plain_flags}});
+            sync(p, pick(0, 1) ? EventKind::Release : EventKind::Other, 0);
+            break;
+        }
+    }
+    for (std::uint32_t q = 1; q < processes; ++q)
+        sync(0, EventKind::Join, q);
+    return trace;
+}
+
 } // namespace firstrace::test
