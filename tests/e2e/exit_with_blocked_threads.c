@@ -1,6 +1,7 @@
 // Returns from main while other threads are still there. `blocked`: a thread that blocked every
-// signal with pthread_sigmask waits in a read that never returns; the trace is complete (exit()
-// ends every thread, and that one did all it was going to do before the read), not truncated.
+// signal with pthread_sigmask waits in a read that never returns, another in sigsuspend with
+// every signal blocked but one never sent; the trace is complete (exit() ends every thread, and
+// those did all they were going to do before the call), not truncated.
 // `unreachable`: one more thread blocks every signal with the raw system call (which nothing
 // interposes: the runtime's exit flush cannot reach it) and keeps writing: its open event is
 // lost at exit, so the trace is truncated and says which thread was still running.
@@ -24,6 +25,14 @@ static void* blocked_in_read(void* arg) {
     return arg;
 }
 
+static void* suspended(void* arg) {
+    sigset_t all_but_usr2;
+    sigfillset(&all_but_usr2);
+    sigdelset(&all_but_usr2, SIGUSR2);
+    sigsuspend(&all_but_usr2);
+    return arg;
+}
+
 static void* unreachable_spinner(void* arg) {
     sigset_t all;
     sigfillset(&all);
@@ -39,6 +48,7 @@ int main(int argc, char** argv) {
     if (pipe(never_written) != 0) return 1;
     pthread_t t;
     pthread_create(&t, NULL, blocked_in_read, NULL);
+    pthread_create(&t, NULL, suspended, NULL);
     if (argc > 1 && strcmp(argv[1], "unreachable") == 0) {
         pthread_create(&t, NULL, unreachable_spinner, NULL);
         while (!started)

@@ -5,9 +5,10 @@
 // will do. A thread that blocks the signal cannot answer: it stays "still running" and the
 // trace is cut as truncated although nothing of it was lost. Threads block it in two ways:
 //   - the program blocks every signal (sigfillset + pthread_sigmask/sigprocmask: the signal
-//     thread pattern, servers that block all signals before starting workers): the signal is
-//     taken out of the program's blocked sets here, and out of the sets its sigwait family
-//     accepts (a thread waiting for "every signal" would otherwise receive the runtime's);
+//     thread pattern, servers that block all signals before starting workers; sigsuspend with
+//     all but one blocked): the signal is taken out of the program's blocked sets here, and out
+//     of the sets its sigwait family accepts (a thread waiting for "every signal" would
+//     otherwise receive the runtime's);
 //   - the C library's own threads (the timer and message-queue SIGEV_THREAD helpers and the
 //     notification threads they start) are created with all signals blocked: a thread attached
 //     when it first runs traced code unblocks the signal for itself (attach_thread), as does a
@@ -27,6 +28,7 @@ namespace {
 using sigmask_fn = int (*)(int, const sigset_t*, sigset_t*);
 FRT_DECLARE_REAL_TYPED(pthread_sigmask, sigmask_fn);
 FRT_DECLARE_REAL_TYPED(sigprocmask, sigmask_fn);
+FRT_DECLARE_REAL(sigsuspend);
 
 // The program's `set` for `how`, without the exit flush signal when it would block it.
 const sigset_t* without_exit_flush_block(int how, const sigset_t* set, sigset_t& copy, u64 pc) {
@@ -60,5 +62,13 @@ FRT_EXPORT int sigprocmask(int how, const sigset_t* set, sigset_t* old) {
     return REAL(sigprocmask)(how, without_exit_flush_block(how, set, copy, FRT_CALLER()), old);
 }
 
+// The signal-waiting idiom (sigfillset, sigdelset the awaited one, sigsuspend) blocks every other
+// signal for the call's duration.
+FRT_EXPORT int sigsuspend(const sigset_t* mask) {
+    sigset_t copy;
+    return REAL(sigsuspend)(without_exit_flush_signal(mask, copy));
+}
+
 FRT_INTERCEPTOR_ALIAS(pthread_sigmask)
 FRT_INTERCEPTOR_ALIAS(sigprocmask)
+FRT_INTERCEPTOR_ALIAS(sigsuspend)

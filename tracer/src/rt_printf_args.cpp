@@ -36,21 +36,6 @@ template <class Char> u64 string_bytes(const Char* s, u64 max) {
     return string_extent(s, max) * sizeof(Char);
 }
 
-template <class Char> bool is_digit(Char c) {
-    return c >= '0' && c <= '9';
-}
-
-// The argument a `%n$` or `*m$` names (1-based), 0 for none; p is moved past the `n$`.
-template <class Char> u32 argument_position(const Char*& p) {
-    const Char* q = p;
-    u32 n = 0;
-    while (is_digit(*q) && n < 100000)
-        n = n * 10 + static_cast<u32>(*q++ - '0');
-    if (*q != '$' || q == p) return 0;
-    p = q + 1;
-    return n;
-}
-
 enum class Length { kNone, kChar, kShort, kLong, kLongDouble };
 // The type an argument is read as (va_arg): what the conversion or `*` takes.
 enum class ArgType : u8 { kNone, kInt, kLongLong, kDouble, kLongDouble, kPointer };

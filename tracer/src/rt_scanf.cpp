@@ -57,22 +57,6 @@ u64 integer_size(const char* length) {
     return sizeof(int);
 }
 
-template <class Char> bool is_digit(Char c) {
-    return c >= '0' && c <= '9';
-}
-
-// The argument a conversion names with `%n$` (POSIX: then every conversion does), 0 for none;
-// p is after the '%' and is moved past the `n$`.
-template <class Char> u32 argument_position(const Char*& p) {
-    const Char* q = p;
-    u32 n = 0;
-    while (is_digit(*q) && n < 100000)
-        n = n * 10 + static_cast<u32>(*q++ - '0');
-    if (*q != '$' || q == p) return 0;
-    p = q + 1;
-    return n;
-}
-
 // Up to kPositions pointer arguments of a call with positional conversions, in order: every
 // argument of a scanf call is a pointer, so the list is read without knowing the conversions.
 constexpr u32 kPositions = 64;
