@@ -53,6 +53,13 @@ FRT_DECLARE_REAL_TYPED(gammaf, float_fn);
 template <class... T> void stored(u64 pc, T*... outputs) {
     if (LibraryCall call(pc); call) (call.bytes(outputs, sizeof *outputs, true), ...);
 }
+// The real function's result, after which *output is recorded as stored by the call at pc.
+template <class Real, class Output, class... Args>
+auto storing(u64 pc, Real real, Output* output, Args... args) {
+    const auto r = real(args...);
+    stored(pc, output);
+    return r;
+}
 } // namespace
 
 FRT_EXPORT void sincos(double x, double* s, double* c) {
@@ -69,93 +76,59 @@ FRT_EXPORT void sincosl(long double x, long double* s, long double* c) {
 }
 
 FRT_EXPORT double frexp(double x, int* exponent) {
-    const double r = REAL(frexp)(x, exponent);
-    stored(FRT_CALLER(), exponent);
-    return r;
+    return storing(FRT_CALLER(), REAL(frexp), exponent, x, exponent);
 }
 FRT_EXPORT float frexpf(float x, int* exponent) {
-    const float r = REAL(frexpf)(x, exponent);
-    stored(FRT_CALLER(), exponent);
-    return r;
+    return storing(FRT_CALLER(), REAL(frexpf), exponent, x, exponent);
 }
 FRT_EXPORT long double frexpl(long double x, int* exponent) {
-    const long double r = REAL(frexpl)(x, exponent);
-    stored(FRT_CALLER(), exponent);
-    return r;
+    return storing(FRT_CALLER(), REAL(frexpl), exponent, x, exponent);
 }
 
 FRT_EXPORT double modf(double x, double* integral) {
-    const double r = REAL(modf)(x, integral);
-    stored(FRT_CALLER(), integral);
-    return r;
+    return storing(FRT_CALLER(), REAL(modf), integral, x, integral);
 }
 FRT_EXPORT float modff(float x, float* integral) {
-    const float r = REAL(modff)(x, integral);
-    stored(FRT_CALLER(), integral);
-    return r;
+    return storing(FRT_CALLER(), REAL(modff), integral, x, integral);
 }
 FRT_EXPORT long double modfl(long double x, long double* integral) {
-    const long double r = REAL(modfl)(x, integral);
-    stored(FRT_CALLER(), integral);
-    return r;
+    return storing(FRT_CALLER(), REAL(modfl), integral, x, integral);
 }
 
 FRT_EXPORT double lgamma_r(double x, int* sign) {
-    const double r = REAL(lgamma_r)(x, sign);
-    stored(FRT_CALLER(), sign);
-    return r;
+    return storing(FRT_CALLER(), REAL(lgamma_r), sign, x, sign);
 }
 FRT_EXPORT float lgammaf_r(float x, int* sign) {
-    const float r = REAL(lgammaf_r)(x, sign);
-    stored(FRT_CALLER(), sign);
-    return r;
+    return storing(FRT_CALLER(), REAL(lgammaf_r), sign, x, sign);
 }
 FRT_EXPORT long double lgammal_r(long double x, int* sign) {
-    const long double r = REAL(lgammal_r)(x, sign);
-    stored(FRT_CALLER(), sign);
-    return r;
+    return storing(FRT_CALLER(), REAL(lgammal_r), sign, x, sign);
 }
 
 FRT_EXPORT double remquo(double x, double y, int* quotient) {
-    const double r = REAL(remquo)(x, y, quotient);
-    stored(FRT_CALLER(), quotient);
-    return r;
+    return storing(FRT_CALLER(), REAL(remquo), quotient, x, y, quotient);
 }
 FRT_EXPORT float remquof(float x, float y, int* quotient) {
-    const float r = REAL(remquof)(x, y, quotient);
-    stored(FRT_CALLER(), quotient);
-    return r;
+    return storing(FRT_CALLER(), REAL(remquof), quotient, x, y, quotient);
 }
 FRT_EXPORT long double remquol(long double x, long double y, int* quotient) {
-    const long double r = REAL(remquol)(x, y, quotient);
-    stored(FRT_CALLER(), quotient);
-    return r;
+    return storing(FRT_CALLER(), REAL(remquol), quotient, x, y, quotient);
 }
 
 FRT_EXPORT double lgamma(double x) {
-    const double r = REAL(lgamma)(x);
-    stored(FRT_CALLER(), &signgam);
-    return r;
+    return storing(FRT_CALLER(), REAL(lgamma), &signgam, x);
 }
 FRT_EXPORT float lgammaf(float x) {
-    const float r = REAL(lgammaf)(x);
-    stored(FRT_CALLER(), &signgam);
-    return r;
+    return storing(FRT_CALLER(), REAL(lgammaf), &signgam, x);
 }
 FRT_EXPORT long double lgammal(long double x) {
-    const long double r = REAL(lgammal)(x);
-    stored(FRT_CALLER(), &signgam);
-    return r;
+    return storing(FRT_CALLER(), REAL(lgammal), &signgam, x);
 }
 FRT_EXPORT double gamma(double x) {
-    const double r = REAL(gamma)(x);
-    stored(FRT_CALLER(), &signgam);
-    return r;
+    return storing(FRT_CALLER(), REAL(gamma), &signgam, x);
 }
 FRT_EXPORT float gammaf(float x) {
-    const float r = REAL(gammaf)(x);
-    stored(FRT_CALLER(), &signgam);
-    return r;
+    return storing(FRT_CALLER(), REAL(gammaf), &signgam, x);
 }
 
 FRT_INTERCEPTOR_ALIAS(sincos)
