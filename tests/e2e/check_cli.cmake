@@ -46,6 +46,18 @@ if(MODE STREQUAL "exit-with-running-thread")
   build(${SRC}/exit_with_running_thread.c ${WORK}/ewrt)
   check_truncated(3 "still running when the program ended with _exit(3)" ${WORK}/ewrt)
 
+elseif(MODE STREQUAL "exit-with-blocked-threads")
+  # A thread that blocked every signal and waits in a read at exit: the trace is complete. One
+  # that the exit flush cannot reach (raw sigprocmask) while it computes: truncated, and said.
+  build(${SRC}/exit_with_blocked_threads.c ${WORK}/ewbt)
+  run(r COMMAND ${BIN}/firstrace record -q -o ${WORK}/ewbt.trace -- ${WORK}/ewbt blocked)
+  expect("record to return 0, got ${r_rc}: ${r_err}" r_rc EQUAL 0)
+  run(a COMMAND ${BIN}/firstrace analyze ${WORK}/ewbt.trace --format json)
+  expect("analyze to succeed: ${a_err}" a_rc EQUAL 0)
+  string(JSON truncated GET "${a_out}" truncated)
+  expect("a complete trace, got: ${a_err}" NOT truncated)
+  check_truncated(0 "still running when the program ended" ${WORK}/ewbt unreachable)
+
 elseif(MODE STREQUAL "exit-from-thread-synchronized" OR MODE STREQUAL "sigkill-synchronized")
   # RUNS runs of a fully synchronized program ended by exit() from a worker / by SIGKILL: each
   # truncated trace is cut at a consistent point and shows no race.

@@ -26,11 +26,12 @@ else()
     endif()
   endif()
   set(ENV{FIRSTRACE_CC} ${COMPILER})
-  # `// BUILD-FLAGS: -std=c++20` in the sample: flags it needs (the C++20 synchronization)
+  # `// BUILD-FLAGS: -std=c++20` in the sample: flags it needs (the C++20 synchronization; -lm),
+  # after the source as libraries must be
   file(STRINGS ${SAMPLE} build_flags_line REGEX "^// BUILD-FLAGS: " LIMIT_COUNT 1)
   string(REGEX REPLACE "^// BUILD-FLAGS: " "" build_flags "${build_flags_line}")
   separate_arguments(build_flags)
-  execute_process(COMMAND ${BIN}/${wrapper} -g ${OPT} -pthread ${build_flags} ${SAMPLE} -o ${exe}
+  execute_process(COMMAND ${BIN}/${wrapper} -g ${OPT} -pthread ${SAMPLE} ${build_flags} -o ${exe}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(rc)
     message(FATAL_ERROR "building ${SAMPLE} with firstrace-cc (${COMPILER}) failed:\n${err}")

@@ -75,6 +75,8 @@ FRT_INLINE u64 caller(u64 pc) {
 std::atomic<void (*)(const volatile void*, size_t)> g_malloc_hook{nullptr};
 std::atomic<void (*)(const volatile void*)> g_free_hook{nullptr};
 
+bool freed_by_library_thread(const ThreadState* t, u64 call_pc); // below
+
 void heap_free(void* p, u64 pc) {
     // The OpenMP runtime's own blocks (dispatch buffers, task blocks) order nothing of the
     // program (its task blocks are handled by rt_openmp.cpp).
@@ -88,7 +90,7 @@ void heap_free(void* p, u64 pc) {
     before_free(t, call_pc); // inside dlclose: the loader's lock (rt_loader_lock.cpp)
     const u64 lo = reinterpret_cast<u64>(p);
     const u64 size = malloc_usable_size(p);
-    library_access(t, pc, p, size, true);
+    if (!freed_by_library_thread(t, call_pc)) library_access(t, pc, p, size, true);
     record_free(t, lo, lo + size, pc);
 }
 
@@ -122,6 +124,17 @@ __attribute__((constructor(101))) void locate_system_code() {
 bool allocated_for_system_library(u64 call_pc) {
     return (g_c_library.contains(call_pc) || g_loader.contains(call_pc)) &&
            tls_library_call_pc == 0;
+}
+
+// A thread of the C library's own (attached, not created through pthread_create's wrapper:
+// glibc's SIGEV_THREAD helper and notification threads, its AIO workers) freeing in the C
+// library's own code: the block is the library's bookkeeping (the helper mallocs a notification's
+// arguments, the notification thread frees them before calling the program's function), handed
+// between the library's threads by its internal pthread_create, which the runtime does not see.
+// Not a write of the block, as the library's own allocations are not; the free still orders the
+// block's reuse.
+bool freed_by_library_thread(const ThreadState* t, u64 call_pc) {
+    return t->parent == kNoPid && t->thread_pid != 0 && allocated_for_system_library(call_pc);
 }
 
 void heap_allocated(void* p, size_t n, u64 pc) {

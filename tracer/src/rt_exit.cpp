@@ -24,7 +24,8 @@ std::atomic<bool> g_finalized{false};
 // event (and, at a normal exit, ends its process: the thread's execution ends with the
 // program's, so the trace is not truncated by it) unless the thread is inside the runtime,
 // whose committed records the flush below keeps anyway. The exiting thread waits, bounded, for
-// the acknowledgements. A thread that blocks the signal only loses its open event.
+// the acknowledgements. The signal is kept deliverable to every traced thread
+// (rt_exit_flush_reach.cpp); a thread that blocks it anyway only loses its open event.
 std::atomic<u32> g_exit_acks{0};
 std::atomic<bool> g_exit_end_records{false};
 

@@ -4,6 +4,16 @@
 // the transfers on them. The runtime attaches such a thread only when it first runs traced code,
 // so from the call on the caller can no longer count itself alone (rt_thread_registry.cpp,
 // alone(): events of a process that is alone are not written).
+//
+// A timer's SIGEV_THREAD notification runs after the timer was armed: arming (timer_create,
+// timer_settime) is a Release of the timer's notification slot and the notification function
+// starts with an Acquire of it (the notification thread is made by the C library after the
+// expiration, which comes after the arming; with no such edge the data a program prepares for
+// its notification function looks shared with nothing ordering it). The slot replaces the
+// program's function and value in the sigevent given to the C library (a trampoline calls the
+// program's function with its value); slots live in static memory and are never reused, since a
+// notification may start after its timer was deleted. A program that creates more than
+// kTimerSlots such timers gets the rest unordered (as before).
 #include <aio.h>
 #include <errno.h>
 #include <mqueue.h>
@@ -11,10 +21,14 @@
 #include <signal.h>
 #include <time.h>
 
+#include <algorithm>
+#include <atomic>
+
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 
 using namespace frt;
+namespace fmt = firstrace::format;
 
 namespace {
 FRT_DECLARE_REAL(timer_create);
@@ -29,6 +43,60 @@ FRT_DECLARE_REAL(aio_fsync64);
 FRT_DECLARE_REAL(lio_listio64);
 
 FRT_DECLARE_REAL(getaddrinfo_a);
+FRT_DECLARE_REAL(timer_settime);
+
+// The program's notification of one timer.
+struct TimerSlot {
+    void (*function)(union sigval);
+    union sigval value;
+    std::atomic<timer_t> timer; // once created
+    std::atomic<bool> created;
+};
+constexpr u32 kTimerSlots = 1024;
+TimerSlot g_timer_slots[kTimerSlots];
+std::atomic<u32> g_timer_slots_used{0};
+
+void release_timer_slot(const TimerSlot* slot, u64 pc) {
+    InterceptorScope scope(enter_call(pc));
+    if (scope) release_now(scope.thread(), fmt::kObjSignal, slot, pc, true);
+}
+
+// Runs on the C library's notification thread (attached here: its first traced code).
+void notify_through_slot(union sigval value) {
+    const auto* slot = static_cast<const TimerSlot*>(value.sival_ptr);
+    if (InterceptorScope scope; scope)
+        acquire_now(scope.thread(), fmt::kObjSignal, slot, reinterpret_cast<u64>(slot->function));
+    slot->function(slot->value);
+}
+
+void remember_timer_slot(timer_t timer, TimerSlot* slot) {
+    slot->timer.store(timer, std::memory_order_relaxed);
+    slot->created.store(true, std::memory_order_release);
+}
+
+// The slot of a timer made through one, the newest first (the C library reuses the ids of
+// deleted timers).
+const TimerSlot* timer_slot(timer_t timer) {
+    u32 i = std::min(g_timer_slots_used.load(std::memory_order_acquire), kTimerSlots);
+    while (i-- > 0) {
+        const TimerSlot& slot = g_timer_slots[i];
+        if (slot.created.load(std::memory_order_acquire) &&
+            slot.timer.load(std::memory_order_relaxed) == timer)
+            return &slot;
+    }
+    return nullptr;
+}
+
+// The slot of a SIGEV_THREAD timer (null when none is left: the timer is made unwrapped); the
+// timer id is kept so that timer_settime finds its slot.
+TimerSlot* new_timer_slot(const struct sigevent* event) {
+    const u32 i = g_timer_slots_used.fetch_add(1, std::memory_order_relaxed);
+    if (i >= kTimerSlots) return nullptr;
+    TimerSlot* slot = &g_timer_slots[i];
+    slot->function = event->sigev_notify_function;
+    slot->value = event->sigev_value;
+    return slot;
+}
 
 bool notifies_on_thread(const struct sigevent* event) {
     return event != nullptr && event->sigev_notify == SIGEV_THREAD;
@@ -45,8 +113,24 @@ template <class Real, class... Args> int forward(Real real, Args... args) {
 } // namespace
 
 FRT_EXPORT int timer_create(clockid_t clock, struct sigevent* event, timer_t* timer) {
-    if (notifies_on_thread(event)) unordered_helper_thread();
-    return forward(REAL(timer_create), clock, event, timer);
+    if (!notifies_on_thread(event)) return forward(REAL(timer_create), clock, event, timer);
+    unordered_helper_thread();
+    TimerSlot* slot = new_timer_slot(event);
+    if (slot == nullptr) return forward(REAL(timer_create), clock, event, timer);
+    struct sigevent through_slot = *event;
+    through_slot.sigev_notify_function = notify_through_slot;
+    through_slot.sigev_value.sival_ptr = slot;
+    release_timer_slot(slot, FRT_CALLER());
+    const int r = forward(REAL(timer_create), clock, &through_slot, timer);
+    if (r == 0) remember_timer_slot(*timer, slot);
+    return r;
+}
+
+FRT_EXPORT int timer_settime(timer_t timer, int flags, const struct itimerspec* value,
+                             struct itimerspec* old) {
+    if (const TimerSlot* slot = timer_slot(timer); slot != nullptr)
+        release_timer_slot(slot, FRT_CALLER());
+    return forward(REAL(timer_settime), timer, flags, value, old);
 }
 
 FRT_EXPORT int mq_notify(mqd_t queue, const struct sigevent* event) {
@@ -101,6 +185,7 @@ FRT_EXPORT int getaddrinfo_a(int mode, struct gaicb* list[], int count, struct s
 }
 
 FRT_INTERCEPTOR_ALIAS(timer_create)
+FRT_INTERCEPTOR_ALIAS(timer_settime)
 FRT_INTERCEPTOR_ALIAS(mq_notify)
 FRT_INTERCEPTOR_ALIAS(aio_read)
 FRT_INTERCEPTOR_ALIAS(aio_write)

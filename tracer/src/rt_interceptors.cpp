@@ -243,6 +243,7 @@ void* thread_start(void* p) {
     free_start_args(a);
     alt_stack_attach();
     pthread_sigmask(SIG_SETMASK, &mask, nullptr); // registered: handlers may run (and trace)
+    unblock_exit_flush_signal(); // the attribute's mask may block it (rt_exit_flush_reach.cpp)
     bool ends_in_destructor = false;
     if (InterceptorScope scope(enter_attached()); scope) {
         storage_handed_over(scope.thread());
@@ -265,7 +266,10 @@ bool ends_in_exit_key_destructor() {
 }
 } // namespace
 
-void frt::end_attached_thread_at_exit() {
+void frt::attached_thread_started() {
+    // glibc hands its own threads' cached stacks on as it does the program's (a SIGEV_THREAD
+    // notification thread runs on the stack of the previous one): ordered after that thread's end.
+    if (InterceptorScope scope(enter_attached()); scope) storage_handed_over(scope.thread());
     if (exit_key_ready()) pthread_setspecific(g_exit_key, reinterpret_cast<void*>(kExitRoundOne));
 }
 

@@ -12,6 +12,8 @@
 // program runs on.
 #pragma once
 
+#include <signal.h>
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -170,9 +172,10 @@ extern std::atomic<RtState> g_state;
 // Returns the calling thread's state, creating it on first use; null when not tracing.
 ThreadState* attach_thread();
 // A thread attached while it runs (not started through pthread_create's wrapper: a thread of the
-// C library's own, such as a SIGEV_THREAD notification) ends its trace at its exit, as the others
-// do (rt_interceptors.cpp: the exit key's destructor).
-void end_attached_thread_at_exit();
+// C library's own, such as a SIGEV_THREAD notification) starts on its stack as the others do
+// (ordered after the thread that ended there) and ends its trace at its exit, as the others do
+// (rt_interceptors.cpp: the exit key's destructor).
+void attached_thread_started();
 
 FRT_INLINE ThreadState* current() {
     ThreadState* t = tls_state;
@@ -406,6 +409,10 @@ void finalize(const char* how, long value, bool in_signal);
 // The signal finalize() sends to every other live thread so that it completes its own open
 // computation event (installed at initialization, SA_RESTART).
 int exit_flush_signal();
+// rt_exit_flush_reach.cpp: the calling thread unblocks the exit flush signal (async-signal-safe);
+// a signal set without it (`set` itself when it lacks it, else `copy`).
+void unblock_exit_flush_signal();
+const sigset_t* without_exit_flush_signal(const sigset_t* set, sigset_t& copy);
 // At initialisation: the fatal-signal flush, the exit flush signal's handler, atexit.
 void install_exit_handlers();
 bool finalized(); // finalize() ran (or is running)

@@ -13,9 +13,12 @@
 //                                                string read by the cat forms)
 //   __fgets_chk, __fread_chk                     a locked use of the stream, what they stored
 //   __getcwd_chk, __realpath_chk, __readlink_chk what they stored
+//   __wmemcpy_chk, __wmemmove_chk, __wmempcpy_chk, __wmemset_chk, __wcscpy_chk, __wcpcpy_chk,
+//   __wcsncpy_chk, __wcpncpy_chk, __wcscat_chk, __wcsncat_chk: the same in wide characters
 // Only from threads the runtime already knows, never from inside the runtime.
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "rt_real.hpp"
 #include "rt_stdio.hpp"
@@ -35,6 +38,16 @@ size_t __fread_chk(void* p, size_t size_of_p, size_t size, size_t n, FILE* f);
 char* __getcwd_chk(char* buf, size_t n, size_t size);
 char* __realpath_chk(const char* path, char* resolved, size_t size);
 ssize_t __readlink_chk(const char* path, char* buf, size_t n, size_t size);
+wchar_t* __wmemcpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size);
+wchar_t* __wmemmove_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size);
+wchar_t* __wmempcpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size);
+wchar_t* __wmemset_chk(wchar_t* d, wchar_t c, size_t n, size_t size);
+wchar_t* __wcscpy_chk(wchar_t* d, const wchar_t* s, size_t size);
+wchar_t* __wcpcpy_chk(wchar_t* d, const wchar_t* s, size_t size);
+wchar_t* __wcsncpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size);
+wchar_t* __wcpncpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size);
+wchar_t* __wcscat_chk(wchar_t* d, const wchar_t* s, size_t size);
+wchar_t* __wcsncat_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size);
 }
 
 using namespace frt;
@@ -55,6 +68,16 @@ FRT_DECLARE_REAL(__fread_chk);
 FRT_DECLARE_REAL(__getcwd_chk);
 FRT_DECLARE_REAL(__realpath_chk);
 FRT_DECLARE_REAL(__readlink_chk);
+FRT_DECLARE_REAL(__wmemcpy_chk);
+FRT_DECLARE_REAL(__wmemmove_chk);
+FRT_DECLARE_REAL(__wmempcpy_chk);
+FRT_DECLARE_REAL(__wmemset_chk);
+FRT_DECLARE_REAL(__wcscpy_chk);
+FRT_DECLARE_REAL(__wcpcpy_chk);
+FRT_DECLARE_REAL(__wcsncpy_chk);
+FRT_DECLARE_REAL(__wcpncpy_chk);
+FRT_DECLARE_REAL(__wcscat_chk);
+FRT_DECLARE_REAL(__wcsncat_chk);
 
 // The accesses of one call: a library call that also copies.
 class Call : public LibraryCall {
@@ -64,17 +87,26 @@ class Call : public LibraryCall {
         bytes(s, n, false);
         bytes(d, n, true);
     }
+    // strcpy & co.: the source up to its terminator read and the copy written.
+    template <class Char> void string_copied(Char* d, const Char* s) {
+        copied(d, s, string_extent(s) * sizeof(Char));
+    }
+    // strncpy & co.: the source read up to n, n characters written (padded).
+    template <class Char> void bounded_copied(Char* d, const Char* s, u64 n) {
+        bytes(s, string_extent(s, n) * sizeof(Char), false);
+        bytes(d, n * sizeof(Char), true);
+    }
 };
 
 // strcat & co.: the destination's string read, the source read up to max, the appended
 // characters and the terminator written.
-void appended(u64 pc, char* d, const char* s, u64 max) {
+template <class Char> void appended(u64 pc, Char* d, const Char* s, u64 max) {
     if (Call c(pc); c) {
         const u64 dn = string_length(d);
         const u64 n = string_length(s, max);
-        c.bytes(d, dn, false);
-        c.bytes(s, string_extent(s, max), false);
-        c.bytes(d + dn, n + 1, true);
+        c.bytes(d, dn * sizeof(Char), false);
+        c.bytes(s, string_extent(s, max) * sizeof(Char), false);
+        c.bytes(d + dn, (n + 1) * sizeof(Char), true);
     }
 }
 
@@ -97,18 +129,15 @@ FRT_EXPORT void* __memset_chk(void* d, int v, size_t n, size_t size) {
     return REAL(__memset_chk)(d, v, n, size);
 }
 FRT_EXPORT char* __strcpy_chk(char* d, const char* s, size_t size) {
-    if (Call c(FRT_CALLER()); c) c.copied(d, s, string_extent(s));
+    if (Call c(FRT_CALLER()); c) c.string_copied(d, s);
     return REAL(__strcpy_chk)(d, s, size);
 }
 FRT_EXPORT char* __stpcpy_chk(char* d, const char* s, size_t size) {
-    if (Call c(FRT_CALLER()); c) c.copied(d, s, string_extent(s));
+    if (Call c(FRT_CALLER()); c) c.string_copied(d, s);
     return REAL(__stpcpy_chk)(d, s, size);
 }
 FRT_EXPORT char* __strncpy_chk(char* d, const char* s, size_t n, size_t size) {
-    if (Call c(FRT_CALLER()); c) {
-        c.bytes(s, string_extent(s, n), false);
-        c.bytes(d, n, true);
-    }
+    if (Call c(FRT_CALLER()); c) c.bounded_copied(d, s, n);
     return REAL(__strncpy_chk)(d, s, n, size);
 }
 FRT_EXPORT char* __strcat_chk(char* d, const char* s, size_t size) {
@@ -153,6 +182,49 @@ FRT_EXPORT ssize_t __readlink_chk(const char* path, char* buf, size_t n, size_t 
     return r;
 }
 
+// --- wide characters ------------------------------------------------------------------------
+
+FRT_EXPORT wchar_t* __wmemcpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.copied(d, s, n * sizeof(wchar_t));
+    return REAL(__wmemcpy_chk)(d, s, n, size);
+}
+FRT_EXPORT wchar_t* __wmemmove_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.copied(d, s, n * sizeof(wchar_t));
+    return REAL(__wmemmove_chk)(d, s, n, size);
+}
+FRT_EXPORT wchar_t* __wmempcpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.copied(d, s, n * sizeof(wchar_t));
+    return REAL(__wmempcpy_chk)(d, s, n, size);
+}
+FRT_EXPORT wchar_t* __wmemset_chk(wchar_t* d, wchar_t v, size_t n, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.bytes(d, n * sizeof(wchar_t), true);
+    return REAL(__wmemset_chk)(d, v, n, size);
+}
+FRT_EXPORT wchar_t* __wcscpy_chk(wchar_t* d, const wchar_t* s, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.string_copied(d, s);
+    return REAL(__wcscpy_chk)(d, s, size);
+}
+FRT_EXPORT wchar_t* __wcpcpy_chk(wchar_t* d, const wchar_t* s, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.string_copied(d, s);
+    return REAL(__wcpcpy_chk)(d, s, size);
+}
+FRT_EXPORT wchar_t* __wcsncpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.bounded_copied(d, s, n);
+    return REAL(__wcsncpy_chk)(d, s, n, size);
+}
+FRT_EXPORT wchar_t* __wcpncpy_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size) {
+    if (Call c(FRT_CALLER()); c) c.bounded_copied(d, s, n);
+    return REAL(__wcpncpy_chk)(d, s, n, size);
+}
+FRT_EXPORT wchar_t* __wcscat_chk(wchar_t* d, const wchar_t* s, size_t size) {
+    appended(FRT_CALLER(), d, s, ~0ull);
+    return REAL(__wcscat_chk)(d, s, size);
+}
+FRT_EXPORT wchar_t* __wcsncat_chk(wchar_t* d, const wchar_t* s, size_t n, size_t size) {
+    appended(FRT_CALLER(), d, s, n);
+    return REAL(__wcsncat_chk)(d, s, n, size);
+}
+
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(__memcpy_chk)
 FRT_INTERCEPTOR_ALIAS(__memmove_chk)
@@ -168,3 +240,13 @@ FRT_INTERCEPTOR_ALIAS(__fread_chk)
 FRT_INTERCEPTOR_ALIAS(__getcwd_chk)
 FRT_INTERCEPTOR_ALIAS(__realpath_chk)
 FRT_INTERCEPTOR_ALIAS(__readlink_chk)
+FRT_INTERCEPTOR_ALIAS(__wmemcpy_chk)
+FRT_INTERCEPTOR_ALIAS(__wmemmove_chk)
+FRT_INTERCEPTOR_ALIAS(__wmempcpy_chk)
+FRT_INTERCEPTOR_ALIAS(__wmemset_chk)
+FRT_INTERCEPTOR_ALIAS(__wcscpy_chk)
+FRT_INTERCEPTOR_ALIAS(__wcpcpy_chk)
+FRT_INTERCEPTOR_ALIAS(__wcsncpy_chk)
+FRT_INTERCEPTOR_ALIAS(__wcpncpy_chk)
+FRT_INTERCEPTOR_ALIAS(__wcscat_chk)
+FRT_INTERCEPTOR_ALIAS(__wcsncat_chk)

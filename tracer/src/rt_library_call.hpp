@@ -28,6 +28,22 @@ template <class Char> u64 string_extent(const Char* s, u64 max = ~0ull) {
     return n < max ? n + 1 : n;
 }
 
+// Formats (printf and scanf families, narrow or wide).
+template <class Char> bool is_digit(Char c) {
+    return c >= '0' && c <= '9';
+}
+// The argument a conversion names with `n$` (POSIX positional arguments, 1-based; printf's `*m$`
+// too), 0 for none; p is moved past the `n$`.
+template <class Char> u32 argument_position(const Char*& p) {
+    const Char* q = p;
+    u32 n = 0;
+    while (is_digit(*q) && n < 100000)
+        n = n * 10 + static_cast<u32>(*q++ - '0');
+    if (*q != '$' || q == p) return 0;
+    p = q + 1;
+    return n;
+}
+
 // The accesses of one library call made at pc, under one scope: `if (LibraryCall c(pc); c)`.
 class LibraryCall {
   public:

@@ -16,7 +16,10 @@
 // items assigned; EOF or 0: none); a %n before the last of them is written too (it does not
 // count). sscanf/vsscanf read their input string (up to its terminator); fscanf/scanf and their
 // v forms are locked uses of their stream (rt_stdio_stream.cpp). glibc 2.36 names the C99
-// forms __isoc99_*: programs compiled in a standard C or C++ mode call those.
+// forms __isoc99_*: programs compiled in a standard C or C++ mode call those. The wide forms
+// (swscanf, fwscanf, wscanf, their v and __isoc99_ forms) walk a wide format the same way and
+// swscanf reads its wide input. Positional conversions (`%2$d`, POSIX: then all of them are)
+// take the nth pointer argument; up to 64 positions are kept (beyond: nothing is recorded).
 #include <stdarg.h>
 #include <stdio.h>
 #include <wchar.h>
@@ -33,6 +36,12 @@ int __isoc99_fscanf(FILE* f, const char* format, ...);
 int __isoc99_vfscanf(FILE* f, const char* format, va_list ap);
 int __isoc99_scanf(const char* format, ...);
 int __isoc99_vscanf(const char* format, va_list ap);
+int __isoc99_swscanf(const wchar_t* s, const wchar_t* format, ...);
+int __isoc99_vswscanf(const wchar_t* s, const wchar_t* format, va_list ap);
+int __isoc99_fwscanf(FILE* f, const wchar_t* format, ...);
+int __isoc99_vfwscanf(FILE* f, const wchar_t* format, va_list ap);
+int __isoc99_wscanf(const wchar_t* format, ...);
+int __isoc99_vwscanf(const wchar_t* format, va_list ap);
 }
 
 using namespace frt;
@@ -48,32 +57,54 @@ u64 integer_size(const char* length) {
     return sizeof(int);
 }
 
-// The writes of a call that assigned `assigned` items, its arguments in ap (a copy).
-void scanned(u64 pc, const char* format, va_list ap, int assigned) {
+// Up to kPositions pointer arguments of a call with positional conversions, in order: every
+// argument of a scanf call is a pointer, so the list is read without knowing the conversions.
+constexpr u32 kPositions = 64;
+template <class Char> u32 highest_position(const Char* format) {
+    u32 highest = 0;
+    for (const Char* p = format; *p != 0; ++p) {
+        if (*p != '%') continue;
+        ++p;
+        if (const u32 n = argument_position(p); n > highest) highest = n;
+        if (*p == 0) break;
+    }
+    return highest;
+}
+
+// The writes of a call that assigned `assigned` items, its arguments in ap (a copy). The format
+// is narrow (scanf) or wide (wscanf): the conversions are the same, `%s`/`%c`/`%[` store
+// `char`s unless `l` makes them wide in both.
+template <class Char> void scanned(u64 pc, const Char* format, va_list ap, int assigned) {
     if (assigned <= 0 || format == nullptr) return;
     InterceptorScope scope(program_call(pc));
     if (!scope) return;
     ThreadState* t = scope.thread();
+    void* positional[kPositions];
+    const u32 positions = highest_position(format);
+    if (positions > kPositions) return; // beyond what is kept: nothing is recorded
+    for (u32 i = 0; i < positions; ++i)
+        positional[i] = va_arg(ap, void*);
     int stored = 0;
-    for (const char* p = format; *p != 0 && stored < assigned; ++p) {
+    for (const Char* p = format; *p != 0 && stored < assigned; ++p) {
         if (*p != '%') continue;
         ++p;
         if (*p == '%') continue;
+        const u32 position = argument_position(p);
         const bool suppressed = *p == '*';
         if (suppressed) ++p;
         u64 width = 0;
-        while (*p >= '0' && *p <= '9')
+        while (is_digit(*p))
             width = width * 10 + static_cast<u64>(*p++ - '0');
         const bool allocating = *p == 'm';
         if (allocating) ++p;
         char length[3] = {0, 0, 0};
         if (*p == 'h' || *p == 'l') {
-            length[0] = *p++;
-            if (*p == length[0]) length[1] = *p++;
+            length[0] = static_cast<char>(*p++);
+            if (*p == length[0]) length[1] = static_cast<char>(*p++);
         } else if (*p == 'L' || *p == 'q' || *p == 'j' || *p == 'z' || *p == 't') {
-            length[0] = *p++;
+            length[0] = static_cast<char>(*p++);
         }
-        const char conv = *p;
+        const Char conv = *p;
         if (conv == 0) break;
         if (conv == '[') { // the scanset: a ']' right after '[' or '[^' belongs to it
             ++p;
@@ -84,7 +115,9 @@ void scanned(u64 pc, const char* format, va_list ap, int assigned) {
             if (*p == 0) break;
         }
         if (suppressed) continue;
-        void* out = va_arg(ap, void*);
+        void* out = positions == 0                           ? va_arg(ap, void*)
+                    : position >= 1 && position <= positions ? positional[position - 1]
+                                                             : nullptr;
         u64 size = 0;
         const bool wide = length[0] == 'l';
         switch (conv) {
@@ -129,10 +162,10 @@ void scanned(u64 pc, const char* format, va_list ap, int assigned) {
     }
 }
 
-void input_read(u64 pc, const char* s) {
+template <class Char> void input_read(u64 pc, const Char* s) {
     if (s == nullptr) return;
     if (InterceptorScope scope(program_call(pc)); scope)
-        library_access(scope.thread(), pc, s, string_length(s) + 1, false);
+        library_access(scope.thread(), pc, s, (string_length(s) + 1) * sizeof(Char), false);
 }
 
 FRT_DECLARE_REAL(vsscanf);
@@ -141,10 +174,16 @@ FRT_DECLARE_REAL(vscanf);
 FRT_DECLARE_REAL(__isoc99_vsscanf);
 FRT_DECLARE_REAL(__isoc99_vfscanf);
 FRT_DECLARE_REAL(__isoc99_vscanf);
+FRT_DECLARE_REAL(vswscanf);
+FRT_DECLARE_REAL(vfwscanf);
+FRT_DECLARE_REAL(vwscanf);
+FRT_DECLARE_REAL(__isoc99_vswscanf);
+FRT_DECLARE_REAL(__isoc99_vfwscanf);
+FRT_DECLARE_REAL(__isoc99_vwscanf);
 
 // One call: input read or stream used, the real v-form on ap, the writes from a copy of ap.
-template <class Real, class Source>
-int scan(u64 pc, Real real, Source source, const char* format, va_list ap) {
+template <class Real, class Source, class Char>
+int scan(u64 pc, Real real, Source source, const Char* format, va_list ap) {
     va_list copy;
     va_copy(copy, ap);
     const int r = real(source, format, ap);
@@ -152,7 +191,8 @@ int scan(u64 pc, Real real, Source source, const char* format, va_list ap) {
     va_end(copy);
     return r;
 }
-template <class Real> int scan_stdin(u64 pc, Real real, const char* format, va_list ap) {
+template <class Real, class Char>
+int scan_stdin(u64 pc, Real real, const Char* format, va_list ap) {
     stream_used(pc, stdin);
     va_list copy;
     va_copy(copy, ap);
@@ -172,6 +212,12 @@ FRT_EXPORT int c_vfscanf(FILE* f, const char* format, va_list ap) __asm__("vfsca
 FRT_EXPORT int c_fscanf(FILE* f, const char* format, ...) __asm__("fscanf");
 FRT_EXPORT int c_vscanf(const char* format, va_list ap) __asm__("vscanf");
 FRT_EXPORT int c_scanf(const char* format, ...) __asm__("scanf");
+FRT_EXPORT int c_vswscanf(const wchar_t* s, const wchar_t* format, va_list ap) __asm__("vswscanf");
+FRT_EXPORT int c_swscanf(const wchar_t* s, const wchar_t* format, ...) __asm__("swscanf");
+FRT_EXPORT int c_vfwscanf(FILE* f, const wchar_t* format, va_list ap) __asm__("vfwscanf");
+FRT_EXPORT int c_fwscanf(FILE* f, const wchar_t* format, ...) __asm__("fwscanf");
+FRT_EXPORT int c_vwscanf(const wchar_t* format, va_list ap) __asm__("vwscanf");
+FRT_EXPORT int c_wscanf(const wchar_t* format, ...) __asm__("wscanf");
 
 // --- from a string ---------------------------------------------------------------------------
 
@@ -247,6 +293,77 @@ FRT_EXPORT int __isoc99_scanf(const char* format, ...) {
     return r;
 }
 
+// --- wide characters (C11 7.29.2.2: the same conversions, a wide format and input) ----------
+
+FRT_EXPORT int c_vswscanf(const wchar_t* s, const wchar_t* format, va_list ap) {
+    input_read(FRT_CALLER(), s);
+    return scan(FRT_CALLER(), REAL(vswscanf), s, format, ap);
+}
+FRT_EXPORT int __isoc99_vswscanf(const wchar_t* s, const wchar_t* format, va_list ap) {
+    input_read(FRT_CALLER(), s);
+    return scan(FRT_CALLER(), REAL(__isoc99_vswscanf), s, format, ap);
+}
+FRT_EXPORT int c_swscanf(const wchar_t* s, const wchar_t* format, ...) {
+    input_read(FRT_CALLER(), s);
+    va_list ap;
+    va_start(ap, format);
+    const int r = scan(FRT_CALLER(), REAL(vswscanf), s, format, ap);
+    va_end(ap);
+    return r;
+}
+FRT_EXPORT int __isoc99_swscanf(const wchar_t* s, const wchar_t* format, ...) {
+    input_read(FRT_CALLER(), s);
+    va_list ap;
+    va_start(ap, format);
+    const int r = scan(FRT_CALLER(), REAL(__isoc99_vswscanf), s, format, ap);
+    va_end(ap);
+    return r;
+}
+FRT_EXPORT int c_vfwscanf(FILE* f, const wchar_t* format, va_list ap) {
+    stream_used(FRT_CALLER(), f);
+    return scan(FRT_CALLER(), REAL(vfwscanf), f, format, ap);
+}
+FRT_EXPORT int __isoc99_vfwscanf(FILE* f, const wchar_t* format, va_list ap) {
+    stream_used(FRT_CALLER(), f);
+    return scan(FRT_CALLER(), REAL(__isoc99_vfwscanf), f, format, ap);
+}
+FRT_EXPORT int c_fwscanf(FILE* f, const wchar_t* format, ...) {
+    stream_used(FRT_CALLER(), f);
+    va_list ap;
+    va_start(ap, format);
+    const int r = scan(FRT_CALLER(), REAL(vfwscanf), f, format, ap);
+    va_end(ap);
+    return r;
+}
+FRT_EXPORT int __isoc99_fwscanf(FILE* f, const wchar_t* format, ...) {
+    stream_used(FRT_CALLER(), f);
+    va_list ap;
+    va_start(ap, format);
+    const int r = scan(FRT_CALLER(), REAL(__isoc99_vfwscanf), f, format, ap);
+    va_end(ap);
+    return r;
+}
+FRT_EXPORT int c_vwscanf(const wchar_t* format, va_list ap) {
+    return scan_stdin(FRT_CALLER(), REAL(vwscanf), format, ap);
+}
+FRT_EXPORT int __isoc99_vwscanf(const wchar_t* format, va_list ap) {
+    return scan_stdin(FRT_CALLER(), REAL(__isoc99_vwscanf), format, ap);
+}
+FRT_EXPORT int c_wscanf(const wchar_t* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    const int r = scan_stdin(FRT_CALLER(), REAL(vwscanf), format, ap);
+    va_end(ap);
+    return r;
+}
+FRT_EXPORT int __isoc99_wscanf(const wchar_t* format, ...) {
+    va_list ap;
+    va_start(ap, format);
+    const int r = scan_stdin(FRT_CALLER(), REAL(__isoc99_vwscanf), format, ap);
+    va_end(ap);
+    return r;
+}
+
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(vsscanf)
 FRT_INTERCEPTOR_ALIAS(__isoc99_vsscanf)
@@ -260,3 +377,15 @@ FRT_INTERCEPTOR_ALIAS(vscanf)
 FRT_INTERCEPTOR_ALIAS(__isoc99_vscanf)
 FRT_INTERCEPTOR_ALIAS(scanf)
 FRT_INTERCEPTOR_ALIAS(__isoc99_scanf)
+FRT_INTERCEPTOR_ALIAS(vswscanf)
+FRT_INTERCEPTOR_ALIAS(__isoc99_vswscanf)
+FRT_INTERCEPTOR_ALIAS(swscanf)
+FRT_INTERCEPTOR_ALIAS(__isoc99_swscanf)
+FRT_INTERCEPTOR_ALIAS(vfwscanf)
+FRT_INTERCEPTOR_ALIAS(__isoc99_vfwscanf)
+FRT_INTERCEPTOR_ALIAS(fwscanf)
+FRT_INTERCEPTOR_ALIAS(__isoc99_fwscanf)
+FRT_INTERCEPTOR_ALIAS(vwscanf)
+FRT_INTERCEPTOR_ALIAS(__isoc99_vwscanf)
+FRT_INTERCEPTOR_ALIAS(wscanf)
+FRT_INTERCEPTOR_ALIAS(__isoc99_wscanf)

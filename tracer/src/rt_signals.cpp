@@ -244,17 +244,20 @@ FRT_EXPORT unsigned alarm(unsigned seconds) {
 }
 
 FRT_EXPORT int sigwait(const sigset_t* set, int* sig) {
-    const int r = REAL(sigwait)(set, sig);
+    sigset_t accepted; // never the runtime's exit flush signal (rt_exit_flush_reach.cpp)
+    const int r = REAL(sigwait)(without_exit_flush_signal(set, accepted), sig);
     if (r == 0) signal_accepted(*sig, FRT_CALLER());
     return r;
 }
 FRT_EXPORT int sigwaitinfo(const sigset_t* set, siginfo_t* info) {
-    const int r = REAL(sigwaitinfo)(set, info);
+    sigset_t accepted; // never the runtime's exit flush signal (rt_exit_flush_reach.cpp)
+    const int r = REAL(sigwaitinfo)(without_exit_flush_signal(set, accepted), info);
     if (r > 0) signal_accepted(r, FRT_CALLER());
     return r;
 }
 FRT_EXPORT int sigtimedwait(const sigset_t* set, siginfo_t* info, const struct timespec* timeout) {
-    const int r = REAL(sigtimedwait)(set, info, timeout);
+    sigset_t accepted; // never the runtime's exit flush signal (rt_exit_flush_reach.cpp)
+    const int r = REAL(sigtimedwait)(without_exit_flush_signal(set, accepted), info, timeout);
     if (r > 0) signal_accepted(r, FRT_CALLER());
     return r;
 }

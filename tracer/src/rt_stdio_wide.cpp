@@ -11,7 +11,7 @@
 // arguments and writes its %n ones (rt_printf_args.cpp); swprintf/vswprintf write the wide
 // characters they produce and the terminator (at most n; on overflow glibc stores nothing the
 // program may rely on: the whole n then).
-// Not modelled: the wide scanf family (fwscanf, swscanf, ...).
+// The wide scanf family (fwscanf, swscanf, ...) is rt_scanf.cpp.
 #include <stdarg.h>
 #include <stdio.h>
 #include <wchar.h>

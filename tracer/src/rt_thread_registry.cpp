@@ -221,7 +221,9 @@ ThreadState* attach_thread() {
     tls_done = t == nullptr;
     // Not the first thread (whose trace ends with the process): its events would stay in its
     // open event and unflushed buffer if it ended before the program (a SIGEV_THREAD one does).
-    if (t != nullptr && pid != 0) end_attached_thread_at_exit();
+    if (t != nullptr && pid != 0) attached_thread_started();
+    // The C library's own threads block every signal: the exit flush must still reach this one.
+    if (t != nullptr) unblock_exit_flush_signal();
     return t;
 }
 
