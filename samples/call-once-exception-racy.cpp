@@ -1,6 +1,7 @@
 // std::call_once whose callable throws: only a later execution of the callable is synchronized
 // with the failed one. The racy main reads the attempt count the worker's failed execution
-// writes without making a call_once of its own first.
+// writes without making a call_once of its own first (it waits for the failure through a relaxed
+// flag, which orders nothing).
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -11,6 +12,7 @@ namespace {
 std::once_flag connected;
 int attempts;
 std::atomic<bool> tried{false};
+std::atomic<bool> failed{false}; // relaxed: orders nothing
 
 void connect(bool fail) {
     ++attempts; // RACE
@@ -26,10 +28,15 @@ int main() {
         } catch (const std::exception& e) {
             std::printf("worker: %s\n", e.what());
         }
+        failed.store(true, std::memory_order_relaxed);
     });
     while (!tried.load(std::memory_order_relaxed)) {
     }
     const int seen = attempts; // RACE
+    // main's own call_once only after the worker's failed one: had it come first, it would
+    // succeed and the worker's connect would never run (no race in that run)
+    while (!failed.load(std::memory_order_relaxed)) {
+    }
     std::call_once(connected, connect, false);
     std::printf("%d %d\n", seen, attempts);
     worker.join();
