@@ -83,7 +83,7 @@ template <class Words> class BasicRangeTable {
     void reserve(std::size_t n) { words_.reserve(n); }
     void clear() {
         truncate(0);
-        wide_.clear();
+        std::vector<Interval>().swap(wide_);
     }
     void shrink_to_fit() {
         words_.shrink_to_fit();
