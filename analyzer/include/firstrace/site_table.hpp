@@ -65,10 +65,17 @@ class AccessPoints {
 
   private:
     static constexpr std::uint32_t kEmpty = std::numeric_limits<std::uint32_t>::max();
+    // splitmix64's finalizer: every key bit reaches the low bits the table uses (contexts are
+    // often kNone, locations small: a plain multiplication left long probe runs).
     static std::size_t hash(const AccessPoint& p) {
-        std::uint64_t h = (std::uint64_t{p.location} << 32 | p.context) * 0x9e3779b97f4a7c15ull;
-        h ^= (h >> 29) + p.flags;
-        return static_cast<std::size_t>(h * 0xbf58476d1ce4e5b9ull >> 20);
+        std::uint64_t h = (std::uint64_t{p.location} << 32 | p.context) ^ std::uint64_t{p.flags}
+                                                                              << 61;
+        h ^= h >> 30;
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 27;
+        h *= 0x94d049bb133111ebull;
+        h ^= h >> 31;
+        return static_cast<std::size_t>(h);
     }
     void grow() {
         std::vector<std::uint32_t>(slots_.empty() ? 64 : 2 * slots_.size(), kEmpty).swap(slots_);
