@@ -825,8 +825,8 @@ class TraceBuilder {
             try {
                 e.first_site = static_cast<std::uint32_t>(sites_before);
                 for (std::uint64_t i = 0; i < nsites; ++i) {
-                    AccessSite s;
-                    s.location = location(need(r));
+                    RecentSite s;
+                    s.pc = need(r);
                     if (type == fmt::kRecComputeStacks) {
                         const std::uint64_t stack = need(r);
                         // An id whose record was lost (never written) leaves the site without
@@ -837,9 +837,19 @@ class TraceBuilder {
                     if (s.flags == 0 || s.flags > 7)
                         throw InputError(file, 0,
                                          "bad access flags at record offset " + std::to_string(at));
+                    // A loop's events repeat the sites of the one before, position by position:
+                    // such a site's point needs no location or point lookup (site_table.hpp).
+                    if (i >= recent_sites_.size()) recent_sites_.resize(i + 1);
+                    RecentSite& recent = recent_sites_[i];
+                    if (recent.pc == s.pc && recent.context == s.context &&
+                        recent.flags == s.flags) {
+                        s.point = recent.point;
+                    } else {
+                        s.point = read_.sites.intern({location(s.pc), s.context, s.flags});
+                        recent = s;
+                    }
                     const std::uint64_t n = need(r);
-                    s.first_range = static_cast<std::uint32_t>(read_.ranges.size());
-                    s.range_count = static_cast<std::uint32_t>(n);
+                    const auto first_range = static_cast<std::uint32_t>(read_.ranges.size());
                     std::uint64_t prev = 0;
                     for (std::uint64_t j = 0; j < n; ++j) {
                         const std::uint64_t lo = prev + need(r);
@@ -850,7 +860,7 @@ class TraceBuilder {
                         read_.ranges.push_back({lo, lo + len});
                         prev = lo + len;
                     }
-                    read_.sites.push_back(s);
+                    read_.sites.push_back(s.point, first_range, static_cast<std::uint32_t>(n));
                 }
             } catch (const Truncated&) {
                 read_.sites.truncate(sites_before);
@@ -1077,6 +1087,14 @@ class TraceBuilder {
     };
     FlatIdMap relocated_site_;
     std::vector<Relocated> relocated_ranges_;
+    // The sites of the last computation event read, by position, with their access points.
+    struct RecentSite {
+        std::uint64_t pc = 0;
+        std::uint32_t context = kNone;
+        std::uint8_t flags = 0; // 0: no site yet (a read site's flags are 1-7)
+        std::uint32_t point = 0;
+    };
+    std::vector<RecentSite> recent_sites_;
     SiteRuns site_runs_;                          // runs of sites shared by events
     FlatIdMap process_ids_;                       // the tracer's process id -> processes_ index
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index

@@ -121,11 +121,17 @@ template <class Records> class BasicSiteTable {
     // Appends a site; its ranges must follow the previous site's (site.first_range ==
     // range_end()).
     void push_back(const AccessSite& site) {
-        if (site.first_range != range_end_)
+        push_back(intern({site.location, site.context, site.flags}), site.first_range,
+                  site.range_count);
+    }
+    // The same for a site whose point is known (intern): the reader skips the lookup for a
+    // site that repeats one of the previous event's.
+    std::uint32_t intern(const AccessPoint& point) { return points_.intern(point); }
+    void push_back(std::uint32_t point, std::uint32_t first_range, std::uint32_t range_count) {
+        if (first_range != range_end_)
             throw std::invalid_argument("an access site's ranges must follow the previous site's");
-        records_.push_back(
-            {points_.intern({site.location, site.context, site.flags}), site.first_range});
-        range_end_ = site.first_range + site.range_count;
+        records_.push_back({point, first_range});
+        range_end_ = first_range + range_count;
     }
     // Rewrites site s's location, context and flags; its ranges stay where they are (the
     // first range and count of `site` must be the stored ones).
