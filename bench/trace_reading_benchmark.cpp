@@ -49,6 +49,9 @@ int main(int argc, char** argv) {
                     trace.processes.size(), trace.event_count(), trace.sites.size(),
                     trace.ranges.size(), trace.locations.size(), trace.contexts.size(),
                     trace.objects.size(), trace.heap_blocks.size());
+        std::printf("site table %zu MiB (%zu access points), range table %zu MiB (%zu wide)\n",
+                    trace.sites.bytes() >> 20, trace.sites.points().size(),
+                    trace.ranges.bytes() >> 20, trace.ranges.wide_count());
         for (std::size_t p = 0; p < trace.processes.size(); ++p) {
             std::size_t sites = 0, ranges = 0, first_fork = kNoFork;
             const auto& events = trace.processes[p].events;

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "access_intervals.hpp"
+#include "chunked_array.hpp"
 #include "conflict_rule.hpp"
 #include "flat_id_map.hpp"
 #include "huge_pages.hpp"
@@ -16,7 +17,8 @@ namespace {
 // the segment-major array). Events are numbered by their rank in the timestamp slot chains
 // (slot by slot, in chain order): the events of one slot are totally ordered in G, so races
 // are only looked for between slots, whose number is that of processes live at once even when
-// processes are many.
+// processes are many. Stored as two arrays (5 bytes, not 8 with padding: SQLite's
+// create_drop_index_1 has 1.2·10^8 incidences).
 struct Incidence {
     std::uint32_t rank;
     std::uint8_t access; // SegmentAccess
@@ -350,7 +352,9 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         std::uint32_t begin = 0, end = 0;
     };
     std::vector<PieceSpan> rank_span(ranks);
-    std::vector<Interval> piece_range;
+    // 8 bytes a piece, in blocks never copied as they grow (range_table.hpp, chunked_array.hpp):
+    // SQLite's create_drop_index_1 has 10^8 ranges in distinct runs.
+    BasicRangeTable<ChunkedArray<std::uint64_t>> piece_range;
     std::vector<std::uint8_t> piece_access;
     {
         EventAccessIntervals intervals;
@@ -379,28 +383,40 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
             if (inserted) run_spans.push_back({ev.site_count, rank_span[rank]});
         }
     }
-    piece_range.shrink_to_fit();
     piece_access.shrink_to_fit();
 
     // Elementary segments: the address line cut at every interval end point, and at the
     // borders of private storage so that a segment is private to two processes entirely or
-    // not at all. An interval covers the segments [first, last).
-    std::vector<std::uint64_t> bounds;
-    bounds.reserve(2 * piece_range.size() + 4 * trace.os_threads.size() + trace.processes.size());
-    for (const Interval& range : piece_range) {
-        bounds.push_back(range.lo);
-        bounds.push_back(range.hi);
+    // not at all. An interval covers the segments [first, last). The end points repeat (events
+    // touch the same bytes again): they are sorted and made distinct a batch at a time, merged
+    // into the distinct ones so far, instead of two words a piece at once.
+    std::vector<std::uint64_t> bounds, batch, merged;
+    const auto settle = [&] {
+        std::sort(batch.begin(), batch.end());
+        batch.erase(std::unique(batch.begin(), batch.end()), batch.end());
+        merged.resize(bounds.size() + batch.size());
+        merged.erase(std::set_union(bounds.begin(), bounds.end(), batch.begin(), batch.end(),
+                                    merged.begin()),
+                     merged.end());
+        bounds.swap(merged);
+        batch.clear();
+    };
+    for (std::size_t k = 0; k < piece_range.size(); ++k) {
+        const Interval range = piece_range[k];
+        batch.push_back(range.lo);
+        batch.push_back(range.hi);
+        if (batch.size() >= std::max<std::size_t>(std::size_t{1} << 22, bounds.size())) settle();
     }
-    if (!bounds.empty()) {
+    if (!piece_range.empty()) {
         for (const OsThread& t : trace.os_threads)
             for (std::uint64_t b : {t.stack.lo, t.stack.hi, t.tls.lo, t.tls.hi})
-                bounds.push_back(b);
+                batch.push_back(b);
         for (const Process& p : trace.processes)
-            if (p.os_thread != kNone) bounds.push_back(p.private_below);
+            if (p.os_thread != kNone) batch.push_back(p.private_below);
     }
-    std::sort(bounds.begin(), bounds.end());
-    bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
-    bounds.shrink_to_fit(); // two words an interval reserved, many repeats
+    settle();
+    std::vector<std::uint64_t>().swap(batch);
+    std::vector<std::uint64_t>().swap(merged);
     const auto segments = static_cast<std::uint32_t>(bounds.empty() ? 0 : bounds.size() - 1);
     struct SegmentSpan {
         std::uint32_t first, last;
@@ -420,11 +436,12 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
             return at;
         };
         for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k) {
-            const std::uint32_t first = segment_of(piece_range[k].lo);
-            piece_segments[k] = {first, segment_of(piece_range[k].hi)};
+            const Interval range = piece_range[k];
+            const std::uint32_t first = segment_of(range.lo);
+            piece_segments[k] = {first, segment_of(range.hi)};
         }
     }
-    std::vector<Interval>().swap(piece_range);
+    piece_range.clear();
 
     std::vector<std::uint32_t> slot_of_rank(ranks);
     {
@@ -462,14 +479,21 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                 if (live(seg)) ++segment_first[seg + 1];
     for (std::uint32_t seg = 0; seg < segments; ++seg)
         segment_first[seg + 1] += segment_first[seg];
-    std::vector<Incidence> incidences(segment_first[segments]);
+    std::vector<std::uint32_t> incidence_rank(segment_first[segments]);
+    std::vector<std::uint8_t> incidence_access(segment_first[segments]);
+    const auto incidence = [&](std::uint32_t i) {
+        return Incidence{incidence_rank[i], incidence_access[i]};
+    };
     {
         std::vector<std::uint32_t> fill(segment_first.begin(), segment_first.end() - 1);
         for (std::uint32_t rank = 0; rank < ranks; ++rank)
             for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
                 for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last;
                      ++seg)
-                    if (live(seg)) incidences[fill[seg]++] = {rank, piece_access[k]};
+                    if (live(seg)) {
+                        incidence_rank[fill[seg]] = rank;
+                        incidence_access[fill[seg]++] = piece_access[k];
+                    }
     }
     std::vector<std::uint32_t>().swap(segment_slot);
 
@@ -496,18 +520,20 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     };
     std::vector<SlotGroup> groups;
     std::vector<std::uint32_t> segment_groups(std::size_t(segments) + 1, 0); // CSR into groups
-    std::vector<std::uint32_t> writer_incidences;
+    std::vector<std::uint32_t> writer_incidences; // exactly sized: up to 4 bytes an incidence
+    writer_incidences.reserve(static_cast<std::size_t>(
+        std::count_if(incidence_access.begin(), incidence_access.end(),
+                      [](std::uint8_t access) { return (access & kAnyWrite) != 0; })));
     std::vector<std::uint32_t> writer_groups; // per segment, the groups that write it
     std::vector<std::uint32_t> segment_writer_groups(std::size_t(segments) + 1, 0);
     for (std::uint32_t seg = 0; seg < segments; ++seg) {
         for (std::uint32_t i = segment_first[seg]; i < segment_first[seg + 1];) {
-            const SlotId slot(slot_of_rank[incidences[i].rank]);
+            const SlotId slot(slot_of_rank[incidence_rank[i]]);
             SlotGroup group{slot, i, i, static_cast<std::uint32_t>(writer_incidences.size()), 0};
             group.cursor = i;
             group.wcursor = group.wfirst;
-            for (; i < segment_first[seg + 1] && slot_of_rank[incidences[i].rank] == slot.value;
-                 ++i)
-                if (incidences[i].access & kAnyWrite) writer_incidences.push_back(i);
+            for (; i < segment_first[seg + 1] && slot_of_rank[incidence_rank[i]] == slot.value; ++i)
+                if (incidence_access[i] & kAnyWrite) writer_incidences.push_back(i);
             group.last = i;
             group.wlast = static_cast<std::uint32_t>(writer_incidences.size());
             if (group.wlast > group.wfirst)
@@ -699,17 +725,17 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                     if (x_writes) {
                         for (std::uint32_t i =
                                  seek(group.cursor, group.first, group.last, w.lo,
-                                      [&](std::uint32_t j) { return incidences[j].rank; });
-                             i != group.last && incidences[i].rank < w.hi; ++i)
-                            visit(incidences[i]);
+                                      [&](std::uint32_t j) { return incidence_rank[j]; });
+                             i != group.last && incidence_rank[i] < w.hi; ++i)
+                            visit(incidence(i));
                     } else {
                         auto rank_at = [&](std::uint32_t j) {
-                            return incidences[writer_incidences[j]].rank;
+                            return incidence_rank[writer_incidences[j]];
                         };
                         for (std::uint32_t i =
                                  seek(group.wcursor, group.wfirst, group.wlast, w.lo, rank_at);
                              i != group.wlast && rank_at(i) < w.hi; ++i)
-                            visit(incidences[writer_incidences[i]]);
+                            visit(incidence(writer_incidences[i]));
                     }
                 };
                 if (x_writes) {

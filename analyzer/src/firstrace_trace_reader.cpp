@@ -398,7 +398,7 @@ class TraceBuilder {
             for (Event& e : processes_[pid].events) {
                 if (e.kind != EventKind::Computation) continue;
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
-                    AccessSite& site = trace_.sites[s];
+                    const AccessSite site = site_of(s);
                     bool moved = false;
                     std::vector<Interval>& out = scratch_ranges_;
                     out.clear();
@@ -416,32 +416,46 @@ class TraceBuilder {
                     if (!moved) continue;
                     std::sort(out.begin(), out.end(),
                               [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-                    replace_ranges(site, out);
+                    replace_ranges(s, site, out);
                 }
             }
         }
     }
 
-    // The relocations above give a moved site new ranges at the end of Trace::ranges and leave
-    // its old ones unused (half of all ranges in a recursive task program): keep only the
-    // ranges of sites, in site order.
+    // The relocations above give a moved site new ranges (relocated_ranges_), at the end of
+    // Trace::ranges or in place of fewer, and leave its old ones unused (half of all ranges in
+    // a recursive task program): keep only the ranges of sites, in site order, as the site
+    // table stores them (a site's ranges end where the next one's start).
     void compact_ranges() {
+        // Not copied when nothing moved: the copy would hold both arrays at once, the reader's
+        // peak (lbzip2 compress: 5·10^7 ranges), and the ranges are in site order already.
+        if (relocated_ranges_.empty()) return;
         std::size_t used = 0;
-        for (const AccessSite& site : trace_.sites)
-            used += site.range_count;
-        // Not shrunk to fit when all are used: the copy would hold both arrays at once, the
-        // reader's peak (lbzip2 compress: 5·10^7 ranges, 0.8 GB twice), while the unused
-        // capacity after them is address space never written, no memory.
-        if (used == trace_.ranges.size()) return;
-        std::vector<Interval> ranges;
+        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s)
+            used += site_of(s).range_count;
+        RangeTable ranges;
         ranges.reserve(used);
-        for (AccessSite& site : trace_.sites) {
+        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s) {
+            const AccessSite site = site_of(s); // before its start is rewritten
             const auto first = static_cast<std::uint32_t>(ranges.size());
-            ranges.insert(ranges.end(), trace_.ranges.begin() + site.first_range,
-                          trace_.ranges.begin() + site.first_range + site.range_count);
-            site.first_range = first;
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
+                ranges.push_back(trace_.ranges[r]);
+            trace_.sites.set_first_range(s, first);
         }
+        trace_.sites.set_range_end(static_cast<std::uint32_t>(ranges.size()));
         trace_.ranges = std::move(ranges);
+        relocated_site_.clear();
+        relocated_ranges_.clear();
+    }
+
+    // Site s as it is now: with the ranges a relocation gave it, if any.
+    AccessSite site_of(std::uint32_t s) const {
+        AccessSite site = trace_.sites[s];
+        if (const std::uint32_t k = relocated_site_.find(s); k != FlatIdMap::kAbsent) {
+            site.first_range = relocated_ranges_[k].first;
+            site.range_count = relocated_ranges_[k].count;
+        }
+        return site;
     }
 
     std::vector<std::uint32_t> unfinished() const {
@@ -479,9 +493,10 @@ class TraceBuilder {
             else
                 merged.push_back(b);
         }
-        std::vector<Interval> ranges;
+        RangeTable ranges;
         ranges.reserve(trace_.ranges.size());
-        for (AccessSite& site : trace_.sites) {
+        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s) {
+            const AccessSite site = trace_.sites[s]; // before its start is rewritten
             const auto first = static_cast<std::uint32_t>(ranges.size());
             for (std::uint32_t k = site.first_range; k < site.first_range + site.range_count; ++k) {
                 Interval r = trace_.ranges[k];
@@ -494,9 +509,9 @@ class TraceBuilder {
                 }
                 if (r.lo < r.hi) ranges.push_back(r);
             }
-            site.first_range = first;
-            site.range_count = static_cast<std::uint32_t>(ranges.size()) - first;
+            trace_.sites.set_first_range(s, first);
         }
+        trace_.sites.set_range_end(static_cast<std::uint32_t>(ranges.size()));
         trace_.ranges = std::move(ranges);
     }
 
@@ -814,8 +829,8 @@ class TraceBuilder {
             try {
                 e.first_site = static_cast<std::uint32_t>(sites_before);
                 for (std::uint64_t i = 0; i < nsites; ++i) {
-                    AccessSite s;
-                    s.location = location(need(r));
+                    RecentSite s;
+                    s.pc = need(r);
                     if (type == fmt::kRecComputeStacks) {
                         const std::uint64_t stack = need(r);
                         // An id whose record was lost (never written) leaves the site without
@@ -826,9 +841,19 @@ class TraceBuilder {
                     if (s.flags == 0 || s.flags > 7)
                         throw InputError(file, 0,
                                          "bad access flags at record offset " + std::to_string(at));
+                    // A loop's events repeat the sites of the one before, position by position:
+                    // such a site's point needs no location or point lookup (site_table.hpp).
+                    if (i >= recent_sites_.size()) recent_sites_.resize(i + 1);
+                    RecentSite& recent = recent_sites_[i];
+                    if (recent.pc == s.pc && recent.context == s.context &&
+                        recent.flags == s.flags) {
+                        s.point = recent.point;
+                    } else {
+                        s.point = read_.sites.intern({location(s.pc), s.context, s.flags});
+                        recent = s;
+                    }
                     const std::uint64_t n = need(r);
-                    s.first_range = static_cast<std::uint32_t>(read_.ranges.size());
-                    s.range_count = static_cast<std::uint32_t>(n);
+                    const auto first_range = static_cast<std::uint32_t>(read_.ranges.size());
                     std::uint64_t prev = 0;
                     for (std::uint64_t j = 0; j < n; ++j) {
                         const std::uint64_t lo = prev + need(r);
@@ -839,7 +864,7 @@ class TraceBuilder {
                         read_.ranges.push_back({lo, lo + len});
                         prev = lo + len;
                     }
-                    read_.sites.push_back(s);
+                    read_.sites.push_back(s.point, first_range, static_cast<std::uint32_t>(n));
                 }
             } catch (const Truncated&) {
                 read_.sites.truncate(sites_before);
@@ -984,7 +1009,7 @@ class TraceBuilder {
     void relocate(Event& e, const TaskBlock& b, std::uint64_t base) {
         if (e.kind != EventKind::Computation) return;
         for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
-            AccessSite& site = trace_.sites[s];
+            const AccessSite site = site_of(s);
             bool touched = false;
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 touched |= trace_.ranges[r].lo < b.hi && b.lo < trace_.ranges[r].hi;
@@ -1009,21 +1034,30 @@ class TraceBuilder {
                     out[kept++] = x;
             }
             out.resize(kept);
-            replace_ranges(site, out);
+            replace_ranges(s, site, out);
         }
     }
 
-    // Gives a site the ranges `ranges`: where its own were when they are no fewer (a
-    // relocation moves each range, and splits one only where it straddles a block's border),
-    // else at the end of Trace::ranges (compact_ranges drops what is left unused).
-    void replace_ranges(AccessSite& site, const std::vector<Interval>& ranges) {
-        if (ranges.size() > site.range_count) {
-            site.first_range = static_cast<std::uint32_t>(trace_.ranges.size());
-            trace_.ranges.insert(trace_.ranges.end(), ranges.begin(), ranges.end());
-        } else {
-            std::copy(ranges.begin(), ranges.end(), trace_.ranges.begin() + site.first_range);
+    // Gives site s (now `site`) the ranges `ranges`: where its own were when they are no fewer
+    // (a relocation moves each range, and splits one only where it straddles a block's
+    // border), else at the end of Trace::ranges (compact_ranges drops what is left unused).
+    void replace_ranges(std::uint32_t s, const AccessSite& site,
+                        const std::vector<Interval>& ranges) {
+        Relocated moved{site.first_range, static_cast<std::uint32_t>(ranges.size())};
+        if (ranges.size() > site.range_count)
+            moved.first = static_cast<std::uint32_t>(trace_.ranges.size());
+        for (std::size_t k = 0; k < ranges.size(); ++k) {
+            if (moved.first + k < trace_.ranges.size())
+                trace_.ranges.set(moved.first + k, ranges[k]);
+            else
+                trace_.ranges.push_back(ranges[k]);
         }
-        site.range_count = static_cast<std::uint32_t>(ranges.size());
+        const auto [k, inserted] =
+            relocated_site_.try_emplace(s, static_cast<std::uint32_t>(relocated_ranges_.size()));
+        if (inserted)
+            relocated_ranges_.push_back(moved);
+        else
+            relocated_ranges_[k] = moved;
     }
 
     // A process with records in this stream runs on its OS thread.
@@ -1046,9 +1080,25 @@ class TraceBuilder {
     // The access sites and ranges while the streams are read (Trace::sites and ::ranges once
     // they are: finish), in blocks that are never copied while they grow (chunked_array.hpp).
     struct SiteStore {
-        ChunkedArray<AccessSite> sites;
-        ChunkedArray<Interval> ranges;
+        BasicSiteTable<ChunkedArray<SiteRecord>> sites;
+        BasicRangeTable<ChunkedArray<std::uint64_t>> ranges;
     } read_;
+    // Sites whose ranges a relocation replaced, until compact_ranges writes the range array in
+    // site order again (the site table derives a site's range count from where the next site's
+    // ranges start, which a relocation does not move): site -> relocated_ranges_ index.
+    struct Relocated {
+        std::uint32_t first, count;
+    };
+    FlatIdMap relocated_site_;
+    std::vector<Relocated> relocated_ranges_;
+    // The sites of the last computation event read, by position, with their access points.
+    struct RecentSite {
+        std::uint64_t pc = 0;
+        std::uint32_t context = kNone;
+        std::uint8_t flags = 0; // 0: no site yet (a read site's flags are 1-7)
+        std::uint32_t point = 0;
+    };
+    std::vector<RecentSite> recent_sites_;
     SiteRuns site_runs_;                          // runs of sites shared by events
     FlatIdMap process_ids_;                       // the tracer's process id -> processes_ index
     std::vector<std::uint32_t> stream_os_thread_; // stream -> Trace::os_threads index

@@ -534,13 +534,12 @@ class ListedSiteGrouping {
                 if (!racing_[p][i]) continue;
                 const Event& e = trace_.processes[p].events[i];
                 for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s)
-                    if ((trace_.sites[s].flags & (kAccessRead | kAccessWrite)) &&
+                    if (const AccessSite site = trace_.sites[s];
+                        (site.flags & (kAccessRead | kAccessWrite)) &&
                         listed_end[end_of_site_[s]] != kNone) {
-                        candidates.push_back(
-                            {s, listed_end[end_of_site_[s]] << 2 |
-                                    SiteNodeIndex::site_class(trace_.sites[s].flags)});
-                        candidate_bytes.push_back(
-                            {span(trace_.sites[s]), trace_.sites[s].range_count == 1});
+                        candidates.push_back({s, listed_end[end_of_site_[s]] << 2 |
+                                                     SiteNodeIndex::site_class(site.flags)});
+                        candidate_bytes.push_back({span(site), site.range_count == 1});
                     }
             }
             first_candidate[p].push_back(candidates.size());
@@ -618,10 +617,10 @@ class ListedSiteGrouping {
                         shared.push_back(
                             {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
                     } else {
-                        const AccessSite& sx = trace_.sites[site_x];
-                        const AccessSite& sy = trace_.sites[site_y];
-                        intersect_ranges(trace_.ranges.data() + sx.first_range, sx.range_count,
-                                         trace_.ranges.data() + sy.first_range, sy.range_count,
+                        const AccessSite sx = trace_.sites[site_x];
+                        const AccessSite sy = trace_.sites[site_y];
+                        intersect_ranges(SiteRanges{trace_.ranges, sx.first_range}, sx.range_count,
+                                         SiteRanges{trace_.ranges, sy.first_range}, sy.range_count,
                                          shared);
                     }
                     if (!shared.empty())

@@ -30,15 +30,24 @@ struct ConflictScratch {
     std::vector<Interval> both, shared;
 };
 
-// Appends a ∩ b (both sorted, disjoint interval lists) to out.
-inline void intersect_ranges(const Interval* a, std::size_t na, const Interval* b, std::size_t nb,
-                             std::vector<Interval>& out) {
+// The ranges of one access site, indexed from 0 (Trace::ranges is read by value).
+struct SiteRanges {
+    const RangeTable& table;
+    std::uint32_t first = 0;
+    Interval operator[](std::size_t i) const { return table[first + i]; }
+};
+
+// Appends a ∩ b (both sorted, disjoint interval lists: pointers or SiteRanges) to out.
+template <class A, class B>
+void intersect_ranges(const A& a, std::size_t na, const B& b, std::size_t nb,
+                      std::vector<Interval>& out) {
     std::size_t i = 0, j = 0;
     while (i < na && j < nb) {
-        const std::uint64_t lo = std::max(a[i].lo, b[j].lo);
-        const std::uint64_t hi = std::min(a[i].hi, b[j].hi);
+        const Interval x = a[i], y = b[j];
+        const std::uint64_t lo = std::max(x.lo, y.lo);
+        const std::uint64_t hi = std::min(x.hi, y.hi);
         if (lo < hi) out.push_back({lo, hi});
-        if (a[i].hi < b[j].hi)
+        if (x.hi < y.hi)
             ++i;
         else
             ++j;
@@ -52,14 +61,14 @@ template <class F>
 void for_each_conflicting_site_pair(const Trace& trace, const RaceAccesses& race,
                                     ConflictScratch& scratch, F&& f) {
     for (std::uint32_t i = 0; i < race.sites_a.size(); ++i) {
-        const AccessSite& x = trace.sites[race.sites_a[i]];
+        const AccessSite x = trace.sites[race.sites_a[i]];
         for (std::uint32_t j = 0; j < race.sites_b.size(); ++j) {
-            const AccessSite& y = trace.sites[race.sites_b[j]];
+            const AccessSite y = trace.sites[race.sites_b[j]];
             if (!(x.flags & kAccessWrite) && !(y.flags & kAccessWrite)) continue;
             if ((x.flags & kAccessAtomic) && (y.flags & kAccessAtomic)) continue;
             scratch.both.clear();
-            intersect_ranges(trace.ranges.data() + x.first_range, x.range_count,
-                             trace.ranges.data() + y.first_range, y.range_count, scratch.both);
+            intersect_ranges(SiteRanges{trace.ranges, x.first_range}, x.range_count,
+                             SiteRanges{trace.ranges, y.first_range}, y.range_count, scratch.both);
             if (scratch.both.empty()) continue;
             // Only the race's conflicting bytes: storage private to both processes is no
             // conflict (Trace::private_to_both) and was left out of race.conflicts.

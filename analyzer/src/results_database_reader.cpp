@@ -219,10 +219,11 @@ ReportModel ResultsDatabase::read_report(std::int64_t run_id) const {
                     throw InputError(db_path_, 0,
                                      "run " + std::to_string(run_id) +
                                          ": access site ids are not dense");
-                AccessSite& site = stacks.sites.emplace_back();
+                AccessSite site;
                 site.location = s.is_null(1) ? kNone : s.uint32(1);
                 site.flags = static_cast<std::uint8_t>(s.int64(2));
                 site.context = s.is_null(3) ? kNone : s.uint32(3);
+                stacks.sites.push_back(site);
             }
         }
         std::vector<std::optional<ReportSite>> made(stacks.sites.size());

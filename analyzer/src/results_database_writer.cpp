@@ -237,7 +237,7 @@ class RunWriter {
         db::BulkInsert site(c_, "access_sites", 8);
         db::BulkInsert range(c_, "site_ranges", 4);
         for (std::uint32_t s = 0; s < trace_.sites.size(); ++s) {
-            const AccessSite& as = trace_.sites[s];
+            const AccessSite as = trace_.sites[s];
             site.add(run_)
                 .add(s)
                 .add(id_or_null(site_owner[s].first))
@@ -248,7 +248,8 @@ class RunWriter {
                 .add(id_or_null(as.context))
                 .end_row();
             for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
-                range.add(run_).add(s).add(trace_.ranges[r].lo).add(trace_.ranges[r].hi).end_row();
+                const Interval bytes = trace_.ranges[r];
+                range.add(run_).add(s).add(bytes.lo).add(bytes.hi).end_row();
                 tick();
             }
             tick();
@@ -257,19 +258,17 @@ class RunWriter {
             const Event& e = trace_.processes[owner.process].events[owner.index];
             const std::uint32_t base = copied_sites_.at(event_key(owner));
             for (std::uint32_t k = 0; k < e.site_count; ++k) {
-                const AccessSite& as = trace_.sites[e.first_site + k];
+                const AccessSite as = trace_.sites[e.first_site + k];
                 site.add(run_).add(base + k).add(owner.process).add(owner.index);
                 site.add(id_or_null(as.location))
                     .add(site_kind(as.flags))
                     .add(static_cast<std::int64_t>(as.flags))
                     .add(id_or_null(as.context))
                     .end_row();
-                for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r)
-                    range.add(run_)
-                        .add(base + k)
-                        .add(trace_.ranges[r].lo)
-                        .add(trace_.ranges[r].hi)
-                        .end_row();
+                for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
+                    const Interval bytes = trace_.ranges[r];
+                    range.add(run_).add(base + k).add(bytes.lo).add(bytes.hi).end_row();
+                }
             }
         }
         site.finish();

@@ -252,9 +252,11 @@ class StdTraceParser {
                    ts.open[j].flags == site.flags;
                  ++j) {
                 const std::uint64_t v = ts.open[j].variable;
-                if (trace_.ranges.size() > site.first_range && trace_.ranges.back().hi >= v)
-                    trace_.ranges.back().hi = std::max(trace_.ranges.back().hi, v + 1);
-                else
+                if (trace_.ranges.size() > site.first_range && trace_.ranges.back().hi >= v) {
+                    const Interval last = trace_.ranges.back();
+                    trace_.ranges.set(trace_.ranges.size() - 1,
+                                      {last.lo, std::max(last.hi, v + 1)});
+                } else
                     trace_.ranges.push_back({v, v + 1});
             }
             site.range_count = static_cast<std::uint32_t>(trace_.ranges.size() - site.first_range);

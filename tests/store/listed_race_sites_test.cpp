@@ -132,10 +132,12 @@ void decorate(Trace& trace, std::uint64_t seed) {
     std::uint64_t addresses = 1;
     for (const Interval& r : trace.ranges)
         addresses = std::max(addresses, r.hi);
-    for (AccessSite& site : trace.sites) {
+    for (std::size_t s = 0; s < trace.sites.size(); ++s) {
+        const AccessSite site = trace.sites[s];
         if (site.range_count > 0 && pick(0, 2) == 0) {
-            Interval& last = trace.ranges[site.first_range + site.range_count - 1];
-            last.hi = std::min(addresses, last.hi + pick(0, 2));
+            const std::size_t r = site.first_range + site.range_count - 1;
+            const Interval last = trace.ranges[r];
+            trace.ranges.set(r, {last.lo, std::min(addresses, last.hi + pick(0, 2))});
         }
     }
 }

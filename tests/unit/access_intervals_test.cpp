@@ -82,25 +82,27 @@ TEST(AccessIntervals, OfAnEventMergeItsSitesInAnyOrder) {
             site.flags = std::uint8_t(pick(0, 7)); // some neither read nor written: skipped
             site.first_range = static_cast<std::uint32_t>(trace.ranges.size());
             site.range_count = static_cast<std::uint32_t>(pick(1, 30));
+            std::vector<Interval> ranges;
             for (std::uint32_t r = 0; r < site.range_count; ++r) {
                 const std::uint64_t lo = pick(0, 300);
-                trace.ranges.push_back({lo, lo + pick(1, 12)});
-                for (std::uint64_t v = lo; v < trace.ranges.back().hi; ++v)
+                ranges.push_back({lo, lo + pick(1, 12)});
+                for (std::uint64_t v = lo; v < ranges.back().hi; ++v)
                     if (segment_access(site.flags) != 0) bytes[v] |= segment_access(site.flags);
             }
-            auto first = trace.ranges.begin() + site.first_range;
             switch (pick(0, 2)) {
             case 0:
-                std::sort(first, trace.ranges.end(),
+                std::sort(ranges.begin(), ranges.end(),
                           [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
                 break;
             case 1:
-                std::sort(first, trace.ranges.end(),
+                std::sort(ranges.begin(), ranges.end(),
                           [](const Interval& x, const Interval& y) { return x.lo > y.lo; });
                 break;
             default:
                 break; // as drawn
             }
+            for (const Interval& range : ranges)
+                trace.ranges.push_back(range);
             trace.sites.push_back(site);
         }
         EventAccessIntervals intervals;

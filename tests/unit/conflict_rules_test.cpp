@@ -59,12 +59,16 @@ TEST(ConflictRules, MixedAtomicAndPlainBytesRaceOnlyWherePlain) {
     // P0 writes [64, 72) atomically and [72, 76) plainly (two sites); P1 reads [64, 76)
     // atomically: only [72, 76) races.
     Trace t = two_accesses(kAccessWrite | kAccessAtomic, kAccessRead | kAccessAtomic, 64);
-    t.ranges[0] = {64, 72};
-    t.ranges[1] = {64, 76};
-    t.sites.push_back({0, kAccessWrite, static_cast<std::uint32_t>(t.ranges.size()), 1});
-    t.ranges.push_back({72, 76});
     // Sites in event order: P0's two, then P1's.
-    t.sites = {t.sites[0], t.sites[2], t.sites[1]};
+    t.sites = SiteTable();
+    t.ranges.clear();
+    for (const auto& [flags, range] : {std::pair{kAccessWrite | kAccessAtomic, Interval{64, 72}},
+                                       std::pair{int{kAccessWrite}, Interval{72, 76}},
+                                       std::pair{kAccessRead | kAccessAtomic, Interval{64, 76}}}) {
+        t.sites.push_back(
+            {0, static_cast<std::uint8_t>(flags), static_cast<std::uint32_t>(t.ranges.size()), 1});
+        t.ranges.push_back(range);
+    }
     t.processes[0].events[0].site_count = 2;
     t.processes[1].events[0].first_site = 2;
     const AnalysisResult r = analyze(t);

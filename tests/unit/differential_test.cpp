@@ -103,10 +103,10 @@ void check_against_reference(const Trace& trace, Ordering ordering, const std::s
             std::vector<std::uint32_t> expected;
             const Event& e = g.event(event);
             for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
-                const AccessSite& site = trace.sites[s];
-                std::vector<Interval> ranges(trace.ranges.begin() + site.first_range,
-                                             trace.ranges.begin() + site.first_range +
-                                                 site.range_count);
+                const AccessSite site = trace.sites[s];
+                std::vector<Interval> ranges;
+                for (std::uint32_t k = 0; k < site.range_count; ++k)
+                    ranges.push_back(trace.ranges[site.first_range + k]);
                 const auto touched = expand(ranges);
                 if (std::any_of(touched.begin(), touched.end(),
                                 [&](auto v) { return r.conflicts.count(v) > 0; }))

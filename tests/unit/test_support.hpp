@@ -80,8 +80,12 @@ inline void add_os_threads_and_atomics(Trace& trace, std::uint64_t seed) {
             p.private_below = pick(stack.lo, stack.hi);
         }
     }
-    for (AccessSite& site : trace.sites)
-        if (pick(0, 3) == 0) site.flags |= kAccessAtomic;
+    for (std::size_t s = 0; s < trace.sites.size(); ++s)
+        if (pick(0, 3) == 0) {
+            AccessSite site = trace.sites[s];
+            site.flags |= kAccessAtomic;
+            trace.sites.set(s, site);
+        }
 }
 
 // Scattered accesses on a parsed STD trace, the shape of real programs' events (issue 11,
@@ -99,8 +103,13 @@ inline void scatter_accesses(Trace& trace, std::uint64_t seed) {
     };
     const std::uint64_t space = pick(64, 4000);
     const std::uint64_t atomics = pick(8, 32); // [space, space + atomics)
-    const std::vector<AccessSite> old_sites = std::move(trace.sites);
-    trace.sites.clear();
+    // One seed in four puts the space across 2^48, where the model's range table stops packing
+    // a range into a word (range_table.hpp), so that events mix packed and wide ranges.
+    const std::uint64_t base = seed % 4 == 2 ? (std::uint64_t{1} << 48) - space / 2 : 0;
+    std::vector<std::uint32_t> old_locations;
+    for (std::size_t s = 0; s < trace.sites.size(); ++s)
+        old_locations.push_back(trace.sites[s].location);
+    trace.sites = SiteTable();
     trace.ranges.clear();
     trace.variable_names.clear();
     for (Process& p : trace.processes)
@@ -111,18 +120,22 @@ inline void scatter_accesses(Trace& trace, std::uint64_t seed) {
             const auto sites = static_cast<std::uint32_t>(pick(0, 5));
             for (std::uint32_t s = 0; s < sites; ++s) {
                 AccessSite site;
-                site.location =
-                    old_sites.empty() ? kNone : old_sites[pick(0, old_sites.size() - 1)].location;
+                site.location = old_locations.empty()
+                                    ? kNone
+                                    : old_locations[pick(0, old_locations.size() - 1)];
                 site.flags = std::uint8_t(pick(1, 3)); // read, write or both
                 const bool atomic = pick(0, 4) == 0;
                 if (atomic) site.flags |= kAccessAtomic;
                 std::vector<Interval> ranges(pick(1, 12));
                 for (Interval& r : ranges) {
                     const std::uint64_t roll = pick(0, 99);
+                    // One range in a hundred about 2^16 bytes long: around the longest range
+                    // that a word of the range table holds.
                     const std::uint64_t width = roll < 80   ? pick(1, 8)
                                                 : roll < 95 ? pick(9, 32)
-                                                            : pick(33, 120);
-                    r.lo = atomic ? space + pick(0, atomics - 1) : pick(0, space - 1);
+                                                : roll < 99 ? pick(33, 120)
+                                                            : pick(0xfff0, 0x10010);
+                    r.lo = base + (atomic ? space + pick(0, atomics - 1) : pick(0, space - 1));
                     r.hi = r.lo + (atomic ? pick(1, 8) : width);
                 }
                 if (pick(0, 3) != 0) { // sorted, disjoint, not adjacent
@@ -139,7 +152,8 @@ inline void scatter_accesses(Trace& trace, std::uint64_t seed) {
                 }
                 site.first_range = static_cast<std::uint32_t>(trace.ranges.size());
                 site.range_count = static_cast<std::uint32_t>(ranges.size());
-                trace.ranges.insert(trace.ranges.end(), ranges.begin(), ranges.end());
+                for (const Interval& r : ranges)
+                    trace.ranges.push_back(r);
                 trace.sites.push_back(site);
                 ++e.site_count;
             }

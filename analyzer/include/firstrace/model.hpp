@@ -9,18 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "firstrace/interval.hpp"
+#include "firstrace/range_table.hpp"
+#include "firstrace/site_table.hpp"
 #include "firstrace/trace_metadata.hpp"
 
 namespace firstrace {
 
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
-
-// Half-open byte (or, for STD traces, variable-id) interval [lo, hi).
-struct Interval {
-    std::uint64_t lo = 0;
-    std::uint64_t hi = 0;
-    friend bool operator==(const Interval&, const Interval&) = default;
-};
 
 // Bit flags of an access site. An atomic access is part of READ(e) / WRITE(e) like a plain one,
 // but two atomic accesses never race (C11/C++11): see apparent_races.hpp for the conflict rules.
@@ -39,19 +35,6 @@ struct SourceLocation {
     // When this frame is a call inlined into another function: the location of the call in
     // that function (same pc; Trace::locations index), else kNone. Stacks expand through it.
     std::uint32_t inlined_into = kNone;
-};
-
-// All accesses one program location made inside one computation event: the kind and the
-// sorted, disjoint byte ranges it touched.
-struct AccessSite {
-    std::uint32_t location = kNone; // index into Trace::locations
-    std::uint8_t flags = 0;         // AccessFlags
-    std::uint32_t first_range = 0;  // index into Trace::ranges
-    std::uint32_t range_count = 0;
-    // The calling context the accesses were made in (index into Trace::contexts: the innermost
-    // caller frame), kNone when not recorded. Sites of one pc under different stacks are
-    // different sites.
-    std::uint32_t context = kNone;
 };
 
 enum class EventKind : std::uint8_t {
@@ -184,8 +167,8 @@ struct Trace {
     std::optional<TraceMetadata> metadata; // recorded traces: the trace directory's metadata
     std::vector<Process> processes;
     std::vector<SyncObject> objects;
-    std::vector<AccessSite> sites;
-    std::vector<Interval> ranges;
+    SiteTable sites;   // read by value: an AccessSite (site_table.hpp)
+    RangeTable ranges; // read by value: an Interval (range_table.hpp)
     std::vector<SourceLocation> locations;
     std::vector<ContextFrame> contexts;
     // Names of "addresses" when the trace has variables rather than bytes (STD): address i is
@@ -208,7 +191,7 @@ struct Trace {
     // READ(e) and WRITE(e) are made of, atomic accesses included (site.flags tells them apart).
     template <class F> void for_each_data_range(const Event& e, F&& f) const {
         for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
-            const AccessSite& site = sites[s];
+            const AccessSite site = sites[s];
             if (!(site.flags & (kAccessRead | kAccessWrite))) continue;
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 f(s, site, ranges[r]);
