@@ -83,16 +83,4 @@ std::size_t RaceList::run_of(std::size_t i) const {
     return after == a_begin_.begin() ? 0 : std::size_t(after - a_begin_.begin()) - 1;
 }
 
-Race RaceList::at_run(std::size_t i, std::size_t run) const {
-    Race r;
-    r.id = id_.empty() ? static_cast<std::uint32_t>(i) : id_[i];
-    r.a = events_[a_event_[run]];
-    r.b = events_[b_event_[i]];
-    if (!tangle_.empty() && tangle_[i] != kNone) r.tangle = tangle_[i];
-    r.partition = partition_[i];
-    r.status = status_[i];
-    if (!actual_.empty() && actual_[i] != 0) r.actual = actual_[i] == 2;
-    return r;
-}
-
 } // namespace firstrace
