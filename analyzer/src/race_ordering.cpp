@@ -435,13 +435,29 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
                     }
             }
         };
-        for_each_change([&](std::uint32_t v, std::uint32_t) { ++parts_begin[v + 1]; });
+        // The changes are kept as they are counted while they stay few (a race in 8 or fewer:
+        // dense traces, whose races of one event share a partition), which spares the second
+        // pass over every race; otherwise the second pass regenerates them.
+        const std::size_t kept_at_most = parts.of_race.size() / 8;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> changes;
+        for_each_change([&](std::uint32_t v, std::uint32_t part) {
+            ++parts_begin[v + 1];
+            if (changes.size() <= kept_at_most) changes.emplace_back(v, part);
+        });
         for (std::uint32_t v = 0; v < events.count(); ++v)
             parts_begin[v + 1] += parts_begin[v];
         parts_at.resize(parts_begin.back());
         std::vector<std::uint32_t> fill(parts_begin.begin(), parts_begin.end() - 1);
-        for_each_change(
-            [&](std::uint32_t v, std::uint32_t part) { parts_at[fill[v]++] = PartitionId(part); });
+        auto place = [&](std::uint32_t v, std::uint32_t part) {
+            parts_at[fill[v]++] = PartitionId(part);
+        };
+        if (changes.size() == parts_at.size()) {
+            for (const auto& [v, part] : changes)
+                place(v, part);
+        } else {
+            for_each_change(place);
+        }
+        std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(changes);
         // Distinct per event, compacted in place.
         std::uint32_t kept = 0;
         for (std::uint32_t v = 0; v < events.count(); ++v) {
