@@ -24,6 +24,7 @@
 #include <queue>
 #include <stdexcept>
 #include <tuple>
+#include <unordered_map>
 
 #include "analysis_ids.hpp"
 #include "huge_pages.hpp"
@@ -93,6 +94,7 @@ class RaceEvents {
                 entry_[std::size_t(v) * p_ + q] =
                     j < first_from[q].size() ? first_from[q][j] : kNone;
             }
+        number_entry_classes();
     }
 
     std::uint32_t count() const { return static_cast<std::uint32_t>(position_.size()); }
@@ -111,13 +113,52 @@ class RaceEvents {
     // T_x[q] for every chain q: where race x enters the chains.
     void race_entries(RaceId x, std::uint32_t* out) const {
         const auto [a, b] = of_race(x);
-        const std::uint32_t* ea = &entry_[std::size_t(a) * p_];
-        const std::uint32_t* eb = &entry_[std::size_t(b) * p_];
+        pair_entries(a, b, out);
+    }
+    // max(entry(a)[q], entry(b)[q]) for every chain q.
+    void pair_entries(std::uint32_t a, std::uint32_t b, std::uint32_t* out) const {
+        const std::uint32_t* ea = entries(a);
+        const std::uint32_t* eb = entries(b);
         for (std::uint32_t q = 0; q < p_; ++q)
             out[q] = std::max(ea[q], eb[q]);
     }
+    // entry(v): p race events, one per chain.
+    const std::uint32_t* entries(std::uint32_t v) const { return &entry_[std::size_t(v) * p_]; }
+    // Race events of one chain with equal entries form a class: two races with the same a and
+    // b's of one class have the same T_x (dense traces: the events of a wave, whose Ê reaches
+    // all the others, share a handful of classes).
+    std::uint32_t entry_class(std::uint32_t v) const { return entry_class_[v]; }
+    std::uint32_t entry_class_count() const { return entry_class_count_; }
 
   private:
+    void number_entry_classes() {
+        struct RowHash {
+            const RaceEvents* events;
+            std::size_t operator()(std::uint32_t v) const {
+                std::uint64_t h = events->slot_[v].value * 0x9e3779b97f4a7c15ull;
+                const std::uint32_t* e = events->entries(v);
+                for (std::uint32_t q = 0; q < events->p_; ++q)
+                    h = (h ^ e[q]) * 0x100000001b3ull;
+                return static_cast<std::size_t>(h ^ (h >> 29));
+            }
+        };
+        struct RowEqual {
+            const RaceEvents* events;
+            bool operator()(std::uint32_t u, std::uint32_t v) const {
+                return events->slot_[u] == events->slot_[v] &&
+                       std::equal(events->entries(u), events->entries(u) + events->p_,
+                                  events->entries(v));
+            }
+        };
+        std::unordered_map<std::uint32_t, std::uint32_t, RowHash, RowEqual> class_of(
+            count(), RowHash{this}, RowEqual{this});
+        entry_class_.resize(count());
+        for (std::uint32_t v = 0; v < count(); ++v)
+            entry_class_[v] =
+                class_of.try_emplace(v, static_cast<std::uint32_t>(class_of.size())).first->second;
+        entry_class_count_ = static_cast<std::uint32_t>(class_of.size());
+    }
+
     std::uint32_t p_;
     std::vector<std::uint32_t> chain_begin_; // per chain: its first race event
     std::vector<std::uint32_t> position_;    // per race event: its slot position
@@ -126,6 +167,8 @@ class RaceEvents {
     const std::vector<ApparentRace>& races_;
     std::vector<std::uint32_t> race_event_of_; // per event of G: its race event (kNone: none)
     std::vector<std::uint32_t> entry_;         // per race event and chain
+    std::vector<std::uint32_t> entry_class_;   // per race event
+    std::uint32_t entry_class_count_ = 0;
 };
 
 // The graph H on race events: v -> chain_next(v), and v -> out(v)[q] = min over the races x of
@@ -133,21 +176,40 @@ class RaceEvents {
 // v -> x -> T_x[q] for each race x of v, and T_x[q] is on chain q at or after out(v)[q], which
 // reaches it along the chain: so H has a path between two race events exactly when that graph
 // has one, with k·(p + 1) edges for k race events instead of r·p for r races.
+//
+// out(v)[q] = min over v's partners u of max(entry(v)[q], entry(u)[q])
+//           = max(entry(v)[q], min over u of entry(u)[q])   (max with a constant is monotone)
+// and along a chain entry is monotone (an earlier event's start reaches a later one's, so its
+// Ê* reach is at least as early): per chain of partners only the first one counts. So one pass
+// over the races records, per race event and chain, its first partner there (O(1) a race, in
+// out_'s own rows), and a pass over the race events folds those partners' entries: O(r + s·p)
+// for s (race event, partner chain) pairs, s ≤ 2r, instead of O(r·p).
 class RaceEventGraph {
   public:
     RaceEventGraph(const RaceEvents& events, std::uint32_t race_count) : events_(events) {
         const std::uint32_t p = events.chains();
         out_.assign(std::size_t(events.count()) * p, kNone);
-        std::vector<std::uint32_t> t(p);
         for (RaceId x : ids<RaceId>(race_count)) {
-            events.race_entries(x, t.data());
             const auto [a, b] = events.of_race(x);
-            std::uint32_t* oa = &out_[std::size_t(a) * p];
-            std::uint32_t* ob = &out_[std::size_t(b) * p];
-            for (std::uint32_t q = 0; q < p; ++q) {
-                oa[q] = std::min(oa[q], t[q]);
-                ob[q] = std::min(ob[q], t[q]);
+            std::uint32_t& first_b = out_[std::size_t(a) * p + events.slot(b).value];
+            std::uint32_t& first_a = out_[std::size_t(b) * p + events.slot(a).value];
+            first_b = std::min(first_b, b); // race events of a chain are numbered in its order
+            first_a = std::min(first_a, a);
+        }
+        std::vector<std::uint32_t> first(p), earliest(p);
+        for (std::uint32_t v = 0; v < events.count(); ++v) {
+            std::uint32_t* row = &out_[std::size_t(v) * p];
+            std::copy_n(row, p, first.begin());
+            std::fill(earliest.begin(), earliest.end(), kNone);
+            for (const std::uint32_t u : first) {
+                if (u == kNone) continue;
+                const std::uint32_t* eu = events.entries(u);
+                for (std::uint32_t q = 0; q < p; ++q)
+                    earliest[q] = std::min(earliest[q], eu[q]);
             }
+            const std::uint32_t* ev = events.entries(v);
+            for (std::uint32_t q = 0; q < p; ++q)
+                row[q] = std::max(ev[q], earliest[q]);
         }
     }
     std::uint32_t node_count() const { return events_.count(); }
@@ -259,12 +321,6 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
     std::vector<std::uint32_t> anchor;
     std::vector<std::uint32_t> sizes;
     std::vector<std::uint32_t> t(p);
-    auto reaches = [&](std::uint32_t v) {
-        const std::uint32_t s = events.slot(v).value;
-        for (std::uint32_t q = 0; q < p; ++q)
-            if (t[q] != kNone && chain_reach.of(t[q])[s] <= events.position(v)) return true;
-        return false;
-    };
     auto new_partition = [&](std::uint32_t race_event) {
         const auto part = static_cast<std::uint32_t>(sizes.size());
         sizes.push_back(0);
@@ -273,11 +329,36 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
         out.last_position.resize(out.last_position.size() + p, kNone);
         return part;
     };
+    // x reaches v iff min over q of chain_reach(T_x[q])[slot(v)] <= position(v). T_x depends
+    // on a and b's entry class only, and b's class fixes b's chain: so per (a, class of b)
+    // whether x reaches a, that minimum for b's chain, and the partition T_x was last folded
+    // into (folding T_x again changes nothing) are remembered, and the races of a with the b's
+    // of one class cost O(1) each after the first.
+    struct AgainstA {
+        std::uint32_t a = kNone;
+        bool reaches_a = false;
+        std::uint32_t b_reach = kNone; // min over q of chain_reach(T_x[q])[slot(b)]
+        std::uint32_t folded = kNone;
+    };
+    std::vector<AgainstA> memo(events.entry_class_count());
+    auto earliest_reach = [&](std::uint32_t s) {
+        std::uint32_t m = kNone;
+        for (std::uint32_t q = 0; q < p; ++q)
+            if (t[q] != kNone) m = std::min(m, chain_reach.of(t[q])[s]);
+        return m;
+    };
     for (RaceId x : ids<RaceId>(race_count)) {
-        events.race_entries(x, t.data());
         const auto [a, b] = events.of_race(x);
+        AgainstA& m = memo[events.entry_class(b)];
+        if (m.a != a) {
+            events.pair_entries(a, b, t.data());
+            m = {a, earliest_reach(events.slot(a).value) <= events.position(a),
+                 earliest_reach(events.slot(b).value), kNone};
+        }
         std::uint32_t part;
-        const std::uint32_t on_cycle = reaches(a) ? a : reaches(b) ? b : kNone;
+        const std::uint32_t on_cycle = m.reaches_a                       ? a
+                                       : m.b_reach <= events.position(b) ? b
+                                                                         : kNone;
         if (on_cycle == kNone) {
             part = new_partition(kNone);
         } else {
@@ -287,9 +368,13 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
         }
         out.of_race[x.value] = part;
         ++sizes[part];
-        std::uint32_t* enter = &out.enter[std::size_t(part) * p];
-        for (std::uint32_t q = 0; q < p; ++q)
-            enter[q] = std::min(enter[q], t[q]);
+        if (m.folded != part) {
+            m.folded = part;
+            events.pair_entries(a, b, t.data());
+            std::uint32_t* enter = &out.enter[std::size_t(part) * p];
+            for (std::uint32_t q = 0; q < p; ++q)
+                enter[q] = std::min(enter[q], t[q]);
+        }
         for (std::uint32_t v : {a, b}) {
             std::uint32_t& last = out.last_position[std::size_t(part) * p + events.slot(v).value];
             last = last == kNone ? events.position(v) : std::max(last, events.position(v));
@@ -350,13 +435,29 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
                     }
             }
         };
-        for_each_change([&](std::uint32_t v, std::uint32_t) { ++parts_begin[v + 1]; });
+        // The changes are kept as they are counted while they stay few (a race in 8 or fewer:
+        // dense traces, whose races of one event share a partition), which spares the second
+        // pass over every race; otherwise the second pass regenerates them.
+        const std::size_t kept_at_most = parts.of_race.size() / 8;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> changes;
+        for_each_change([&](std::uint32_t v, std::uint32_t part) {
+            ++parts_begin[v + 1];
+            if (changes.size() <= kept_at_most) changes.emplace_back(v, part);
+        });
         for (std::uint32_t v = 0; v < events.count(); ++v)
             parts_begin[v + 1] += parts_begin[v];
         parts_at.resize(parts_begin.back());
         std::vector<std::uint32_t> fill(parts_begin.begin(), parts_begin.end() - 1);
-        for_each_change(
-            [&](std::uint32_t v, std::uint32_t part) { parts_at[fill[v]++] = PartitionId(part); });
+        auto place = [&](std::uint32_t v, std::uint32_t part) {
+            parts_at[fill[v]++] = PartitionId(part);
+        };
+        if (changes.size() == parts_at.size()) {
+            for (const auto& [v, part] : changes)
+                place(v, part);
+        } else {
+            for_each_change(place);
+        }
+        std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(changes);
         // Distinct per event, compacted in place.
         std::uint32_t kept = 0;
         for (std::uint32_t v = 0; v < events.count(); ++v) {
@@ -468,6 +569,10 @@ OrderingOutcome number_partitions(Partitions& parts,
             P.after.push_back(new_id[q]);
         std::sort(P.after.begin(), P.after.end());
     }
+    // The race -> partition column of the results, renumbered in place (no second table).
+    for (std::uint32_t& part : parts.of_race)
+        part = new_id[PartitionId(part)];
+    out.partition_of_race = std::move(parts.of_race);
     return out;
 }
 
@@ -491,7 +596,6 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     if (progress) progress("ordering", 0.6);
     const auto after = partition_hasse_diagram(events, parts);
     if (progress) progress("ordering", 0.9);
-    std::vector<std::uint32_t>().swap(parts.of_race);
     OrderingOutcome out = number_partitions(parts, after);
     if (progress) progress("ordering", 1.0);
     return out;

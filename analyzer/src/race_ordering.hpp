@@ -22,6 +22,7 @@ namespace firstrace {
 struct OrderingOutcome {
     std::vector<Partition> partitions; // ids: first partitions first, then topological order;
                                        // each race is in exactly one
+    std::vector<std::uint32_t> partition_of_race; // race id -> partition id
 };
 
 OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,

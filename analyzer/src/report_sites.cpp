@@ -691,11 +691,11 @@ class ListedSiteGrouping {
     }
 
     // The example race of a group (races are numbered by their index).
-    const Race* race_of(std::uint32_t id) const {
-        if (id < result_.races.size() && result_.races[id].id == id) return &result_.races[id];
+    std::optional<Race> race_of(std::uint32_t id) const {
+        if (id < result_.races.size() && result_.races[id].id == id) return result_.races[id];
         for (const Race& r : result_.races)
-            if (r.id == id) return &r;
-        return nullptr;
+            if (r.id == id) return r;
+        return std::nullopt;
     }
 
     // The shown race sites `order` in full.
@@ -723,7 +723,7 @@ class ListedSiteGrouping {
             s.thread_second = process_name(g.process_second);
             s.example_race = g.example_race;
             s.example_status = g.example_status;
-            if (const Race* race = race_of(g.example_race)) {
+            if (const std::optional<Race> race = race_of(g.example_race)) {
                 s.event_first = facts.event(g.example_swapped ? race->b : race->a);
                 s.event_second = facts.event(g.example_swapped ? race->a : race->b);
                 if (!in_first(*race)) {

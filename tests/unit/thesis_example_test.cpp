@@ -32,7 +32,7 @@ class ThesisExample : public ::testing::Test {
     static EventRef d() { return {2, 3}; }
     static EventRef f() { return {2, 6}; }
 
-    const Race& race(EventRef x, EventRef y) const {
+    Race race(EventRef x, EventRef y) const {
         for (const Race& r : result_.races)
             if ((r.a == x && r.b == y) || (r.a == y && r.b == x)) return r;
         ADD_FAILURE() << "no race between the events";
