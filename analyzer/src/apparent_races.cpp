@@ -23,6 +23,12 @@ struct Incidence {
     std::uint32_t rank;
     std::uint8_t access; // SegmentAccess
 };
+// The incidences as the sweep stores them (two arrays, 5 bytes an incidence), read as records.
+struct IncidenceArrays {
+    const std::vector<std::uint32_t>* rank;
+    const std::vector<std::uint8_t>* access;
+    Incidence operator[](std::size_t i) const { return {(*rank)[i], (*access)[i]}; }
+};
 
 // First j in [from, n) where pred(j) is false, for a pred true on a prefix of [0, n) (and so on
 // a prefix of [from, n)): galloping from `from`, then binary search, so the cost follows the
@@ -117,7 +123,7 @@ class AtomicPartnerLists {
     // sweep computes it (its cache is left moved: the caller resets it; the groups' cursors
     // too, which the sweep's seek() takes from anywhere).
     AtomicPartnerLists(const TemporalGraph& g, const std::vector<EventId>& event_of_rank,
-                       const std::vector<Incidence>& incidences,
+                       const IncidenceArrays& incidences,
                        const std::vector<std::uint32_t>& segment_first, auto& groups,
                        const std::vector<std::uint32_t>& segment_groups,
                        const std::vector<std::uint32_t>& writer_incidences, const auto& rank_span,
@@ -291,7 +297,7 @@ class AtomicPartnerLists {
         return first;
     }
 
-    const std::vector<Incidence>* incidences_;
+    const IncidenceArrays* incidences_;
     const std::vector<std::uint32_t>* segment_groups_;
     std::vector<std::uint8_t> linked_;        // per rank (empty: all linked)
     std::vector<std::uint32_t> segment_base_; // per segment: its first group's list index
@@ -583,6 +589,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     };
 
     const std::uint32_t event_count = g.event_count();
+    const IncidenceArrays incidences{&incidence_rank, &incidence_access};
     const AtomicPartnerLists atomic_lists(g, event_of_rank, incidences, segment_first, groups,
                                           segment_groups, writer_incidences, rank_span,
                                           piece_segments, piece_access, window_of);
