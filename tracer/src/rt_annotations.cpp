@@ -34,6 +34,7 @@
 
 #include "rt_library_call.hpp"
 #include "rt_record.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -592,7 +593,7 @@ u32 barrier_epoch(u32 value) {
     return count ? (value >> kBarrierCountBits) / count : 0;
 }
 long futex(std::atomic<u32>* addr, int op, u32 value) {
-    return syscall(SYS_futex, reinterpret_cast<u32*>(addr), op, value, nullptr, nullptr, 0);
+    return system_call(SYS_futex, reinterpret_cast<u32*>(addr), op, value, nullptr, nullptr, 0);
 }
 } // namespace
 

@@ -12,6 +12,7 @@
 
 #include "rt_metadata.hpp"
 #include "rt_record_buffer.hpp"
+#include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
 
 namespace frt {
@@ -61,7 +62,7 @@ void complete_other_threads(ThreadState* self, bool end_records) {
     for (u32 i = 0; i < kRegistrySize; ++i) {
         ThreadState* t = registered_thread(i);
         if (t == nullptr || t == self || t->ended) continue;
-        if (syscall(SYS_tgkill, pid, t->os_tid, exit_flush_signal()) == 0) ++sent;
+        if (system_call(SYS_tgkill, pid, t->os_tid, exit_flush_signal()) == 0) ++sent;
     }
     const u64 deadline = now() + 1'000'000'000ull;
     while (g_exit_acks.load(std::memory_order_acquire) < sent && now() < deadline) {

@@ -21,6 +21,7 @@
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 
@@ -49,7 +50,7 @@ void frt::unblock_exit_flush_signal() {
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, exit_flush_signal());
-    syscall(SYS_rt_sigprocmask, SIG_UNBLOCK, &set, nullptr, _NSIG / 8);
+    system_call(SYS_rt_sigprocmask, SIG_UNBLOCK, &set, nullptr, _NSIG / 8);
 }
 
 FRT_EXPORT int pthread_sigmask(int how, const sigset_t* set, sigset_t* old) {

@@ -23,6 +23,7 @@
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -49,28 +50,6 @@ bool is_wait(int cmd) {
            cmd == FUTEX_LOCK_PI2 || cmd == FUTEX_TRYLOCK_PI;
 }
 
-// The system call itself, for calls that arrive while the real syscall() is not resolved (the
-// runtime's own mmap inside dlsym, rt_mmap.cpp): glibc's syscall() does exactly this.
-long raw_syscall(long number, const long (&a)[6]) {
-#if defined(__x86_64__)
-    long result;
-    register long r10 __asm__("r10") = a[3];
-    register long r8 __asm__("r8") = a[4];
-    register long r9 __asm__("r9") = a[5];
-    __asm__ volatile("syscall"
-                     : "=a"(result)
-                     : "a"(number), "D"(a[0]), "S"(a[1]), "d"(a[2]), "r"(r10), "r"(r8), "r"(r9)
-                     : "rcx", "r11", "memory");
-    if (result < 0 && result > -4096) {
-        errno = static_cast<int>(-result);
-        return -1;
-    }
-    return result;
-#else
-#error "raw_syscall: only x86-64 is supported"
-#endif
-}
-
 // A wait that returned after the word was woken or changed (the PI lock calls: that got the lock).
 bool waited(int cmd, long result, int error) {
     if (result == 0) return true;
@@ -88,7 +67,8 @@ FRT_EXPORT long syscall(long number, ...) {
         v = va_arg(ap, long);
     va_end(ap);
     auto real = REAL(syscall);
-    if (real == nullptr) return raw_syscall(number, a);
+    // unresolved only inside dlsym (the runtime itself): the call as glibc would make it
+    if (real == nullptr) return system_call6(number, a[0], a[1], a[2], a[3], a[4], a[5]);
     const int cmd = static_cast<int>(a[1]) & FUTEX_CMD_MASK;
     if (number != SYS_futex || !(is_wake(cmd) || is_wait(cmd)))
         return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);

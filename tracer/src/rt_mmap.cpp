@@ -21,6 +21,7 @@
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -35,7 +36,7 @@ FRT_DECLARE_REAL(munmap);
 template <class Real>
 void* map_real(Real real, void* address, size_t length, int prot, int flags, int fd, off_t offset) {
     if (real != nullptr) return real(address, length, prot, flags, fd, offset);
-    return reinterpret_cast<void*>(syscall(SYS_mmap, address, length, prot, flags, fd, offset));
+    return reinterpret_cast<void*>(system_call(SYS_mmap, address, length, prot, flags, fd, offset));
 }
 
 void mapped(void* p, size_t length, u64 pc) {
@@ -83,7 +84,7 @@ FRT_EXPORT int munmap(void* address, size_t length) {
         record_free(t, lo, lo + length, pc);
     }
     if (auto real = REAL(munmap)) return real(address, length);
-    return static_cast<int>(syscall(SYS_munmap, address, length));
+    return static_cast<int>(system_call(SYS_munmap, address, length));
 }
 
 // The __interceptor_ names (rt_record.hpp).

@@ -743,7 +743,7 @@ void release_team_blocks(u64 team) {
     for (u32 i = 0; g_shared_blocks != nullptr && i < kSharedBlocks; ++i) {
         SharedBlock& b = g_shared_blocks[i];
         if (b.team != team) continue;
-        syscall(SYS_munmap, b.ptr, b.size); // not the interposed munmap: not the program's
+        system_call(SYS_munmap, b.ptr, b.size); // not the interposed munmap: not the program's
         b = SharedBlock{};
         g_shared_live.fetch_sub(1);
     }

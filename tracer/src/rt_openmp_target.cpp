@@ -148,7 +148,7 @@ void create_target_task(void (*fn)(void*), std::size_t mapnum, void** hostaddrs,
         }
     GOMP_task(run_target_task, block, nullptr, static_cast<long>(size), static_cast<long>(align),
               !undeferred, depend != nullptr ? kTaskFlagDepend : 0u, depend, 0, nullptr);
-    if (mapped) syscall(SYS_munmap, block, size + align);
+    if (mapped) system_call(SYS_munmap, block, size + align);
 }
 
 void empty_task(void*) {}

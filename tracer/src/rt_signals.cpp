@@ -36,6 +36,7 @@
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_signals.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -236,7 +237,7 @@ FRT_EXPORT int pthread_sigqueue(pthread_t thread, int sig, const union sigval va
 }
 FRT_EXPORT int tgkill(pid_t tgid, pid_t tid, int sig) {
     signal_sent(sig, FRT_CALLER());
-    return static_cast<int>(syscall(SYS_tgkill, tgid, tid, sig));
+    return static_cast<int>(system_call(SYS_tgkill, tgid, tid, sig));
 }
 FRT_EXPORT unsigned alarm(unsigned seconds) {
     if (seconds != 0) signal_sent(SIGALRM, FRT_CALLER());

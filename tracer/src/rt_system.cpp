@@ -8,6 +8,26 @@
 
 namespace frt {
 
+long system_call6(long number, long a0, long a1, long a2, long a3, long a4, long a5) {
+#if defined(__x86_64__)
+    long result;
+    register long r10 __asm__("r10") = a3;
+    register long r8 __asm__("r8") = a4;
+    register long r9 __asm__("r9") = a5;
+    __asm__ volatile("syscall"
+                     : "=a"(result)
+                     : "a"(number), "D"(a0), "S"(a1), "d"(a2), "r"(r10), "r"(r8), "r"(r9)
+                     : "rcx", "r11", "memory");
+    if (result < 0 && result > -4096) {
+        errno = static_cast<int>(-result);
+        return -1;
+    }
+    return result;
+#else
+#error "system_call6: only x86-64 is supported (as the rest of the runtime)"
+#endif
+}
+
 void* map_anonymous(std::size_t size) {
     void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstring>
+#include <type_traits>
 
 #include "rt_internal.hpp"
 
@@ -15,6 +16,22 @@ void* map_anonymous(std::size_t size);
 bool write_all(int fd, const void* data, std::size_t n);
 // "firstrace: text" on stderr.
 void message(const char* text);
+
+// The system call itself, as glibc's syscall() makes it (-1 and errno on failure), for the
+// runtime's own calls: the program's syscall() is interposed (rt_futex.cpp) and may not be
+// resolved yet when the runtime needs memory inside dlsym.
+long system_call6(long number, long a0, long a1, long a2, long a3, long a4, long a5);
+template <class T> FRT_INLINE long system_call_word(T v) {
+    if constexpr (std::is_pointer_v<T> || std::is_null_pointer_v<T>)
+        return reinterpret_cast<long>(v);
+    else
+        return static_cast<long>(v);
+}
+template <class... Args> FRT_INLINE long system_call(long number, Args... args) {
+    static_assert(sizeof...(Args) <= 6, "a system call takes at most six arguments");
+    long a[6] = {system_call_word(args)...};
+    return system_call6(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
 
 // The mixing step of the runtime's lock-free hash tables (sync objects, thread map).
 FRT_INLINE u64 hash64(u64 k) {

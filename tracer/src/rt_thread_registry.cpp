@@ -98,7 +98,7 @@ ThreadState* create_state(u32 pid, u32 parent) {
     t->pid = pid;
     t->thread_pid = pid;
     t->parent = parent;
-    t->os_tid = static_cast<int>(syscall(SYS_gettid));
+    t->os_tid = static_cast<int>(system_call(SYS_gettid));
     t->ended = false;
     t->io_lock.store(0);
     t->abandoned.store(false);
