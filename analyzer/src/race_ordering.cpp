@@ -47,11 +47,12 @@ EarliestReach event_control_reach(const TemporalGraph& g,
 
 // The events of races, numbered 0..k-1 in (chain, position) order, and per race event e and
 // chain q the race event entry(e)[q] where Ê* from e's start enters chain q: the first race
-// event at or after position er(e_s)[q] (kNone: none). Race x = <a,b> R̂-orders the events of q
-// from m_x[q] = max(er(a_s)[q], er(b_s)[q]) on (Def 8.1), and "the first race event at or after
-// position j" is monotone in j with kNone above every index, so the race event where x enters
-// q is T_x[q] = max(entry(a)[q], entry(b)[q]). An event of no race enters no race, so a path
-// through it can only go on along its chain, and the next race event of the chain stands for it.
+// event at or after position er(e_s)[q] (kNone: none), e itself on its own chain. Race x = <a,b>
+// R̂-orders the events of q from m_x[q] = max(er(a_s)[q], er(b_s)[q]) on (Def 8.1), and "the first
+// race event at or after position j" is monotone in j with kNone above every index, so the race
+// event where x enters q is T_x[q] = max(entry(a)[q], entry(b)[q]). An event of no race enters no
+// race, so a path through it can only go on along its chain, and the next race event of the chain
+// stands for it.
 class RaceEvents {
   public:
     RaceEvents(const TemporalGraph& g, const std::vector<ApparentRace>& races,
@@ -91,8 +92,11 @@ class RaceEvents {
         for (std::uint32_t v = 0; v < count(); ++v)
             for (std::uint32_t q = 0; q < p_; ++q) {
                 const std::uint32_t j = reach.earliest(g.start_node(event_[v]), SlotId(q));
-                entry_[std::size_t(v) * p_ + q] =
-                    j < first_from[q].size() ? first_from[q][j] : kNone;
+                std::uint32_t entry = j < first_from[q].size() ? first_from[q][j] : kNone;
+                // Ê* is reflexive (Def 8.1 as Lemma 8.1's proof uses it: b Ê b): v enters its
+                // own chain at itself, unless a cycle reaches further back.
+                if (q == slot_[v].value) entry = std::min(entry, v);
+                entry_[std::size_t(v) * p_ + q] = entry;
             }
         number_entry_classes();
     }

@@ -40,7 +40,7 @@ std::string ordering_text(const ReportOrderedAfter& after, std::size_t max_steps
     std::string out = "race #" + std::to_string(after.race);
     if (!after.chain.empty()) {
         const ReportOrderingStep& end = after.chain.back();
-        out += " (both its events precede " + end.thread + " #" + std::to_string(end.index) + ")";
+        out += " (both its events reach " + end.thread + " #" + std::to_string(end.index) + ")";
     }
     std::size_t n = 0;
     for (std::size_t i = 0; i < after.chain.size(); ++i) {

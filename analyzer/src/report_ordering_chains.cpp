@@ -103,13 +103,14 @@ std::optional<OrderedAfter> OrderingChains::search(const Race& y, std::uint32_t 
     };
     std::deque<std::uint32_t> queue{target};
     queued_[target] = search_;
+    reached_[target] = search_; // by the empty path: an event reaches itself in Ê* (Def 8.1)
     while (!queue.empty() && budget > 0) {
         --budget;
         const std::uint32_t u = queue.front();
         queue.pop_front();
         auto reach = [&](std::uint32_t w, OrderingVia via) -> std::optional<OrderedAfter> {
             // w reaches the target by a non-empty path through u.
-            if (reached_[w] == search_ || w == target) return std::nullopt;
+            if (reached_[w] == search_) return std::nullopt;
             reached_[w] = search_;
             next_[w] = {u, via};
             // Each race looked at counts as a step: on dense traces an event takes part in

@@ -1,13 +1,13 @@
 // Why a race of a later partition may be an artifact (thesis ch. 8; issue 12): one race of an
 // earlier partition that it is ordered after, and the chain of events that orders them.
 //
-// Race x = <a,b> R̂-orders race y when both a and b reach one event of y by non-empty paths in
-// Ê* (Def 8.1): process order, the synchronization edges of G and the direct event-control
-// edges of G_E (race_ordering.hpp). A race y outside the first partitions is R̂*-after a race of
-// another partition, and then R̂-after one (the last step of the R̂* path that enters y's
-// partition). A backward breadth-first search from each event of y over those edges finds the
-// nearest race x of another partition whose two events both reach it (then x's partition is
-// before y's) and the shortest paths from them.
+// Race x = <a,b> R̂-orders race y when both a and b reach one event of y in Ê* (Def 8.1):
+// process order, the synchronization edges of G and the direct event-control edges of G_E
+// (race_ordering.hpp); an event reaches itself, so a path may be empty (x and y share it). A race y
+// outside the first partitions is R̂*-after a race of another partition, and then R̂-after one (the
+// last step of the R̂* path that enters y's partition). A backward breadth-first search from each
+// event of y over those edges finds the nearest race x of another partition whose two events both
+// reach it (then x's partition is before y's) and the shortest paths from them.
 #pragma once
 
 #include <cstdint>
@@ -36,7 +36,8 @@ struct OrderingStep {
 struct OrderedAfter {
     std::uint32_t race = kNone; // the earlier race
     // Two paths to one event of the later race, each beginning with a Start step: from event a
-    // of `race`, then from its event b. Runs of process order are shortened to their ends: each
+    // of `race`, then from its event b (a path of the Start step alone: that event is the later
+    // race's own). Runs of process order are shortened to their ends: each
     // step after a Start is reached from the step before by process order (several events at
     // once) or by one edge.
     std::vector<OrderingStep> chain;

@@ -171,7 +171,7 @@ void write_code_flow(JsonWriter& w, const RaceSite& s, const SarifOptions& optio
             .begin_object()
             .key("text")
             .value("race #" + std::to_string(s.example_race) + " is ordered after race #" +
-                   std::to_string(o.race) + ": both its events precede an event of this race")
+                   std::to_string(o.race) + ": both its events reach an event of this race")
             .end_object();
         w.key("threadFlows").begin_array();
         bool open = false;

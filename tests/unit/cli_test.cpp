@@ -56,7 +56,7 @@ TEST(AnalyzeCommand, JsonHasTheFieldsOfDesignOutputs) {
          {"\"races\":[", "\"partitions\":[", "\"id\":0",
           "\"a\":{\"thread\":\"T1\",\"index\":3,\"locks\":[],\"created_by\":\"T0\"",
           "\"status\":\"feasible-ec\"", "\"tangle\":0", "\"actual\":null", "\"partition\":0",
-          "\"first\":true", "\"after\":[1,2]", "\"variables\":[\"q.head\"]",
+          "\"first\":true", "\"after\":[1]", "\"variables\":[\"q.head\"]",
           "\"file\":\"workq.c\",\"line\":20", "\"ordered_after\":null",
           // race 1 (partition 1) is ordered after race 0: T1's event 3 precedes its event 6
           // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one literal on two lines

@@ -48,7 +48,8 @@ void set_bit(Bits& row, std::size_t j) {
 }
 
 // The ordering from the definitions: x R̂ y iff both events of x Ê*-reach one event of y
-// (Ê*: non-empty paths in G plus the direct event-control edges moved to start -> start);
+// (Ê*: paths in G plus the direct event-control edges moved to start -> start, an event
+// reaching itself: DESIGN-NOTES "Ê* is reflexive");
 // partitions are the classes of mutual R̂* reachability (a race alone is one too), a partition
 // is first when no race of another partition R̂*-precedes it, and the DAG is the Hasse diagram.
 struct ReferenceOrdering {
@@ -64,7 +65,7 @@ ReferenceOrdering reference_ordering(const TemporalGraph& g, const std::vector<A
         ehat.emplace_back(g.start_node(e.from), g.start_node(e.to));
     const reference::Reachability E(g.node_count(), ehat);
     auto estar = [&](EventId x, EventId y) {
-        return E.reaches_nonempty(g.start_node(x), g.start_node(y));
+        return x == y || E.reaches_nonempty(g.start_node(x), g.start_node(y));
     };
     const std::size_t r = races.size(), words = (r + 63) / 64;
     std::vector<Bits> closure(r, Bits(words, 0));

@@ -187,7 +187,7 @@ ReferenceResult analyze(const TemporalGraph& g, Ordering ordering) {
     }
     const Reachability E(g.node_count(), ehat);
     auto estar = [&](EventId x, EventId y) {
-        return E.reaches_nonempty(g.start_node(x), g.start_node(y));
+        return x == y || E.reaches_nonempty(g.start_node(x), g.start_node(y));
     };
     std::vector<std::vector<bool>> R(r, std::vector<bool>(r, false));
     for (std::size_t i = 0; i < r; ++i)

@@ -36,7 +36,7 @@ std::string stack_headline_text(const ReportStack& stack);
 std::string held_locks_text(const ReportEvent& event);
 // "thread 2 created by main at main ring.c:77", "" when the creator is unknown;
 std::string creation_text(const ReportEvent& event);
-// "race #12 (both its events precede thread 2 #9): thread 1 #5 access at ring_put ring.c:38
+// "race #12 (both its events reach thread 2 #9): thread 1 #5 access at ring_put ring.c:38
 // → (synchronization) thread 2 #9 …; thread 2 #4 …", each path at most `max_steps` steps.
 std::string ordering_text(const ReportOrderedAfter& after, std::size_t max_steps);
 
