@@ -37,6 +37,13 @@ if(MODE STREQUAL "lto" OR MODE STREQUAL "sanitizer-list")
     if(NOT rc EQUAL 0)
       message(FATAL_ERROR "${MODE} (${steps} step): record failed (${rc}):\n${err}")
     endif()
+    # Nothing but record's own line: no warning of another runtime (clang's UBSan says
+    # "REAL(sigaction_symname) == nullptr" when the runtime's handlers reach its interceptor).
+    string(REGEX MATCHALL "\n" lines "${err}")
+    list(LENGTH lines line_count)
+    if(NOT line_count EQUAL 1)
+      message(FATAL_ERROR "${MODE} (${steps} step): record printed more than its line:\n${err}")
+    endif()
     execute_process(COMMAND ${BIN}/firstrace analyze ${exe}.trace --format json
                     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)

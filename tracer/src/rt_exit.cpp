@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "rt_metadata.hpp"
+#include "rt_real.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
@@ -18,6 +19,17 @@
 namespace frt {
 
 namespace {
+
+// The runtime's own handlers go to libc's sigaction, not through whatever `sigaction` the
+// program's executable defines: clang's static UBSan runtime intercepts it there and, called
+// before it has initialised (the runtime can start inside its preinit code), installs nothing.
+using sigaction_fn = int (*)(int, const struct sigaction*, struct sigaction*);
+FRT_DECLARE_REAL_TYPED(sigaction, sigaction_fn);
+
+int real_sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
+    auto real = REAL(sigaction);
+    return real != nullptr ? real(sig, act, old) : -1;
+}
 std::atomic<bool> g_finalized{false};
 
 // Threads alive at exit (a worker blocked in the OpenMP pool, a detached thread sleeping):
@@ -52,7 +64,7 @@ void install_exit_flush_handler() {
     sa.sa_sigaction = on_exit_flush_signal;
     sa.sa_flags = SA_SIGINFO | SA_RESTART;
     sigfillset(&sa.sa_mask);
-    sigaction(exit_flush_signal(), &sa, nullptr);
+    real_sigaction(exit_flush_signal(), &sa, nullptr);
 }
 
 void complete_other_threads(ThreadState* self, bool end_records) {
@@ -73,7 +85,10 @@ void complete_other_threads(ThreadState* self, bool end_records) {
 
 void on_fatal_signal(int sig, siginfo_t*, void*) {
     finalize("signal", sig, true);
-    signal(sig, SIG_DFL);
+    struct sigaction default_action;
+    std::memset(&default_action, 0, sizeof default_action);
+    default_action.sa_handler = SIG_DFL;
+    real_sigaction(sig, &default_action, nullptr);
     raise(sig);
 }
 
@@ -97,9 +112,9 @@ void install_exit_handlers() {
                          SIGTERM, SIGINT, SIGHUP, SIGQUIT};
     for (int sig : fatal) {
         struct sigaction old;
-        if (sigaction(sig, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
+        if (real_sigaction(sig, nullptr, &old) == 0 && !(old.sa_flags & SA_SIGINFO) &&
             old.sa_handler == SIG_DFL)
-            sigaction(sig, &sa, nullptr);
+            real_sigaction(sig, &sa, nullptr);
     }
     install_exit_flush_handler();
     atexit(atexit_handler);

@@ -5,6 +5,7 @@
 // versions, program, arguments, pid, host, clocks, loaded modules), `instrumented 1` once
 // instrumented code announced itself, the modules again at exit and the end line.
 #include "rt_metadata.hpp"
+#include "rt_environment.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,7 +153,7 @@ bool owns_trace() {
 
 bool open_trace_directory() {
     g_trace_owner = static_cast<int>(getpid());
-    const char* out = getenv("FIRSTRACE_OUTPUT");
+    const char* out = runtime_getenv("FIRSTRACE_OUTPUT");
     Line dir;
     if (out && out[0]) {
         dir.s(out);

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "rt_environment.hpp"
 #include "rt_metadata.hpp"
 #include "rt_real.hpp"
 #include "rt_record_buffer.hpp"
@@ -46,12 +47,12 @@ void ensure_init() {
     // Every interceptor's real function, before anything here can reach one (a disabled runtime
     // still forwards every call).
     resolve_real_functions();
-    const char* disable = getenv("FIRSTRACE_DISABLE");
+    const char* disable = runtime_getenv("FIRSTRACE_DISABLE");
     if (disable && disable[0] && disable[0] != '0') {
         g_state.store(RtState::Disabled);
         return;
     }
-    if (const char* depth = getenv("FIRSTRACE_STACK_DEPTH")) {
+    if (const char* depth = runtime_getenv("FIRSTRACE_STACK_DEPTH")) {
         u64 v = 0;
         for (const char* c = depth; *c >= '0' && *c <= '9' && v <= kMaxStack; ++c)
             v = v * 10 + static_cast<u64>(*c - '0');
