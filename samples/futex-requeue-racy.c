@@ -1,7 +1,7 @@
 // Raw futex operations beyond wait/wake (see futex-requeue.c), racy: the signaller writes the
 // second records after its wake at `lock`; a thread that nothing orders after the FUTEX_WAKE_OP
 // reads the word the kernel sets with a plain load; the futex_waitv producer writes the record's
-// last field after its wake.
+// last field after its wake; the FUTEX_CMP_REQUEUE_PI signaller writes after the requeue.
 #define _GNU_SOURCE
 #include <limits.h>
 #include <linux/futex.h>
@@ -21,6 +21,8 @@ static int other, flag;
 static int op_record[4];
 static int first_word, second_word;
 static int waitv_record[4];
+static int pi_cond, pi_lock;
+static int pi_record[4];
 
 static long futex(int* word, int op, int value, long value2, int* word2, int value3) {
     return syscall(SYS_futex, word, op, value, value2, word2, value3);
@@ -114,9 +116,36 @@ static void waitv_round(void) {
     printf("waitv %ld\n", (long)(intptr_t)r);
 }
 
+static void* pi_waiter(void* arg) {
+    (void)arg;
+    int owner = (int)syscall(SYS_gettid);
+    while (futex(&pi_cond, FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, 0, &pi_lock, 0) != 0)
+        usleep(1000);
+    const int seen = pi_record[0] + pi_record[3]; // RACE
+    // unlock: in user space unless the kernel marked waiters
+    if (!__atomic_compare_exchange_n(&pi_lock, &owner, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        futex(&pi_lock, FUTEX_UNLOCK_PI_PRIVATE, 0, 0, NULL, 0);
+    return (void*)(intptr_t)seen;
+}
+
+static void requeue_pi_round(void) {
+    pthread_t waiter;
+    pthread_create(&waiter, NULL, pi_waiter, NULL);
+    for (int i = 0; i < 3; ++i)
+        pi_record[i] = 60 + i;
+    // wake the waiter onto pi_lock (it gets the free lock) once it is asleep on pi_cond
+    while (futex(&pi_cond, FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, 0, &pi_lock, 0) < 1)
+        usleep(10000);
+    pi_record[3] = 63; // RACE
+    void* r;
+    pthread_join(waiter, &r);
+    printf("requeue_pi %ld\n", (long)(intptr_t)r);
+}
+
 int main(void) {
     requeue_round();
     wake_op_round();
     waitv_round();
+    requeue_pi_round();
     return 0;
 }

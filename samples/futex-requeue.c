@@ -9,6 +9,9 @@
 //   until it reads 1 there with an acquire load.
 // - futex_waitv: a consumer sleeps on two words at once; the producer fills a record, sets the
 //   second word and wakes it: futex_waitv returns that word's index.
+// - FUTEX_CMP_REQUEUE_PI: a waiter sleeps in FUTEX_WAIT_REQUEUE_PI on `pi_cond`; the signaller
+//   fills a record and moves it to the priority-inheritance lock `pi_lock`, which the kernel
+//   gives it (the lock is free): the waiter returns owning the lock, reads the record, unlocks.
 // ThreadSanitizer does not intercept syscall() and orders none of these (it reports every record).
 // Each producer first sleeps so that its consumers are asleep in the kernel.
 #define _GNU_SOURCE
@@ -30,6 +33,8 @@ static int other, flag;
 static int op_record[4];
 static int first_word, second_word;
 static int waitv_record[4];
+static int pi_cond, pi_lock;
+static int pi_record[4];
 
 static long futex(int* word, int op, int value, long value2, int* word2, int value3) {
     return syscall(SYS_futex, word, op, value, value2, word2, value3);
@@ -114,9 +119,35 @@ static void waitv_round(void) {
     printf("waitv %ld\n", (long)(intptr_t)r);
 }
 
+static void* pi_waiter(void* arg) {
+    (void)arg;
+    int owner = (int)syscall(SYS_gettid);
+    while (futex(&pi_cond, FUTEX_WAIT_REQUEUE_PI_PRIVATE, 0, 0, &pi_lock, 0) != 0)
+        usleep(1000);
+    const int seen = pi_record[0] + pi_record[3];
+    // unlock: in user space unless the kernel marked waiters
+    if (!__atomic_compare_exchange_n(&pi_lock, &owner, 0, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+        futex(&pi_lock, FUTEX_UNLOCK_PI_PRIVATE, 0, 0, NULL, 0);
+    return (void*)(intptr_t)seen;
+}
+
+static void requeue_pi_round(void) {
+    pthread_t waiter;
+    pthread_create(&waiter, NULL, pi_waiter, NULL);
+    for (int i = 0; i < 4; ++i)
+        pi_record[i] = 60 + i;
+    // wake the waiter onto pi_lock (it gets the free lock) once it is asleep on pi_cond
+    while (futex(&pi_cond, FUTEX_CMP_REQUEUE_PI_PRIVATE, 1, 0, &pi_lock, 0) < 1)
+        usleep(10000);
+    void* r;
+    pthread_join(waiter, &r);
+    printf("requeue_pi %ld\n", (long)(intptr_t)r);
+}
+
 int main(void) {
     requeue_round();
     wake_op_round();
     waitv_round();
+    requeue_pi_round();
     return 0;
 }
