@@ -47,8 +47,10 @@ if(MODE STREQUAL "exit-with-running-thread")
   check_truncated(3 "still running when the program ended with _exit(3)" ${WORK}/ewrt)
 
 elseif(MODE STREQUAL "exit-with-blocked-threads")
-  # A thread that blocked every signal and waits in a read at exit: the trace is complete. One
-  # that the exit flush cannot reach (raw sigprocmask) while it computes: truncated, and said.
+  # Threads that wait at exit with every signal blocked (pthread_sigmask, syscall(SYS_rt_sigprocmask))
+  # or a full mask for the call (pselect, ppoll, epoll_pwait(2), sigsuspend, sigtimedwait, raw
+  # rt_sigsuspend/ppoll): the trace is complete. One that the exit flush cannot reach (its own
+  # syscall instruction) while it computes: truncated, and said.
   build(${SRC}/exit_with_blocked_threads.c ${WORK}/ewbt)
   run(r COMMAND ${BIN}/firstrace record -q -o ${WORK}/ewbt.trace -- ${WORK}/ewbt blocked)
   expect("record to return 0, got ${r_rc}: ${r_err}" r_rc EQUAL 0)

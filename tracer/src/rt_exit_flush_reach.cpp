@@ -13,6 +13,12 @@
 //     notification threads they start) are created with all signals blocked: a thread attached
 //     when it first runs traced code unblocks the signal for itself (attach_thread), as does a
 //     created thread after taking its creator's or its attribute's mask.
+//   - the calls that replace the mask while they wait (pselect, ppoll, epoll_pwait, epoll_pwait2:
+//     rt_fd_readiness.cpp; sigsuspend here) get it taken out of their mask too, and so do the
+//     same system calls made raw through syscall() (rt_sigprocmask, rt_sigsuspend,
+//     rt_sigtimedwait's accepted set, pselect6, ppoll, epoll_pwait, epoll_pwait2): the kernel
+//     reads only the first `sigsetsize` bytes of the set, so only those are copied.
+// A mask set by a system call the program makes itself (inline assembly) still blocks it.
 // The runtime's own mask changes (blocking everything around a deferred handler) are its own and
 // pass unchanged. The old mask the program reads back shows the signal unblocked.
 #include <signal.h>
@@ -21,6 +27,7 @@
 
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_syscall.hpp"
 #include "rt_system.hpp"
 
 using namespace frt;
@@ -43,6 +50,60 @@ const sigset_t* frt::without_exit_flush_signal(const sigset_t* set, sigset_t& co
     copy = *set;
     sigdelset(&copy, exit_flush_signal());
     return &copy;
+}
+
+namespace {
+// The kernel's signal set at `set` (its first `size` bytes, as the system call reads them), when
+// it holds the exit flush signal: a copy without it, else `set` itself (also when it cannot be
+// read: the call fails as it would have).
+long raw_set_without_exit_flush_signal(long set, long size, sigset_t& copy) {
+    const auto bytes = static_cast<unsigned long>(size);
+    if (bytes == 0 || bytes > sizeof copy ||
+        static_cast<unsigned long>(exit_flush_signal() - 1) >= 8 * bytes)
+        return set;
+    sigemptyset(&copy);
+    if (!copy_call_argument(&copy, static_cast<u64>(set), bytes)) return set;
+    if (sigismember(&copy, exit_flush_signal()) != 1) return set;
+    sigdelset(&copy, exit_flush_signal());
+    return reinterpret_cast<long>(&copy);
+}
+} // namespace
+
+void frt::keep_exit_flush_reachable(long number, long (&a)[6], RawSignalSet& copy, u64 pc) {
+    if (from_runtime(pc)) return;
+    switch (number) {
+    case SYS_rt_sigprocmask: // how, set, old, size
+        if (a[0] == SIG_BLOCK || a[0] == SIG_SETMASK)
+            a[1] = raw_set_without_exit_flush_signal(a[1], a[3], copy.set);
+        return;
+    case SYS_rt_sigsuspend: // set, size
+        a[0] = raw_set_without_exit_flush_signal(a[0], a[1], copy.set);
+        return;
+    case SYS_rt_sigtimedwait: // set (accepted), info, timeout, size
+        a[0] = raw_set_without_exit_flush_signal(a[0], a[3], copy.set);
+        return;
+    case SYS_ppoll: // fds, n, timeout, mask, size
+        a[3] = raw_set_without_exit_flush_signal(a[3], a[4], copy.set);
+        return;
+    case SYS_epoll_pwait: // epfd, events, max, timeout, mask, size
+    case SYS_epoll_pwait2:
+        a[4] = raw_set_without_exit_flush_signal(a[4], a[5], copy.set);
+        return;
+    case SYS_pselect6: { // n, in, out, except, timeout, {mask, size}
+        if (!copy_call_argument(&copy.pselect_mask, static_cast<u64>(a[5]),
+                                sizeof copy.pselect_mask))
+            return;
+        const long set = reinterpret_cast<long>(copy.pselect_mask.set);
+        const long stripped = raw_set_without_exit_flush_signal(
+            set, static_cast<long>(copy.pselect_mask.size), copy.set);
+        if (stripped == set) return;
+        copy.pselect_mask.set = &copy.set;
+        a[5] = reinterpret_cast<long>(&copy.pselect_mask);
+        return;
+    }
+    default:
+        return;
+    }
 }
 
 void frt::unblock_exit_flush_signal() {

@@ -16,6 +16,13 @@
 //                                sockets from socket(), accept() and accept4() all share one
 //                                description (the runtime cannot tell which socket is
 //                                connected to which: ThreadSanitizer's global socket object);
+//                                a POSIX message queue's descriptors (rt_mq.cpp: a queue
+//                                descriptor is a file descriptor on Linux) all share the
+//                                queue's description, whatever mq_open made them, and keep
+//                                one writer set per message priority: mq_send is a send on
+//                                its priority's set, mq_receive acquires only the set of the
+//                                priority of the message it got (that message was sent with
+//                                it; a send of another priority cannot have been received);
 //                                any other descriptor is its own.
 //   connections                  connect() is a Release before the call, accept() returning a
 //                                socket an Acquire after it, on one object for all sockets:
@@ -63,7 +70,11 @@ std::atomic<u32> g_incarnation[kMaxFd];
 std::atomic<bool> g_signalfd[kMaxFd]; // the current incarnation is a signalfd
 constexpr u64 kSocketDescription = 1; // every socket but socketpair()'s ends
 std::atomic<u64> g_next_description{kSocketDescription + 1};
-unsigned char g_connections; // the object connect() releases and accept() acquires
+// Message queue i's description is kQueueDescriptions + i (the counter above never gets there).
+constexpr u64 kQueueDescriptions = u64{1} << 40;
+constexpr u64 kQueues = u64{1} << 20;
+constexpr u32 kPriorities = 1u << 15; // MQ_PRIO_MAX on Linux
+unsigned char g_connections;          // the object connect() releases and accept() acquires
 } // namespace
 
 // One byte per (descriptor, incarnation), named in reports through the runtime's symbols.
@@ -83,9 +94,13 @@ const void* descriptor_byte(int fd) {
     return &firstrace_file_descriptors[static_cast<u64>(fd) * kIncarnations + inc];
 }
 
-// fd's open file description (a key), and the writers it has seen (bit = pid mod 64).
-u64 description(int fd) {
+// fd's open file description (a key), and the writers it has seen (bit = pid mod 64). A message
+// queue's key is that of the writers of `priority`: with the writer's bit below it (the
+// writer_object() shift) it is above every address of user space and every other key.
+u64 description(int fd, u32 priority = 0) {
     const u64 d = g_description[fd].load(std::memory_order_relaxed);
+    if (d >= kQueueDescriptions && d < kQueueDescriptions + kQueues)
+        return u64{1} << 57 | ((d - kQueueDescriptions) * kPriorities + priority % kPriorities);
     return d != 0 ? d << 13 : static_cast<u64>(fd) + 1;
 }
 constexpr u32 kWriterSets = 4096;
@@ -111,14 +126,14 @@ void used(ThreadState* t, int fd, u64 pc) {
 
 namespace frt::fd {
 
-void before_send(int fd, u64 pc, const void* buf, u64 n) {
+void before_send(int fd, u64 pc, const void* buf, u64 n, u32 priority) {
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
     ThreadState* t = scope.thread();
     used(t, fd, pc);
     library_access(t, pc, buf, n, false);
     if (modelled(fd)) {
-        const u64 desc = description(fd);
+        const u64 desc = description(fd, priority);
         const u32 bit = t->pid % 64;
         writers(desc).fetch_or(1ull << bit, std::memory_order_relaxed);
         release_now(t, fmt::kObjFile, writer_object(desc, bit), pc, false);
@@ -129,9 +144,9 @@ void before_send(int fd, u64 pc, const void* buf, u64 n) {
 
 namespace {
 // The Acquire of every writer object of fd's description seen so far.
-void acquire_writers(ThreadState* t, int fd, u64 pc) {
+void acquire_writers(ThreadState* t, int fd, u64 pc, u32 priority = 0) {
     if (!modelled(fd)) return;
-    const u64 desc = description(fd);
+    const u64 desc = description(fd, priority);
     u64 set = writers(desc).load(std::memory_order_relaxed);
     while (set != 0) {
         const u32 bit = static_cast<u32>(__builtin_ctzll(set));
@@ -144,12 +159,12 @@ void acquire_writers(ThreadState* t, int fd, u64 pc) {
 
 namespace frt::fd {
 
-void after_receive(int fd, u64 pc, ssize_t r) {
+void after_receive(int fd, u64 pc, ssize_t r, u32 priority) {
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
     ThreadState* t = scope.thread();
     used(t, fd, pc);
-    if (r >= 0) acquire_writers(t, fd, pc);
+    if (r >= 0) acquire_writers(t, fd, pc, priority);
 }
 
 void readiness_reported(int fd, u64 pc) {
@@ -387,8 +402,8 @@ int duplicated(int oldfd, int newfd, bool fresh, u64 pc) {
     return newfd;
 }
 
-// dup2/dup3 onto newfd: a use of newfd (a read of its byte, see the top of this file).
-void replaced(int fd, u64 pc) {
+// A use of fd (a read of its byte, see the top of this file): dup2/dup3 onto newfd, ...
+void descriptor_used(int fd, u64 pc) {
     if (InterceptorScope scope(enter_call(pc)); scope) used(scope.thread(), fd, pc);
 }
 } // namespace frt::fd
@@ -397,11 +412,11 @@ FRT_EXPORT int dup(int fd) {
     return duplicated(fd, REAL(dup)(fd), true, FRT_CALLER());
 }
 FRT_EXPORT int dup2(int oldfd, int newfd) {
-    if (oldfd != newfd) replaced(newfd, FRT_CALLER());
+    if (oldfd != newfd) descriptor_used(newfd, FRT_CALLER());
     return duplicated(oldfd, REAL(dup2)(oldfd, newfd), false, FRT_CALLER());
 }
 FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
-    if (oldfd != newfd) replaced(newfd, FRT_CALLER());
+    if (oldfd != newfd) descriptor_used(newfd, FRT_CALLER());
     return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags), false, FRT_CALLER());
 }
 FRT_EXPORT int fcntl(int fd, int cmd, ...) {
@@ -485,6 +500,20 @@ int socket_created(int fd, u64 pc) {
     created(fd, pc);
     new_description(fd, kSocketDescription);
     return fd;
+}
+
+int queue_opened(int fd, u32 queue, u64 pc) {
+    created(fd, pc);
+    if (queue < kQueues) new_description(fd, kQueueDescriptions + queue);
+    return fd;
+}
+
+u32 queue_of(int fd) {
+    if (!modelled(fd)) return kNoQueue;
+    const u64 d = g_description[fd].load(std::memory_order_relaxed);
+    return d >= kQueueDescriptions && d < kQueueDescriptions + kQueues
+               ? static_cast<u32>(d - kQueueDescriptions)
+               : kNoQueue;
 }
 // accept, accept4 returned a connection: ordered after every connect() before it.
 int accepted(int fd, u64 pc) {

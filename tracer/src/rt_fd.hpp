@@ -12,11 +12,13 @@
 namespace frt::fd {
 
 // Before data goes out through fd (write, send, ...): the use of fd, the read of the n bytes
-// at buf, the Release of this writer's object of fd's description.
-void before_send(int fd, u64 pc, const void* buf, u64 n);
+// at buf, the Release of this writer's object of fd's description (a message queue's: of the
+// message's priority).
+void before_send(int fd, u64 pc, const void* buf, u64 n, u32 priority = 0);
 // After a call that took data in through fd returned r (read, recv, ...): the use of fd and,
-// when r >= 0, the Acquire of every writer object of fd's description.
-void after_receive(int fd, u64 pc, ssize_t r);
+// when r >= 0, the Acquire of every writer object of fd's description (a message queue's: of
+// the received message's priority).
+void after_receive(int fd, u64 pc, ssize_t r, u32 priority = 0);
 // The kernel reported fd ready (epoll_wait, rt_epoll.cpp): the Acquire of every writer object of
 // fd's description, as a read would, without the read's use of fd.
 void readiness_reported(int fd, u64 pc);
@@ -34,10 +36,17 @@ int created(int fd, u64 pc);
 int pipe_created(int r, const int fds[2], u64 pc);
 // newfd now refers to oldfd's description (fresh: the kernel chose newfd); returns newfd.
 int duplicated(int oldfd, int newfd, bool fresh, u64 pc);
-// dup2/dup3 onto an open newfd: a use of it (replaced atomically).
-void replaced(int fd, u64 pc);
+// A use of fd by a call that neither sends nor receives (a read of its byte): dup2/dup3 onto an
+// open newfd (replaced atomically), mq_notify, mq_getattr.
+void descriptor_used(int fd, u64 pc);
 // socket() returned fd: a socket (one description of all sockets); returns fd.
 int socket_created(int fd, u64 pc);
+// mq_open returned fd, a descriptor of message queue number `queue` (rt_mq.cpp; 2^20 of them):
+// its description is the queue's, whatever call opened it; returns fd.
+int queue_opened(int fd, u32 queue, u64 pc);
+// The message queue fd is a descriptor of (its number, shared by its duplicates), or kNoQueue.
+constexpr u32 kNoQueue = ~0u;
+u32 queue_of(int fd);
 // accept/accept4 returned fd: ordered after every connect before it; returns fd.
 int accepted(int fd, u64 pc);
 // Before connect(fd): the use of fd and the Release that accept acquires.

@@ -17,7 +17,9 @@
 //                        descriptor ready because of what was written to it; compiler-rt's
 //                        Linux/epoll_norace). ThreadSanitizer's model since LLVM 16 (FdRelease
 //                        in epoll_ctl, FdAcquire in epoll_wait, and of the ready descriptors).
-// Only the program's calls, never the runtime's own.
+// The masks ppoll, pselect, epoll_pwait and epoll_pwait2 set while they wait never block the
+// runtime's exit flush signal (rt_exit_flush_reach.cpp). Only the program's calls, never the
+// runtime's own.
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -85,7 +87,8 @@ FRT_EXPORT int ppoll(struct pollfd* fds, nfds_t n, const struct timespec* timeou
         c.bytes(fds, n * sizeof *fds, false);
         c.bytes(timeout, sizeof *timeout, false);
     }
-    const int r = REAL(ppoll)(fds, n, timeout, mask);
+    sigset_t reachable;
+    const int r = REAL(ppoll)(fds, n, timeout, without_exit_flush_signal(mask, reachable));
     if (r >= 0)
         if (Waiting c(FRT_CALLER()); c) c.bytes(fds, n * sizeof *fds, true);
     return r;
@@ -103,7 +106,8 @@ FRT_EXPORT int pselect(int nfds, fd_set* r, fd_set* w, fd_set* e, const struct t
                        const sigset_t* mask) {
     sets_used(FRT_CALLER(), nfds, r, w, e, false);
     if (Waiting c(FRT_CALLER()); c) c.bytes(timeout, sizeof *timeout, false);
-    const int n = REAL(pselect)(nfds, r, w, e, timeout, mask);
+    sigset_t reachable;
+    const int n = REAL(pselect)(nfds, r, w, e, timeout, without_exit_flush_signal(mask, reachable));
     if (n >= 0) sets_used(FRT_CALLER(), nfds, r, w, e, true);
     return n;
 }
@@ -128,8 +132,10 @@ FRT_EXPORT int epoll_wait(int epfd, struct epoll_event* events, int max, int tim
 }
 FRT_EXPORT int epoll_pwait(int epfd, struct epoll_event* events, int max, int timeout,
                            const sigset_t* mask) {
-    return events_received(FRT_CALLER(), epfd, events,
-                           REAL(epoll_pwait)(epfd, events, max, timeout, mask));
+    sigset_t reachable;
+    return events_received(
+        FRT_CALLER(), epfd, events,
+        REAL(epoll_pwait)(epfd, events, max, timeout, without_exit_flush_signal(mask, reachable)));
 }
 FRT_EXPORT int epoll_pwait2(int epfd, struct epoll_event* events, int max,
                             const struct timespec* timeout, const sigset_t* mask) {
@@ -138,7 +144,10 @@ FRT_EXPORT int epoll_pwait2(int epfd, struct epoll_event* events, int max,
         errno = ENOSYS;
         return -1;
     }
-    return events_received(FRT_CALLER(), epfd, events, real(epfd, events, max, timeout, mask));
+    sigset_t reachable;
+    return events_received(
+        FRT_CALLER(), epfd, events,
+        real(epfd, events, max, timeout, without_exit_flush_signal(mask, reachable)));
 }
 
 // The __interceptor_ names (rt_record.hpp).

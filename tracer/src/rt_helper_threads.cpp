@@ -13,10 +13,10 @@
 // program's function and value in the sigevent given to the C library (a trampoline calls the
 // program's function with its value); slots live in static memory and are never reused, since a
 // notification may start after its timer was deleted. A program that creates more than
-// kTimerSlots such timers gets the rest unordered (as before).
+// kTimerSlots such timers gets the rest unordered (as before). A message queue's SIGEV_THREAD
+// notification (rt_mq.cpp) goes through a slot of the same pool.
 #include <aio.h>
 #include <errno.h>
-#include <mqueue.h>
 #include <netdb.h>
 #include <signal.h>
 #include <time.h>
@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "rt_helper_threads.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 
@@ -32,7 +33,6 @@ namespace fmt = firstrace::format;
 
 namespace {
 FRT_DECLARE_REAL(timer_create);
-FRT_DECLARE_REAL(mq_notify);
 FRT_DECLARE_REAL(aio_read);
 FRT_DECLARE_REAL(aio_write);
 FRT_DECLARE_REAL(aio_fsync);
@@ -44,22 +44,21 @@ FRT_DECLARE_REAL(lio_listio64);
 
 FRT_DECLARE_REAL(getaddrinfo_a);
 FRT_DECLARE_REAL(timer_settime);
+} // namespace
 
-// The program's notification of one timer.
-struct TimerSlot {
+// The program's notification of one timer (or message queue).
+struct frt::NotificationSlot {
     void (*function)(union sigval);
     union sigval value;
     std::atomic<timer_t> timer; // once created
     std::atomic<bool> created;
 };
+
+namespace {
+using TimerSlot = NotificationSlot;
 constexpr u32 kTimerSlots = 1024;
 TimerSlot g_timer_slots[kTimerSlots];
 std::atomic<u32> g_timer_slots_used{0};
-
-void release_timer_slot(const TimerSlot* slot, u64 pc) {
-    InterceptorScope scope(enter_call(pc));
-    if (scope) release_now(scope.thread(), fmt::kObjSignal, slot, pc, true);
-}
 
 // Runs on the C library's notification thread (attached here: its first traced code).
 void notify_through_slot(union sigval value) {
@@ -98,30 +97,41 @@ TimerSlot* new_timer_slot(const struct sigevent* event) {
     return slot;
 }
 
-bool notifies_on_thread(const struct sigevent* event) {
+} // namespace
+
+bool frt::notifies_on_thread(const struct sigevent* event) {
     return event != nullptr && event->sigev_notify == SIGEV_THREAD;
 }
 
-// The real call (ENOSYS if this C library lacks it).
-template <class Real, class... Args> int forward(Real real, Args... args) {
-    if (real == nullptr) {
-        errno = ENOSYS;
-        return -1;
-    }
-    return real(args...);
+frt::NotificationSlot* frt::notification_slot(const struct sigevent* event,
+                                              NotificationSlot* reusable) {
+    if (reusable != nullptr && reusable->function == event->sigev_notify_function &&
+        reusable->value.sival_ptr == event->sigev_value.sival_ptr)
+        return reusable;
+    return new_timer_slot(event);
 }
-} // namespace
+
+void frt::release_notification_slot(const NotificationSlot* slot, u64 pc) {
+    InterceptorScope scope(enter_call(pc));
+    if (scope) release_now(scope.thread(), fmt::kObjSignal, slot, pc, true);
+}
+
+struct sigevent frt::through_slot(const struct sigevent* event, const NotificationSlot* slot) {
+    struct sigevent through = *event;
+    through.sigev_notify_function = notify_through_slot;
+    through.sigev_value.sival_ptr = const_cast<NotificationSlot*>(slot);
+    return through;
+}
 
 FRT_EXPORT int timer_create(clockid_t clock, struct sigevent* event, timer_t* timer) {
-    if (!notifies_on_thread(event)) return forward(REAL(timer_create), clock, event, timer);
+    if (!notifies_on_thread(event))
+        return call_real_or_enosys(REAL(timer_create), clock, event, timer);
     unordered_helper_thread();
     TimerSlot* slot = new_timer_slot(event);
-    if (slot == nullptr) return forward(REAL(timer_create), clock, event, timer);
-    struct sigevent through_slot = *event;
-    through_slot.sigev_notify_function = notify_through_slot;
-    through_slot.sigev_value.sival_ptr = slot;
-    release_timer_slot(slot, FRT_CALLER());
-    const int r = forward(REAL(timer_create), clock, &through_slot, timer);
+    if (slot == nullptr) return call_real_or_enosys(REAL(timer_create), clock, event, timer);
+    struct sigevent through = through_slot(event, slot);
+    release_notification_slot(slot, FRT_CALLER());
+    const int r = call_real_or_enosys(REAL(timer_create), clock, &through, timer);
     if (r == 0) remember_timer_slot(*timer, slot);
     return r;
 }
@@ -129,64 +139,58 @@ FRT_EXPORT int timer_create(clockid_t clock, struct sigevent* event, timer_t* ti
 FRT_EXPORT int timer_settime(timer_t timer, int flags, const struct itimerspec* value,
                              struct itimerspec* old) {
     if (const TimerSlot* slot = timer_slot(timer); slot != nullptr)
-        release_timer_slot(slot, FRT_CALLER());
-    return forward(REAL(timer_settime), timer, flags, value, old);
-}
-
-FRT_EXPORT int mq_notify(mqd_t queue, const struct sigevent* event) {
-    if (notifies_on_thread(event)) unordered_helper_thread();
-    return forward(REAL(mq_notify), queue, event);
+        release_notification_slot(slot, FRT_CALLER());
+    return call_real_or_enosys(REAL(timer_settime), timer, flags, value, old);
 }
 
 FRT_EXPORT int aio_read(struct aiocb* cb) {
     unordered_helper_thread();
-    return forward(REAL(aio_read), cb);
+    return call_real_or_enosys(REAL(aio_read), cb);
 }
 
 FRT_EXPORT int aio_write(struct aiocb* cb) {
     unordered_helper_thread();
-    return forward(REAL(aio_write), cb);
+    return call_real_or_enosys(REAL(aio_write), cb);
 }
 
 FRT_EXPORT int aio_fsync(int op, struct aiocb* cb) {
     unordered_helper_thread();
-    return forward(REAL(aio_fsync), op, cb);
+    return call_real_or_enosys(REAL(aio_fsync), op, cb);
 }
 
 FRT_EXPORT int lio_listio(int mode, struct aiocb* const list[], int count, struct sigevent* event) {
     unordered_helper_thread();
-    return forward(REAL(lio_listio), mode, list, count, event);
+    return call_real_or_enosys(REAL(lio_listio), mode, list, count, event);
 }
 
 FRT_EXPORT int aio_read64(struct aiocb64* cb) {
     unordered_helper_thread();
-    return forward(REAL(aio_read64), cb);
+    return call_real_or_enosys(REAL(aio_read64), cb);
 }
 
 FRT_EXPORT int aio_write64(struct aiocb64* cb) {
     unordered_helper_thread();
-    return forward(REAL(aio_write64), cb);
+    return call_real_or_enosys(REAL(aio_write64), cb);
 }
 
 FRT_EXPORT int aio_fsync64(int op, struct aiocb64* cb) {
     unordered_helper_thread();
-    return forward(REAL(aio_fsync64), op, cb);
+    return call_real_or_enosys(REAL(aio_fsync64), op, cb);
 }
 
 FRT_EXPORT int lio_listio64(int mode, struct aiocb64* const list[], int count,
                             struct sigevent* event) {
     unordered_helper_thread();
-    return forward(REAL(lio_listio64), mode, list, count, event);
+    return call_real_or_enosys(REAL(lio_listio64), mode, list, count, event);
 }
 
 FRT_EXPORT int getaddrinfo_a(int mode, struct gaicb* list[], int count, struct sigevent* event) {
     unordered_helper_thread();
-    return forward(REAL(getaddrinfo_a), mode, list, count, event);
+    return call_real_or_enosys(REAL(getaddrinfo_a), mode, list, count, event);
 }
 
 FRT_INTERCEPTOR_ALIAS(timer_create)
 FRT_INTERCEPTOR_ALIAS(timer_settime)
-FRT_INTERCEPTOR_ALIAS(mq_notify)
 FRT_INTERCEPTOR_ALIAS(aio_read)
 FRT_INTERCEPTOR_ALIAS(aio_write)
 FRT_INTERCEPTOR_ALIAS(aio_fsync)

@@ -14,6 +14,8 @@
 // instead, and interceptors that can run there have a fallback (rt_libc_memory.cpp).
 #pragma once
 
+#include <errno.h>
+
 #include "rt_internal.hpp"
 
 namespace frt {
@@ -36,6 +38,17 @@ template <class F> FRT_INLINE F real_function(RealFunction& f) {
     void* p = __atomic_load_n(&f.address, __ATOMIC_ACQUIRE);
     if (FRT_UNLIKELY(p == nullptr)) p = resolve_real_function(f);
     return reinterpret_cast<F>(p);
+}
+
+// Calls `real` (a REAL() that may be null: a function this C library lacks, e.g. mq_send before
+// glibc 2.34 when the program did not link librt): -1 and ENOSYS when it is missing.
+template <class Real, class... Args>
+auto call_real_or_enosys(Real real, Args... args) -> decltype(real(args...)) {
+    if (real == nullptr) {
+        errno = ENOSYS;
+        return -1;
+    }
+    return real(args...);
 }
 
 } // namespace frt

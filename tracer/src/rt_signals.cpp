@@ -67,12 +67,12 @@ void release_signal_object(const void* object, u64 pc) {
     release_now(scope.thread(), fmt::kObjSignal, object, pc, false);
 }
 
-void signal_sent(int sig, u64 pc) {
+} // namespace
+
+void frt::signal_sent(int sig, u64 pc) {
     if (sig <= 0 || sig >= kMaxSignal) return;
     release_signal_object(signal_object(sig), pc);
 }
-
-} // namespace
 
 void frt::deliver_signal(int sig, siginfo_t* info, void* context) {
     const int saved_errno = errno;

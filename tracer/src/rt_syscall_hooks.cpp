@@ -155,13 +155,13 @@ FRT_HOOK_POST(dup)(long res, long fd) {
     duplicated(as_fd(fd), as_fd(res), true, FRT_CALLER());
 }
 FRT_HOOK_PRE(dup2)(long oldfd, long newfd) {
-    if (oldfd != newfd) replaced(as_fd(newfd), FRT_CALLER());
+    if (oldfd != newfd) descriptor_used(as_fd(newfd), FRT_CALLER());
 }
 FRT_HOOK_POST(dup2)(long res, long oldfd, long) {
     duplicated(as_fd(oldfd), as_fd(res), false, FRT_CALLER());
 }
 FRT_HOOK_PRE(dup3)(long oldfd, long newfd, long) {
-    if (oldfd != newfd) replaced(as_fd(newfd), FRT_CALLER());
+    if (oldfd != newfd) descriptor_used(as_fd(newfd), FRT_CALLER());
 }
 FRT_HOOK_POST(dup3)(long res, long oldfd, long, long) {
     duplicated(as_fd(oldfd), as_fd(res), false, FRT_CALLER());

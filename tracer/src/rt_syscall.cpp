@@ -1,0 +1,46 @@
+// The program's syscall(): the raw system calls whose effects the runtime models are passed to
+// their models (futexes: rt_futex.cpp; signal masks that would block the exit flush signal:
+// rt_exit_flush_reach.cpp), every other one is forwarded unchanged. Six arguments are read
+// whatever the call takes, as glibc's own syscall() passes six registers to the kernel: the ones
+// the call does not use are ignored by the kernel. The runtime's own system calls do not come
+// here (rt_system.hpp). ThreadSanitizer does not intercept syscall().
+#include <stdarg.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+
+#include "rt_real.hpp"
+#include "rt_record.hpp"
+#include "rt_syscall.hpp"
+#include "rt_system.hpp"
+
+using namespace frt;
+
+namespace {
+FRT_DECLARE_REAL_TYPED(syscall, SyscallFn);
+} // namespace
+
+bool frt::copy_call_argument(void* to, u64 from, u64 n) {
+    if (from == 0) return false;
+    const struct iovec local = {to, n};
+    const struct iovec remote = {reinterpret_cast<void*>(from), n};
+    return system_call(SYS_process_vm_readv, system_call(SYS_getpid), &local, 1, &remote, 1, 0) ==
+           static_cast<long>(n);
+}
+
+FRT_EXPORT long syscall(long number, ...) {
+    va_list ap;
+    va_start(ap, number);
+    long a[6];
+    for (long& v : a)
+        v = va_arg(ap, long);
+    va_end(ap);
+    auto real = REAL(syscall);
+    // unresolved only inside dlsym (the runtime itself): the call as glibc would make it
+    if (real == nullptr) return system_call6(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+    const u64 pc = FRT_CALLER();
+    if (futex_call_modelled(number, a)) return futex_call(number, a, real, pc);
+    RawSignalSet copy;
+    keep_exit_flush_reachable(number, a, copy, pc);
+    return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+FRT_INTERCEPTOR_ALIAS(syscall)
