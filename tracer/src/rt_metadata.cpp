@@ -71,14 +71,14 @@ void write_header() {
         l.s(key::kProgram).s(" ").esc(exe, static_cast<std::size_t>(n));
         write_metadata_line(l);
     }
-    const int fd = ::open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    const int fd = file_open_at(AT_FDCWD, "/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) {
         char args[16384];
         ssize_t got = 0, r;
         while (got < static_cast<ssize_t>(sizeof args) &&
-               (r = ::read(fd, args + got, sizeof args - got)) > 0)
+               (r = file_read(fd, args + got, sizeof args - got)) > 0)
             got += r;
-        ::close(fd);
+        file_close(fd);
         for (ssize_t i = 0; i < got;) {
             const std::size_t len = strnlen(args + i, static_cast<std::size_t>(got - i));
             l.n = 0;
@@ -114,14 +114,14 @@ void write_header() {
 // The fork child's trace directory (g_dir, just created by the child, mode 0700): streams and
 // metadata are created through its descriptor, as in open_trace_directory.
 void reopen_metadata() {
-    if (g_meta_fd >= 0) ::close(g_meta_fd);
-    if (g_dir_fd >= 0) ::close(g_dir_fd);
-    g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (g_meta_fd >= 0) file_close(g_meta_fd);
+    if (g_dir_fd >= 0) file_close(g_dir_fd);
+    g_dir_fd = file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     g_meta_fd =
         g_dir_fd < 0
             ? -1
-            : ::openat(g_dir_fd, firstrace::format::kMetadataFile,
-                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
+            : file_open_at(g_dir_fd, firstrace::format::kMetadataFile,
+                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 }
 } // namespace
 
@@ -176,7 +176,7 @@ bool open_trace_directory() {
         message(l.c_str());
         return false;
     }
-    g_dir_fd = ::open(g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    g_dir_fd = file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat dir_stat;
     const char* refused = nullptr;
     if (g_dir_fd < 0 || fstat(g_dir_fd, &dir_stat) != 0)
@@ -189,14 +189,14 @@ bool open_trace_directory() {
         Line l;
         l.s("refusing trace directory ").s(g_dir).s(": ").s(refused).s("; not tracing");
         message(l.c_str());
-        if (g_dir_fd >= 0) ::close(g_dir_fd);
+        if (g_dir_fd >= 0) file_close(g_dir_fd);
         g_dir_fd = -1;
         return false;
     }
     Line meta;
     meta.s(g_dir).s("/").s(firstrace::format::kMetadataFile);
-    g_meta_fd = ::openat(g_dir_fd, firstrace::format::kMetadataFile,
-                         O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+    g_meta_fd = file_open_at(g_dir_fd, firstrace::format::kMetadataFile,
+                             O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (g_meta_fd < 0) {
         Line l;
         l.s("cannot create ")

@@ -69,7 +69,7 @@ void write_chunk(ThreadState* t, std::size_t n) {
             // The stream keeps the chunks written before and gets no more: a later chunk after
             // a lost one would be out of sequence.
             const int error = errno;
-            ::close(t->fd);
+            file_close(t->fd);
             t->fd = -1;
             note_stream_write_failed(t->thread_pid, error);
         }

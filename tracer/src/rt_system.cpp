@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -37,7 +38,7 @@ void* map_anonymous(std::size_t size) {
 bool write_all(int fd, const void* data, std::size_t n) {
     const char* p = static_cast<const char*>(data);
     while (n > 0) {
-        const ssize_t w = ::write(fd, p, n);
+        const ssize_t w = system_call(SYS_write, fd, p, n);
         if (w < 0) {
             if (errno == EINTR) continue;
             return false;
@@ -58,6 +59,18 @@ u64 now() {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<u64>(ts.tv_sec) * 1000000000ull + static_cast<u64>(ts.tv_nsec);
+}
+
+int file_open_at(int dir, const char* path, int flags, unsigned mode) {
+    return static_cast<int>(system_call(SYS_openat, dir, path, flags, mode));
+}
+
+long file_read(int fd, void* buf, std::size_t n) {
+    return system_call(SYS_read, fd, buf, n);
+}
+
+int file_close(int fd) {
+    return static_cast<int>(system_call(SYS_close, fd));
 }
 
 } // namespace frt

@@ -33,6 +33,14 @@ template <class... Args> FRT_INLINE long system_call(long number, Args... args) 
     return system_call6(number, a[0], a[1], a[2], a[3], a[4], a[5]);
 }
 
+// The runtime's own files (the trace directory, its metadata and streams, /proc): opened,
+// read, written and closed by system calls, not through the program's interposed open/close/
+// read/write, which model descriptors (rt_fd.cpp) and would take the runtime's files for the
+// program's (a stream opened on a number the program just closed is a new incarnation of it).
+int file_open_at(int dir, const char* path, int flags, unsigned mode = 0);
+long file_read(int fd, void* buf, std::size_t n);
+int file_close(int fd);
+
 // The mixing step of the runtime's lock-free hash tables (sync objects, thread map).
 FRT_INLINE u64 hash64(u64 k) {
     k ^= k >> 33;

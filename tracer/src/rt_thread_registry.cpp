@@ -70,8 +70,8 @@ ThreadState* allocate_state() {
 bool open_stream(ThreadState* t) {
     Line l;
     l.s(firstrace::format::kStreamPrefix).u(t->pid).s(firstrace::format::kStreamSuffix);
-    t->fd = ::openat(trace_directory_fd(), l.c_str(),
-                     O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    t->fd = file_open_at(trace_directory_fd(), l.c_str(),
+                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     return t->fd >= 0;
 }
 
@@ -247,7 +247,7 @@ void thread_finish(ThreadState* t) {
     while (t->io_lock.exchange(1, std::memory_order_acquire) != 0)
         __builtin_ia32_pause();
     if (t->registry_slot < kRegistrySize) g_registry[t->registry_slot].store(nullptr);
-    if (t->fd >= 0) ::close(t->fd);
+    if (t->fd >= 0) file_close(t->fd);
     t->fd = -1;
     t->io_lock.store(0, std::memory_order_release);
     tls_state = nullptr;
@@ -277,7 +277,7 @@ void thread_registry_after_fork(ThreadState* self) {
         if (g_registry[i].load(std::memory_order_relaxed) == nullptr) continue;
         ThreadState* t = g_registry[i].exchange(nullptr);
         if (t == nullptr) continue;
-        if (t->fd >= 0) ::close(t->fd); // the child's copy of the parent's descriptor
+        if (t->fd >= 0) file_close(t->fd); // the child's copy of the parent's descriptor
         t->fd = -1;
         if (t != self) release_state(t);
     }
