@@ -14,7 +14,6 @@
 // program's function with its value); slots live in static memory and are never reused, since a
 // notification may start after its timer was deleted. A program that creates more than
 // kTimerSlots such timers gets the rest unordered (as before).
-#include <aio.h>
 #include <errno.h>
 #include <mqueue.h>
 #include <netdb.h>
@@ -33,14 +32,6 @@ namespace fmt = firstrace::format;
 namespace {
 FRT_DECLARE_REAL(timer_create);
 FRT_DECLARE_REAL(mq_notify);
-FRT_DECLARE_REAL(aio_read);
-FRT_DECLARE_REAL(aio_write);
-FRT_DECLARE_REAL(aio_fsync);
-FRT_DECLARE_REAL(lio_listio);
-FRT_DECLARE_REAL(aio_read64);
-FRT_DECLARE_REAL(aio_write64);
-FRT_DECLARE_REAL(aio_fsync64);
-FRT_DECLARE_REAL(lio_listio64);
 
 FRT_DECLARE_REAL(getaddrinfo_a);
 FRT_DECLARE_REAL(timer_settime);
@@ -138,47 +129,6 @@ FRT_EXPORT int mq_notify(mqd_t queue, const struct sigevent* event) {
     return forward(REAL(mq_notify), queue, event);
 }
 
-FRT_EXPORT int aio_read(struct aiocb* cb) {
-    unordered_helper_thread();
-    return forward(REAL(aio_read), cb);
-}
-
-FRT_EXPORT int aio_write(struct aiocb* cb) {
-    unordered_helper_thread();
-    return forward(REAL(aio_write), cb);
-}
-
-FRT_EXPORT int aio_fsync(int op, struct aiocb* cb) {
-    unordered_helper_thread();
-    return forward(REAL(aio_fsync), op, cb);
-}
-
-FRT_EXPORT int lio_listio(int mode, struct aiocb* const list[], int count, struct sigevent* event) {
-    unordered_helper_thread();
-    return forward(REAL(lio_listio), mode, list, count, event);
-}
-
-FRT_EXPORT int aio_read64(struct aiocb64* cb) {
-    unordered_helper_thread();
-    return forward(REAL(aio_read64), cb);
-}
-
-FRT_EXPORT int aio_write64(struct aiocb64* cb) {
-    unordered_helper_thread();
-    return forward(REAL(aio_write64), cb);
-}
-
-FRT_EXPORT int aio_fsync64(int op, struct aiocb64* cb) {
-    unordered_helper_thread();
-    return forward(REAL(aio_fsync64), op, cb);
-}
-
-FRT_EXPORT int lio_listio64(int mode, struct aiocb64* const list[], int count,
-                            struct sigevent* event) {
-    unordered_helper_thread();
-    return forward(REAL(lio_listio64), mode, list, count, event);
-}
-
 FRT_EXPORT int getaddrinfo_a(int mode, struct gaicb* list[], int count, struct sigevent* event) {
     unordered_helper_thread();
     return forward(REAL(getaddrinfo_a), mode, list, count, event);
@@ -187,12 +137,4 @@ FRT_EXPORT int getaddrinfo_a(int mode, struct gaicb* list[], int count, struct s
 FRT_INTERCEPTOR_ALIAS(timer_create)
 FRT_INTERCEPTOR_ALIAS(timer_settime)
 FRT_INTERCEPTOR_ALIAS(mq_notify)
-FRT_INTERCEPTOR_ALIAS(aio_read)
-FRT_INTERCEPTOR_ALIAS(aio_write)
-FRT_INTERCEPTOR_ALIAS(aio_fsync)
-FRT_INTERCEPTOR_ALIAS(lio_listio)
-FRT_INTERCEPTOR_ALIAS(aio_read64)
-FRT_INTERCEPTOR_ALIAS(aio_write64)
-FRT_INTERCEPTOR_ALIAS(aio_fsync64)
-FRT_INTERCEPTOR_ALIAS(lio_listio64)
 FRT_INTERCEPTOR_ALIAS(getaddrinfo_a)
