@@ -18,6 +18,13 @@ static pthread_cond_t submitted = PTHREAD_COND_INITIALIZER;
 static int read_submitted;
 static pthread_barrier_t listed;
 
+static void prepare(struct aiocb* request, void* buffer, size_t size) {
+    memset(request, 0, sizeof *request);
+    request->aio_fildes = file;
+    request->aio_buf = buffer;
+    request->aio_nbytes = size;
+}
+
 static void wait_for(struct aiocb* request) {
     const struct aiocb* list[1] = {request};
     while (aio_error(request) == EINPROGRESS)
@@ -28,18 +35,12 @@ static void* writer_and_reader(void* arg) {
     (void)arg;
     memset(record, 'r', sizeof record);
     struct aiocb write_request;
-    memset(&write_request, 0, sizeof write_request);
-    write_request.aio_fildes = file;
-    write_request.aio_buf = record;
-    write_request.aio_nbytes = sizeof record;
+    prepare(&write_request, record, sizeof record);
     if (aio_write(&write_request) != 0) exit(1);
     wait_for(&write_request);
     if (aio_return(&write_request) != sizeof record) exit(1);
 
-    memset(&read_request, 0, sizeof read_request);
-    read_request.aio_fildes = file;
-    read_request.aio_buf = copy;
-    read_request.aio_nbytes = sizeof copy;
+    prepare(&read_request, copy, sizeof copy);
     if (aio_read(&read_request) != 0) exit(1); // RACE
     pthread_mutex_lock(&lock);
     read_submitted = 1;
@@ -77,10 +78,7 @@ int main(void) {
     pthread_create(&second, NULL, rewriter, NULL);
     memset(first, '1', sizeof first);
     struct aiocb request;
-    memset(&request, 0, sizeof request);
-    request.aio_fildes = file;
-    request.aio_buf = first;
-    request.aio_nbytes = sizeof first;
+    prepare(&request, first, sizeof first);
     request.aio_lio_opcode = LIO_WRITE;
     struct aiocb* list[1] = {&request};
     if (lio_listio(LIO_NOWAIT, list, 1, NULL) != 0) return 1; // RACE

@@ -21,6 +21,13 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t submitted = PTHREAD_COND_INITIALIZER;
 static int read_submitted;
 
+static void prepare(struct aiocb* request, void* buffer, size_t size) {
+    memset(request, 0, sizeof *request);
+    request->aio_fildes = file;
+    request->aio_buf = buffer;
+    request->aio_nbytes = size;
+}
+
 static void wait_for(struct aiocb* request) {
     const struct aiocb* list[1] = {request};
     while (aio_error(request) == EINPROGRESS)
@@ -31,19 +38,13 @@ static void* writer_and_reader(void* arg) {
     (void)arg;
     memset(record, 'r', sizeof record);
     struct aiocb write_request;
-    memset(&write_request, 0, sizeof write_request);
-    write_request.aio_fildes = file;
-    write_request.aio_buf = record;
-    write_request.aio_nbytes = sizeof record;
+    prepare(&write_request, record, sizeof record);
     if (aio_write(&write_request) != 0) exit(1);
     wait_for(&write_request);
     if (aio_return(&write_request) != sizeof record) exit(1);
     record[0] = 'R'; // the transfer read the record before the completion observed
 
-    memset(&read_request, 0, sizeof read_request);
-    read_request.aio_fildes = file;
-    read_request.aio_buf = copy;
-    read_request.aio_nbytes = sizeof copy;
+    prepare(&read_request, copy, sizeof copy);
     if (aio_read(&read_request) != 0) exit(1);
     pthread_mutex_lock(&lock);
     read_submitted = 1;
@@ -77,13 +78,10 @@ int main(void) {
     memset(first, '1', sizeof first);
     memset(second, '2', sizeof second);
     struct aiocb requests[2];
-    memset(requests, 0, sizeof requests);
     char* buffers[2] = {first, second};
     struct aiocb* list[2];
     for (int i = 0; i < 2; ++i) {
-        requests[i].aio_fildes = file;
-        requests[i].aio_buf = buffers[i];
-        requests[i].aio_nbytes = sizeof first;
+        prepare(&requests[i], buffers[i], sizeof first);
         requests[i].aio_offset = (off_t)(i * sizeof first);
         requests[i].aio_lio_opcode = LIO_WRITE;
         list[i] = &requests[i];
