@@ -1,11 +1,12 @@
-// As quick-exit.c, but the at_quick_exit handler reads the count without the mutex: the
-// workers, still running, keep changing it.
+// As quick-exit.c, but the at_quick_exit handler reads the count without the mutex: nothing
+// orders the workers' counting before it.
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
 static long count;
 
 static void report(void) {
@@ -14,12 +15,11 @@ static void report(void) {
 
 static void* counter(void* arg) {
     (void)arg;
-    for (;;) {
-        pthread_mutex_lock(&lock);
-        ++count; // RACE
-        pthread_mutex_unlock(&lock);
-        usleep(200); // mostly asleep when the exit flush comes: the trace stays complete
-    }
+    pthread_mutex_lock(&lock);
+    count += 1000; // RACE
+    // blocked in a call at exit, as a server thread would be (the exit flush completes it)
+    for (;;)
+        pthread_cond_wait(&never, &lock);
     return NULL;
 }
 
@@ -28,6 +28,6 @@ int main(void) {
     pthread_t workers[2];
     for (int i = 0; i < 2; ++i)
         pthread_create(&workers[i], NULL, counter, NULL);
-    usleep(20000);
+    usleep(50000);
     quick_exit(0);
 }

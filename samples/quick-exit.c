@@ -1,4 +1,4 @@
-// quick_exit (C11 7.22.4.7) from main while workers still count under a mutex: the
+// quick_exit (C11 7.22.4.7) from main while workers that counted under a mutex wait on it: the
 // at_quick_exit handler reads the count under the mutex. quick_exit ends the process through
 // the C library's own _Exit, which the runtime never saw: the trace was left unfinished (the
 // handler's events lost, the workers' cut). The runtime's own at_quick_exit function, registered
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
 static long count;
 static int reported;
 
@@ -21,12 +22,13 @@ static void report(void) {
 
 static void* counter(void* arg) {
     (void)arg;
-    for (;;) {
-        pthread_mutex_lock(&lock);
-        if (!reported) ++count;
-        pthread_mutex_unlock(&lock);
-        usleep(200); // mostly asleep when the exit flush comes: the trace stays complete
-    }
+    pthread_mutex_lock(&lock);
+    for (int i = 0; i < 1000 && !reported; ++i)
+        ++count;
+    // blocked in a call at exit, as a server thread would be (the exit flush completes it)
+    while (!reported)
+        pthread_cond_wait(&never, &lock);
+    pthread_mutex_unlock(&lock);
     return NULL;
 }
 
@@ -35,6 +37,6 @@ int main(void) {
     pthread_t workers[2];
     for (int i = 0; i < 2; ++i)
         pthread_create(&workers[i], NULL, counter, NULL);
-    usleep(20000);
+    usleep(50000);
     quick_exit(0);
 }
