@@ -644,6 +644,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "futex";
                 break;
+            case fmt::kObjAsyncIo:
+                o.kind = SyncObjectKind::Other;
+                prefix = "aio";
+                break;
             case fmt::kObjOmpMutex:
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-lock";

@@ -15,7 +15,6 @@
 // notification may start after its timer was deleted. A program that creates more than
 // kTimerSlots such timers gets the rest unordered (as before). A message queue's SIGEV_THREAD
 // notification (rt_mq.cpp) goes through a slot of the same pool.
-#include <aio.h>
 #include <errno.h>
 #include <netdb.h>
 #include <signal.h>
@@ -33,14 +32,6 @@ namespace fmt = firstrace::format;
 
 namespace {
 FRT_DECLARE_REAL(timer_create);
-FRT_DECLARE_REAL(aio_read);
-FRT_DECLARE_REAL(aio_write);
-FRT_DECLARE_REAL(aio_fsync);
-FRT_DECLARE_REAL(lio_listio);
-FRT_DECLARE_REAL(aio_read64);
-FRT_DECLARE_REAL(aio_write64);
-FRT_DECLARE_REAL(aio_fsync64);
-FRT_DECLARE_REAL(lio_listio64);
 
 FRT_DECLARE_REAL(getaddrinfo_a);
 FRT_DECLARE_REAL(timer_settime);
@@ -143,47 +134,6 @@ FRT_EXPORT int timer_settime(timer_t timer, int flags, const struct itimerspec* 
     return call_real_or_enosys(REAL(timer_settime), timer, flags, value, old);
 }
 
-FRT_EXPORT int aio_read(struct aiocb* cb) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(aio_read), cb);
-}
-
-FRT_EXPORT int aio_write(struct aiocb* cb) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(aio_write), cb);
-}
-
-FRT_EXPORT int aio_fsync(int op, struct aiocb* cb) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(aio_fsync), op, cb);
-}
-
-FRT_EXPORT int lio_listio(int mode, struct aiocb* const list[], int count, struct sigevent* event) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(lio_listio), mode, list, count, event);
-}
-
-FRT_EXPORT int aio_read64(struct aiocb64* cb) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(aio_read64), cb);
-}
-
-FRT_EXPORT int aio_write64(struct aiocb64* cb) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(aio_write64), cb);
-}
-
-FRT_EXPORT int aio_fsync64(int op, struct aiocb64* cb) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(aio_fsync64), op, cb);
-}
-
-FRT_EXPORT int lio_listio64(int mode, struct aiocb64* const list[], int count,
-                            struct sigevent* event) {
-    unordered_helper_thread();
-    return call_real_or_enosys(REAL(lio_listio64), mode, list, count, event);
-}
-
 FRT_EXPORT int getaddrinfo_a(int mode, struct gaicb* list[], int count, struct sigevent* event) {
     unordered_helper_thread();
     return call_real_or_enosys(REAL(getaddrinfo_a), mode, list, count, event);
@@ -191,12 +141,4 @@ FRT_EXPORT int getaddrinfo_a(int mode, struct gaicb* list[], int count, struct s
 
 FRT_INTERCEPTOR_ALIAS(timer_create)
 FRT_INTERCEPTOR_ALIAS(timer_settime)
-FRT_INTERCEPTOR_ALIAS(aio_read)
-FRT_INTERCEPTOR_ALIAS(aio_write)
-FRT_INTERCEPTOR_ALIAS(aio_fsync)
-FRT_INTERCEPTOR_ALIAS(lio_listio)
-FRT_INTERCEPTOR_ALIAS(aio_read64)
-FRT_INTERCEPTOR_ALIAS(aio_write64)
-FRT_INTERCEPTOR_ALIAS(aio_fsync64)
-FRT_INTERCEPTOR_ALIAS(lio_listio64)
 FRT_INTERCEPTOR_ALIAS(getaddrinfo_a)

@@ -148,6 +148,7 @@ enum ObjectClass : std::uint8_t {
     kObjFiber = 14,         // a fiber of the TSan fiber API: switch_to_fiber -> the fiber
     kObjSignal = 15,        // a signal number: sends -> sigwait; handler slot: sigaction -> handler
     kObjFutex = 16,         // a futex word (syscall(SYS_futex)): a wake -> a wait after it
+    kObjAsyncIo = 17,       // a POSIX AIO control block: submission -> the completion observed
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).

@@ -1,0 +1,201 @@
+// POSIX asynchronous I/O (XSH 2.8.2): a request's transfer happens some time between its
+// submission and its completion, done by the kernel or (glibc) by threads of the C library
+// that run no traced code. What the program can rely on is the order submission -> transfer
+// -> completion -> the call that observes the completion. Modelled as:
+//
+//   aio_read, aio_write,     the submission reads the control block (the library reads its
+//   lio_listio entries       fields) and is a Release of it (kObjAsyncIo at its address). The
+//                            transfer is a logical process of its own (as a task: kRecProcess
+//                            kind 1, written into the submitter's stream) that acquires the
+//                            submission, writes aio_buf[0, aio_nbytes) (aio_read) or reads it
+//                            (aio_write), releases the control block and ends. It is ordered
+//                            with nothing else: any access to the buffer by any thread (the
+//                            submitter's too) that is not ordered before the submission or
+//                            after an observed completion races with it (POSIX: the buffer
+//                            must not be used while the request is in progress).
+//   aio_error != EINPROGRESS,
+//   aio_return, aio_suspend  an Acquire of each control block found complete: what the
+//   returning 0, aio_cancel  submitter did before submitting, and the transfer, are ordered
+//   AIO_CANCELED/ALLDONE,    before the observer's next accesses (a thread that waits for a
+//   lio_listio(LIO_WAIT)     request another thread submitted and then uses the buffer).
+//
+// Not modelled: a SIGEV_THREAD completion notification
+// (aio_sigevent, lio_listio's event) is not ordered after the completion; aio_fsync orders
+// nothing (it moves no program memory). The C library's helper threads may run program code
+// from the first submission on (rt_helper_threads.cpp: the caller stops being alone).
+#include <aio.h>
+#include <errno.h>
+
+#include "rt_library_call.hpp"
+#include "rt_real.hpp"
+
+using namespace frt;
+namespace fmt = firstrace::format;
+
+namespace {
+FRT_DECLARE_REAL(aio_read);
+FRT_DECLARE_REAL(aio_write);
+FRT_DECLARE_REAL(aio_fsync);
+FRT_DECLARE_REAL(lio_listio);
+FRT_DECLARE_REAL(aio_error);
+FRT_DECLARE_REAL(aio_return);
+FRT_DECLARE_REAL(aio_suspend);
+FRT_DECLARE_REAL(aio_cancel);
+FRT_DECLARE_REAL(aio_read64);
+FRT_DECLARE_REAL(aio_write64);
+FRT_DECLARE_REAL(aio_fsync64);
+FRT_DECLARE_REAL(lio_listio64);
+FRT_DECLARE_REAL(aio_error64);
+FRT_DECLARE_REAL(aio_return64);
+FRT_DECLARE_REAL(aio_suspend64);
+FRT_DECLARE_REAL(aio_cancel64);
+
+// The submission of one request, before the real call (the transfer may start at once): the
+// caller reads the control block; the transfer is a logical process of its own, written into
+// the caller's stream, that acquires the submission, reads or writes the buffer and releases
+// the control block for the calls that observe the completion. `writes_buffer`: a read request.
+template <class Block> void submitted(const Block* cb, bool writes_buffer, u64 pc) {
+    if (cb == nullptr) return;
+    InterceptorScope scope(program_call(pc));
+    if (!scope) return;
+    ThreadState* t = scope.thread();
+    library_access(t, pc, cb, sizeof(Block), false);
+    release_now(t, fmt::kObjAsyncIo, cb, pc, false);
+    const u32 caller = t->pid;
+    emit_process(t, new_pid(), caller, fmt::kProcTask);
+    acquire_now(t, fmt::kObjAsyncIo, cb, pc);
+    library_access(t, pc, const_cast<const void*>(cb->aio_buf), cb->aio_nbytes, writes_buffer);
+    release_now(t, fmt::kObjAsyncIo, cb, pc, false);
+    emit_end(t, now());
+    emit_switch(t, caller);
+}
+
+// The completion of cb has been observed by the caller.
+template <class Block> void completion_seen(const Block* cb, u64 pc) {
+    if (cb == nullptr) return;
+    if (InterceptorScope scope(program_call(pc)); scope)
+        acquire_now(scope.thread(), fmt::kObjAsyncIo, cb, pc);
+}
+
+template <class Block, class Submit>
+int submit(Submit real, Block* cb, bool writes_buffer, u64 pc) {
+    unordered_helper_thread();
+    submitted(cb, writes_buffer, pc);
+    return call_real_or_enosys(real, cb);
+}
+
+template <class Block, class List>
+int submit_list(List real, int mode, Block* const list[], int count, struct sigevent* event,
+                u64 pc) {
+    unordered_helper_thread();
+    for (int i = 0; list != nullptr && i < count; ++i)
+        if (list[i] != nullptr && list[i]->aio_lio_opcode != LIO_NOP)
+            submitted(list[i], list[i]->aio_lio_opcode == LIO_READ, pc);
+    const int r = call_real_or_enosys(real, mode, list, count, event);
+    if (r == 0 && mode == LIO_WAIT)
+        for (int i = 0; i < count; ++i)
+            if (list[i] != nullptr && list[i]->aio_lio_opcode != LIO_NOP)
+                completion_seen(list[i], pc);
+    return r;
+}
+
+template <class Block, class Error> int error_of(Error real, const Block* cb, u64 pc) {
+    const int r = call_real_or_enosys(real, cb);
+    if (r != EINPROGRESS && r != -1) completion_seen(cb, pc);
+    return r;
+}
+
+template <class Block, class Return> ssize_t return_of(Return real, Block* cb, u64 pc) {
+    completion_seen(cb, pc); // only defined once the request is complete
+    return call_real_or_enosys(real, cb);
+}
+
+template <class Block, class Suspend, class Error>
+int suspend(Suspend real, Error error, const Block* const list[], int count,
+            const struct timespec* timeout, u64 pc) {
+    const int r = call_real_or_enosys(real, list, count, timeout);
+    if (r == 0)
+        for (int i = 0; list != nullptr && i < count; ++i)
+            if (list[i] != nullptr && call_real_or_enosys(error, list[i]) != EINPROGRESS)
+                completion_seen(list[i], pc);
+    return r;
+}
+
+template <class Block, class Cancel> int cancel(Cancel real, int fd, Block* cb, u64 pc) {
+    const int r = call_real_or_enosys(real, fd, cb);
+    if (r == AIO_CANCELED || r == AIO_ALLDONE) completion_seen(cb, pc);
+    return r;
+}
+} // namespace
+
+FRT_EXPORT int aio_read(struct aiocb* cb) {
+    return submit(REAL(aio_read), cb, true, FRT_CALLER());
+}
+FRT_EXPORT int aio_write(struct aiocb* cb) {
+    return submit(REAL(aio_write), cb, false, FRT_CALLER());
+}
+FRT_EXPORT int aio_fsync(int op, struct aiocb* cb) {
+    unordered_helper_thread();
+    return call_real_or_enosys(REAL(aio_fsync), op, cb);
+}
+FRT_EXPORT int lio_listio(int mode, struct aiocb* const list[], int count, struct sigevent* event) {
+    return submit_list(REAL(lio_listio), mode, list, count, event, FRT_CALLER());
+}
+FRT_EXPORT int aio_error(const struct aiocb* cb) {
+    return error_of(REAL(aio_error), cb, FRT_CALLER());
+}
+FRT_EXPORT ssize_t aio_return(struct aiocb* cb) {
+    return return_of(REAL(aio_return), cb, FRT_CALLER());
+}
+FRT_EXPORT int aio_suspend(const struct aiocb* const list[], int count,
+                           const struct timespec* timeout) {
+    return suspend(REAL(aio_suspend), REAL(aio_error), list, count, timeout, FRT_CALLER());
+}
+FRT_EXPORT int aio_cancel(int fd, struct aiocb* cb) {
+    return cancel(REAL(aio_cancel), fd, cb, FRT_CALLER());
+}
+
+FRT_EXPORT int aio_read64(struct aiocb64* cb) {
+    return submit(REAL(aio_read64), cb, true, FRT_CALLER());
+}
+FRT_EXPORT int aio_write64(struct aiocb64* cb) {
+    return submit(REAL(aio_write64), cb, false, FRT_CALLER());
+}
+FRT_EXPORT int aio_fsync64(int op, struct aiocb64* cb) {
+    unordered_helper_thread();
+    return call_real_or_enosys(REAL(aio_fsync64), op, cb);
+}
+FRT_EXPORT int lio_listio64(int mode, struct aiocb64* const list[], int count,
+                            struct sigevent* event) {
+    return submit_list(REAL(lio_listio64), mode, list, count, event, FRT_CALLER());
+}
+FRT_EXPORT int aio_error64(const struct aiocb64* cb) {
+    return error_of(REAL(aio_error64), cb, FRT_CALLER());
+}
+FRT_EXPORT ssize_t aio_return64(struct aiocb64* cb) {
+    return return_of(REAL(aio_return64), cb, FRT_CALLER());
+}
+FRT_EXPORT int aio_suspend64(const struct aiocb64* const list[], int count,
+                             const struct timespec* timeout) {
+    return suspend(REAL(aio_suspend64), REAL(aio_error64), list, count, timeout, FRT_CALLER());
+}
+FRT_EXPORT int aio_cancel64(int fd, struct aiocb64* cb) {
+    return cancel(REAL(aio_cancel64), fd, cb, FRT_CALLER());
+}
+
+FRT_INTERCEPTOR_ALIAS(aio_read)
+FRT_INTERCEPTOR_ALIAS(aio_write)
+FRT_INTERCEPTOR_ALIAS(aio_fsync)
+FRT_INTERCEPTOR_ALIAS(lio_listio)
+FRT_INTERCEPTOR_ALIAS(aio_error)
+FRT_INTERCEPTOR_ALIAS(aio_return)
+FRT_INTERCEPTOR_ALIAS(aio_suspend)
+FRT_INTERCEPTOR_ALIAS(aio_cancel)
+FRT_INTERCEPTOR_ALIAS(aio_read64)
+FRT_INTERCEPTOR_ALIAS(aio_write64)
+FRT_INTERCEPTOR_ALIAS(aio_fsync64)
+FRT_INTERCEPTOR_ALIAS(lio_listio64)
+FRT_INTERCEPTOR_ALIAS(aio_error64)
+FRT_INTERCEPTOR_ALIAS(aio_return64)
+FRT_INTERCEPTOR_ALIAS(aio_suspend64)
+FRT_INTERCEPTOR_ALIAS(aio_cancel64)
