@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "analysis_ids.hpp"
-#include "huge_pages.hpp"
+#include "firstrace/page_array.hpp"
 
 namespace firstrace {
 
@@ -94,9 +94,9 @@ class ApparentRaceList {
             a_begin_.push_back(static_cast<std::uint32_t>(size()));
             a_event_.push_back(race.a.value);
         }
-        push_back_on_huge_pages(b_event_, race.b.value);
-        push_back_on_huge_pages(flags_, static_cast<std::uint8_t>((race.a_writes_b_reads ? 1 : 0) |
-                                                                  (race.b_writes_a_reads ? 2 : 0)));
+        b_event_.push_back(race.b.value);
+        flags_.push_back(static_cast<std::uint8_t>((race.a_writes_b_reads ? 1 : 0) |
+                                                   (race.b_writes_a_reads ? 2 : 0)));
     }
     // Whether <a, b> is listed.
     bool contains(EventId a, EventId b) const {
@@ -110,11 +110,11 @@ class ApparentRaceList {
     }
 
     // The dependence flags are read by the dependence stage only: freed after it.
-    void release_flags() { std::vector<std::uint8_t>().swap(flags_); }
+    void release_flags() { flags_ = PageArray<std::uint8_t>(); }
     // Moves the columns out to the result (RaceList::Columns): per run its first race and a's
     // event number, per race b's event number. The list is empty afterwards.
     void move_columns_to(std::vector<std::uint32_t>& a_begin, std::vector<std::uint32_t>& a_event,
-                         std::vector<std::uint32_t>& b_event) {
+                         PageArray<std::uint32_t>& b_event) {
         a_begin = std::move(a_begin_);
         a_event = std::move(a_event_);
         b_event = std::move(b_event_);
@@ -134,8 +134,9 @@ class ApparentRaceList {
 
     std::vector<std::uint32_t> a_begin_; // per run of races with one a: its first race
     std::vector<std::uint32_t> a_event_; // per run: a's event number
-    std::vector<std::uint32_t> b_event_; // per race: b's event number
-    std::vector<std::uint8_t> flags_;    // per race: 1 a_writes_b_reads, 2 b_writes_a_reads
+    // Grown in place (page_array.hpp), and moved to the result as they are.
+    PageArray<std::uint32_t> b_event_; // per race: b's event number
+    PageArray<std::uint8_t> flags_;    // per race: 1 a_writes_b_reads, 2 b_writes_a_reads
 };
 
 } // namespace firstrace

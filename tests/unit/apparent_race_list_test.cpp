@@ -73,7 +73,8 @@ TEST(ApparentRaceList, ReadsBackWhatWasPushedEveryWay) {
         for (const ApparentRace& r : want)
             EXPECT_TRUE(list.contains(r.a, r.b));
 
-        std::vector<std::uint32_t> a_begin, a_event, b_event;
+        std::vector<std::uint32_t> a_begin, a_event;
+        PageArray<std::uint32_t> b_event;
         list.move_columns_to(a_begin, a_event, b_event);
         EXPECT_TRUE(list.empty());
         ASSERT_EQ(b_event.size(), want.size());
