@@ -115,6 +115,8 @@ class RaceEvents {
     std::uint32_t chain_next(std::uint32_t v) const {
         return v + 1 < chain_begin_[slot_[v].value + 1] ? v + 1 : kNone;
     }
+    // One past the last race event of chain q (those of q are consecutive).
+    std::uint32_t chain_end(std::uint32_t q) const { return chain_begin_[q + 1]; }
     // T_x[q] for every chain q: where race x enters the chains.
     void race_entries(RaceId x, std::uint32_t* out) const {
         const auto [a, b] = of_race(x);
@@ -512,8 +514,12 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
             }
         };
         for (std::uint32_t q = 0; q < p; ++q) {
-            std::uint32_t v = parts.enter[std::size_t(part.value) * p + q];
-            for (; v != kNone && events.position(v) < covered[q].second; v = events.chain_next(v)) {
+            const std::uint32_t v_begin = parts.enter[std::size_t(part.value) * p + q];
+            if (v_begin == kNone) continue;
+            // along chain q: its race events are consecutive (chain_end), positions ascending
+            const std::uint32_t v_end = events.chain_end(q);
+            for (std::uint32_t v = v_begin; v < v_end && events.position(v) < covered[q].second;
+                 ++v) {
                 for (std::uint32_t i = parts_begin[v]; i < parts_begin[v + 1]; ++i) {
                     const PartitionId other = parts_at[i];
                     if (visited_by[other] == part) continue;
