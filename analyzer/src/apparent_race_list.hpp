@@ -6,15 +6,14 @@
 // fresh pages (6 GB zeroed) and then copied once more into the result's b column. Here a race
 // is b's event number (4 bytes) and its two dependence flags (1 byte); a is stored once per run
 // of races with the same a. The b and run columns are the result's own (RaceList::Columns):
-// moved there by the results stage, not copied. Readers walk the races in order (for_each, the
-// iterator: O(1) a race) and get an ApparentRace by value; operator[] finds a's run by binary
-// search (tests, and a race now and then).
+// moved there by the results stage, not copied; they grow in place (page_array.hpp). Readers
+// walk the races in order (for_each, or a range-for: O(1) a race); operator[] finds a's run by
+// binary search (tests, and a race now and then).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <iterator>
 #include <limits>
 #include <stdexcept>
 #include <vector>
@@ -35,47 +34,28 @@ struct ApparentRace {
 
 class ApparentRaceList {
   public:
-    // Races in order, by value; the run of a is followed, not searched.
-    class Iterator {
-      public:
-        using iterator_category = std::forward_iterator_tag;
-        using value_type = ApparentRace;
-        using difference_type = std::ptrdiff_t;
-        using reference = ApparentRace;
-        using pointer = void;
-
-        Iterator() = default;
-        ApparentRace operator*() const { return list_->at_run(index_, run_); }
-        Iterator& operator++() {
-            ++index_;
-            if (run_ + 1 < list_->a_begin_.size() && index_ >= list_->a_begin_[run_ + 1]) ++run_;
-            return *this;
-        }
-        Iterator operator++(int) {
-            Iterator was = *this;
-            ++*this;
-            return was;
-        }
-        friend bool operator==(const Iterator& x, const Iterator& y) {
-            return x.index_ == y.index_;
-        }
-
-      private:
-        friend class ApparentRaceList;
-        Iterator(const ApparentRaceList& list, std::size_t index)
-            : list_(&list), index_(index), run_(index < list.size() ? list.run_of(index) : 0) {}
-        const ApparentRaceList* list_ = nullptr;
-        std::size_t index_ = 0;
-        std::size_t run_ = 0;
-    };
-
     std::size_t size() const { return b_event_.size(); }
     bool empty() const { return b_event_.empty(); }
     ApparentRace operator[](std::size_t i) const { return at_run(i, run_of(i)); }
-    Iterator begin() const { return Iterator(*this, 0); }
-    Iterator end() const { return Iterator(*this, size()); }
 
-    // f(race index, a, b) for every race in order.
+    // For range-for loops (tests): the races in order, by value, following the runs.
+    struct Cursor {
+        const ApparentRaceList* list;
+        std::size_t index, run;
+        ApparentRace operator*() const { return list->at_run(index, run); }
+        Cursor& operator++() {
+            const auto& starts = list->a_begin_;
+            if (++index < list->size() && run + 1 < starts.size() && index >= starts[run + 1])
+                ++run;
+            return *this;
+        }
+        bool operator==(const Cursor& other) const { return index == other.index; }
+    };
+    Cursor begin() const { return {this, 0, 0}; }
+    Cursor end() const { return {this, size(), 0}; }
+
+    // f(race index, a, b) for every race in order: how the stages read the races (O(1) a race).
+    // The flags of race i, when f needs them: with_flags(i, a, b).
     template <class F> void for_each(F&& f) const {
         for (std::size_t run = 0; run < a_begin_.size(); ++run) {
             const EventId a(a_event_[run]);
@@ -83,6 +63,11 @@ class ApparentRaceList {
             for (std::size_t i = a_begin_[run]; i < last; ++i)
                 f(static_cast<std::uint32_t>(i), a, EventId(b_event_[i]));
         }
+    }
+
+    ApparentRace with_flags(std::uint32_t i, EventId a, EventId b) const {
+        const std::uint8_t flags = flags_.empty() ? 0 : flags_[i];
+        return {a, b, (flags & 1) != 0, (flags & 2) != 0};
     }
 
     // Appends a race whose a is not below the last one's (the sweep emits x's partners in
@@ -128,8 +113,8 @@ class ApparentRaceList {
                1;
     }
     ApparentRace at_run(std::size_t i, std::size_t run) const {
-        const std::uint8_t flags = flags_.empty() ? 0 : flags_[i];
-        return {EventId(a_event_[run]), EventId(b_event_[i]), (flags & 1) != 0, (flags & 2) != 0};
+        return with_flags(static_cast<std::uint32_t>(i), EventId(a_event_[run]),
+                          EventId(b_event_[i]));
     }
 
     std::vector<std::uint32_t> a_begin_; // per run of races with one a: its first race

@@ -510,28 +510,21 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     const EventClocks clocks(g, ordering);
     auto for_each_dependence = [&](auto&& f) {
         const auto& atomic = conflicts.atomic_only;
-        auto race = conflicts.races.begin();
-        const auto races_end = conflicts.races.end();
-        std::size_t j = 0;
-        // Merge the two sorted lists into one (a, b) order.
-        while (race != races_end || j < atomic.size()) {
-            ApparentRace r;
-            if (j == atomic.size()) {
-                r = *race++;
-            } else if (race == races_end) {
-                r = atomic[j++];
-            } else {
-                r = *race;
-                if (std::tie(r.a, r.b) < std::tie(atomic[j].a, atomic[j].b))
-                    ++race;
-                else
-                    r = atomic[j++];
-            }
+        auto visit = [&](const ApparentRace& r) {
             const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
             const bool ba = kind == DependenceKind::SharedData || r.b_writes_a_reads;
             if (ab && clocks.allowed(r.a, r.b)) f(r.a, r.b);
             if (ba && clocks.allowed(r.b, r.a)) f(r.b, r.a);
-        }
+        };
+        // Merge the two sorted lists into one (a, b) order.
+        std::size_t j = 0;
+        conflicts.races.for_each([&](std::uint32_t i, EventId a, EventId b) {
+            for (; j < atomic.size() && std::tie(atomic[j].a, atomic[j].b) < std::tie(a, b); ++j)
+                visit(atomic[j]);
+            visit(conflicts.races.with_flags(i, a, b));
+        });
+        for (; j < atomic.size(); ++j)
+            visit(atomic[j]);
     };
     for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
     for (std::uint32_t e = 0; e < g.event_count(); ++e)

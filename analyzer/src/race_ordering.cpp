@@ -57,8 +57,9 @@ class RaceEvents {
     RaceEvents(const TemporalGraph& g, const ApparentRaceList& races, const EarliestReach& reach)
         : p_(g.slot_count()), races_(races), race_event_of_(g.event_count(), kNone) {
         constexpr std::uint32_t kInRace = kNone - 1; // until numbered
-        for (const ApparentRace& x : races)
-            race_event_of_[x.a.value] = race_event_of_[x.b.value] = kInRace;
+        races.for_each([&](std::uint32_t, EventId a, EventId b) {
+            race_event_of_[a.value] = race_event_of_[b.value] = kInRace;
+        });
         chain_begin_.reserve(p_ + 1);
         for (const SlotId q : g.slots()) {
             chain_begin_.push_back(static_cast<std::uint32_t>(position_.size()));
