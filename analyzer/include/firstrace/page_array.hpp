@@ -8,7 +8,8 @@
 // array in fresh memory, while the old and the new array are mapped at once. Here growing maps
 // new pages only past the end (the kernel's page tables are moved, not the data), and an
 // address-space cap sees the array once. Large arrays ask for transparent huge pages (one fault
-// per 2 MiB). Elsewhere than Linux, realloc does the same job as well as it can.
+// per 2 MiB, huge_page_advice.hpp). Elsewhere than Linux, realloc does the same job as well
+// as it can.
 #pragma once
 
 #include <algorithm>
@@ -20,6 +21,8 @@
 #include <new>
 #include <type_traits>
 #include <utility>
+
+#include "firstrace/huge_page_advice.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -95,15 +98,7 @@ template <class T> class PageArray {
                                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
                                  : ::mremap(old, old_bytes, bytes, MREMAP_MAYMOVE);
         if (p == MAP_FAILED) throw std::bad_alloc();
-#if defined(MADV_HUGEPAGE)
-        // Huge pages only over whole 2 MiB pages of a large array (a few would split the mapping).
-        if (bytes >= 8 * kHuge) {
-            const auto address = reinterpret_cast<std::uintptr_t>(p);
-            const std::uintptr_t begin = (address + kHuge - 1) & ~(kHuge - 1);
-            const std::uintptr_t end = (address + bytes) & ~(kHuge - 1);
-            if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-        }
-#endif
+        advise_huge_pages(p, bytes);
         return p;
     }
     static void unmap(void* p, std::size_t bytes) {
