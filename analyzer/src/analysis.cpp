@@ -78,8 +78,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const EventOrder order(g, ts);
     clock.done("temporal ordering graph");
 
-    const UnorderedConflicts conflicts = find_apparent_races(g, order, progress);
-    const std::vector<ApparentRace>& races = conflicts.races;
+    UnorderedConflicts conflicts = find_apparent_races(g, order, progress);
+    const ApparentRaceList& races = conflicts.races;
     clock.done("apparent races");
 
     Dependences shared_data, event_control;
@@ -92,6 +92,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
             compute_dependences(g, order, conflicts, DependenceKind::EventControl, result.ordering,
                                 options.transitive_budget, progress, lists);
     }
+    conflicts.races.release_flags(); // read by the dependences only
+    std::vector<ApparentRace>().swap(conflicts.atomic_only);
     result.transitive_origins = shared_data.origins + event_control.origins;
     result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
     clock.done("dependences");
@@ -103,34 +105,27 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     OrderingOutcome ordering = order_races(g, races, event_control.direct, progress);
     clock.done("ordering");
 
-    // The result, in the output model (firstrace/race_list.hpp): the stages' statuses,
-    // tangles and partitions are moved in as columns; what is new per race is b's event number
-    // (4 bytes), and a once per run of races with the same a (races come sorted by a). The
-    // 36-byte records these replace were, on fork/join waves at 1.4·10^6 lines (2.3·10^8
-    // races), 8 GB of fresh memory.
+    // The result, in the output model (firstrace/race_list.hpp): the sweep's a and b columns
+    // (apparent_race_list.hpp) and the stages' statuses, tangles and partitions are moved in;
+    // nothing is new per race but, in the complete mode, the overlap byte. The 36-byte records
+    // these replace were, on fork/join waves at 1.4·10^6 lines (2.3·10^8 races), 8 GB of fresh
+    // memory.
     AnalysisCounts& c = result.counts;
     {
         RaceList::Columns columns;
         columns.events.reserve(g.event_count());
         for (const EventId e : g.events())
             columns.events.push_back(g.event_ref(e));
-        reserve_on_huge_pages(columns.b_event, races.size());
-        const EventClocks clocks(g, result.ordering);
-        if (result.ordering == Ordering::Complete)
+        if (result.ordering == Ordering::Complete) {
+            const EventClocks clocks(g, result.ordering);
             assign_on_huge_pages(columns.actual, races.size(), std::uint8_t(0));
-        for (std::uint32_t i = 0; i < races.size(); ++i) {
-            const ApparentRace& in = races[i];
-            if (columns.a_event.empty() || columns.a_event.back() != in.a.value) {
-                columns.a_begin.push_back(i);
-                columns.a_event.push_back(in.a.value);
-            }
-            columns.b_event.push_back(in.b.value);
-            if (result.ordering == Ordering::Complete) {
-                const bool actual = clocks.overlap(in.a, in.b);
+            races.for_each([&](std::uint32_t i, EventId a, EventId b) {
+                const bool actual = clocks.overlap(a, b);
                 columns.actual[i] = actual ? 2 : 1;
                 c.actual += actual ? 1 : 0;
-            }
+            });
         }
+        conflicts.races.move_columns_to(columns.a_begin, columns.a_event, columns.b_event);
         for (const RaceStatus status : validation.status) {
             c.feasible += status == RaceStatus::Feasible;
             c.feasible_ec += status == RaceStatus::FeasibleEc;

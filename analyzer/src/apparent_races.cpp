@@ -324,7 +324,7 @@ void merge_atomic_pairs(UnorderedConflicts& result, std::vector<ApparentRace> fr
     };
     std::size_t i = 0;
     for (const ApparentRace& r : from_b_side) {
-        if (std::binary_search(result.races.begin(), result.races.end(), r, less)) continue;
+        if (result.races.contains(r.a, r.b)) continue;
         for (; i < result.atomic_only.size() && !less(r, result.atomic_only[i]); ++i)
             add(result.atomic_only[i]);
         add(r);
@@ -777,7 +777,10 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
             race.b = EventId(y);
             race.a_writes_b_reads = (flags & 1) != 0;
             race.b_writes_a_reads = (flags & 2) != 0;
-            push_back_on_huge_pages((flags & 4) ? result.races : result.atomic_only, race);
+            if (flags & 4)
+                result.races.push_back(race);
+            else
+                push_back_on_huge_pages(result.atomic_only, race);
         };
         const std::size_t first_word = (x.value + 1) >> 6;
         if (partners.size() * 16 >= marked.size() - first_word) {

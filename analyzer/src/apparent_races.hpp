@@ -17,22 +17,14 @@
 
 #include <vector>
 
+#include "apparent_race_list.hpp"
 #include "firstrace/analysis.hpp"
 #include "reachability_index.hpp"
 
 namespace firstrace {
 
-// One unordered pair of events with a conflict: 12 bytes, for there are millions of them in
-// dense traces. What the pair races on is recomputed when a report asks (race_accesses.hpp).
-struct ApparentRace {
-    EventId a; // the event of the lower process id
-    EventId b;
-    bool a_writes_b_reads = false; // WRITE(a) ∩ READ(b) != ∅: a may event-control b
-    bool b_writes_a_reads = false;
-};
-
 struct UnorderedConflicts {
-    std::vector<ApparentRace> races; // data races, sorted by (a, b)
+    ApparentRaceList races; // data races, sorted by (a, b)
     // Pairs whose conflicts are all atomic-atomic, sorted: every one with an end that has
     // partners in two other processes; of the others, the earliest per (event, other process)
     // in each ordering mode, also for Ê (their flags may be a subset of the pair's).

@@ -73,10 +73,11 @@ class ChainSearch {
     ChainSearch(const TemporalGraph& g, const EventOrder& order, const EventClocks& clocks,
                 std::uint64_t budget, const DirectDependenceLists& lists)
         : g_(g), order_(order), clocks_(clocks), budget_(budget), offsets_(lists.offsets),
-          targets_(lists.targets), in_offsets_(lists.in_offsets), in_sources_(lists.in_sources),
-          in_path_(g.process_count(), false), timestamps_(order.timestamps()),
-          best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
-          targets_of_process_(g.process_count()), order_class_(order_classes(g)) {
+          targets_(lists.targets), in_offsets_(lists.incoming_offsets()),
+          in_sources_(lists.incoming_sources()), in_path_(g.process_count(), false),
+          timestamps_(order.timestamps()), best_(g.process_count(), Best{kNone, false}),
+          bound_(g.process_count(), kNone), targets_of_process_(g.process_count()),
+          order_class_(order_classes(g)) {
         class_on_path_.assign(order_class_.empty()
                                   ? 0
                                   : *std::max_element(order_class_.begin(), order_class_.end()) + 1,
@@ -508,20 +509,22 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     // dependence_allowed per direction of every race, twice per pass (EventClocks)
     const EventClocks clocks(g, ordering);
     auto for_each_dependence = [&](auto&& f) {
-        const auto& races = conflicts.races;
         const auto& atomic = conflicts.atomic_only;
-        std::size_t i = 0, j = 0;
-        // Merge the two sorted lists into one (a, b) order.
-        while (i < races.size() || j < atomic.size()) {
-            const bool take_race =
-                j == atomic.size() || (i < races.size() && std::tie(races[i].a, races[i].b) <
-                                                               std::tie(atomic[j].a, atomic[j].b));
-            const ApparentRace& r = take_race ? races[i++] : atomic[j++];
+        auto visit = [&](const ApparentRace& r) {
             const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
             const bool ba = kind == DependenceKind::SharedData || r.b_writes_a_reads;
             if (ab && clocks.allowed(r.a, r.b)) f(r.a, r.b);
             if (ba && clocks.allowed(r.b, r.a)) f(r.b, r.a);
-        }
+        };
+        // Merge the two sorted lists into one (a, b) order.
+        std::size_t j = 0;
+        conflicts.races.for_each([&](std::uint32_t i, EventId a, EventId b) {
+            for (; j < atomic.size() && std::tie(atomic[j].a, atomic[j].b) < std::tie(a, b); ++j)
+                visit(atomic[j]);
+            visit(conflicts.races.with_flags(i, a, b));
+        });
+        for (; j < atomic.size(); ++j)
+            visit(atomic[j]);
     };
     for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
     for (std::uint32_t e = 0; e < g.event_count(); ++e)
@@ -538,20 +541,11 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     // Incoming direct dependences (CSR by target; sources ascending). When every race gives a
     // dependence both ways (shared data, unless the complete mode's clocks rule a direction
     // out) the relation is symmetric: each event's sources are its targets, and the lists by
-    // target are copies of those by source instead of a second scatter of two entries per
-    // race (dense traces).
-    const bool symmetric =
-        offsets.back() == 2 * (conflicts.races.size() + conflicts.atomic_only.size());
-    std::vector<std::uint32_t>& in_offsets = lists.in_offsets;
-    std::vector<EventId>& in_sources = lists.in_sources;
-    if (symmetric) {
-        in_offsets = offsets;
-        if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
-        reserve_on_huge_pages(in_sources, targets.size());
-        in_sources.assign(targets.begin(), targets.end());
-    } else {
-        fill_incoming(g.event_count(), offsets, targets, in_offsets, in_sources);
-    }
+    // source serve as those by target (DirectDependenceLists::symmetric) instead of a second
+    // scatter of two entries per race, or a copy (dense traces).
+    lists.symmetric = offsets.back() == 2 * (conflicts.races.size() + conflicts.atomic_only.size());
+    if (!lists.symmetric)
+        fill_incoming(g.event_count(), offsets, targets, lists.in_offsets, lists.in_sources);
 
     Dependences deps;
     ChainSearch search(g, order, clocks, budget, lists);

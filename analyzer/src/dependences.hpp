@@ -85,8 +85,18 @@ std::vector<std::uint32_t> order_classes(const TemporalGraph& g);
 struct DirectDependenceLists {
     std::vector<std::uint32_t> offsets; // per event: where its targets start
     std::vector<EventId> targets;       // ascending per source
+    // Incoming lists, CSR by target, sources ascending; empty when the relation is symmetric
+    // (every source's targets are its sources: shared data on dense traces), in which case the
+    // lists by source serve both ways instead of a copy of 4 bytes a dependence.
+    bool symmetric = false;
     std::vector<std::uint32_t> in_offsets;
-    std::vector<EventId> in_sources; // ascending per target
+    std::vector<EventId> in_sources;
+    const std::vector<std::uint32_t>& incoming_offsets() const {
+        return symmetric ? offsets : in_offsets;
+    }
+    const std::vector<EventId>& incoming_sources() const {
+        return symmetric ? targets : in_sources;
+    }
 };
 
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,

@@ -18,27 +18,9 @@
 #include <iterator>
 #include <vector>
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
+#include "firstrace/huge_page_advice.hpp"
 
 namespace firstrace {
-
-// Asks for huge pages on the whole 2 MiB pages inside [data, data + bytes). Below a few huge
-// pages the advice would only split the mapping: nothing is done.
-inline void advise_huge_pages(const void* data, std::size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t kHuge = std::uintptr_t(1) << 21;
-    if (bytes < 8 * kHuge) return;
-    const auto address = reinterpret_cast<std::uintptr_t>(data);
-    const std::uintptr_t begin = (address + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t end = (address + bytes) & ~(kHuge - 1);
-    if (end > begin) madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#else
-    (void)data;
-    (void)bytes;
-#endif
-}
 
 // v.reserve(n) with the new storage advised before anything is written to it.
 template <class T> void reserve_on_huge_pages(std::vector<T>& v, std::size_t n) {

@@ -55,12 +55,12 @@ EarliestReach event_control_reach(const TemporalGraph& g,
 // stands for it.
 class RaceEvents {
   public:
-    RaceEvents(const TemporalGraph& g, const std::vector<ApparentRace>& races,
-               const EarliestReach& reach)
+    RaceEvents(const TemporalGraph& g, const ApparentRaceList& races, const EarliestReach& reach)
         : p_(g.slot_count()), races_(races), race_event_of_(g.event_count(), kNone) {
         constexpr std::uint32_t kInRace = kNone - 1; // until numbered
-        for (const ApparentRace& x : races)
-            race_event_of_[x.a.value] = race_event_of_[x.b.value] = kInRace;
+        races.for_each([&](std::uint32_t, EventId a, EventId b) {
+            race_event_of_[a.value] = race_event_of_[b.value] = kInRace;
+        });
         chain_begin_.reserve(p_ + 1);
         for (const SlotId q : g.slots()) {
             chain_begin_.push_back(static_cast<std::uint32_t>(position_.size()));
@@ -105,15 +105,23 @@ class RaceEvents {
     std::uint32_t chains() const { return p_; }
     SlotId slot(std::uint32_t v) const { return slot_[v]; }
     std::uint32_t position(std::uint32_t v) const { return position_[v]; }
-    // The race events of race x: (a, b).
+    // The race events of race x: (a, b). A search for x's run of a: for a race now and then.
     std::pair<std::uint32_t, std::uint32_t> of_race(RaceId x) const {
-        const ApparentRace& r = races_[x.value];
+        const ApparentRace r = races_[x.value];
         return {race_event_of_[r.a.value], race_event_of_[r.b.value]};
+    }
+    // f(x, race event a, race event b) for every race x in order.
+    template <class F> void for_each_race(F&& f) const {
+        races_.for_each([&](std::uint32_t x, EventId a, EventId b) {
+            f(RaceId(x), race_event_of_[a.value], race_event_of_[b.value]);
+        });
     }
     // The next race event of v's chain (kNone: v is its last).
     std::uint32_t chain_next(std::uint32_t v) const {
         return v + 1 < chain_begin_[slot_[v].value + 1] ? v + 1 : kNone;
     }
+    // One past the last race event of chain q (those of q are consecutive).
+    std::uint32_t chain_end(std::uint32_t q) const { return chain_begin_[q + 1]; }
     // T_x[q] for every chain q: where race x enters the chains.
     void race_entries(RaceId x, std::uint32_t* out) const {
         const auto [a, b] = of_race(x);
@@ -168,7 +176,7 @@ class RaceEvents {
     std::vector<std::uint32_t> position_;    // per race event: its slot position
     std::vector<SlotId> slot_;               // per race event: its chain
     std::vector<EventId> event_;             // per race event: the event of G
-    const std::vector<ApparentRace>& races_;
+    const ApparentRaceList& races_;
     std::vector<std::uint32_t> race_event_of_; // per event of G: its race event (kNone: none)
     std::vector<std::uint32_t> entry_;         // per race event and chain
     std::vector<std::uint32_t> entry_class_;   // per race event
@@ -190,16 +198,15 @@ class RaceEvents {
 // for s (race event, partner chain) pairs, s ≤ 2r, instead of O(r·p).
 class RaceEventGraph {
   public:
-    RaceEventGraph(const RaceEvents& events, std::uint32_t race_count) : events_(events) {
+    explicit RaceEventGraph(const RaceEvents& events) : events_(events) {
         const std::uint32_t p = events.chains();
         out_.assign(std::size_t(events.count()) * p, kNone);
-        for (RaceId x : ids<RaceId>(race_count)) {
-            const auto [a, b] = events.of_race(x);
+        events.for_each_race([&](RaceId, std::uint32_t a, std::uint32_t b) {
             std::uint32_t& first_b = out_[std::size_t(a) * p + events.slot(b).value];
             std::uint32_t& first_a = out_[std::size_t(b) * p + events.slot(a).value];
             first_b = std::min(first_b, b); // race events of a chain are numbered in its order
             first_a = std::min(first_a, a);
-        }
+        });
         std::vector<std::uint32_t> first(p), earliest(p);
         for (std::uint32_t v = 0; v < events.count(); ++v) {
             std::uint32_t* row = &out_[std::size_t(v) * p];
@@ -351,8 +358,7 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
             if (t[q] != kNone) m = std::min(m, chain_reach.of(t[q])[s]);
         return m;
     };
-    for (RaceId x : ids<RaceId>(race_count)) {
-        const auto [a, b] = events.of_race(x);
+    events.for_each_race([&](RaceId x, std::uint32_t a, std::uint32_t b) {
         AgainstA& m = memo[events.entry_class(b)];
         if (m.a != a) {
             events.pair_entries(a, b, t.data());
@@ -383,7 +389,7 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
             std::uint32_t& last = out.last_position[std::size_t(part) * p + events.slot(v).value];
             last = last == kNone ? events.position(v) : std::max(last, events.position(v));
         }
-    }
+    });
     const std::size_t count = sizes.size();
     out.members.resize(count);
     for (PartitionId part : ids<PartitionId>(count))
@@ -429,15 +435,14 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
         std::vector<std::uint32_t> last(events.count(), kNone);
         auto for_each_change = [&](auto&& f) {
             std::fill(last.begin(), last.end(), kNone);
-            for (std::size_t i = 0; i < parts.of_race.size(); ++i) {
-                const std::uint32_t part = parts.of_race[i];
-                const auto [a, b] = events.of_race(RaceId(static_cast<std::uint32_t>(i)));
+            events.for_each_race([&](RaceId x, std::uint32_t a, std::uint32_t b) {
+                const std::uint32_t part = parts.of_race[x.value];
                 for (std::uint32_t v : {a, b})
                     if (last[v] != part) {
                         last[v] = part;
                         f(v, part);
                     }
-            }
+            });
         };
         // The changes are kept as they are counted while they stay few (a race in 8 or fewer:
         // dense traces, whose races of one event share a partition), which spares the second
@@ -514,8 +519,12 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
             }
         };
         for (std::uint32_t q = 0; q < p; ++q) {
-            std::uint32_t v = parts.enter[std::size_t(part.value) * p + q];
-            for (; v != kNone && events.position(v) < covered[q].second; v = events.chain_next(v)) {
+            const std::uint32_t v_begin = parts.enter[std::size_t(part.value) * p + q];
+            if (v_begin == kNone) continue;
+            // along chain q: its race events are consecutive (chain_end), positions ascending
+            const std::uint32_t v_end = events.chain_end(q);
+            for (std::uint32_t v = v_begin; v < v_end && events.position(v) < covered[q].second;
+                 ++v) {
                 for (std::uint32_t i = parts_begin[v]; i < parts_begin[v + 1]; ++i) {
                     const PartitionId other = parts_at[i];
                     if (visited_by[other] == part) continue;
@@ -582,7 +591,7 @@ OrderingOutcome number_partitions(Partitions& parts,
 
 } // namespace
 
-OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+OrderingOutcome order_races(const TemporalGraph& g, const ApparentRaceList& races,
                             const std::vector<DependenceEdge>& direct_event_control,
                             const ProgressCallback& progress) {
     if (races.empty()) return {};
@@ -592,7 +601,7 @@ OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRa
     const auto race_count = static_cast<std::uint32_t>(races.size());
     if (progress) progress("ordering", 0.0);
     const RaceEvents events(g, races, event_control_reach(g, direct_event_control));
-    const RaceEventGraph h(events, race_count);
+    const RaceEventGraph h(events);
     if (progress) progress("ordering", 0.3);
     const StrongComponents comps = strong_components(h, kNone); // numbered reverse topologically
     const ChainReach chain_reach(events, h, comps);

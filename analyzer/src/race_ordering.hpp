@@ -28,7 +28,7 @@ struct OrderingOutcome {
     std::vector<std::uint32_t> partition_of_race; // race id -> partition id
 };
 
-OrderingOutcome order_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+OrderingOutcome order_races(const TemporalGraph& g, const ApparentRaceList& races,
                             const std::vector<DependenceEdge>& direct_event_control,
                             const ProgressCallback& progress);
 

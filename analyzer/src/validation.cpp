@@ -15,7 +15,7 @@ NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEd
     return NodeGraph::from_edges(g.node_count(), std::move(all));
 }
 
-ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+ValidationOutcome validate_races(const TemporalGraph& g, const ApparentRaceList& races,
                                  const Dependences& shared_data, const Dependences& event_control,
                                  const ProgressCallback& progress, std::uint64_t timestamp_budget) {
     ValidationOutcome out;
@@ -36,10 +36,9 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
         NodeId as, af;
         VectorTimestamps::Source af_source{};
         std::optional<VectorTimestamps::Row> as_row;
-        for (std::size_t i = 0; i < races.size(); ++i) {
-            const ApparentRace& r = races[i];
-            if (r.a != a) {
-                a = r.a;
+        races.for_each([&](std::uint32_t i, EventId race_a, EventId race_b) {
+            if (race_a != a) {
+                a = race_a;
                 as = g.start_node(a);
                 af = g.finish_node(a);
                 if (vt != nullptr) {
@@ -47,7 +46,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
                     as_row = vt->row(as);
                 }
             }
-            const NodeId bs = g.start_node(r.b), bf = g.finish_node(r.b);
+            const NodeId bs = g.start_node(race_b), bf = g.finish_node(race_b);
             const bool ordered = vt != nullptr
                                      ? vt->reaches(af_source, bs) ||
                                            VectorTimestamps::reaches(vt->source(bf), *as_row)
@@ -67,7 +66,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
                 if (out.tangle.empty()) assign_on_huge_pages(out.tangle, races.size(), kNone);
                 out.tangle[i] = it->second;
             }
-        }
+        });
     }
     if (!any_ordered) return out;
     if (progress) progress("validation (G_E)", 0.0);
@@ -79,22 +78,22 @@ ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<Appar
     NodeId af;
     VectorTimestamps::Source af_source{};
     std::optional<VectorTimestamps::Row> af_row;
-    for (std::size_t i = 0; i < races.size(); ++i) {
-        if (out.status[i] != RaceStatus::Unvalidated) continue;
-        if (races[i].a != a) { // as above: a's part once per a
-            a = races[i].a;
+    races.for_each([&](std::uint32_t i, EventId race_a, EventId race_b) {
+        if (out.status[i] != RaceStatus::Unvalidated) return;
+        if (race_a != a) { // as above: a's part once per a
+            a = race_a;
             af = g.finish_node(a);
             if (vt != nullptr) {
                 af_source = vt->source(af);
                 af_row = vt->row(af);
             }
         }
-        const NodeId bf = g.finish_node(races[i].b);
+        const NodeId bf = g.finish_node(race_b);
         const bool ordered = vt != nullptr ? vt->reaches(af_source, bf) ||
                                                  VectorTimestamps::reaches(vt->source(bf), *af_row)
                                            : ts.reaches(af, bf) || ts.reaches(bf, af);
         if (!ordered) out.status[i] = RaceStatus::FeasibleEc;
-    }
+    });
     return out;
 }
 

@@ -17,7 +17,7 @@ struct ValidationOutcome {
     std::uint32_t tangle_count = 0;
 };
 
-ValidationOutcome validate_races(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+ValidationOutcome validate_races(const TemporalGraph& g, const ApparentRaceList& races,
                                  const Dependences& shared_data, const Dependences& event_control,
                                  const ProgressCallback& progress, std::uint64_t timestamp_budget);
 

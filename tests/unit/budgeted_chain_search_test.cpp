@@ -80,9 +80,9 @@ class OneStepAtATimeSearch {
                     continue;
                 if (order_.precedes(orig, y)) break;
                 bool step_in = false;
-                for (std::uint32_t i = lists_.in_offsets[y.value];
-                     i < lists_.in_offsets[y.value + 1]; ++i) {
-                    const EventId w = lists_.in_sources[i];
+                for (std::uint32_t i = lists_.incoming_offsets()[y.value];
+                     i < lists_.incoming_offsets()[y.value + 1]; ++i) {
+                    const EventId w = lists_.incoming_sources()[i];
                     step_in |= g_.event_process(w) != p && order_.unordered(w, orig);
                 }
                 if (has_target(orig, y) || step_in) {

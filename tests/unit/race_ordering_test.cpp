@@ -58,7 +58,7 @@ struct ReferenceOrdering {
     std::vector<std::set<std::uint32_t>> after;
 };
 
-ReferenceOrdering reference_ordering(const TemporalGraph& g, const std::vector<ApparentRace>& races,
+ReferenceOrdering reference_ordering(const TemporalGraph& g, const ApparentRaceList& races,
                                      const std::vector<DependenceEdge>& direct) {
     std::vector<Edge> ehat = g.edges();
     for (const auto& e : direct)
@@ -125,7 +125,7 @@ void check_ordering(const Trace& trace, Ordering ordering, const std::string& la
     const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
     const EventOrder order(g, ts);
     const UnorderedConflicts conflicts = find_apparent_races(g, order, {});
-    const std::vector<ApparentRace>& races = conflicts.races;
+    const ApparentRaceList& races = conflicts.races;
     if (races.empty() || races.size() > 3000) return;
     const Dependences event_control = compute_dependences(
         g, order, conflicts, DependenceKind::EventControl, ordering, 1u << 20, {});

@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "firstrace/page_array.hpp"
 #include "firstrace/race.hpp"
 
 namespace firstrace {
@@ -30,7 +31,7 @@ class RaceList {
         std::vector<EventRef> events;         // event number -> event
         std::vector<std::uint32_t> a_begin;   // per run of races with one a: its first race
         std::vector<std::uint32_t> a_event;   // per run: a's event number
-        std::vector<std::uint32_t> b_event;   // per race: b's event number
+        PageArray<std::uint32_t> b_event;     // per race: b's event number (grown in place)
         std::vector<RaceStatus> status;       // per race
         std::vector<std::uint32_t> partition; // per race
         std::vector<std::uint32_t> tangle;    // per race (kNone: untangled), or none at all
@@ -127,7 +128,8 @@ class RaceList {
     std::uint32_t event_number(const EventRef& e);
 
     std::vector<EventRef> events_;
-    std::vector<std::uint32_t> a_begin_, a_event_, b_event_;
+    std::vector<std::uint32_t> a_begin_, a_event_;
+    PageArray<std::uint32_t> b_event_;
     std::vector<RaceStatus> status_;
     std::vector<std::uint32_t> partition_;
     std::vector<std::uint32_t> id_; // per race, or none while every id is its index
