@@ -64,6 +64,16 @@ class GranuleSet {
     // Adds the bytes [lo, hi) (hi > lo). False when the arena has no room: nothing changed.
     template <class Arena> bool add(std::uint64_t lo, std::uint64_t hi, Arena& arena) {
         const std::uint64_t first = lo >> kShift, last = (hi - 1) >> kShift;
+        if (first == last) { // the common case: one probe of the page table at most
+            const std::uint64_t mask = byte_mask(lo, hi);
+            if (std::uint64_t* bits = bitmap(first >> (kPageShift - kShift))) {
+                bits[first & (kPageGranules - 1)] |= mask;
+                return true;
+            }
+            if (!granules_.reserve(1, arena)) return false;
+            add_granule(first, mask, arena);
+            return true;
+        }
         // granule slots needed: the granules outside dense pages
         std::uint64_t need = last - first + 1;
         if (dense_filter_ != 0) {
@@ -79,24 +89,16 @@ class GranuleSet {
         std::uint64_t page = ~std::uint64_t{0};
         std::uint64_t* bits = nullptr;
         for (std::uint64_t g = first; g <= last; ++g) {
-            const unsigned from = g == first ? static_cast<unsigned>(lo & 63) : 0;
-            const unsigned to = g == last ? static_cast<unsigned>((hi - 1) & 63) + 1 : 64;
-            const std::uint64_t mask = to - from == 64
-                                           ? ~std::uint64_t{0}
-                                           : ((std::uint64_t{1} << (to - from)) - 1) << from;
+            const std::uint64_t mask =
+                byte_mask(g == first ? lo : g << kShift, g == last ? hi : (g + 1) << kShift);
             if (g >> (kPageShift - kShift) != page) {
                 page = g >> (kPageShift - kShift);
                 bits = bitmap(page);
             }
-            if (bits != nullptr) {
+            if (bits != nullptr)
                 bits[g & (kPageGranules - 1)] |= mask;
-                continue;
-            }
-            bool fresh;
-            KeyedWord& s = granules_.claim(g | kKeyBit, fresh);
-            s.word |= mask;
-            if (fresh && granules_.block_neighbours(s.key) >= kDenseBlock)
-                bits = make_dense(page, arena);
+            else
+                bits = add_granule(g, mask, arena);
         }
         return true;
     }
@@ -195,6 +197,24 @@ class GranuleSet {
     // goes to the granules without probing the page table.
     static std::uint64_t filter_bit(std::uint64_t page) {
         return std::uint64_t{1} << ((page * 0x9E3779B97F4A7C15ull) >> 58);
+    }
+
+    // The bits of [lo, hi) in its granule (one granule: lo < hi <= lo's granule's end).
+    static std::uint64_t byte_mask(std::uint64_t lo, std::uint64_t hi) {
+        const unsigned from = static_cast<unsigned>(lo & 63);
+        const unsigned len = static_cast<unsigned>(hi - lo);
+        return len == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << len) - 1) << from;
+    }
+
+    // ORs `mask` into granule g's slot (reserved) and makes its page dense when the granule is
+    // new in a block that has become dense: the page's bitmap then, else nullptr.
+    template <class Arena>
+    std::uint64_t* add_granule(std::uint64_t g, std::uint64_t mask, Arena& arena) {
+        bool fresh;
+        KeyedWord& s = granules_.claim(g | kKeyBit, fresh);
+        s.word |= mask;
+        if (!fresh || granules_.block_neighbours(s.key) < kDenseBlock) return nullptr;
+        return make_dense(g >> (kPageShift - kShift), arena);
     }
 
     // The bitmap of `page` when it is dense, else nullptr.
