@@ -344,8 +344,9 @@ TEST(SiteAccesses, DenseAndSparsePagesMixedExactly) {
     }
 }
 
-// Two pages swept in random order, 4 bytes at a time: they end as dense pages (no granule left
-// of them) and are written as one range, joined with the bytes touching them on both sides.
+// Two pages swept in random order, 4 bytes at a time: they end as dense pages (with fewer
+// granules left of them than their blocks, which are held in granules until their page is
+// dense) and are written as one range, joined with the bytes touching them on both sides.
 TEST(SiteAccesses, APageSweptInNoOrderBecomesOneBitmap) {
     std::mt19937_64 rng(7);
     TestArena arena(1 << 14);
@@ -363,7 +364,7 @@ TEST(SiteAccesses, APageSweptInNoOrderBecomesOneBitmap) {
             bytes.insert(b);
     }
     EXPECT_EQ(s.stored_dense_pages(), 2u);
-    EXPECT_EQ(s.stored_granules(), 0u);
+    EXPECT_LT(s.stored_granules(), 2 * 8u * (frt::GranuleSet::kDenseBlock - 1));
     ASSERT_TRUE(s.add(base - 3, 3, arena));
     ASSERT_TRUE(s.add(base + 2 * 4096, 5, arena));
     for (u64 b = base - 3; b < base + 2 * 4096 + 5; ++b)
