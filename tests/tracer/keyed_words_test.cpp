@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "rt_keyed_words.hpp"
+#include "test_arena.hpp"
 
 namespace {
 
@@ -18,18 +19,7 @@ using frt::KeyedWord;
 using frt::KeyedWords;
 using u64 = std::uint64_t;
 
-struct TestArena {
-    std::vector<KeyedWord> storage;
-    std::size_t used = 0;
-    explicit TestArena(std::size_t units) : storage(units) {}
-    template <class T> T* take(std::uint32_t count) {
-        static_assert(sizeof(T) == sizeof(KeyedWord));
-        if (used + count > storage.size()) return nullptr;
-        T* r = reinterpret_cast<T*>(storage.data() + used);
-        used += count;
-        return r;
-    }
-};
+using frt_test::TestArena;
 
 void expect_same(const KeyedWords& t, const std::map<u64, u64>& ref, const std::string& what) {
     ASSERT_EQ(t.size(), ref.size()) << what;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "rt_site_table.hpp"
+#include "test_arena.hpp"
 
 namespace {
 
@@ -22,20 +23,7 @@ using frt::RunRanges;
 using frt::SiteAccesses;
 using u64 = std::uint64_t;
 
-// The runtime's arena: a bump allocator of 16-byte units (ranges, granules, dense pages' bitmaps)
-// that can run out.
-struct TestArena {
-    std::vector<Range> storage;
-    std::size_t used = 0;
-    explicit TestArena(std::size_t units) : storage(units) {}
-    template <class T> T* take(std::uint32_t count) {
-        static_assert(sizeof(T) == sizeof(Range));
-        if (used + count > storage.size()) return nullptr;
-        T* r = reinterpret_cast<T*>(storage.data() + used);
-        used += count;
-        return r;
-    }
-};
+using frt_test::TestArena;
 
 // What the runtime would write for the site: the ranges visit() reports, the run given to the
 // tail expanded as the writer expands it.
@@ -86,6 +74,24 @@ bool add_closing_when_full(SiteAccesses& s, TestArena& arena, std::set<u64>& byt
     }
     for (u64 b = addr; b < addr + size; ++b)
         bytes.insert(b);
+    return closed;
+}
+
+// 20 accesses of `size` bytes `stride` apart from addr, through the access path first as
+// on_access does; returns how many times the event was closed.
+int strided_run(SiteAccesses& s, TestArena& arena, std::set<u64>& bytes, u64 addr, u64 stride,
+                u64 size, const std::string& what) {
+    int closed = 0;
+    for (u64 k = 0; k < 20; ++k) {
+        const u64 a = addr + k * stride;
+        if (s.extend_run(a, size)) {
+            for (u64 b = a; b < a + size; ++b)
+                bytes.insert(b);
+        } else if (add_closing_when_full(s, arena, bytes, a, size,
+                                         [&] { return what + ", in a run"; })) {
+            ++closed;
+        }
+    }
     return closed;
 }
 
@@ -195,16 +201,7 @@ TEST(SiteAccesses, ScatteredAccessesGoThroughTheGranulesExactly) {
                 if (rng() % 8 != 0) addr = 0x10000000 + rng() % (64 << 20);
                 size = 64 * SiteAccesses::kGranuleSpanLimit + 1 + rng() % 5000;
             } else if (kind < 8) { // a short strided run, then back to scattering
-                const u64 stride = 1 + rng() % 100;
-                for (u64 k = 0; k < 20; ++k) {
-                    if (s.extend_run(addr + k * stride, size)) {
-                        for (u64 b = addr + k * stride; b < addr + k * stride + size; ++b)
-                            bytes.insert(b);
-                    } else if (add_closing_when_full(s, arena, bytes, addr + k * stride, size,
-                                                     [&] { return "in a run"; })) {
-                        ++closed;
-                    }
-                }
+                closed += strided_run(s, arena, bytes, addr, 1 + rng() % 100, size, "in a run");
                 continue;
             }
             if (add_closing_when_full(s, arena, bytes, addr, size,
@@ -307,16 +304,7 @@ TEST(SiteAccesses, DenseAndSparsePagesMixedExactly) {
                     addr = dense_base + rng() % dense_len;
                     size = 64 * SiteAccesses::kGranuleSpanLimit + 1 + rng() % 5000;
                 } else if (kind < 7) { // a short strided run, then back to scattering
-                    const u64 stride = 1 + rng() % 100;
-                    for (u64 k = 0; k < 20; ++k) {
-                        if (s.extend_run(addr + k * stride, size)) {
-                            for (u64 b = addr + k * stride; b < addr + k * stride + size; ++b)
-                                bytes.insert(b);
-                        } else if (add_closing_when_full(s, arena, bytes, addr + k * stride, size,
-                                                         [&] { return where + " run"; })) {
-                            ++closed;
-                        }
-                    }
+                    closed += strided_run(s, arena, bytes, addr, 1 + rng() % 100, size, where);
                     continue;
                 }
                 if (add_closing_when_full(s, arena, bytes, addr, size, [&] {
