@@ -1,7 +1,8 @@
 // Differential test of the runtime's per-site access sets (tracer/src/rt_site_table.hpp):
 // random access sequences -- contiguous, strided and repeated sweeps in both directions,
-// interleaved sweeps, random bytes, overlapping sizes, scattered bursts (into the granules), a
-// small arena that fills up -- against a naive byte set. What the runtime writes for a site
+// interleaved sweeps, random bytes, overlapping sizes, scattered bursts (into the granules),
+// dense and sparse pages mixed (bitmaps and granules), a small arena that fills up -- against a
+// naive byte set. What the runtime writes for a site
 // must be exactly the bytes accessed, as sorted, disjoint, non-adjacent ranges, however the
 // accesses were grouped into runs, ranges and granules.
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "rt_site_table.hpp"
+#include "test_arena.hpp"
 
 namespace {
 
@@ -21,19 +23,7 @@ using frt::RunRanges;
 using frt::SiteAccesses;
 using u64 = std::uint64_t;
 
-// The runtime's arena: a bump allocator of 16-byte units (ranges, granules) that can run out.
-struct TestArena {
-    std::vector<Range> storage;
-    std::size_t used = 0;
-    explicit TestArena(std::size_t units) : storage(units) {}
-    template <class T> T* take(std::uint32_t count) {
-        static_assert(sizeof(T) == sizeof(Range));
-        if (used + count > storage.size()) return nullptr;
-        T* r = reinterpret_cast<T*>(storage.data() + used);
-        used += count;
-        return r;
-    }
-};
+using frt_test::TestArena;
 
 // What the runtime would write for the site: the ranges visit() reports, the run given to the
 // tail expanded as the writer expands it.
@@ -84,6 +74,24 @@ bool add_closing_when_full(SiteAccesses& s, TestArena& arena, std::set<u64>& byt
     }
     for (u64 b = addr; b < addr + size; ++b)
         bytes.insert(b);
+    return closed;
+}
+
+// 20 accesses of `size` bytes `stride` apart from addr, through the access path first as
+// on_access does; returns how many times the event was closed.
+int strided_run(SiteAccesses& s, TestArena& arena, std::set<u64>& bytes, u64 addr, u64 stride,
+                u64 size, const std::string& what) {
+    int closed = 0;
+    for (u64 k = 0; k < 20; ++k) {
+        const u64 a = addr + k * stride;
+        if (s.extend_run(a, size)) {
+            for (u64 b = a; b < a + size; ++b)
+                bytes.insert(b);
+        } else if (add_closing_when_full(s, arena, bytes, a, size,
+                                         [&] { return what + ", in a run"; })) {
+            ++closed;
+        }
+    }
     return closed;
 }
 
@@ -155,11 +163,15 @@ TEST(SiteAccesses, MatchesAByteSetOnRandomAccessSequences) {
     }
 }
 
-std::size_t granules_of(const std::set<u64>& bytes) {
+std::size_t granules_of(const std::set<u64>& bytes, unsigned shift = frt::GranuleSet::kShift) {
     std::set<u64> granules;
     for (const u64 b : bytes)
-        granules.insert(b >> frt::GranuleSet::kShift);
+        granules.insert(b >> shift);
     return granules.size();
+}
+
+std::size_t pages_of(const std::set<u64>& bytes) {
+    return granules_of(bytes, frt::GranuleSet::kPageShift);
 }
 
 // A compressor's hash table or a block sort: accesses scattered over a large area, revisiting
@@ -189,16 +201,7 @@ TEST(SiteAccesses, ScatteredAccessesGoThroughTheGranulesExactly) {
                 if (rng() % 8 != 0) addr = 0x10000000 + rng() % (64 << 20);
                 size = 64 * SiteAccesses::kGranuleSpanLimit + 1 + rng() % 5000;
             } else if (kind < 8) { // a short strided run, then back to scattering
-                const u64 stride = 1 + rng() % 100;
-                for (u64 k = 0; k < 20; ++k) {
-                    if (s.extend_run(addr + k * stride, size)) {
-                        for (u64 b = addr + k * stride; b < addr + k * stride + size; ++b)
-                            bytes.insert(b);
-                    } else if (add_closing_when_full(s, arena, bytes, addr + k * stride, size,
-                                                     [&] { return "in a run"; })) {
-                        ++closed;
-                    }
-                }
+                closed += strided_run(s, arena, bytes, addr, 1 + rng() % 100, size, "in a run");
                 continue;
             }
             if (add_closing_when_full(s, arena, bytes, addr, size,
@@ -259,6 +262,106 @@ TEST(SiteAccesses, GranulesJoinAcrossBordersAndWithTheRun) {
     s.visit([](u64, u64) {}, [&](const RunRanges& run, u64) { tail_seen = run.count == 3; });
     EXPECT_TRUE(tail_seen);
     expect_same(s, bytes, "granules and the run above");
+}
+
+// A block sort's suffix array beside a hash table over a large area: some pages are touched
+// densely (they become bitmaps), others once or twice (they stay granules), and accesses cross
+// page borders, copy big blocks and run in short strides in between. Phases change the mix;
+// the bytes written are checked at random points (accesses continue after each check: the
+// tables, sorted there, become hashes again) and whenever the arena fills, for arenas from
+// "fills at once" to "never fills".
+TEST(SiteAccesses, DenseAndSparsePagesMixedExactly) {
+    std::mt19937_64 rng(20261125);
+    for (const std::size_t arena_units :
+         {std::size_t{300}, std::size_t{3000}, std::size_t{40000}, std::size_t{1} << 20}) {
+        for (int seed = 0; seed < 3; ++seed) {
+            TestArena arena(arena_units);
+            SiteAccesses s;
+            s.reset(arena.take<Range>(4), 4);
+            std::set<u64> bytes;
+            int closed = 0;
+            std::uint32_t most_pages = 0, most_granules = 0;
+            const u64 dense_base = 0x7f00'0000'0000ull + (rng() % 64) * 4096 + (seed == 2 ? 4 : 0);
+            const u64 dense_len = (8 + rng() % 24) * 4096;
+            const u64 sparse_base = 0x5500'0000'0000ull;
+            int dense_percent = 0;
+            const std::string where =
+                "arena " + std::to_string(arena_units) + " seed " + std::to_string(seed);
+            for (int i = 0; i < 40000; ++i) {
+                if (i % 2500 == 0) dense_percent = static_cast<int>(rng() % 101);
+                const int kind = static_cast<int>(rng() % 100);
+                u64 size = u64{1} << (rng() % 4);
+                u64 addr;
+                if (static_cast<int>(rng() % 100) < dense_percent) {
+                    addr = dense_base + (rng() % (dense_len / 4)) * 4;
+                } else {
+                    addr = sparse_base + rng() % (u64{1} << 30);
+                }
+                if (kind < 4) { // across granule and page borders
+                    size = 1 + rng() % 200;
+                    if (rng() % 2 == 0) addr = (addr | 4095) - rng() % 100;
+                } else if (kind < 5) { // a big copy into the dense area
+                    addr = dense_base + rng() % dense_len;
+                    size = 64 * SiteAccesses::kGranuleSpanLimit + 1 + rng() % 5000;
+                } else if (kind < 7) { // a short strided run, then back to scattering
+                    closed += strided_run(s, arena, bytes, addr, 1 + rng() % 100, size, where);
+                    continue;
+                }
+                if (add_closing_when_full(s, arena, bytes, addr, size, [&] {
+                        return where + ", arena full after " + std::to_string(i);
+                    }))
+                    ++closed;
+                most_pages = std::max(most_pages, s.stored_dense_pages());
+                most_granules = std::max(most_granules, s.stored_granules());
+                if (rng() % 5000 == 0) {
+                    expect_same(s, bytes, where + ", during, access " + std::to_string(i));
+                    // only pages and granules that hold accessed bytes
+                    ASSERT_LE(s.stored_dense_pages(), pages_of(bytes)) << where;
+                    ASSERT_LE(s.stored_granules(), granules_of(bytes)) << where;
+                }
+                if (HasFatalFailure()) return;
+            }
+            expect_same(s, bytes, where + ", end");
+            if (HasFatalFailure()) return;
+            if (arena_units >= 3000) { // the smallest fills before a granule table fits
+                EXPECT_GT(most_granules, 0u) << where;
+                EXPECT_GT(most_pages, 0u) << where;
+            }
+            EXPECT_EQ(closed == 0, arena_units == (std::size_t{1} << 20)) << where;
+        }
+    }
+}
+
+// Two pages swept in random order, 4 bytes at a time: they end as dense pages (with fewer
+// granules left of them than their blocks, which are held in granules until their page is
+// dense) and are written as one range, joined with the bytes touching them on both sides.
+TEST(SiteAccesses, APageSweptInNoOrderBecomesOneBitmap) {
+    std::mt19937_64 rng(7);
+    TestArena arena(1 << 14);
+    SiteAccesses s;
+    s.reset(arena.take<Range>(4), 4);
+    const u64 base = 0x10000;
+    std::vector<u64> slots(2 * 4096 / 4);
+    for (std::size_t i = 0; i < slots.size(); ++i)
+        slots[i] = base + 4 * i;
+    std::shuffle(slots.begin(), slots.end(), rng);
+    std::set<u64> bytes;
+    for (const u64 a : slots) {
+        ASSERT_TRUE(s.add(a, 4, arena));
+        for (u64 b = a; b < a + 4; ++b)
+            bytes.insert(b);
+    }
+    EXPECT_EQ(s.stored_dense_pages(), 2u);
+    EXPECT_LT(s.stored_granules(), 2 * 8u * (frt::GranuleSet::kDenseBlock - 1));
+    ASSERT_TRUE(s.add(base - 3, 3, arena));
+    ASSERT_TRUE(s.add(base + 2 * 4096, 5, arena));
+    for (u64 b = base - 3; b < base + 2 * 4096 + 5; ++b)
+        bytes.insert(b);
+    expect_same(s, bytes, "two dense pages");
+    const std::vector<Range> ranges = written(s);
+    ASSERT_EQ(ranges.size(), 1u);
+    EXPECT_EQ(ranges[0].lo, base - 3);
+    EXPECT_EQ(ranges[0].hi, base + 2 * 4096 + 5);
 }
 
 TEST(SiteAccesses, AStridedSweepIsOneRunWrittenAsItsRanges) {

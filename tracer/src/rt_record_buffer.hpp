@@ -38,35 +38,50 @@ FRT_INLINE void put_byte(ThreadState* t, u8 b) {
     t->buf[t->len++] = b;
 }
 
-// `times` copies of the two varints a, b: the ranges of a strided run (rt_site_table.cpp), all
-// alike after the first. Written as a 64-byte block of whole copies, stored with fixed-size
-// copies the compiler inlines (a memcpy call here would go through the runtime's own memcpy
-// interceptor), a fraction of an instruction per range instead of two varint encodings.
+// Copies of the two varints a, b: the ranges of a strided run (rt_site_table.cpp), all alike
+// after the first. Stored as a 64-byte block of whole copies with fixed-size copies the
+// compiler inlines (a memcpy call here would go through the runtime's own memcpy interceptor),
+// a fraction of an instruction per range instead of two varint encodings.
+class RepeatedPair {
+  public:
+    static constexpr std::size_t kBlock = 64;
+
+    RepeatedPair(u64 a, u64 b) {
+        unsigned char pattern[20];
+        unsigned char* e = firstrace::format::put_varint(pattern, a);
+        e = firstrace::format::put_varint(e, b);
+        plen_ = static_cast<std::size_t>(e - pattern);
+        per_block_ = kBlock / plen_;
+        for (std::size_t i = 0; i < per_block_ * plen_; ++i)
+            block_[i] = pattern[i % plen_];
+    }
+
+    // Writes at most one block's worth of the `times` copies at out, which has room for
+    // kBlock bytes (those past the copies are overwritten next); returns how many it wrote.
+    u64 put_block(unsigned char* out, u64 times) const {
+        __builtin_memcpy(out, block_, kBlock);
+        return times >= per_block_ ? per_block_ : times;
+    }
+    // Bytes of `copies` copies.
+    std::size_t copy_bytes(u64 copies) const { return static_cast<std::size_t>(copies) * plen_; }
+
+  private:
+    unsigned char block_[kBlock];
+    std::size_t plen_;
+    std::size_t per_block_;
+};
+
+// `times` copies of the two varints a, b into the record buffer.
 inline void put_repeated_pair(ThreadState* t, u64 a, u64 b, u64 times) {
-    constexpr std::size_t kBlock = 64;
-    unsigned char pattern[20];
-    unsigned char* e = firstrace::format::put_varint(pattern, a);
-    e = firstrace::format::put_varint(e, b);
-    const auto plen = static_cast<std::size_t>(e - pattern);
-    const std::size_t per_block = kBlock / plen; // whole copies in one block
-    unsigned char block[kBlock];
-    for (std::size_t i = 0; i < per_block * plen; ++i)
-        block[i] = pattern[i % plen];
+    const RepeatedPair pair(a, b);
     while (times != 0) {
-        if (kBufferSize - t->len < kBlock) {
+        if (kBufferSize - t->len < RepeatedPair::kBlock) {
             flush_locked(t, t->len);
             continue;
         }
-        unsigned char* out = t->buf + t->len;
-        if (times >= per_block) {
-            __builtin_memcpy(out, block, kBlock); // bytes past the copies are overwritten next
-            t->len += per_block * plen;
-            times -= per_block;
-        } else {
-            __builtin_memcpy(out, block, kBlock);
-            t->len += static_cast<std::size_t>(times) * plen;
-            times = 0;
-        }
+        const u64 copies = pair.put_block(t->buf + t->len, times);
+        t->len += pair.copy_bytes(copies);
+        times -= copies;
     }
 }
 

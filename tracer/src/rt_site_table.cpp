@@ -100,7 +100,7 @@ struct EventArena {
 };
 
 // One site's ranges, as kRecCompute wants them: { lo - previous hi, hi - lo } each.
-void put_site_ranges(ThreadState* t, const SiteAccesses& bytes) {
+void put_site_ranges_counted_first(ThreadState* t, const SiteAccesses& bytes) {
     put(t, bytes.range_count());
     u64 prev = 0;
     bytes.visit(
@@ -116,6 +116,57 @@ void put_site_ranges(ThreadState* t, const SiteAccesses& bytes) {
             put(t, run.size);
             if (run.count > 1) put_repeated_pair(t, run.step - run.size, run.size, run.count - 1);
         });
+}
+
+// The same bytes in one visit rather than two (counting, then writing: merging a scattered
+// site's ranges, granules and dense pages is most of the writing): the ranges go into the
+// record buffer after room for the largest count, and the count, known then, is put in front
+// of them. When they would not fit in the buffer (which must not be flushed in between),
+// nothing is kept of them and the site is written counted first.
+void put_site_ranges(ThreadState* t, const SiteAccesses& bytes) {
+    constexpr std::size_t kCountRoom = 10; // a varint of 64 bits
+    constexpr std::size_t kRangeRoom = 20; // two
+    const std::size_t start = t->len;
+    std::size_t len = start + kCountRoom;
+    bool fits = kBufferSize - start >= kCountRoom + kRangeRoom;
+    u64 prev = 0;
+    const u64 count = bytes.visit(
+        [&](u64 lo, u64 hi) {
+            if (!fits || kBufferSize - len < kRangeRoom) {
+                fits = false;
+                return;
+            }
+            unsigned char* p = firstrace::format::put_varint(t->buf + len, lo - prev);
+            p = firstrace::format::put_varint(p, hi - lo);
+            len = static_cast<std::size_t>(p - t->buf);
+            prev = hi;
+        },
+        [&](const RunRanges& run, u64 prev_hi) {
+            const RepeatedPair pair(run.step - run.size, run.size);
+            if (!fits || kBufferSize - len <
+                             kRangeRoom + pair.copy_bytes(run.count - 1) + RepeatedPair::kBlock) {
+                fits = false;
+                return;
+            }
+            unsigned char* p = firstrace::format::put_varint(t->buf + len, run.lo - prev_hi);
+            p = firstrace::format::put_varint(p, run.size);
+            for (u64 times = run.count - 1; times != 0;) {
+                const u64 copies = pair.put_block(p, times);
+                p += pair.copy_bytes(copies);
+                times -= copies;
+            }
+            len = static_cast<std::size_t>(p - t->buf);
+        });
+    if (!fits) {
+        put_site_ranges_counted_first(t, bytes);
+        return;
+    }
+    unsigned char count_bytes[kCountRoom];
+    const auto k =
+        static_cast<std::size_t>(firstrace::format::put_varint(count_bytes, count) - count_bytes);
+    std::memmove(t->buf + start + k, t->buf + start + kCountRoom, len - start - kCountRoom);
+    std::memcpy(t->buf + start, count_bytes, k);
+    t->len = len - (kCountRoom - k);
 }
 
 } // namespace

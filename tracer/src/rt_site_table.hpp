@@ -16,7 +16,7 @@
 // native time); appending them to an unsorted tail sorted in lazily still spent 57 % of the run
 // in the sorts (43x). A range whose insertion would move more than kShiftLimit others now goes
 // to the site's granule set (rt_granule_set.hpp: a hash of 64-byte granules with a byte mask,
-// one probe per access, repeats included), and once a site has granules every small range that
+// and a bitmap per densely touched 4 KiB page; one probe per access, repeats included), and once a site has granules every small range that
 // does not extend the ranges upwards goes there directly, without a search. The granules are
 // sorted and merged with the ranges and the run when the event is written (visit).
 //
@@ -103,7 +103,9 @@ class SiteAccesses {
             if (v.count == 1 && addr >= v.lo && addr + size <= v.lo + v.size) return true;
             if (!flush_run(arena)) return false;
         }
-        if (n_ != 0 && addr >= r_[last_].lo && addr + size <= r_[last_].hi) return true;
+        // inside the range touched last (a scattered site's ranges are not where it goes on)
+        if (n_ != 0 && granules_.empty() && addr >= r_[last_].lo && addr + size <= r_[last_].hi)
+            return true;
         run_size_ = static_cast<std::uint32_t>(size);
         run_first_ = addr;
         run_stride_ = static_cast<std::int64_t>(size);
@@ -115,7 +117,13 @@ class SiteAccesses {
     RunRanges run() const {
         if (run_size_ == 0) return {0, 0, 0, 0};
         if (run_stride_ == 0) return {run_first_, 0, run_size_, 1};
-        const std::int64_t count = static_cast<std::int64_t>(run_next_ - run_first_) / run_stride_;
+        // how many accesses: a scattered site's runs are of one or two (no division)
+        const std::uint64_t span = run_next_ - run_first_;
+        const auto stride = static_cast<std::uint64_t>(run_stride_);
+        const std::int64_t count = span == stride ? 1
+                                   : span == 2 * stride
+                                       ? 2
+                                       : static_cast<std::int64_t>(span) / run_stride_;
         const std::uint64_t step =
             static_cast<std::uint64_t>(run_stride_ < 0 ? -run_stride_ : run_stride_);
         const std::uint64_t lo =
@@ -133,7 +141,7 @@ class SiteAccesses {
     // them as one repeated pattern); count includes them.
     template <class F, class Tail> std::uint64_t visit(F&& f, Tail&& tail) const {
         const RunRanges v = run();
-        if (granules_.size() == 0 && (v.count == 0 || n_ == 0 || r_[n_ - 1].hi < v.lo)) {
+        if (granules_.empty() && (v.count == 0 || n_ == 0 || r_[n_ - 1].hi < v.lo)) {
             for (std::uint32_t i = 0; i < n_; ++i)
                 f(r_[i].lo, r_[i].hi);
             if (v.count != 0) tail(v, n_ != 0 ? r_[n_ - 1].hi : 0);
@@ -141,7 +149,7 @@ class SiteAccesses {
         }
         // General case: merge the ascending lists, joining what overlaps or touches.
         std::uint64_t top = n_ != 0 ? r_[n_ - 1].hi : 0;
-        if (granules_.size() != 0) top = std::max(top, granules_.top());
+        if (!granules_.empty()) top = std::max(top, granules_.top());
         const bool run_above = v.count != 0 && top < v.lo;
         std::uint64_t emitted = 0, cur_lo = 0, cur_hi = 0;
         bool open = false;
@@ -158,8 +166,7 @@ class SiteAccesses {
             cur_hi = hi;
             open = true;
         };
-        const Granule* g = granules_.sorted();
-        GranuleRanges gr(g, g + granules_.size());
+        GranuleRanges gr(granules_);
         std::uint32_t i = 0;
         std::uint64_t k = run_above ? v.count : 0;
         for (;;) {
@@ -195,9 +202,10 @@ class SiteAccesses {
         return visit(none, [](const RunRanges&, std::uint64_t) {});
     }
 
-    // Ranges stored (sorted, disjoint, non-adjacent), and granules.
+    // Ranges stored (sorted, disjoint, non-adjacent), granules, and dense pages.
     std::uint32_t stored_ranges() const { return n_; }
-    std::uint32_t stored_granules() const { return granules_.size(); }
+    std::uint32_t stored_granules() const { return granules_.granules(); }
+    std::uint32_t stored_dense_pages() const { return granules_.dense_pages(); }
 
   private:
     // Moves the open run into the ranges and granules. False when the arena is full: the run
@@ -236,7 +244,7 @@ class SiteAccesses {
         const std::uint32_t n = n_;
         const bool above = n == 0 || r[n - 1].hi < lo; // appending: the common case
         const bool small = GranuleSet::span(lo, hi) <= kGranuleSpanLimit;
-        if (!above && small && granules_.size() != 0 && granules_.add(lo, hi, arena)) return true;
+        if (!above && small && !granules_.empty() && granules_.add(lo, hi, arena)) return true;
         // first index whose hi >= lo (candidates to merge start there)
         std::uint32_t a = 0, b = n;
         if (above)
