@@ -76,6 +76,7 @@ std::atomic<void (*)(const volatile void*, size_t)> g_malloc_hook{nullptr};
 std::atomic<void (*)(const volatile void*)> g_free_hook{nullptr};
 
 bool freed_by_library_thread(const ThreadState* t, u64 call_pc); // below
+bool freed_by_loader(u64 call_pc);                               // below
 
 void heap_free(void* p, u64 pc) {
     // The OpenMP runtime's own blocks (dispatch buffers, task blocks) order nothing of the
@@ -90,7 +91,8 @@ void heap_free(void* p, u64 pc) {
     before_free(t, call_pc); // inside dlclose: the loader's lock (rt_loader_lock.cpp)
     const u64 lo = reinterpret_cast<u64>(p);
     const u64 size = malloc_usable_size(p);
-    if (!freed_by_library_thread(t, call_pc)) library_access(t, pc, p, size, true);
+    if (!freed_by_library_thread(t, call_pc) && !freed_by_loader(call_pc))
+        library_access(t, pc, p, size, true);
     record_free(t, lo, lo + size, pc);
 }
 
@@ -135,6 +137,16 @@ bool allocated_for_system_library(u64 call_pc) {
 // block's reuse.
 bool freed_by_library_thread(const ThreadState* t, u64 call_pc) {
     return t->parent == kNoPid && t->thread_pid != 0 && allocated_for_system_library(call_pc);
+}
+
+// The dynamic loader freeing in its own code: it frees only what it allocated for itself (link
+// maps, names, a dead thread's TLS vector when glibc drops a cached stack: any thread may do that,
+// under a lock of the C library's that the runtime does not see), which was no write of the
+// program's either. Not a write of the block; the free still orders the block's reuse. (A free in
+// the C library's code stays a write: freeaddrinfo, fclose and the like free what the program
+// used.)
+bool freed_by_loader(u64 call_pc) {
+    return g_loader.contains(call_pc) && tls_library_call_pc == 0;
 }
 
 void heap_allocated(void* p, size_t n, u64 pc) {
