@@ -1,7 +1,6 @@
 #include "rt_environment.hpp"
 
 #include <fcntl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -17,7 +16,7 @@ char g_value[4096];
 
 // Streams /proc/self/environ ("NAME=value\0...") looking for `name`'s entry.
 const char* scan_initial_environment(const char* name) {
-    const long fd = system_call(SYS_openat, AT_FDCWD, "/proc/self/environ", O_RDONLY | O_CLOEXEC);
+    const int fd = file_open_at(AT_FDCWD, "/proc/self/environ", O_RDONLY | O_CLOEXEC);
     if (fd < 0) return nullptr;
     const std::size_t name_length = std::strlen(name);
     char chunk[1024];
@@ -26,7 +25,7 @@ const char* scan_initial_environment(const char* name) {
     std::size_t length = 0; // of the value copied
     bool found = false, done = false;
     while (!done) {
-        const long n = system_call(SYS_read, fd, chunk, sizeof chunk);
+        const long n = file_read(fd, chunk, sizeof chunk);
         if (n <= 0) break;
         for (long i = 0; i < n && !done; ++i) {
             const char c = chunk[i];
@@ -47,7 +46,7 @@ const char* scan_initial_environment(const char* name) {
             ++at;
         }
     }
-    system_call(SYS_close, fd);
+    file_close(fd);
     if (!found) return nullptr;
     g_value[length] = '\0';
     return g_value;

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #include "rt_metadata.hpp"
-#include "rt_real.hpp"
+#include "rt_signals.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
@@ -20,16 +20,6 @@ namespace frt {
 
 namespace {
 
-// The runtime's own handlers go to libc's sigaction, not through whatever `sigaction` the
-// program's executable defines: clang's static UBSan runtime intercepts it there and, called
-// before it has initialised (the runtime can start inside its preinit code), installs nothing.
-using sigaction_fn = int (*)(int, const struct sigaction*, struct sigaction*);
-FRT_DECLARE_REAL_TYPED(sigaction, sigaction_fn);
-
-int real_sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
-    auto real = REAL(sigaction);
-    return real != nullptr ? real(sig, act, old) : -1;
-}
 std::atomic<bool> g_finalized{false};
 
 // Threads alive at exit (a worker blocked in the OpenMP pool, a detached thread sleeping):

@@ -332,3 +332,7 @@ FRT_INTERCEPTOR_ALIAS(sigqueue)
 FRT_INTERCEPTOR_ALIAS(pthread_sigqueue)
 FRT_INTERCEPTOR_ALIAS(tgkill)
 FRT_INTERCEPTOR_ALIAS(alarm)
+
+int frt::real_sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
+    return call_real_or_enosys(REAL(sigaction), sig, act, old);
+}

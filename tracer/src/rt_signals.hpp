@@ -20,6 +20,10 @@ void signal_sent(int sig, u64 pc);
 // read of a signalfd, rt_fd.cpp): the Acquire of its sends.
 void signal_accepted(int sig, u64 pc);
 
+// libc's sigaction, for the runtime's own handlers (rt_exit.cpp): not whatever `sigaction` the
+// executable defines (clang's static UBSan runtime intercepts it there and, called before it has
+// initialised, installs nothing). -1 with ENOSYS when the C library has none.
+int real_sigaction(int sig, const struct sigaction* act, struct sigaction* old);
 // A program's handler for sig arrived on thread t: true when it is deferred (t is inside the
 // runtime; the handler then runs when t leaves it), false when it must run now.
 bool defer_signal(ThreadState* t, int sig, const siginfo_t* info, const void* context);

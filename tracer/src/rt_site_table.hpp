@@ -16,9 +16,10 @@
 // native time); appending them to an unsorted tail sorted in lazily still spent 57 % of the run
 // in the sorts (43x). A range whose insertion would move more than kShiftLimit others now goes
 // to the site's granule set (rt_granule_set.hpp: a hash of 64-byte granules with a byte mask,
-// and a bitmap per densely touched 4 KiB page; one probe per access, repeats included), and once a site has granules every small range that
-// does not extend the ranges upwards goes there directly, without a search. The granules are
-// sorted and merged with the ranges and the run when the event is written (visit).
+// and a bitmap per densely touched 4 KiB page; one probe per access, repeats included), and once a
+// site has granules every small range that does not extend the ranges upwards goes there directly,
+// without a search. The granules are sorted and merged with the ranges and the run when the event
+// is written (visit).
 //
 // Freestanding (no allocation of its own, no libc beyond memmove/memcpy; std::sort allocates
 // nothing) so that the runtime and a unit test share it: ranges and granules come from the
