@@ -5,7 +5,11 @@
 // flag that tells main when to allocate is relaxed and orders nothing. With one arena
 // (M_ARENA_MAX) all threads allocate from glibc's main arena, so the reuse is deterministic.
 // The racy variant: the split worker writes through its stale pointer after the free, into
-// the bytes main now owns (a use after free: nothing orders it with main's writes).
+// the bytes main now owns (a use after free: nothing orders it with main's writes). It writes
+// once main has reallocated them (a relaxed flag, which orders nothing): a reuse starts a new
+// lifetime of the bytes, and a use after free that happens before the reuse belongs to the old
+// one, after the free in the worker's order, so it races with nothing (as in ThreadSanitizer,
+// which resets the bytes' history at the reuse; DESIGN-NOTES "Lifetimes of reused memory").
 #include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,6 +20,7 @@
 enum { kWhole = 8192, kHalf = 4000 };
 
 static atomic_int step;
+static atomic_int reused; // main has the freed bytes back
 static char* kept_half;      // the first half of the split block stays with the worker
 static char* volatile stale; // the freed block's address, kept (the compiler cannot drop the write)
 
@@ -27,6 +32,8 @@ static void* split_worker(void* arg) {
     kept_half = malloc(kHalf); // the front of the freed block; the rest stays free
     memset(kept_half, 2, kHalf);
     atomic_store_explicit(&step, 1, memory_order_relaxed);
+    while (atomic_load_explicit(&reused, memory_order_relaxed) == 0) {
+    }
     stale[kWhole / 2 + 100] = 7; // RACE
     return NULL;
 }
@@ -58,6 +65,7 @@ int main(void) {
     pthread_create(&a, NULL, split_worker, whole);
     wait_for(1);
     char* rest = malloc(kHalf); // RACE (its allocation, with the stale write)
+    atomic_store_explicit(&reused, 1, memory_order_relaxed);
     memset(rest, 5, kHalf); // RACE
     sum += rest[kHalf - 1];
 

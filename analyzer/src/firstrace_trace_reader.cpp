@@ -25,6 +25,7 @@
 #include "firstrace/trace_loader.hpp"
 #include "flat_id_map.hpp"
 #include "input_file.hpp"
+#include "memory_lifetimes.hpp"
 #include "symbolizer.hpp"
 #include "trace_event_log.hpp"
 #include "trace_site_runs.hpp"
@@ -261,6 +262,7 @@ class TraceBuilder {
         own_relocated_runs();
         separate_task_blocks();
         separate_task_frames();
+        separate_lifetimes();
         compact_ranges();
         trace_.sites.shrink_to_fit(); // exactly sized unless a relocation above added sites
         trace_.processes.reserve(processes_.size());
@@ -318,18 +320,7 @@ class TraceBuilder {
     // when the run is shared (trace_site_runs.hpp), so that the other events keep theirs.
     void own_relocated_runs() {
         const auto own = [&](Event& e) {
-            if (e.kind != EventKind::Computation || !site_runs_.shared(e.first_site)) return;
-            const auto first = static_cast<std::uint32_t>(trace_.sites.size());
-            for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
-                AccessSite site = trace_.sites[s];
-                const auto first_range = static_cast<std::uint32_t>(trace_.ranges.size());
-                for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count;
-                     ++r)
-                    trace_.ranges.push_back(trace_.ranges[r]);
-                site.first_range = first_range;
-                trace_.sites.push_back(site);
-            }
-            e.first_site = first;
+            if (e.kind == EventKind::Computation && site_runs_.shared(e.first_site)) own_run(e);
         };
         for (RawProcess& p : processes_)
             if (p.kind != fmt::kProcThread)
@@ -344,6 +335,32 @@ class TraceBuilder {
                 task.fork_index <= processes_[task.fork_process].events.size())
                 own(processes_[task.fork_process].events[task.fork_index - 1]);
         }
+    }
+
+    // Gives event e a copy of its run of sites and their ranges (as they are now, relocated or
+    // not), so that rewriting them leaves the other events of a shared run alone.
+    void own_run(Event& e) {
+        if (trace_.ranges.size() != trace_.sites.range_end()) {
+            // A relocation put ranges after the last site's (replace_ranges): that site keeps
+            // its own through relocated_site_, and the new sites' ranges follow the others.
+            const auto last = static_cast<std::uint32_t>(trace_.sites.size() - 1);
+            const AccessSite site = site_of(last);
+            if (relocated_site_.find(last) == FlatIdMap::kAbsent) {
+                relocated_site_.assign(last, static_cast<std::uint32_t>(relocated_ranges_.size()));
+                relocated_ranges_.push_back({site.first_range, site.range_count});
+            }
+            trace_.sites.set_range_end(static_cast<std::uint32_t>(trace_.ranges.size()));
+        }
+        const auto first = static_cast<std::uint32_t>(trace_.sites.size());
+        for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+            AccessSite site = site_of(s);
+            const auto first_range = static_cast<std::uint32_t>(trace_.ranges.size());
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
+                trace_.ranges.push_back(trace_.ranges[r]);
+            site.first_range = first_range;
+            trace_.sites.push_back(site);
+        }
+        e.first_site = first;
     }
 
     // Each OpenMP task's block (kRecTaskBlock) is its own storage for as long as the task lives,
@@ -420,6 +437,87 @@ class TraceBuilder {
                 }
             }
         }
+    }
+
+    // A reuse of freed memory (the allocation's or mapping's Acquire of another process's free,
+    // with the new block: tracer rt_reuse_ordering.hpp) starts a new lifetime of its bytes
+    // instead of ordering the two processes (memory_lifetimes.hpp). Older traces (address 0):
+    // the Acquire stays an ordering. Called while reading the Acquire.
+    bool reuse_starts_lifetime(std::uint8_t cls, std::uint64_t address, std::int64_t size,
+                               std::uint64_t clock) {
+        if (cls != fmt::kObjHeapBlock || address == 0 || size <= 0) return false;
+        const std::uint64_t hi = address + static_cast<std::uint64_t>(size);
+        if (hi <= address || hi > kProgramAddressEnd) return false; // no room for lifetimes
+        const Interval range{address, hi};
+        // One allocation acquires every free that gave back part of it, in consecutive
+        // records: one start.
+        const auto index = static_cast<std::uint32_t>(processes_[current_].events.size());
+        const bool same_allocation = !lifetime_starts_.empty() &&
+                                     lifetime_starts_.back().range == range &&
+                                     lifetime_process_ == current_ && lifetime_event_ + 1 == index;
+        if (!same_allocation) lifetime_starts_.push_back({range, clock});
+        lifetime_process_ = current_;
+        lifetime_event_ = index;
+        return true;
+    }
+
+    // Moves each access to reused memory to the key of its lifetime (memory_lifetimes.hpp): the
+    // computation events touching reused bytes, in the order of their end, against the
+    // starts in effect then. An event whose site run is shared gets a copy of it first.
+    void separate_lifetimes() {
+        if (lifetime_starts_.empty()) return;
+        MemoryLifetimes lifetimes(std::move(lifetime_starts_));
+        lifetime_starts_ = {};
+        struct Touching {
+            std::uint64_t clock;
+            std::uint32_t process, event;
+        };
+        std::vector<Touching> touching;
+        for (std::uint32_t p = 0; p < processes_.size(); ++p) {
+            const EventLog& events = processes_[p].events;
+            for (std::uint32_t i = 0; i < events.size(); ++i) {
+                const Event& e = events[i];
+                if (e.kind == EventKind::Computation && touches(e, lifetimes))
+                    touching.push_back({e.clock_finish, p, i});
+            }
+        }
+        std::stable_sort(touching.begin(), touching.end(),
+                         [](const Touching& a, const Touching& b) { return a.clock < b.clock; });
+        std::vector<Interval>& out = scratch_ranges_;
+        const auto ignore = [](const Interval&) {};
+        for (const Touching& t : touching) {
+            lifetimes.advance_to(t.clock);
+            Event& e = processes_[t.process].events[t.event];
+            bool moves = false;
+            for_each_range(e, [&](const Interval& x) { moves |= lifetimes.split(x, ignore); });
+            if (!moves) continue; // all in the bytes' first lifetime
+            if (site_runs_.shared(e.first_site)) own_run(e);
+            for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+                const AccessSite site = site_of(s);
+                out.clear();
+                bool moved = false;
+                for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count;
+                     ++r)
+                    moved |= lifetimes.split(trace_.ranges[r],
+                                             [&](const Interval& x) { out.push_back(x); });
+                if (!moved) continue;
+                sort_and_merge(out);
+                replace_ranges(s, site, out);
+            }
+        }
+    }
+
+    template <class F> void for_each_range(const Event& e, F&& f) const {
+        for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
+            const AccessSite site = site_of(s);
+            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
+                f(trace_.ranges[r]);
+        }
+    }
+    bool touches(const Event& e, const MemoryLifetimes& lifetimes) const {
+        bool touched = false;
+        for_each_range(e, [&](const Interval& x) { touched = touched || lifetimes.touches(x); });
+        return touched;
     }
 
     // The relocations above give a moved site new ranges (relocated_ranges_), at the end of
@@ -909,7 +1007,8 @@ class TraceBuilder {
                 e.kind = EventKind::Join;
                 break;
             case fmt::kOpAcquire:
-                e.kind = EventKind::Acquire;
+                e.kind = reuse_starts_lifetime(cls, obj, extra, e.clock_start) ? EventKind::Other
+                                                                               : EventKind::Acquire;
                 break;
             case fmt::kOpRelease:
                 e.kind = EventKind::Release;
@@ -952,6 +1051,8 @@ class TraceBuilder {
                     child.fork_index =
                         static_cast<std::uint32_t>(processes_[current_].events.size());
                 }
+            } else if (e.kind == EventKind::Other && cls == fmt::kObjHeapBlock) {
+                e.object = object(cls, 0, incarnation, 0, file); // the free's, named by it
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);
             }
@@ -1028,18 +1129,23 @@ class TraceBuilder {
                                    base + (std::min(x.hi, b.hi) - b.lo)});
                 if (x.hi > b.hi) out.push_back({std::max(x.lo, b.hi), x.hi});
             }
-            std::sort(out.begin(), out.end(),
-                      [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
-            std::size_t kept = 0; // merged in place
-            for (const Interval& x : out) {
-                if (kept > 0 && x.lo <= out[kept - 1].hi)
-                    out[kept - 1].hi = std::max(out[kept - 1].hi, x.hi);
-                else
-                    out[kept++] = x;
-            }
-            out.resize(kept);
+            sort_and_merge(out);
             replace_ranges(s, site, out);
         }
+    }
+
+    // A site's new ranges ascending, overlapping or adjacent ones merged (in place).
+    static void sort_and_merge(std::vector<Interval>& out) {
+        std::sort(out.begin(), out.end(),
+                  [](const Interval& x, const Interval& y) { return x.lo < y.lo; });
+        std::size_t kept = 0;
+        for (const Interval& x : out) {
+            if (kept > 0 && x.lo <= out[kept - 1].hi)
+                out[kept - 1].hi = std::max(out[kept - 1].hi, x.hi);
+            else
+                out[kept++] = x;
+        }
+        out.resize(kept);
     }
 
     // Gives site s (now `site`) the ranges `ranges`: where its own were when they are no fewer
@@ -1080,6 +1186,10 @@ class TraceBuilder {
     std::uint32_t current_ = kNone;
     std::uint32_t stream_ = kNone; // the stream being read
     std::vector<TaskBlock> task_blocks_;
+    // Reuses of freed memory by another process (reuse_starts_lifetime), and the process and
+    // event of the last one's Acquire.
+    std::vector<LifetimeStart> lifetime_starts_;
+    std::uint32_t lifetime_process_ = kNone, lifetime_event_ = kNone;
     std::vector<Interval> scratch_ranges_; // relocations: a site's new ranges
     // The access sites and ranges while the streams are read (Trace::sites and ::ranges once
     // they are: finish), in blocks that are never copied while they grow (chunked_array.hpp).

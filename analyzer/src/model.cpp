@@ -117,8 +117,9 @@ std::string describe_within(const std::vector<DataType>& types, std::string name
     return name + " (" + std::to_string(n) + (n == 1 ? " byte)" : " bytes)");
 }
 
-std::string Trace::describe(const Interval& range) const {
+std::string Trace::describe(const Interval& key) const {
     if (!variable_names.empty()) {
+        const Interval& range = key;
         std::string out;
         for (std::uint64_t v = range.lo; v < range.hi; ++v) {
             if (!out.empty()) out += ",";
@@ -126,6 +127,7 @@ std::string Trace::describe(const Interval& range) const {
         }
         return out;
     }
+    const Interval range = program_range(key); // a later lifetime's key: its bytes
     const auto it = std::upper_bound(data_symbols.begin(), data_symbols.end(), range.lo,
                                      [](std::uint64_t a, const DataSymbol& s) { return a < s.lo; });
     if (it != data_symbols.begin() && range.lo < std::prev(it)->hi) {

@@ -20,7 +20,8 @@ MemoryNames::MemoryNames(const Trace& trace) : trace_(trace) {
         e.max_hi = max_hi = std::max(max_hi, e.hi);
 }
 
-std::uint32_t MemoryNames::heap_block(const Interval& range) const {
+std::uint32_t MemoryNames::heap_block(const Interval& key) const {
+    const Interval range = program_range(key); // a later lifetime's key: its bytes
     // Candidates start at or before range.lo; walk back while some earlier block can still
     // reach past range.lo (the running maximum says when none can).
     auto it = std::upper_bound(blocks_.begin(), blocks_.end(), range.lo,
@@ -34,7 +35,8 @@ std::uint32_t MemoryNames::heap_block(const Interval& range) const {
     return best;
 }
 
-std::string MemoryNames::name(const Interval& range) const {
+std::string MemoryNames::name(const Interval& key) const {
+    const Interval range = program_range(key); // a later lifetime's key: its bytes
     if (!trace_.variable_names.empty() || trace_.heap_blocks.empty()) return trace_.describe(range);
     const std::uint32_t b = heap_block(range);
     if (b == kNone) return trace_.describe(range);

@@ -17,7 +17,8 @@ class MemoryNames {
     explicit MemoryNames(const Trace& trace);
 
     // The name of [range.lo, range.hi): Trace::describe, except that bytes inside a heap block
-    // are named by the block. Offset and size are in bytes, "+N" is never a size.
+    // are named by the block. Offset and size are in bytes, "+N" is never a size. A key of a
+    // later lifetime of reused bytes (model.hpp) names its bytes.
     std::string name(const Interval& range) const;
 
     // The heap block holding range.lo (the latest allocated one when the address was handed out

@@ -248,7 +248,7 @@ class RunWriter {
                 .add(id_or_null(as.context))
                 .end_row();
             for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
-                const Interval bytes = trace_.ranges[r];
+                const Interval bytes = program_range(trace_.ranges[r]);
                 range.add(run_).add(s).add(bytes.lo).add(bytes.hi).end_row();
                 tick();
             }
@@ -266,7 +266,7 @@ class RunWriter {
                     .add(id_or_null(as.context))
                     .end_row();
                 for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
-                    const Interval bytes = trace_.ranges[r];
+                    const Interval bytes = program_range(trace_.ranges[r]);
                     range.add(run_).add(base + k).add(bytes.lo).add(bytes.hi).end_row();
                 }
             }
@@ -345,7 +345,9 @@ class RunWriter {
                     }
                 } else {
                     const std::string name = names.name(c);
-                    var.add(run_).add(r.id).add(ordinal++).add(name).add(c.lo).add(c.hi).end_row();
+                    const Interval bytes = program_range(c);
+                    var.add(run_).add(r.id).add(ordinal++).add(name).add(bytes.lo).add(bytes.hi);
+                    var.end_row();
                 }
             }
             for (std::size_t i = 0; i < accesses.sites_a.size(); ++i)

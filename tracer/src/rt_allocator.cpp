@@ -24,10 +24,12 @@
 //               on the free's own object, recorded always (the later owner is not known yet),
 //               and the free's tag over the block's shadow before the real free can hand the
 //               bytes out. The object: kObjHeapBlock, incarnation = the free's id (unique per
-//               free), address = the block on the Release, 0 on the Acquires (the allocating
-//               thread knows the free only by its tag; the reader names heap-block objects by
-//               incarnation). The Release has counter 0, every Acquire counter 1: each is
-//               ordered after the one Release of its object, none after another Acquire.
+//               free), address = the block on the Release; on the Acquires the new block
+//               (address and, as the extra value, usable size: the allocating thread knows the
+//               free only by its tag; the reader names heap-block objects by incarnation). The
+//               Release has counter 0, every Acquire counter 1. The analyzer makes such an
+//               Acquire the start of a new lifetime of the block's bytes, not an ordering of
+//               the two threads (DESIGN-NOTES "Lifetimes of reused memory").
 //   realloc     a free of the old block and an allocation of the new one (in place: the
 //               same process, no edge).
 // All of this is recorded whatever the number of running threads: a thread that ended

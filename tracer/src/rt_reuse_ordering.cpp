@@ -30,21 +30,22 @@ void record_free(ThreadState* t, u64 lo, u64 hi, u64 pc) {
 namespace {
 struct ReuseAcquirer {
     ThreadState* t;
-    u64 pc;
+    u64 lo, hi, pc;
     bool closed = false;
     static void visit(void* self, FreeTag tag) {
         auto* a = static_cast<ReuseAcquirer*>(self);
         const u64 c0 = now();
         if (!a->closed) close_computation(a->t, c0);
         a->closed = true;
-        record(a->t, firstrace::format::kOpAcquire, firstrace::format::kObjHeapBlock, nullptr, 1,
-               c0, a->pc, 0, free_tag_id(tag));
+        record(a->t, firstrace::format::kOpAcquire, firstrace::format::kObjHeapBlock,
+               reinterpret_cast<const void*>(a->lo), 1, c0, a->pc, static_cast<i64>(a->hi - a->lo),
+               free_tag_id(tag));
     }
 };
 } // namespace
 
 void record_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
-    ReuseAcquirer acquirer{t, pc};
+    ReuseAcquirer acquirer{t, lo, hi, pc};
     freed_memory_scan(lo, hi, t->pid, ReuseAcquirer::visit, &acquirer);
 }
 

@@ -12,10 +12,13 @@ namespace frt {
 // computation event, writes the Release of the free's own object (kObjHeapBlock at lo,
 // incarnation = the free's id, counter 0) and marks the bytes with its tag.
 void record_free(ThreadState* t, u64 lo, u64 hi, u64 pc);
-// The allocation (or mapping) at pc of [lo, hi): an Acquire (kObjHeapBlock at 0, incarnation =
-// the free's id, counter 1) of each free by another process than the current one that last
-// gave back some of its bytes. The allocating thread knows a free by its tag only, hence the
-// address 0: the reader keys heap-block objects by incarnation and names them by the Release.
+// The allocation (or mapping) at pc of [lo, hi): an Acquire (kObjHeapBlock, incarnation = the
+// free's id, counter 1) of each free by another process than the current one that last gave
+// back some of its bytes. The allocating thread knows a free by its tag only: the reader keys
+// heap-block objects by incarnation and names them by the Release. The Acquire carries the new
+// block instead (address lo, extra hi - lo): the reader makes it the start of a new lifetime of
+// those bytes rather than an ordering of the two processes (DESIGN-NOTES "Lifetimes of reused
+// memory"); a trace with address 0 there (before) keeps the ordering.
 void record_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
 
 } // namespace frt

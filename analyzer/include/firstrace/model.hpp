@@ -18,6 +18,21 @@ namespace firstrace {
 
 inline constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
+// Address keys of byte-addressed traces. Bytes reused by another process after their free are
+// a new variable in each lifetime (memory_lifetimes.hpp): the reader moves accesses in a later
+// lifetime to the byte's address with the lifetime's number in bits 47..61, above the 47-bit
+// user address space. OpenMP task storage moves to bit 62 or 63 (the reader's task spaces).
+// program_address() is the byte a key stands for, as reports and the database show it.
+inline constexpr unsigned kLifetimeShift = 47;
+inline constexpr std::uint64_t kProgramAddressEnd = std::uint64_t{1} << kLifetimeShift;
+inline constexpr std::uint64_t program_address(std::uint64_t key) {
+    return key >> 62 != 0 ? key : key & (kProgramAddressEnd - 1);
+}
+inline Interval program_range(const Interval& key) {
+    const std::uint64_t lo = program_address(key.lo);
+    return {lo, lo + (key.hi - key.lo)};
+}
+
 // Bit flags of an access site. An atomic access is part of READ(e) / WRITE(e) like a plain one,
 // but two atomic accesses never race (C11/C++11): see apparent_races.hpp for the conflict rules.
 enum AccessFlags : std::uint8_t {

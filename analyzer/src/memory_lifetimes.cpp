@@ -1,0 +1,62 @@
+// Lifetimes of reused memory (memory_lifetimes.hpp): the starts in clock order, painted over
+// an interval map of the latest lifetime per byte as the events' clocks advance.
+#include "memory_lifetimes.hpp"
+
+#include <algorithm>
+
+namespace firstrace {
+
+MemoryLifetimes::MemoryLifetimes(std::vector<LifetimeStart> starts) : starts_(std::move(starts)) {
+    std::stable_sort(
+        starts_.begin(), starts_.end(),
+        [](const LifetimeStart& a, const LifetimeStart& b) { return a.clock < b.clock; });
+    std::vector<Interval> ranges;
+    ranges.reserve(starts_.size());
+    for (const LifetimeStart& s : starts_)
+        if (s.range.lo < s.range.hi) ranges.push_back(s.range);
+    std::sort(ranges.begin(), ranges.end(),
+              [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
+    for (const Interval& r : ranges) {
+        if (!covered_.empty() && r.lo <= covered_.back().hi)
+            covered_.back().hi = std::max(covered_.back().hi, r.hi);
+        else
+            covered_.push_back(r);
+    }
+}
+
+bool MemoryLifetimes::touches(const Interval& x) const {
+    auto it = std::partition_point(covered_.begin(), covered_.end(),
+                                   [&](const Interval& c) { return c.hi <= x.lo; });
+    return it != covered_.end() && it->lo < x.hi;
+}
+
+void MemoryLifetimes::advance_to(std::uint64_t clock) {
+    for (; applied_ < starts_.size() && starts_[applied_].clock < clock; ++applied_)
+        apply(starts_[applied_].range, applied_ + 1);
+}
+
+// Paints [range) with lifetime id: the pieces it covers go, the ones it cuts keep their rest.
+void MemoryLifetimes::apply(const Interval& range, std::uint64_t id) {
+    if (range.lo >= range.hi) return;
+    auto it = present_.lower_bound(range.lo);
+    if (it != present_.begin()) {
+        auto before = std::prev(it);
+        if (before->second.hi > range.lo) { // cut: its head stays, its tail may outlive range
+            const Piece old = before->second;
+            before->second.hi = range.lo;
+            if (old.hi > range.hi) present_.emplace(range.hi, Piece{old.hi, old.id});
+        }
+    }
+    while (it != present_.end() && it->first < range.hi) {
+        if (it->second.hi > range.hi) { // its tail outlives range
+            const Piece old = it->second;
+            it = present_.erase(it);
+            present_.emplace_hint(it, range.hi, old);
+            break;
+        }
+        it = present_.erase(it);
+    }
+    present_.emplace(range.lo, Piece{range.hi, id});
+}
+
+} // namespace firstrace

@@ -1,0 +1,102 @@
+// Lifetimes of reused memory (issue 11, DESIGN-NOTES "Lifetimes of reused memory").
+//
+// A free synchronizes with the next allocation of the same storage (C11 7.22.3p2), and the
+// tracer records that as an Acquire of the free by the allocating process. As an edge of the
+// temporal ordering G it orders the two processes' whole histories: when a thread has ended and
+// a later allocation reuses what it freed (a std::thread's state block, a dead thread's arena),
+// every later thread is ordered after the whole dead thread, and a race between them on other
+// data is hidden. ThreadSanitizer instead forgets the reused bytes' history. Here likewise: the
+// reuse is no edge of G; it starts a new lifetime of the reused bytes, and an access belongs to
+// the lifetime of the latest reuse of its bytes that started before the access's event ended
+// (CLOCK_MONOTONIC readings of the tracer, one clock for all threads). Accesses in different
+// lifetimes are different variables: each moves to an address key of its lifetime, the byte's
+// address with the lifetime's number in the unused bits 47..61 (program_address() strips it),
+// so every later stage compares them as it compares any two addresses.
+//
+// Why real time and not G: in a program that orders its uses of the bytes, every access of the
+// old lifetime precedes the free that ended it, so its event ends before the free (the free is
+// a synchronization operation: it ends the freeing process's event, and another process is
+// ordered before it only through a release that ends its event); the free's own write is in
+// that lifetime too. The reusing process hands the bytes out only after the Acquire (its next
+// event ends after it), and a process that gets the new pointer by synchronization does so in
+// an event that starts after the reuse. The event's end, not its start, also puts the racy
+// uses where they race: a use after free in an event that began before the reuse, and a use of
+// the new block published without synchronization (a relaxed store), both conflict with the
+// new owner's accesses and the allocation's write. What it loses: an access unordered with
+// the free in an event that lasts past the reuse moves to the new lifetime, so its race with
+// the free is not reported (its races with the new owner's accesses are). G without the reuse
+// edges (the latest allocation of the byte ordered before the access) would be exact there,
+// but the reader has no reachability, and a pass after it would come after the sweep that
+// needs the keys.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "firstrace/interval.hpp"
+#include "firstrace/model.hpp"
+
+namespace firstrace {
+
+// The start of a lifetime of `range`: an allocation or mapping that got bytes another process
+// had freed, at `clock` (the clock reading of its Acquire).
+struct LifetimeStart {
+    Interval range;
+    std::uint64_t clock = 0;
+};
+
+// The address key of byte `address` in lifetime `id` (1..: the starts in clock order; 0: the
+// bytes' first lifetime, the address itself). Lifetimes kLifetimeKeys apart share a key.
+inline constexpr std::uint64_t kLifetimeKeys = (std::uint64_t{1} << 15) - 1;
+inline std::uint64_t lifetime_key(std::uint64_t address, std::uint64_t id) {
+    return id == 0 ? address : address | (((id - 1) % kLifetimeKeys + 1) << kLifetimeShift);
+}
+
+class MemoryLifetimes {
+  public:
+    // Starts beyond the lifetime bits (addresses at or above 2^47) must be left out by the
+    // caller (LifetimeStart::range.hi <= kProgramAddressEnd).
+    explicit MemoryLifetimes(std::vector<LifetimeStart> starts);
+
+    bool empty() const { return starts_.empty(); }
+    // Whether some byte of x is in the range of some start (whatever its clock).
+    bool touches(const Interval& x) const;
+    // Moves the present to `clock`: the starts before it are in effect. Clocks must not
+    // decrease from call to call (the events are visited in the order of their end).
+    void advance_to(std::uint64_t clock);
+    // Calls out(piece) for the pieces of x, ascending, each moved to the key of its lifetime
+    // at the present (advance_to). Returns whether some piece moved.
+    template <class F> bool split(const Interval& x, F&& out) const;
+
+  private:
+    std::vector<LifetimeStart> starts_; // by clock; starts_[i] begins lifetime i + 1
+    std::vector<Interval> covered_;     // union of the starts' ranges, ascending, disjoint
+    std::size_t applied_ = 0;           // starts_[0, applied_) are in effect
+    // Disjoint pieces of memory, by lo: hi and the latest lifetime in effect there.
+    struct Piece {
+        std::uint64_t hi;
+        std::uint64_t id;
+    };
+    std::map<std::uint64_t, Piece> present_;
+    void apply(const Interval& range, std::uint64_t id);
+};
+
+template <class F> bool MemoryLifetimes::split(const Interval& x, F&& out) const {
+    bool moved = false;
+    std::uint64_t at = x.lo;
+    auto it = present_.upper_bound(x.lo);
+    if (it != present_.begin() && std::prev(it)->second.hi > x.lo) --it;
+    for (; at < x.hi && it != present_.end() && it->first < x.hi; ++it) {
+        if (it->first > at) out(Interval{at, it->first});
+        const std::uint64_t lo = std::max(at, it->first);
+        const std::uint64_t hi = std::min(x.hi, it->second.hi);
+        out(Interval{lifetime_key(lo, it->second.id), lifetime_key(lo, it->second.id) + (hi - lo)});
+        moved = true;
+        at = hi;
+    }
+    if (at < x.hi) out(Interval{at, x.hi});
+    return moved;
+}
+
+} // namespace firstrace

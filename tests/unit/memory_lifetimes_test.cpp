@@ -1,0 +1,118 @@
+// MemoryLifetimes (the reader's separation of reused memory into lifetimes, issue 11) against a
+// brute-force reference: random lifetime starts (overlapping ranges, equal clocks) and random
+// accesses visited in clock order. Per byte, an access's lifetime is the latest start covering
+// the byte whose clock is before the access's (its event's end; 0: none); two accesses of a byte
+// must get the same key exactly when their lifetimes are equal, and each key must name its byte.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <vector>
+
+#include "memory_lifetimes.hpp"
+
+namespace firstrace {
+namespace {
+
+struct Access {
+    Interval range;
+    std::uint64_t clock;
+};
+
+// The lifetime of byte y at clock t: 1 + the index of the latest start (clock order, ties in
+// the given order) covering y before t, 0 when none.
+std::uint64_t reference_lifetime(const std::vector<LifetimeStart>& by_clock, std::uint64_t y,
+                                 std::uint64_t t) {
+    std::uint64_t id = 0;
+    for (std::size_t i = 0; i < by_clock.size(); ++i)
+        if (by_clock[i].clock < t && by_clock[i].range.lo <= y && y < by_clock[i].range.hi)
+            id = i + 1;
+    return id;
+}
+
+TEST(MemoryLifetimes, KeysMatchBruteForceLifetimes) {
+    std::mt19937_64 rng(20261124);
+    constexpr std::uint64_t kBase = 0x7f0000001000;
+    for (int round = 0; round < 300; ++round) {
+        const int nstarts = static_cast<int>(rng() % 12);
+        const std::uint64_t span = 8 + rng() % 120;
+        const std::uint64_t clocks = 1 + rng() % 40; // few clocks: many ties
+        std::vector<LifetimeStart> starts;
+        for (int i = 0; i < nstarts; ++i) {
+            const std::uint64_t lo = kBase + rng() % span;
+            const std::uint64_t hi = lo + 1 + rng() % 48;
+            starts.push_back({{lo, hi}, rng() % clocks});
+        }
+        std::vector<LifetimeStart> by_clock = starts;
+        std::stable_sort(
+            by_clock.begin(), by_clock.end(),
+            [](const LifetimeStart& a, const LifetimeStart& b) { return a.clock < b.clock; });
+        std::vector<Access> accesses;
+        for (int i = 0; i < 40; ++i) {
+            const std::uint64_t lo = kBase - 16 + rng() % (span + 64);
+            accesses.push_back({{lo, lo + 1 + rng() % 40}, rng() % (clocks + 2)});
+        }
+        std::stable_sort(accesses.begin(), accesses.end(),
+                         [](const Access& a, const Access& b) { return a.clock < b.clock; });
+        MemoryLifetimes lifetimes(starts);
+        ASSERT_EQ(lifetimes.empty(), starts.empty());
+        // byte -> (key, reference lifetime) per access
+        std::vector<std::map<std::uint64_t, std::pair<std::uint64_t, std::uint64_t>>> seen;
+        for (const Access& a : accesses) {
+            bool touched = false;
+            for (const LifetimeStart& s : starts)
+                touched |= s.range.lo < a.range.hi && a.range.lo < s.range.hi;
+            ASSERT_EQ(lifetimes.touches(a.range), touched) << "round " << round;
+            lifetimes.advance_to(a.clock);
+            std::vector<Interval> pieces;
+            const bool moved =
+                lifetimes.split(a.range, [&](const Interval& x) { pieces.push_back(x); });
+            auto& bytes = seen.emplace_back();
+            bool any_later = false;
+            std::uint64_t next = a.range.lo; // the pieces cover the range in order
+            for (const Interval& piece : pieces) {
+                ASSERT_LT(piece.lo, piece.hi);
+                const Interval bytes_of = program_range(piece);
+                ASSERT_EQ(bytes_of.lo, next) << "round " << round;
+                next = bytes_of.hi;
+                for (std::uint64_t y = bytes_of.lo; y < bytes_of.hi; ++y) {
+                    const std::uint64_t ref = reference_lifetime(by_clock, y, a.clock);
+                    any_later |= ref != 0;
+                    bytes[y] = {piece.lo + (y - bytes_of.lo), ref};
+                    ASSERT_EQ(piece.lo + (y - bytes_of.lo), lifetime_key(y, ref))
+                        << "round " << round << " byte " << y;
+                }
+            }
+            ASSERT_EQ(next, a.range.hi);
+            ASSERT_EQ(moved, any_later);
+        }
+        // conflicts: a byte two accesses share is one key exactly when one lifetime
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            for (std::size_t j = i + 1; j < seen.size(); ++j)
+                for (const auto& [y, a] : seen[i]) {
+                    const auto it = seen[j].find(y);
+                    if (it == seen[j].end()) continue;
+                    ASSERT_EQ(a.first == it->second.first, a.second == it->second.second)
+                        << "round " << round << " byte " << y;
+                }
+    }
+}
+
+TEST(MemoryLifetimes, KeysStayAboveProgramAddressesAndStripToThem) {
+    const std::uint64_t address = kProgramAddressEnd - 8;
+    for (std::uint64_t id : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{2}, kLifetimeKeys,
+                             kLifetimeKeys + 1, std::uint64_t{1} << 40}) {
+        const std::uint64_t key = lifetime_key(address, id);
+        EXPECT_EQ(program_address(key), address);
+        EXPECT_EQ(key >> 62, 0u); // never in the OpenMP task spaces
+        EXPECT_EQ(key == address, id == 0);
+    }
+    EXPECT_EQ(lifetime_key(address, 1), lifetime_key(address, kLifetimeKeys + 1)); // wraps
+    EXPECT_NE(lifetime_key(address, 1), lifetime_key(address, 2));
+    const std::uint64_t task_key = (std::uint64_t{1} << 63) | 0x1234; // left alone
+    EXPECT_EQ(program_address(task_key), task_key);
+}
+
+} // namespace
+} // namespace firstrace
