@@ -440,12 +440,14 @@ class TraceBuilder {
     }
 
     // A reuse of freed memory (the allocation's or mapping's Acquire of another process's free,
-    // with the new block: tracer rt_reuse_ordering.hpp) starts a new lifetime of its bytes
-    // instead of ordering the two processes (memory_lifetimes.hpp). Older traces (address 0):
+    // with the new block; a thread's start on the cached stack block of one that ended, with
+    // the block: tracer rt_reuse_ordering.hpp) starts a new lifetime of its bytes instead of
+    // ordering the two processes (memory_lifetimes.hpp). Older traces (address 0, no size):
     // the Acquire stays an ordering. Called while reading the Acquire.
     bool reuse_starts_lifetime(std::uint8_t cls, std::uint64_t address, std::int64_t size,
                                std::uint64_t clock) {
-        if (cls != fmt::kObjHeapBlock || address == 0 || size <= 0) return false;
+        if (cls != fmt::kObjHeapBlock && cls != fmt::kObjThreadStorage) return false;
+        if (address == 0 || size <= 0) return false;
         const std::uint64_t hi = address + static_cast<std::uint64_t>(size);
         if (hi <= address || hi > kProgramAddressEnd) return false; // no room for lifetimes
         const Interval range{address, hi};
@@ -1053,6 +1055,8 @@ class TraceBuilder {
                 }
             } else if (e.kind == EventKind::Other && cls == fmt::kObjHeapBlock) {
                 e.object = object(cls, 0, incarnation, 0, file); // the free's, named by it
+            } else if (e.kind == EventKind::Other && cls == fmt::kObjThreadStorage) {
+                e.object = object(cls, obj, incarnation, 0, file); // the stack block's start
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);
             }

@@ -61,6 +61,7 @@
 #include "rt_internal.hpp"
 #include "rt_openmp.hpp"
 #include "rt_real.hpp"
+#include "rt_reuse_ordering.hpp"
 #include "rt_system.hpp"
 #include FIRSTRACE_OMP_TOOLS_HEADER
 
@@ -304,16 +305,7 @@ void declare_os_thread(ThreadState* t) {
     if (tls_thread_declared) return;
     tls_thread_declared = true;
     u64 stack_lo = 0, stack_hi = 0;
-    pthread_attr_t attr;
-    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-        void* addr = nullptr;
-        size_t size = 0;
-        if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
-            stack_lo = reinterpret_cast<u64>(addr);
-            stack_hi = stack_lo + size;
-        }
-        pthread_attr_destroy(&attr);
-    }
+    own_stack(stack_lo, stack_hi);
     TlsHull hull;
     dl_iterate_phdr(tls_hull_callback, &hull);
     if (hull.hi == 0) hull.lo = 0;

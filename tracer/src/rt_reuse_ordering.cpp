@@ -3,6 +3,8 @@
 // got, found through the shadow of freed memory.
 #include "rt_reuse_ordering.hpp"
 
+#include <pthread.h>
+
 #include "rt_freed_memory.hpp"
 #include "rt_record.hpp"
 
@@ -47,6 +49,25 @@ struct ReuseAcquirer {
 void record_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
     ReuseAcquirer acquirer{t, lo, hi, pc};
     freed_memory_scan(lo, hi, t->pid, ReuseAcquirer::visit, &acquirer);
+}
+
+bool own_stack(u64& lo, u64& hi) {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return false;
+    void* addr = nullptr;
+    size_t size = 0;
+    const bool known = pthread_attr_getstack(&attr, &addr, &size) == 0 && size != 0;
+    pthread_attr_destroy(&attr);
+    lo = known ? reinterpret_cast<u64>(addr) : 0;
+    hi = known ? lo + size : 0;
+    return known;
+}
+
+void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
+    const u64 c0 = now();
+    close_computation(t, c0);
+    record(t, firstrace::format::kOpAcquire, firstrace::format::kObjThreadStorage,
+           reinterpret_cast<const void*>(lo), 0, c0, pc, static_cast<i64>(hi - lo));
 }
 
 } // namespace frt

@@ -21,4 +21,13 @@ void record_free(ThreadState* t, u64 lo, u64 hi, u64 pc);
 // memory"); a trace with address 0 there (before) keeps the ordering.
 void record_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
 
+// The calling thread's stack block as glibc reports it ([lo, hi): the stack, its static TLS
+// and its descriptor, without the guard page); false when unknown. (pthread_getattr_np
+// allocates through malloc: not for the access path.)
+bool own_stack(u64& lo, u64& hi);
+// The start of a thread on the cached stack [lo, hi) of a thread that ended (glibc's stack
+// cache): an Acquire of kObjThreadStorage at lo with the size as its extra value, which the
+// reader makes the start of a new lifetime of those bytes, as a reuse of freed memory.
+void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
+
 } // namespace frt
