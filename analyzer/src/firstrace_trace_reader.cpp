@@ -15,6 +15,7 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -236,6 +237,8 @@ class TraceBuilder {
                 rename(b.pid);
             for (HeapBlock& b : trace_.heap_blocks)
                 rename(b.process);
+            for (StorageStart& b : storage_starts_)
+                rename(b.process);
             for (std::uint32_t i = 0; i < n; ++i)
                 process_ids_.assign(processes_[i].wire_id, i);
         }
@@ -262,6 +265,7 @@ class TraceBuilder {
         own_relocated_runs();
         separate_task_blocks();
         separate_task_frames();
+        settle_storage_starts();
         separate_lifetimes();
         compact_ranges();
         trace_.sites.shrink_to_fit(); // exactly sized unless a relocation above added sites
@@ -439,18 +443,25 @@ class TraceBuilder {
         }
     }
 
+    // [address, address + size) when it is a range of program addresses with room for
+    // lifetime keys, else nothing.
+    static std::optional<Interval> lifetime_range(std::uint64_t address, std::int64_t size) {
+        if (address == 0 || size <= 0) return std::nullopt;
+        const std::uint64_t hi = address + static_cast<std::uint64_t>(size);
+        if (hi <= address || hi > kProgramAddressEnd) return std::nullopt;
+        return Interval{address, hi};
+    }
+
     // A reuse of freed memory (the allocation's or mapping's Acquire of another process's free,
-    // with the new block; a thread's start on the cached stack block of one that ended, with
-    // the block: tracer rt_reuse_ordering.hpp) starts a new lifetime of its bytes instead of
-    // ordering the two processes (memory_lifetimes.hpp). Older traces (address 0, no size):
-    // the Acquire stays an ordering. Called while reading the Acquire.
+    // with the new block: tracer rt_reuse_ordering.hpp) starts a new lifetime of its bytes
+    // instead of ordering the two processes (memory_lifetimes.hpp). Older traces (address 0, no
+    // size): the Acquire stays an ordering. Called while reading the Acquire.
     bool reuse_starts_lifetime(std::uint8_t cls, std::uint64_t address, std::int64_t size,
                                std::uint64_t clock) {
-        if (cls != fmt::kObjHeapBlock && cls != fmt::kObjThreadStorage) return false;
-        if (address == 0 || size <= 0) return false;
-        const std::uint64_t hi = address + static_cast<std::uint64_t>(size);
-        if (hi <= address || hi > kProgramAddressEnd) return false; // no room for lifetimes
-        const Interval range{address, hi};
+        if (cls != fmt::kObjHeapBlock) return false;
+        const std::optional<Interval> block = lifetime_range(address, size);
+        if (!block) return false;
+        const Interval range = *block;
         // One allocation acquires every free that gave back part of it, in consecutive
         // records: one start.
         const auto index = static_cast<std::uint32_t>(processes_[current_].events.size());
@@ -461,6 +472,35 @@ class TraceBuilder {
         lifetime_process_ = current_;
         lifetime_event_ = index;
         return true;
+    }
+
+    // A thread's start on the cached stack block of one that ended: the block (an Other of
+    // kObjThreadStorage with its range), then the Acquire of the earlier thread's end. Called
+    // while reading each (the Acquire's index is the next event's).
+    void storage_block_read(std::uint8_t cls, std::uint64_t address, std::int64_t size,
+                            std::uint64_t clock) {
+        if (cls != fmt::kObjThreadStorage) return;
+        const auto index = static_cast<std::uint32_t>(processes_[current_].events.size());
+        if (const std::optional<Interval> block = lifetime_range(address, size))
+            storage_starts_.push_back({{*block, clock}, current_, index + 1, stream_});
+    }
+    // Once every stream is read: a thread on a cached stack starts a new lifetime of the block
+    // and its Acquire orders nothing, except on an OS thread whose private storage the
+    // analysis knows (OpenMP's: Trace::private_to_both compares program addresses with its
+    // stack): there the Acquire orders the two threads, as before.
+    void settle_storage_starts() {
+        for (const StorageStart& s : storage_starts_) {
+            if (s.stream < stream_os_thread_.size() && stream_os_thread_[s.stream] != kNone)
+                continue;
+            if (s.process < processes_.size() && s.acquire < processes_[s.process].events.size()) {
+                Event& acquire = processes_[s.process].events[s.acquire];
+                if (acquire.kind == EventKind::Acquire &&
+                    trace_.objects[acquire.object].kind == SyncObjectKind::Other)
+                    acquire.kind = EventKind::Other;
+            }
+            lifetime_starts_.push_back(s.start);
+        }
+        storage_starts_.clear();
     }
 
     // Moves each access to reused memory to the key of its lifetime (memory_lifetimes.hpp): the
@@ -1035,6 +1075,7 @@ class TraceBuilder {
                 break;
             case fmt::kOpOther:
                 e.kind = EventKind::Other;
+                storage_block_read(cls, obj, extra, e.clock_start);
                 break;
             default:
                 throw InputError(file, 0,
@@ -1056,7 +1097,7 @@ class TraceBuilder {
             } else if (e.kind == EventKind::Other && cls == fmt::kObjHeapBlock) {
                 e.object = object(cls, 0, incarnation, 0, file); // the free's, named by it
             } else if (e.kind == EventKind::Other && cls == fmt::kObjThreadStorage) {
-                e.object = object(cls, obj, incarnation, 0, file); // the stack block's start
+                e.object = object(cls, obj, incarnation, 0, file); // the block, size aside
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);
             }
@@ -1194,6 +1235,13 @@ class TraceBuilder {
     // event of the last one's Acquire.
     std::vector<LifetimeStart> lifetime_starts_;
     std::uint32_t lifetime_process_ = kNone, lifetime_event_ = kNone;
+    // Threads started on cached stack blocks (storage_block_read): the lifetime start, the
+    // process, the index of its Acquire of the earlier thread's end, the stream.
+    struct StorageStart {
+        LifetimeStart start;
+        std::uint32_t process, acquire, stream;
+    };
+    std::vector<StorageStart> storage_starts_;
     std::vector<Interval> scratch_ranges_; // relocations: a site's new ranges
     // The access sites and ranges while the streams are read (Trace::sites and ::ranges once
     // they are: finish), in blocks that are never copied while they grow (chunked_array.hpp).

@@ -187,18 +187,16 @@ void free_start_args(StartArgs* a) {
 // A thread's stack and static TLS block: glibc caches the stacks of threads that ended and
 // hands them to later threads, with the thread descriptor (what pthread_self() points to) at
 // the same place in the block. The end of a thread is a Release on kObjThreadStorage at its
-// pthread_t; the start of a thread where an earlier thread ended is a new lifetime of the
-// stack block's bytes (rt_reuse_ordering.hpp), so that the frames and TLS variables of both do
-// not look shared without ordering the two threads (when the block is unknown: an Acquire of
-// the end, which orders them).
+// pthread_t, the start of a thread an Acquire on it when an earlier thread ended there, so
+// that the frames and TLS variables of both do not look shared. Before the Acquire, the block
+// (rt_reuse_ordering.hpp): the analyzer makes the start a new lifetime of its bytes instead of
+// an ordering of the two threads.
 void storage_handed_over(ThreadState* t) {
     const void* self = reinterpret_cast<const void*>(pthread_self());
     if (find_object(fmt::kObjThreadStorage, self) == nullptr) return;
     u64 lo = 0, hi = 0;
-    if (own_stack(lo, hi))
-        record_storage_reuse(t, lo, hi, 0);
-    else
-        acquire_now(t, fmt::kObjThreadStorage, self, 0);
+    if (own_stack(lo, hi)) record_storage_reuse(t, lo, hi, 0);
+    acquire_now(t, fmt::kObjThreadStorage, self, 0);
 }
 
 void thread_exit(ThreadState* t) {

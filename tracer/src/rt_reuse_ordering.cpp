@@ -66,7 +66,7 @@ bool own_stack(u64& lo, u64& hi) {
 void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
     const u64 c0 = now();
     close_computation(t, c0);
-    record(t, firstrace::format::kOpAcquire, firstrace::format::kObjThreadStorage,
+    record(t, firstrace::format::kOpOther, firstrace::format::kObjThreadStorage,
            reinterpret_cast<const void*>(lo), 0, c0, pc, static_cast<i64>(hi - lo));
 }
 

@@ -26,8 +26,9 @@ void record_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
 // allocates through malloc: not for the access path.)
 bool own_stack(u64& lo, u64& hi);
 // The start of a thread on the cached stack [lo, hi) of a thread that ended (glibc's stack
-// cache): an Acquire of kObjThreadStorage at lo with the size as its extra value, which the
-// reader makes the start of a new lifetime of those bytes, as a reuse of freed memory.
+// cache), before the Acquire of that thread's end: an Other of kObjThreadStorage at lo with the
+// size as its extra value. The reader makes it the start of a new lifetime of those bytes, as
+// a reuse of freed memory, and the Acquire no ordering (except on OpenMP's threads).
 void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
 
 } // namespace frt
