@@ -20,7 +20,7 @@
 enum { kWhole = 8192, kHalf = 4000 };
 
 static atomic_int step;
-static atomic_int reused; // main has the freed bytes back
+static atomic_int reused;    // main has the freed bytes back
 static char* kept_half;      // the first half of the split block stays with the worker
 static char* volatile stale; // the freed block's address, kept (the compiler cannot drop the write)
 
