@@ -33,7 +33,7 @@ using namespace frt;
 
 namespace {
 
-constexpr int kWatchedFds = 4096; // rt_fd.cpp's kMaxFd
+constexpr int kWatchedFds = 4096;
 constexpr int kSlots = 4;
 constexpr int kClaimed = -1; // a slot being filled
 
