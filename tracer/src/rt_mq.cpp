@@ -10,7 +10,7 @@
 //                      a send: the use of the descriptor, the read of the message, the Release
 //                      of this writer's object of the message's priority (and of every
 //                      priority's, for readiness reports), and of the ticket the send takes in
-//                      its priority's channel (Channel below), before the call (mq_timedsend
+//                      its priority's channel (rt_mq_matching.hpp), before the call (mq_timedsend
 //                      also reads its timeout).
 //   mq_receive, mq_timedreceive
 //                      returning a message of priority p: a receive: the use of the
@@ -54,6 +54,7 @@
 
 #include "rt_fd.hpp"
 #include "rt_helper_threads.hpp"
+#include "rt_mq_matching.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_signals.hpp"
@@ -86,27 +87,18 @@ struct Queue {
     std::atomic<NotificationSlot*> last_slot; // reused when the queue registers again
     std::atomic<void (*)(union sigval)> function;
     std::atomic<void*> value;
-    std::atomic<u32> receiving;  // receives in progress
-    std::atomic<bool> unmatched; // two receives overlapped, or messages of other processes
+    mq::QueueCounters receives;
 };
 constexpr u32 kQueues = 1024;
 Queue g_queues[kQueues];
 
-// The sends and receives of one priority of one queue (a channel): the k-th message of a priority
-// that a queue hands out is the k-th one sent with it (mq_overview(7): the oldest message of the
-// highest priority first), so the k-th receive of it acquires the k-th send only, a Release of
-// the channel's ticket object k. The runtime knows k only when nothing could reorder the calls
-// around the kernel's queue: while sends of the channel never overlapped (the order in which two
-// concurrent sends take their tickets need not be the kernel's), receives of the queue never
-// overlapped, and the queue held no message of another process. Otherwise the channel is
-// `unmatched` and a receive acquires every send of its priority (the writer objects, rt_fd.cpp,
-// which every send releases too).
+// The sends and receives of one priority of one queue (a channel), matched by FIFO position
+// (rt_mq_matching.hpp): a send releases its ticket's object, the receive that gets its message
+// acquires it; when the position is not known, a receive acquires every send of its priority
+// (the writer objects, rt_fd.cpp, which every send releases too).
 struct Channel {
-    std::atomic<u64> key;      // queue * kPriorities + priority + 1; 0: free
-    std::atomic<u64> tickets;  // sends started (a failed one gives its ticket back)
-    std::atomic<u64> received; // receives that returned one of its messages
-    std::atomic<u32> sending;  // sends in progress
-    std::atomic<bool> unmatched;
+    std::atomic<u64> key; // queue * kPriorities + priority + 1; 0: free
+    mq::ChannelCounters counters;
 };
 constexpr u32 kPriorities = 1u << 15; // MQ_PRIO_MAX on Linux
 constexpr u32 kChannels = 4096;
@@ -160,7 +152,7 @@ mqd_t opened(mqd_t q, u64 pc) {
     struct mq_attr attr {};
     if (n < kQueues &&
         (system_call(SYS_mq_getsetattr, q, nullptr, &attr) != 0 || attr.mq_curmsgs != 0))
-        g_queues[n].unmatched.store(true, std::memory_order_relaxed);
+        g_queues[n].receives.unmatched.store(true);
     errno = saved_errno;
     return known ? fd::queue_opened(q, n, pc) : fd::created(q, pc);
 }
@@ -203,19 +195,14 @@ int send_message(mqd_t q, const char* msg, size_t n, unsigned priority, u64 pc, 
     Channel* c = queue != nullptr ? channel(static_cast<u32>(queue - g_queues), priority) : nullptr;
     u64 ticket = 0;
     if (c != nullptr) {
-        if (c->sending.fetch_add(1) != 0) c->unmatched.store(true);
-        ticket = c->tickets.fetch_add(1);
+        ticket = mq::send_started(c->counters);
         if (InterceptorScope scope(enter_call(pc)); scope)
             release_now(scope.thread(), fmt::kObjFile, ticket_object(c, ticket), pc, false);
     }
     fd::before_send(q, pc, msg, n, priority);
     notification_released(queue, pc);
     const int r = send();
-    if (c != nullptr) {
-        u64 next = ticket + 1; // a failed send gives its ticket back, if it is still the last
-        if (r != 0 && !c->tickets.compare_exchange_strong(next, ticket)) c->unmatched.store(true);
-        c->sending.fetch_sub(1);
-    }
+    if (c != nullptr) mq::send_finished(c->counters, ticket, r == 0);
     return r;
 }
 
@@ -226,47 +213,28 @@ void bytes(const void* p, u64 n, bool write, u64 pc) {
         library_access(scope.thread(), pc, p, n, write);
 }
 
-// Whether the receive that returned a message of `priority` on queue (the only receive in
-// progress when it started) got the channel's message `position`, which the ticket of that
-// number released: the channel and queue still matched, no receive started meanwhile, and that
-// ticket was taken by a send of this process and not yet replaced by a later one.
-bool matched(Queue* queue, Channel* c, u64 position) {
-    if (c == nullptr || c->unmatched.load() || queue->unmatched.load() ||
-        queue->receiving.load() != 1)
-        return false;
-    const u64 tickets = c->tickets.load();
-    if (position >= tickets) { // a message no send of this process made
-        queue->unmatched.store(true);
-        return false;
-    }
-    return tickets - position <= kTicketObjects;
-}
-
 // A receive around the real call `receive` (bytes of a message, stored at buf, its priority at
 // *prio): the use of q, the Acquire of the send it matched (or of every send of its priority),
 // the writes of the message and the priority.
 template <class Receive>
 ssize_t receive_message(mqd_t q, char* buf, unsigned* prio, u64 pc, Receive receive) {
     Queue* queue = queue_of(q);
-    if (queue != nullptr && queue->receiving.fetch_add(1) != 0) queue->unmatched.store(true);
+    if (queue != nullptr) mq::receive_started(queue->receives);
     unsigned priority = 0;
     const ssize_t r = receive(&priority);
     if (r >= 0 && prio != nullptr) *prio = priority;
-    bool exact = false;
     Channel* c = nullptr;
-    u64 position = 0;
+    mq::Match match{0, false};
     if (queue != nullptr) {
-        if (r >= 0) {
-            c = channel(static_cast<u32>(queue - g_queues), priority);
-            if (c != nullptr) position = c->received.fetch_add(1);
-            exact = matched(queue, c, position);
-        }
-        queue->receiving.fetch_sub(1);
+        if (r >= 0) c = channel(static_cast<u32>(queue - g_queues), priority);
+        if (c != nullptr)
+            match = mq::message_received(queue->receives, c->counters, kTicketObjects);
+        mq::receive_finished(queue->receives);
     }
-    if (exact) {
+    if (match.exact) {
         fd::descriptor_used(q, pc);
         if (InterceptorScope scope(enter_call(pc)); scope)
-            acquire_now(scope.thread(), fmt::kObjFile, ticket_object(c, position), pc);
+            acquire_now(scope.thread(), fmt::kObjFile, ticket_object(c, match.position), pc);
     } else {
         fd::after_receive(q, pc, r >= 0 ? 0 : -1, priority);
     }
