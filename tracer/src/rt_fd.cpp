@@ -122,13 +122,14 @@ void acquire_key(ThreadState* t, u64 key, u64 pc) {
     }
 }
 
-// What a receive on fd acquires (a socket: its description and that of every unknown peer; a
+// What a receive on fd acquires (a socket: its description and its family's of unknown peers; a
 // message queue: the writers of `priority`).
 void acquire_senders(ThreadState* t, int fd, DescriptorState& s, u64 pc, u32 priority) {
     if (is_socket(s)) {
         const u64 d = socket_receive_description(fd, s);
         acquire_key(t, description_key(d, fd), pc);
-        if (d != kSocketDescription) acquire_key(t, description_key(kSocketDescription, fd), pc);
+        if (const u64 unknown = socket_unknown_peers(s); d != unknown)
+            acquire_key(t, description_key(unknown, fd), pc);
         return;
     }
     acquire_key(t, description_key(s.description.load(std::memory_order_relaxed), fd, priority),

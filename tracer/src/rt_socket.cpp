@@ -29,11 +29,12 @@
 //                                a connection to that listener (and any later one of it).
 //   unknown peers                a socket whose peer cannot be told (another family, an unnamed
 //                                address, sock_diag unavailable, the pairing table full, not
-//                                connected) uses kSocketDescription, the one description all
-//                                sockets shared before (ThreadSanitizer's model), and every
-//                                socket receive and accept acquires it too: a send whose
-//                                destination is unknown still orders every receive that may
-//                                get it (over-ordering rather than false races).
+//                                connected) uses its family's description of unknown peers
+//                                (for AF_INET/AF_INET6 kSocketDescription: the one description
+//                                all sockets shared before, ThreadSanitizer's model), and every
+//                                receive and accept on a socket of the family acquires it too:
+//                                a send whose destination is unknown still orders every receive
+//                                that may get it (over-ordering rather than false races).
 //
 // Identities map to descriptions through a fixed lock-free table (kPairSlots keys; an identity
 // is never removed: a later connection with the endpoints of a closed one shares its
@@ -125,7 +126,9 @@ u64 address_identity(const struct sockaddr* a, socklen_t len, u64 tag) {
 
 // The inode of the peer of the AF_UNIX socket with this inode, from the kernel's sock_diag
 // interface (0: unknown, or not accepted yet: the server's end has no inode before accept).
-u64 unix_peer_inode(u64 inode) {
+// `answered`: the kernel described the socket (sock_diag works here).
+u64 unix_peer_inode(u64 inode, bool& answered) {
+    answered = false;
     const long nl =
         system_call(SYS_socket, AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
     if (nl < 0) return 0;
@@ -151,6 +154,7 @@ u64 unix_peer_inode(u64 inode) {
             const auto* m = static_cast<const struct unix_diag_msg*>(NLMSG_DATA(h));
             auto* a = reinterpret_cast<const struct rtattr*>(m + 1);
             int left = static_cast<int>(h->nlmsg_len - NLMSG_LENGTH(sizeof *m));
+            answered = m->udiag_ino == static_cast<u32>(inode);
             for (; RTA_OK(a, left); a = RTA_NEXT(a, left))
                 if (a->rta_type == UNIX_DIAG_PEER && RTA_PAYLOAD(a) >= sizeof(u32) &&
                     m->udiag_ino == static_cast<u32>(inode))
@@ -182,14 +186,16 @@ u64 connection_identity(int fd, u8 family, u8 role, bool& pending) {
         const u64 ha = bytes_hash(a, 16, pa), hb = bytes_hash(b, 16, pb);
         return hash64(kConnectionTag ^ hash64(ha < hb ? ha : hb) ^ (ha < hb ? hb : ha)) | 1;
     }
-    if (family == AF_UNIX) { // the connecting socket's inode, which both ends can tell
+    if (family == AF_UNIX && (role == kConnecting || role == kAccepted)) {
+        // The connecting socket's inode, which both ends can tell when sock_diag works (the
+        // client asks about itself only to know that the server's end will get an answer).
         struct stat st {};
-        if (role == kConnecting || role == kAccepted) {
-            if (system_call(SYS_fstat, fd, &st) != 0 || st.st_ino == 0) return 0;
-        }
-        const u64 connecting = role == kConnecting ? static_cast<u64>(st.st_ino)
-                               : role == kAccepted ? unix_peer_inode(st.st_ino)
-                                                   : 0;
+        if (system_call(SYS_fstat, fd, &st) != 0 || st.st_ino == 0) return 0;
+        bool answered = false;
+        const u64 peer = unix_peer_inode(st.st_ino, answered);
+        const u64 connecting = !answered           ? 0
+                               : role == kAccepted ? peer
+                                                   : static_cast<u32>(st.st_ino);
         return connecting == 0 ? 0 : hash64(kConnectionTag ^ 1 ^ hash64(connecting)) | 1;
     }
     return 0;
@@ -202,9 +208,9 @@ constexpr u32 kProbes = 64;
 constexpr u64 kPairDescriptions = u64{1} << 32; // above rt_fd.cpp's counter, below the queues'
 std::atomic<u64> g_identities[kPairSlots];
 
-// The description of an identity (kSocketDescription for none, or when the table is full).
+// The description of an identity (0 for none, or when the table is full).
 u64 description_of(u64 identity) {
-    if (identity == 0) return kSocketDescription;
+    if (identity == 0) return 0;
     for (u32 i = 0, s = static_cast<u32>(hash64(identity)) % kPairSlots; i < kProbes;
          ++i, s = (s + 1) % kPairSlots) {
         u64 seen = g_identities[s].load(std::memory_order_acquire);
@@ -213,7 +219,17 @@ u64 description_of(u64 identity) {
             return kPairDescriptions + s;
         if (seen == identity) return kPairDescriptions + s;
     }
-    return kSocketDescription;
+    return 0;
+}
+
+// The description of a family's sockets whose peers cannot be told: a socket only talks to
+// sockets of its family (AF_INET and AF_INET6 to each other, through IPv4-mapped addresses).
+u64 unknown_peers(u8 family) {
+    if (family == AF_INET || family == AF_INET6) return kSocketDescription;
+    return kPairDescriptions + kPairSlots + (family == AF_UNIX ? 0 : 1);
+}
+u64 or_unknown(u64 d, const DescriptorState& s) {
+    return d != 0 ? d : unknown_peers(s.family.load(std::memory_order_relaxed));
 }
 
 // Pairs stream socket fd with its connection when the connection's identity is known.
@@ -222,15 +238,16 @@ void pair_connection(int fd, DescriptorState& s) {
     const u64 identity = connection_identity(fd, s.family.load(std::memory_order_relaxed),
                                              s.role.load(std::memory_order_relaxed), pending);
     if (identity == 0 && pending) return;
-    s.description.store(description_of(identity), std::memory_order_relaxed);
-    s.resolved.store(identity != 0 ? kResolved : kUnknown, std::memory_order_release);
+    const u64 d = description_of(identity);
+    s.description.store(or_unknown(d, s), std::memory_order_relaxed);
+    s.resolved.store(d != 0 ? kResolved : kUnknown, std::memory_order_release);
 }
 
-// The description of the address socket fd is bound to (kSocketDescription while unknown).
+// The description of the address socket fd is bound to (0 while unknown).
 u64 bound_address_description(int fd, u64 tag) {
     struct sockaddr_storage local {};
     socklen_t len = sizeof local;
-    if (system_call(SYS_getsockname, fd, &local, &len) != 0) return kSocketDescription;
+    if (system_call(SYS_getsockname, fd, &local, &len) != 0) return 0;
     return description_of(address_identity(reinterpret_cast<struct sockaddr*>(&local), len, tag));
 }
 
@@ -246,7 +263,7 @@ int socket_created(int fd, int domain, int type, u64 pc) {
                                                                     : kDatagramSocket,
                       std::memory_order_relaxed);
         s->family.store(static_cast<u8>(domain), std::memory_order_relaxed);
-        s->description.store(kSocketDescription, std::memory_order_relaxed);
+        s->description.store(unknown_peers(static_cast<u8>(domain)), std::memory_order_relaxed);
     }
     return fd;
 }
@@ -257,8 +274,9 @@ void connecting(int fd, const struct sockaddr* to, socklen_t len, u64 pc) {
     descriptor_read(scope.thread(), fd, pc);
     const DescriptorState* s = descriptor_state(fd);
     if (s == nullptr || s->kind.load(std::memory_order_relaxed) != kStreamSocket) return;
-    release_description(scope.thread(),
-                        description_of(address_identity(to, len, kStreamAddressTag)), pc);
+    release_description(
+        scope.thread(),
+        or_unknown(description_of(address_identity(to, len, kStreamAddressTag)), *s), pc);
 }
 
 int connected(int fd, const struct sockaddr* to, socklen_t len, int r) {
@@ -267,9 +285,10 @@ int connected(int fd, const struct sockaddr* to, socklen_t len, int r) {
     if (s != nullptr && s->kind.load(std::memory_order_relaxed) == kStreamSocket) {
         s->role.store(kConnecting, std::memory_order_relaxed);
         pair_connection(fd, *s);
-    } else if (s != nullptr && s->kind.load(std::memory_order_relaxed) == kDatagramSocket)
+    } else if (s != nullptr && s->kind.load(std::memory_order_relaxed) == kDatagramSocket) {
         s->peer.store(description_of(address_identity(to, len, kDatagramAddressTag)),
                       std::memory_order_relaxed);
+    }
     errno = saved_errno;
     return r;
 }
@@ -282,14 +301,13 @@ int accepted(int listener, int fd, u64 pc) {
     if (l != nullptr && l->kind.load(std::memory_order_relaxed) == kStreamSocket) {
         family = l->family.load(std::memory_order_relaxed);
         u64 address = l->peer.load(std::memory_order_relaxed); // the listener's, once known
-        if (address == 0 || address == kSocketDescription) {
+        if (address == 0) {
             address = bound_address_description(listener, kStreamAddressTag);
             l->peer.store(address, std::memory_order_relaxed);
         }
         if (InterceptorScope scope(enter_call(pc)); scope) {
-            acquire_description(scope.thread(), address, pc);
-            if (address != kSocketDescription)
-                acquire_description(scope.thread(), kSocketDescription, pc);
+            if (address != 0) acquire_description(scope.thread(), address, pc);
+            acquire_description(scope.thread(), unknown_peers(family), pc);
         }
     }
     socket_created(fd, family, SOCK_STREAM, pc);
@@ -303,9 +321,9 @@ int accepted(int listener, int fd, u64 pc) {
 
 u64 socket_send_description(int fd, DescriptorState& s, const struct sockaddr* to, socklen_t len) {
     if (s.kind.load(std::memory_order_relaxed) == kDatagramSocket) {
-        if (to != nullptr) return description_of(address_identity(to, len, kDatagramAddressTag));
-        const u64 peer = s.peer.load(std::memory_order_relaxed);
-        return peer != 0 ? peer : kSocketDescription;
+        if (to != nullptr)
+            return or_unknown(description_of(address_identity(to, len, kDatagramAddressTag)), s);
+        return or_unknown(s.peer.load(std::memory_order_relaxed), s);
     }
     if (s.resolved.load(std::memory_order_acquire) == kPending) pair_connection(fd, s);
     return s.description.load(std::memory_order_relaxed);
@@ -315,15 +333,16 @@ u64 socket_receive_description(int fd, DescriptorState& s) {
     if (s.resolved.load(std::memory_order_acquire) == kPending) {
         if (s.kind.load(std::memory_order_relaxed) == kStreamSocket) {
             pair_connection(fd, s);
-        } else {
-            const u64 d = bound_address_description(fd, kDatagramAddressTag);
-            if (d != kSocketDescription) { // bound: its address stays
-                s.description.store(d, std::memory_order_relaxed);
-                s.resolved.store(kResolved, std::memory_order_release);
-            }
+        } else if (const u64 d = bound_address_description(fd, kDatagramAddressTag); d != 0) {
+            s.description.store(d, std::memory_order_relaxed); // bound: its address stays
+            s.resolved.store(kResolved, std::memory_order_release);
         }
     }
     return s.description.load(std::memory_order_relaxed);
+}
+
+u64 socket_unknown_peers(const DescriptorState& s) {
+    return unknown_peers(s.family.load(std::memory_order_relaxed));
 }
 
 } // namespace frt::fd

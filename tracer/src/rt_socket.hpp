@@ -8,8 +8,8 @@
 
 namespace frt::fd {
 
-// The description of every socket whose peer the runtime cannot tell (the model before sockets
-// were paired: ThreadSanitizer's one socket object). Every socket receive acquires it too.
+// The description of every AF_INET/AF_INET6 socket whose peer the runtime cannot tell (the
+// model before sockets were paired: ThreadSanitizer's one socket object).
 constexpr u64 kSocketDescription = 1;
 
 // socket() returned fd for (domain, type): a new incarnation, not yet paired; returns fd.
@@ -25,8 +25,10 @@ int connected(int fd, const struct sockaddr* to, socklen_t len, int r);
 int accepted(int listener, int fd, u64 pc);
 
 // The description a send on socket fd releases (`to`: the address sendto/sendmsg gave, or null)
-// and the one a receive on it acquires (besides kSocketDescription).
+// and the one a receive on it acquires, besides socket_unknown_peers(): the description of the
+// sockets of its family whose peers cannot be told.
 u64 socket_send_description(int fd, DescriptorState& s, const struct sockaddr* to, socklen_t len);
 u64 socket_receive_description(int fd, DescriptorState& s);
+u64 socket_unknown_peers(const DescriptorState& s);
 
 } // namespace frt::fd
