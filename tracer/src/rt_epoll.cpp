@@ -33,7 +33,8 @@ using namespace frt;
 
 namespace {
 
-constexpr int kWatchedFds = 4096; // rt_fd.cpp's kMaxFd
+constexpr int kWatchedFds = 4096; // of the 2^20 descriptors modelled (rt_fd_table.cpp): a report
+                                  // scans the registrations of every watched number
 constexpr int kSlots = 4;
 constexpr int kClaimed = -1; // a slot being filled
 

@@ -13,9 +13,10 @@
 //                                ThreadSanitizer's model (its release joins clocks).
 //                                Descriptions: pipe() and socketpair() give both ends one
 //                                description; dup, dup2, dup3 and fcntl(F_DUPFD*) share it;
-//                                sockets from socket(), accept() and accept4() all share one
-//                                description (the runtime cannot tell which socket is
-//                                connected to which: ThreadSanitizer's global socket object);
+//                                a socket's is that of its connection or address, shared with
+//                                its peer (rt_socket.cpp: a send reaches its peer only; a
+//                                socket whose peer cannot be told shares one description with
+//                                all such sockets, ThreadSanitizer's model);
 //                                a POSIX message queue's descriptors (rt_mq.cpp: a queue
 //                                descriptor is a file descriptor on Linux) all share the
 //                                queue's description, whatever mq_open made them, and keep
@@ -25,9 +26,9 @@
 //                                it; a send of another priority cannot have been received);
 //                                any other descriptor is its own.
 //   connections                  connect() is a Release before the call, accept() returning a
-//                                socket an Acquire after it, on one object for all sockets:
-//                                what a client did before connecting happened before the
-//                                server's accept returned.
+//                                socket an Acquire after it, on the listening address's
+//                                description (rt_socket.cpp): what a client did before
+//                                connecting happened before the server's accept returned.
 //   the descriptor itself        every call that uses fd reads a byte that stands for fd's
 //                                current incarnation; close(fd) writes it (then fd has a new
 //                                incarnation: the kernel hands a closed number out again only
@@ -45,7 +46,11 @@
 //                                signalfd(fd, ...) changes fd's mask (a use of fd); a read of
 //                                a signalfd accepts the signals it returns synchronously, as
 //                                sigwait does: an Acquire of each one's sends (rt_signals.cpp).
-// Descriptors up to kMaxFd are modelled; larger ones only get the buffer accesses.
+//   readiness                    a message queue descriptor's (epoll_wait, rt_epoll.cpp)
+//                                acquires the writers of every priority: each send also
+//                                releases the queue's writer object of kAnyPriority.
+// Descriptors below kMaxFd (2^20, rt_fd_table.cpp) are modelled; larger ones only get the
+// buffer accesses.
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/eventfd.h>
@@ -55,120 +60,140 @@
 #include <unistd.h>
 
 #include "rt_fd.hpp"
+#include "rt_fd_table.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_signals.hpp"
+#include "rt_socket.hpp"
 
 using namespace frt;
+using namespace frt::fd;
 namespace fmt = firstrace::format;
 
 namespace {
-constexpr int kMaxFd = 4096;
-constexpr u32 kIncarnations = 256;      // bytes per descriptor: incarnations wrap around after this
-std::atomic<u64> g_description[kMaxFd]; // 0: the descriptor is its own description
-std::atomic<u32> g_incarnation[kMaxFd];
-std::atomic<bool> g_signalfd[kMaxFd]; // the current incarnation is a signalfd
-constexpr u64 kSocketDescription = 1; // every socket but socketpair()'s ends
 std::atomic<u64> g_next_description{kSocketDescription + 1};
 // Message queue i's description is kQueueDescriptions + i (the counter above never gets there).
 constexpr u64 kQueueDescriptions = u64{1} << 40;
 constexpr u64 kQueues = u64{1} << 20;
-constexpr u32 kPriorities = 1u << 15; // MQ_PRIO_MAX on Linux
-unsigned char g_connections;          // the object connect() releases and accept() acquires
-} // namespace
+constexpr u32 kPriorities = 1u << 15;     // MQ_PRIO_MAX on Linux
+constexpr u32 kAnyPriority = kPriorities; // a queue's writers of every priority (readiness)
 
-// One byte per (descriptor, incarnation), named in reports through the runtime's symbols.
-extern "C" {
-__attribute__((
-    visibility("default"))) unsigned char firstrace_file_descriptors[kMaxFd * kIncarnations];
+const void* current_byte(int fd, const DescriptorState& s) {
+    return descriptor_byte(fd, s.incarnation.load(std::memory_order_relaxed));
 }
 
-namespace {
-
-bool modelled(int fd) {
-    return fd >= 0 && fd < kMaxFd;
+bool is_socket(const DescriptorState& s) {
+    const u8 k = s.kind.load(std::memory_order_relaxed);
+    return k == kStreamSocket || k == kDatagramSocket;
 }
 
-const void* descriptor_byte(int fd) {
-    const u32 inc = g_incarnation[fd].load(std::memory_order_relaxed) % kIncarnations;
-    return &firstrace_file_descriptors[static_cast<u64>(fd) * kIncarnations + inc];
-}
-
-// fd's open file description (a key), and the writers it has seen (bit = pid mod 64). A message
-// queue's key is that of the writers of `priority`: with the writer's bit below it (the
-// writer_object() shift) it is above every address of user space and every other key.
-u64 description(int fd, u32 priority = 0) {
-    const u64 d = g_description[fd].load(std::memory_order_relaxed);
+// A description's key: with the writer's bit below it (the writer_object() shift) it is below
+// 2^63 and distinct from every other key. An own description (0) is keyed by its number; a
+// message queue's by (queue, priority), above every other key.
+u64 description_key(u64 d, int fd, u32 priority = 0) {
     if (d >= kQueueDescriptions && d < kQueueDescriptions + kQueues)
-        return u64{1} << 57 | ((d - kQueueDescriptions) * kPriorities + priority % kPriorities);
-    return d != 0 ? d << 13 : static_cast<u64>(fd) + 1;
+        return u64{1} << 56 | ((d - kQueueDescriptions) * (kPriorities + 1) + priority);
+    return d != 0 ? d << 21 : static_cast<u64>(fd) + 1;
 }
 constexpr u32 kWriterSets = 4096;
 std::atomic<u64> g_writers[kWriterSets];
-std::atomic<u64>& writers(u64 desc) {
-    return g_writers[(desc * 0x9E3779B97F4A7C15ull) >> 52];
+std::atomic<u64>& writers(u64 key) {
+    return g_writers[(key * 0x9E3779B97F4A7C15ull) >> 52];
 }
-const void* writer_object(u64 desc, u32 bit) {
-    return reinterpret_cast<const void*>(desc << 6 | bit);
-}
-
-void new_description(int fd, u64 d) {
-    if (modelled(fd)) g_description[fd].store(d, std::memory_order_relaxed);
+const void* writer_object(u64 key, u32 bit) {
+    return reinterpret_cast<const void*>(key << 6 | bit);
 }
 
-// A use of fd (read of its byte); `transfer`: +1 data goes out (Release before), -1 data came
-// in (Acquire after).
-void used(ThreadState* t, int fd, u64 pc) {
-    if (modelled(fd)) library_access(t, pc, descriptor_byte(fd), 1, false);
+// The Release of this writer's object of a description key (the writers it has seen: bit = pid
+// mod 64).
+void release_key(ThreadState* t, u64 key, u64 pc) {
+    const u32 bit = t->pid % 64;
+    writers(key).fetch_or(1ull << bit, std::memory_order_relaxed);
+    release_now(t, fmt::kObjFile, writer_object(key, bit), pc, false);
 }
-
-} // namespace
-
-namespace frt::fd {
-
-void before_send(int fd, u64 pc, const void* buf, u64 n, u32 priority) {
-    InterceptorScope scope(enter_call(pc));
-    if (!scope) return;
-    ThreadState* t = scope.thread();
-    used(t, fd, pc);
-    library_access(t, pc, buf, n, false);
-    if (modelled(fd)) {
-        const u64 desc = description(fd, priority);
-        const u32 bit = t->pid % 64;
-        writers(desc).fetch_or(1ull << bit, std::memory_order_relaxed);
-        release_now(t, fmt::kObjFile, writer_object(desc, bit), pc, false);
-    }
-}
-
-} // namespace frt::fd
-
-namespace {
-// The Acquire of every writer object of fd's description seen so far.
-void acquire_writers(ThreadState* t, int fd, u64 pc, u32 priority = 0) {
-    if (!modelled(fd)) return;
-    const u64 desc = description(fd, priority);
-    u64 set = writers(desc).load(std::memory_order_relaxed);
+// The Acquire of every writer object of a description key seen so far.
+void acquire_key(ThreadState* t, u64 key, u64 pc) {
+    u64 set = writers(key).load(std::memory_order_relaxed);
     while (set != 0) {
         const u32 bit = static_cast<u32>(__builtin_ctzll(set));
         set &= set - 1;
-        if (find_object(fmt::kObjFile, writer_object(desc, bit)) != nullptr)
-            acquire_now(t, fmt::kObjFile, writer_object(desc, bit), pc);
+        if (find_object(fmt::kObjFile, writer_object(key, bit)) != nullptr)
+            acquire_now(t, fmt::kObjFile, writer_object(key, bit), pc);
     }
 }
+
+// What a receive on fd acquires (a socket: its description and its family's of unknown peers; a
+// message queue: the writers of `priority`).
+void acquire_senders(ThreadState* t, int fd, DescriptorState& s, u64 pc, u32 priority) {
+    if (is_socket(s)) {
+        const u64 d = socket_receive_description(fd, s);
+        acquire_key(t, description_key(d, fd), pc);
+        if (const u64 unknown = socket_unknown_peers(s); d != unknown)
+            acquire_key(t, description_key(unknown, fd), pc);
+        return;
+    }
+    acquire_key(t, description_key(s.description.load(std::memory_order_relaxed), fd, priority),
+                pc);
+}
+
+void send_through(int fd, u64 pc, const void* buf, u64 n, u32 priority, const struct sockaddr* to,
+                  socklen_t len) {
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return;
+    ThreadState* t = scope.thread();
+    DescriptorState* s = descriptor_state(fd);
+    if (s != nullptr) library_access(t, pc, current_byte(fd, *s), 1, false);
+    library_access(t, pc, buf, n, false);
+    if (s == nullptr) return;
+    if (is_socket(*s)) {
+        release_key(t, description_key(socket_send_description(fd, *s, to, len), fd), pc);
+        return;
+    }
+    const u64 d = s->description.load(std::memory_order_relaxed);
+    release_key(t, description_key(d, fd, priority), pc);
+    if (d >= kQueueDescriptions && d < kQueueDescriptions + kQueues) // readiness of any priority
+        release_key(t, description_key(d, fd, kAnyPriority), pc);
+}
+
 } // namespace
 
 namespace frt::fd {
+
+void descriptor_read(ThreadState* t, int fd, u64 pc) {
+    if (const DescriptorState* s = descriptor_state(fd))
+        library_access(t, pc, current_byte(fd, *s), 1, false);
+}
+void release_description(ThreadState* t, u64 d, u64 pc) {
+    release_key(t, description_key(d, -1), pc);
+}
+void acquire_description(ThreadState* t, u64 d, u64 pc) {
+    acquire_key(t, description_key(d, -1), pc);
+}
+
+void before_send(int fd, u64 pc, const void* buf, u64 n, u32 priority) {
+    send_through(fd, pc, buf, n, priority, nullptr, 0);
+}
+void before_send_to(int fd, u64 pc, const void* buf, u64 n, const struct sockaddr* to,
+                    socklen_t len) {
+    send_through(fd, pc, buf, n, 0, to, len);
+}
 
 void after_receive(int fd, u64 pc, ssize_t r, u32 priority) {
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
     ThreadState* t = scope.thread();
-    used(t, fd, pc);
-    if (r >= 0) acquire_writers(t, fd, pc, priority);
+    DescriptorState* s = descriptor_state(fd);
+    if (s == nullptr) return;
+    library_access(t, pc, current_byte(fd, *s), 1, false);
+    if (r >= 0) acquire_senders(t, fd, *s, pc, priority);
 }
 
+// A message queue's readiness says a message of some priority is there: the writers of all.
 void readiness_reported(int fd, u64 pc) {
-    if (InterceptorScope scope(enter_call(pc)); scope) acquire_writers(scope.thread(), fd, pc);
+    InterceptorScope scope(enter_call(pc));
+    DescriptorState* s = descriptor_state(fd);
+    if (!scope || s == nullptr) return;
+    acquire_senders(scope.thread(), fd, *s, pc, queue_of(fd) != kNoQueue ? kAnyPriority : 0);
 }
 
 void received_into(const void* buf, ssize_t r, u64 pc) {
@@ -200,34 +225,38 @@ u64 iov_bytes(const struct iovec* iov, int n) {
 // the same byte; the next descriptor the kernel hands out with that number starts a new
 // incarnation (created()). The close is also a Release of the byte, taken before the real
 // close (so before any open that can get the number again), for the incarnation that reuses
-// the byte kIncarnations later.
+// the byte incarnations(fd) later.
 void retired(int fd, u64 pc) {
-    if (!modelled(fd)) return;
+    DescriptorState* s = descriptor_state(fd);
+    if (s == nullptr) return;
     if (InterceptorScope scope(enter_call(pc)); scope) {
-        library_access(scope.thread(), pc, descriptor_byte(fd), 1, true);
-        release_now(scope.thread(), fmt::kObjFile, descriptor_byte(fd), pc, false);
+        library_access(scope.thread(), pc, current_byte(fd, *s), 1, true);
+        release_now(scope.thread(), fmt::kObjFile, current_byte(fd, *s), pc, false);
     }
-    g_description[fd].store(0, std::memory_order_relaxed);
-    g_signalfd[fd].store(false, std::memory_order_relaxed);
+    s->description.store(0, std::memory_order_relaxed);
+    s->kind.store(kOtherKind, std::memory_order_relaxed);
 }
 
 // The kernel handed out fd: a new incarnation of the number, its own description. Incarnations
-// share a byte kIncarnations apart: when this one takes over a byte, it acquires the close
+// share a byte incarnations(fd) apart: when this one takes over a byte, it acquires the close
 // that retired the byte's last incarnation (the kernel handed the number out after that
 // close), so that the two incarnations' uses and closes are not taken for a race. Only then:
 // ordering every open after the close of the number's previous incarnation would hide races
 // between threads that reuse a number by chance (drd's concurrent_close: 256 threads opening
 // and closing /dev/null, all on descriptor 3, raced with the closes 64 incarnations earlier).
 int created(int fd, u64 pc) {
-    if (modelled(fd)) {
-        const u32 inc = g_incarnation[fd].fetch_add(1, std::memory_order_relaxed) + 1;
-        g_description[fd].store(0, std::memory_order_relaxed);
-        g_signalfd[fd].store(false, std::memory_order_relaxed);
-        if (inc >= kIncarnations) {
-            if (InterceptorScope scope(enter_call(pc)); scope) {
-                if (find_object(fmt::kObjFile, descriptor_byte(fd)) != nullptr)
-                    acquire_now(scope.thread(), fmt::kObjFile, descriptor_byte(fd), pc);
-            }
+    DescriptorState* s = descriptor_state(fd);
+    if (s == nullptr) return fd;
+    const u32 inc = s->incarnation.fetch_add(1, std::memory_order_relaxed) + 1;
+    s->description.store(0, std::memory_order_relaxed);
+    s->peer.store(0, std::memory_order_relaxed);
+    s->kind.store(kOtherKind, std::memory_order_relaxed);
+    s->resolved.store(0, std::memory_order_relaxed);
+    s->role.store(0, std::memory_order_relaxed);
+    if (inc >= incarnations(fd)) {
+        if (InterceptorScope scope(enter_call(pc)); scope) {
+            if (find_object(fmt::kObjFile, current_byte(fd, *s)) != nullptr)
+                acquire_now(scope.thread(), fmt::kObjFile, current_byte(fd, *s), pc);
         }
     }
     return fd;
@@ -235,15 +264,14 @@ int created(int fd, u64 pc) {
 
 // A read of fd returned r bytes at buf: when fd is a signalfd, the signals it accepted.
 void signals_read(int fd, const void* buf, ssize_t r, u64 pc) {
-    if (r <= 0 || !modelled(fd) || !g_signalfd[fd].load(std::memory_order_relaxed)) return;
+    const DescriptorState* s = descriptor_state(fd);
+    if (r <= 0 || s == nullptr || s->kind.load(std::memory_order_relaxed) != kSignalfdKind) return;
     const auto* info = static_cast<const struct signalfd_siginfo*>(buf);
     for (ssize_t i = 0; i < r / static_cast<ssize_t>(sizeof *info); ++i)
         signal_accepted(static_cast<int>(info[i].ssi_signo), pc);
 }
 
 } // namespace frt::fd
-
-using namespace frt::fd;
 
 namespace {
 
@@ -267,10 +295,6 @@ FRT_DECLARE_REAL(pipe);
 FRT_DECLARE_REAL(pipe2);
 FRT_DECLARE_REAL(socketpair);
 FRT_DECLARE_REAL(fcntl);
-FRT_DECLARE_REAL(socket);
-FRT_DECLARE_REAL(connect);
-FRT_DECLARE_REAL(accept);
-FRT_DECLARE_REAL(accept4);
 FRT_DECLARE_REAL(eventfd);
 FRT_DECLARE_REAL(signalfd);
 using open_fn = int (*)(const char*, int, ...);
@@ -347,13 +371,14 @@ FRT_EXPORT ssize_t send(int fd, const void* buf, size_t n, int flags) {
 }
 FRT_EXPORT ssize_t sendto(int fd, const void* buf, size_t n, int flags, const struct sockaddr* to,
                           socklen_t tolen) {
-    before_send(fd, FRT_CALLER(), buf, n);
+    before_send_to(fd, FRT_CALLER(), buf, n, to, tolen);
     return REAL(sendto)(fd, buf, n, flags, to, tolen);
 }
 FRT_EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
     iov_access(msg->msg_iov, static_cast<int>(msg->msg_iovlen),
                iov_bytes(msg->msg_iov, static_cast<int>(msg->msg_iovlen)), false, FRT_CALLER());
-    before_send(fd, FRT_CALLER(), nullptr, 0);
+    before_send_to(fd, FRT_CALLER(), nullptr, 0, static_cast<const struct sockaddr*>(msg->msg_name),
+                   msg->msg_namelen);
     return REAL(sendmsg)(fd, msg, flags);
 }
 
@@ -369,8 +394,9 @@ int frt::fd::pipe_created(int r, const int fds[2], u64 pc) {
         created(fds[0], pc);
         created(fds[1], pc);
         const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
-        new_description(fds[0], d);
-        new_description(fds[1], d);
+        for (int i = 0; i < 2; ++i)
+            if (DescriptorState* s = descriptor_state(fds[i]))
+                s->description.store(d, std::memory_order_relaxed);
     }
     return r;
 }
@@ -391,20 +417,29 @@ namespace frt::fd {
 // descriptor, replaced in place).
 int duplicated(int oldfd, int newfd, bool fresh, u64 pc) {
     if (fresh && newfd >= 0 && newfd != oldfd) created(newfd, pc);
-    if (newfd >= 0 && newfd != oldfd && modelled(oldfd) && modelled(newfd)) {
-        u64 d = g_description[oldfd].load(std::memory_order_relaxed);
+    DescriptorState* from = newfd != oldfd ? descriptor_state(oldfd) : nullptr;
+    DescriptorState* to = newfd >= 0 ? descriptor_state(newfd) : nullptr;
+    if (from != nullptr && to != nullptr) {
+        u64 d = from->description.load(std::memory_order_relaxed);
         if (d == 0) { // oldfd was its own description: give both a shared one
             d = g_next_description.fetch_add(1, std::memory_order_relaxed);
-            g_description[oldfd].store(d, std::memory_order_relaxed);
+            from->description.store(d, std::memory_order_relaxed);
         }
-        g_description[newfd].store(d, std::memory_order_relaxed);
+        // a socket's duplicate is the same socket (its pairing, its peer address)
+        to->peer.store(from->peer.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to->family.store(from->family.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to->resolved.store(from->resolved.load(std::memory_order_relaxed),
+                           std::memory_order_relaxed);
+        to->role.store(from->role.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to->kind.store(from->kind.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to->description.store(d, std::memory_order_relaxed);
     }
     return newfd;
 }
 
 // A use of fd (a read of its byte, see the top of this file): dup2/dup3 onto newfd, ...
 void descriptor_used(int fd, u64 pc) {
-    if (InterceptorScope scope(enter_call(pc)); scope) used(scope.thread(), fd, pc);
+    if (InterceptorScope scope(enter_call(pc)); scope) descriptor_read(scope.thread(), fd, pc);
 }
 } // namespace frt::fd
 
@@ -495,61 +530,23 @@ FRT_EXPORT int creat(const char* path, mode_t mode) {
     return created(REAL(creat)(path, mode), FRT_CALLER());
 }
 namespace frt::fd {
-// A socket: a new incarnation of its number, in the one description of all sockets.
-int socket_created(int fd, u64 pc) {
-    created(fd, pc);
-    new_description(fd, kSocketDescription);
-    return fd;
-}
-
 int queue_opened(int fd, u32 queue, u64 pc) {
     created(fd, pc);
-    if (queue < kQueues) new_description(fd, kQueueDescriptions + queue);
+    if (DescriptorState* s = descriptor_state(fd); s != nullptr && queue < kQueues)
+        s->description.store(kQueueDescriptions + queue, std::memory_order_relaxed);
     return fd;
 }
 
 u32 queue_of(int fd) {
-    if (!modelled(fd)) return kNoQueue;
-    const u64 d = g_description[fd].load(std::memory_order_relaxed);
+    const DescriptorState* s = descriptor_state(fd);
+    if (s == nullptr) return kNoQueue;
+    const u64 d = s->description.load(std::memory_order_relaxed);
     return d >= kQueueDescriptions && d < kQueueDescriptions + kQueues
                ? static_cast<u32>(d - kQueueDescriptions)
                : kNoQueue;
 }
-// accept, accept4 returned a connection: ordered after every connect() before it.
-int accepted(int fd, u64 pc) {
-    if (fd < 0) return fd;
-    if (InterceptorScope scope(enter_call(pc)); scope) {
-        if (find_object(fmt::kObjFile, &g_connections) != nullptr)
-            acquire_now(scope.thread(), fmt::kObjFile, &g_connections, pc);
-    }
-    return socket_created(fd, pc);
-}
-
-void connecting(int fd, u64 pc) {
-    if (InterceptorScope scope(enter_call(pc)); scope) {
-        used(scope.thread(), fd, pc);
-        release_now(scope.thread(), fmt::kObjFile, &g_connections, pc, true);
-    }
-}
 } // namespace frt::fd
 
-FRT_EXPORT int socket(int domain, int type, int protocol) {
-    return socket_created(REAL(socket)(domain, type, protocol), FRT_CALLER());
-}
-FRT_EXPORT int connect(int fd, const struct sockaddr* addr, socklen_t len) {
-    connecting(fd, FRT_CALLER());
-    return REAL(connect)(fd, addr, len);
-}
-FRT_EXPORT int accept(int fd, struct sockaddr* addr, socklen_t* len) {
-    const u64 pc = FRT_CALLER();
-    const int r = REAL(accept)(fd, addr, len);
-    return accepted(r, pc);
-}
-FRT_EXPORT int accept4(int fd, struct sockaddr* addr, socklen_t* len, int flags) {
-    const u64 pc = FRT_CALLER();
-    const int r = REAL(accept4)(fd, addr, len, flags);
-    return accepted(r, pc);
-}
 FRT_EXPORT int eventfd(unsigned value, int flags) {
     return created(REAL(eventfd)(value, flags), FRT_CALLER());
 }
@@ -557,11 +554,12 @@ FRT_EXPORT int eventfd(unsigned value, int flags) {
 FRT_EXPORT int signalfd(int fd, const sigset_t* mask, int flags) {
     const u64 pc = FRT_CALLER();
     if (fd >= 0) {
-        if (InterceptorScope scope(enter_call(pc)); scope) used(scope.thread(), fd, pc);
+        if (InterceptorScope scope(enter_call(pc)); scope) descriptor_read(scope.thread(), fd, pc);
         return REAL(signalfd)(fd, mask, flags);
     }
     const int r = created(REAL(signalfd)(fd, mask, flags), pc);
-    if (modelled(r)) g_signalfd[r].store(true, std::memory_order_relaxed);
+    if (DescriptorState* s = descriptor_state(r))
+        s->kind.store(kSignalfdKind, std::memory_order_relaxed);
     return r;
 }
 
@@ -591,10 +589,6 @@ FRT_INTERCEPTOR_ALIAS(open)
 FRT_INTERCEPTOR_ALIAS(open64)
 FRT_INTERCEPTOR_ALIAS(openat)
 FRT_INTERCEPTOR_ALIAS(creat)
-FRT_INTERCEPTOR_ALIAS(socket)
-FRT_INTERCEPTOR_ALIAS(connect)
-FRT_INTERCEPTOR_ALIAS(accept)
-FRT_INTERCEPTOR_ALIAS(accept4)
 FRT_INTERCEPTOR_ALIAS(eventfd)
 FRT_INTERCEPTOR_ALIAS(__read_chk)
 FRT_INTERCEPTOR_ALIAS(__pread_chk)

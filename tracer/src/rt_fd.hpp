@@ -4,6 +4,7 @@
 // no-op for the runtime's own calls or while the guard is held).
 #pragma once
 
+#include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 
@@ -20,7 +21,8 @@ void before_send(int fd, u64 pc, const void* buf, u64 n, u32 priority = 0);
 // the received message's priority).
 void after_receive(int fd, u64 pc, ssize_t r, u32 priority = 0);
 // The kernel reported fd ready (epoll_wait, rt_epoll.cpp): the Acquire of every writer object of
-// fd's description, as a read would, without the read's use of fd.
+// fd's description, as a read would, without the read's use of fd (a message queue's: of every
+// priority).
 void readiness_reported(int fd, u64 pc);
 // The r bytes a receive stored at buf (writes; nothing when r <= 0).
 void received_into(const void* buf, ssize_t r, u64 pc);
@@ -39,17 +41,20 @@ int duplicated(int oldfd, int newfd, bool fresh, u64 pc);
 // A use of fd by a call that neither sends nor receives (a read of its byte): dup2/dup3 onto an
 // open newfd (replaced atomically), mq_notify, mq_getattr.
 void descriptor_used(int fd, u64 pc);
-// socket() returned fd: a socket (one description of all sockets); returns fd.
-int socket_created(int fd, u64 pc);
 // mq_open returned fd, a descriptor of message queue number `queue` (rt_mq.cpp; 2^20 of them):
 // its description is the queue's, whatever call opened it; returns fd.
 int queue_opened(int fd, u32 queue, u64 pc);
 // The message queue fd is a descriptor of (its number, shared by its duplicates), or kNoQueue.
 constexpr u32 kNoQueue = ~0u;
 u32 queue_of(int fd);
-// accept/accept4 returned fd: ordered after every connect before it; returns fd.
-int accepted(int fd, u64 pc);
-// Before connect(fd): the use of fd and the Release that accept acquires.
-void connecting(int fd, u64 pc);
+// The parts of the steps above that socket calls share (rt_socket.cpp), with the guard held:
+// the read of fd's byte; the Release of this writer's object of description d (an id:
+// kSocketDescription, a socket pairing's); the Acquire of every writer object of d so far.
+void descriptor_read(ThreadState* t, int fd, u64 pc);
+void release_description(ThreadState* t, u64 d, u64 pc);
+void acquire_description(ThreadState* t, u64 d, u64 pc);
+// before_send for sendto/sendmsg: `to` the destination they give (a datagram socket's).
+void before_send_to(int fd, u64 pc, const void* buf, u64 n, const struct sockaddr* to,
+                    socklen_t len);
 
 } // namespace frt::fd

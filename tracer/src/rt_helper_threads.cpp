@@ -104,7 +104,16 @@ frt::NotificationSlot* frt::notification_slot(const struct sigevent* event,
 
 void frt::release_notification_slot(const NotificationSlot* slot, u64 pc) {
     InterceptorScope scope(enter_call(pc));
-    if (scope) release_now(scope.thread(), fmt::kObjSignal, slot, pc, true);
+    if (scope) release_notification_slot(scope.thread(), slot, pc);
+}
+
+void frt::release_notification_slot(ThreadState* t, const NotificationSlot* slot, u64 pc) {
+    release_now(t, fmt::kObjSignal, slot, pc, true);
+}
+
+bool frt::is_through_slot(const struct sigevent* event) {
+    return event != nullptr && event->sigev_notify == SIGEV_THREAD &&
+           event->sigev_notify_function == notify_through_slot;
 }
 
 struct sigevent frt::through_slot(const struct sigevent* event, const NotificationSlot* slot) {

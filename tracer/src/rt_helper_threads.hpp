@@ -18,6 +18,10 @@ bool notifies_on_thread(const struct sigevent* event);
 NotificationSlot* notification_slot(const struct sigevent* event, NotificationSlot* reusable);
 // A Release of the slot (merging) at pc: the notification is ordered after it.
 void release_notification_slot(const NotificationSlot* slot, u64 pc);
+// The same by a thread (or logical process) already inside the runtime (the guard held).
+void release_notification_slot(ThreadState* t, const NotificationSlot* slot, u64 pc);
+// Whether event calls a slot's trampoline (through_slot() made it).
+bool is_through_slot(const struct sigevent* event);
 // `event` calling the slot's trampoline instead of the program's function.
 struct sigevent through_slot(const struct sigevent* event, const NotificationSlot* slot);
 

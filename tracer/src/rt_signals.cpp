@@ -74,6 +74,10 @@ void frt::signal_sent(int sig, u64 pc) {
     release_signal_object(signal_object(sig), pc);
 }
 
+void frt::signal_sent(ThreadState* t, int sig, u64 pc) {
+    if (sig > 0 && sig < kMaxSignal) release_now(t, fmt::kObjSignal, signal_object(sig), pc, false);
+}
+
 void frt::deliver_signal(int sig, siginfo_t* info, void* context) {
     const int saved_errno = errno;
     void* h =

@@ -15,6 +15,8 @@ void deliver_signal(int sig, siginfo_t* info, void* context);
 // Signal sig is sent at pc (kill & co., a message queue's notification, rt_mq.cpp): the Release
 // that its synchronous acceptance acquires.
 void signal_sent(int sig, u64 pc);
+// The same by a thread (or logical process) already inside the runtime (the guard held).
+void signal_sent(ThreadState* t, int sig, u64 pc);
 
 // The calling thread accepted signal sig synchronously at pc (sigwait & co. returned it, or a
 // read of a signalfd, rt_fd.cpp): the Acquire of its sends.

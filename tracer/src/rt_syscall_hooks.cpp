@@ -28,6 +28,7 @@
 
 #include "rt_fd.hpp"
 #include "rt_record.hpp"
+#include "rt_socket.hpp"
 
 using namespace frt;
 using namespace frt::fd;
@@ -187,21 +188,25 @@ FRT_HOOK_POST(eventfd2)(long res, long, long) {
     created(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(socket)(long, long, long) {}
-FRT_HOOK_POST(socket)(long res, long, long, long) {
-    socket_created(as_fd(res), FRT_CALLER());
+FRT_HOOK_POST(socket)(long res, long domain, long type, long) {
+    socket_created(as_fd(res), static_cast<int>(domain), static_cast<int>(type), FRT_CALLER());
 }
 FRT_HOOK_PRE(accept)(long, long, long) {}
-FRT_HOOK_POST(accept)(long res, long, long, long) {
-    accepted(as_fd(res), FRT_CALLER());
+FRT_HOOK_POST(accept)(long res, long fd, long, long) {
+    accepted(as_fd(fd), as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(accept4)(long, long, long, long) {}
-FRT_HOOK_POST(accept4)(long res, long, long, long, long) {
-    accepted(as_fd(res), FRT_CALLER());
+FRT_HOOK_POST(accept4)(long res, long fd, long, long, long) {
+    accepted(as_fd(fd), as_fd(res), FRT_CALLER());
 }
-FRT_HOOK_PRE(connect)(long fd, long, long) {
-    connecting(as_fd(fd), FRT_CALLER());
+FRT_HOOK_PRE(connect)(long fd, long addr, long len) {
+    connecting(as_fd(fd), as_ptr<const struct sockaddr>(addr), static_cast<socklen_t>(len),
+               FRT_CALLER());
 }
-FRT_HOOK_POST(connect)(long, long, long, long) {}
+FRT_HOOK_POST(connect)(long res, long fd, long addr, long len) {
+    connected(as_fd(fd), as_ptr<const struct sockaddr>(addr), static_cast<socklen_t>(len),
+              static_cast<int>(res));
+}
 
 // --- processes --------------------------------------------------------------------------------
 
