@@ -1,5 +1,5 @@
 // fd-high-numbers with two bugs on descriptors above 4095: the producer fills the record after
-// writing to the pipe (main reads it unordered), and main closes descriptor 6000 while the
+// writing to the pipe (main reads it unordered), and main closes descriptor 4200 while the
 // logger may still write to it (a close is a write of the descriptor, a write a read of it).
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -8,7 +8,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-enum { PIPE_IN = 5000, PIPE_OUT = 5001, SINK = 6000 };
+enum { PIPE_IN = 4100, PIPE_OUT = 4101, SINK = 4200 };
 
 static int record[4];
 

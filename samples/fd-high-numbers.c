@@ -1,8 +1,8 @@
 // A server-style program that raises RLIMIT_NOFILE and works on descriptors above 4095: a pipe
-// moved to 5000/5001 with dup2 hands a record from a producer to main (the write orders the read
-// that gets it), and a thread writes to /dev/null through descriptor 6000, which main closes
+// moved to 4100/4101 with dup2 hands a record from a producer to main (the write orders the read
+// that gets it), and a thread writes to /dev/null through descriptor 4200, which main closes
 // after joining it. No race. (The runtime once modelled descriptors below 4096 only: the
-// hand-off was a false race and a close racing with a write on 6000 was missed.)
+// hand-off was a false race and a close racing with a write on 4200 was missed.)
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
@@ -10,7 +10,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-enum { PIPE_IN = 5000, PIPE_OUT = 5001, SINK = 6000 };
+enum { PIPE_IN = 4100, PIPE_OUT = 4101, SINK = 4200 };
 
 static int record[4];
 
