@@ -53,7 +53,7 @@ int main(void) {
     int sum = 0;
     for (int i = 0; i < 4; ++i)
         sum += record[i]; // RACE
-    close(SINK); // RACE
+    close(SINK);          // RACE
     pthread_join(t, NULL);
     pthread_join(l, NULL);
     close(PIPE_IN);
