@@ -239,6 +239,8 @@ class TraceBuilder {
                 rename(b.process);
             for (StorageStart& b : storage_starts_)
                 rename(b.process);
+            for (LifetimeAcquires& a : lifetime_acquires_)
+                rename(a.process);
             for (std::uint32_t i = 0; i < n; ++i)
                 process_ids_.assign(processes_[i].wire_id, i);
         }
@@ -468,7 +470,13 @@ class TraceBuilder {
         const bool same_allocation = !lifetime_starts_.empty() &&
                                      lifetime_starts_.back().range == range &&
                                      lifetime_process_ == current_ && lifetime_event_ + 1 == index;
-        if (!same_allocation) lifetime_starts_.push_back({range, clock});
+        if (same_allocation) {
+            lifetime_acquires_.back().last = index;
+        } else {
+            lifetime_starts_.push_back(
+                {range, clock, static_cast<std::uint32_t>(lifetime_acquires_.size())});
+            lifetime_acquires_.push_back({current_, index, index});
+        }
         lifetime_process_ = current_;
         lifetime_event_ = index;
         return true;
@@ -492,13 +500,18 @@ class TraceBuilder {
         for (const StorageStart& s : storage_starts_) {
             if (s.stream < stream_os_thread_.size() && stream_os_thread_[s.stream] != kNone)
                 continue;
+            LifetimeAcquires acquires{kNone, kNone, kNone};
             if (s.process < processes_.size() && s.acquire < processes_[s.process].events.size()) {
                 Event& acquire = processes_[s.process].events[s.acquire];
                 if (acquire.kind == EventKind::Acquire &&
-                    trace_.objects[acquire.object].kind == SyncObjectKind::Other)
+                    trace_.objects[acquire.object].kind == SyncObjectKind::Other) {
                     acquire.kind = EventKind::Other;
+                    acquires = {s.process, s.acquire, s.acquire};
+                }
             }
-            lifetime_starts_.push_back(s.start);
+            lifetime_starts_.push_back({s.start.range, s.start.clock,
+                                        static_cast<std::uint32_t>(lifetime_acquires_.size())});
+            lifetime_acquires_.push_back(acquires);
         }
         storage_starts_.clear();
     }
@@ -510,6 +523,9 @@ class TraceBuilder {
         if (lifetime_starts_.empty()) return;
         MemoryLifetimes lifetimes(std::move(lifetime_starts_));
         lifetime_starts_ = {};
+        for (const LifetimeStart& s : lifetimes.left_out())
+            keep_ordering(s.tag);
+        lifetime_acquires_ = {};
         struct Touching {
             std::uint64_t clock;
             std::uint32_t process, event;
@@ -547,6 +563,18 @@ class TraceBuilder {
                 replace_ranges(s, site, out);
             }
         }
+    }
+
+    // A start MemoryLifetimes left out (its bytes had run out of lifetime keys): its Acquires,
+    // made Other events while reading, order the reuse after the frees again.
+    void keep_ordering(std::uint32_t tag) {
+        const auto& a = lifetime_acquires_[tag];
+        if (a.process >= processes_.size()) return;
+        EventLog& events = processes_[a.process].events;
+        for (std::uint32_t i = a.first; i <= a.last && i < events.size(); ++i)
+            if (events[i].kind == EventKind::Other &&
+                trace_.objects[events[i].object].kind == SyncObjectKind::Other)
+                events[i].kind = EventKind::Acquire;
     }
 
     template <class F> void for_each_range(const Event& e, F&& f) const {
@@ -1235,6 +1263,12 @@ class TraceBuilder {
     // event of the last one's Acquire.
     std::vector<LifetimeStart> lifetime_starts_;
     std::uint32_t lifetime_process_ = kNone, lifetime_event_ = kNone;
+    // Per start (LifetimeStart::tag): the process and the indices of its Acquires (made Other
+    // events), which keep_ordering makes Acquires again.
+    struct LifetimeAcquires {
+        std::uint32_t process, first, last;
+    };
+    std::vector<LifetimeAcquires> lifetime_acquires_;
     // Threads started on cached stack blocks (storage_block_read): the lifetime start, the
     // process, the index of its Acquire of the earlier thread's end, the stream.
     struct StorageStart {

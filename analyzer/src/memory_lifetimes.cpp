@@ -6,10 +6,22 @@
 
 namespace firstrace {
 
-MemoryLifetimes::MemoryLifetimes(std::vector<LifetimeStart> starts) : starts_(std::move(starts)) {
+MemoryLifetimes::MemoryLifetimes(std::vector<LifetimeStart> starts, std::uint64_t key_limit) {
     std::stable_sort(
-        starts_.begin(), starts_.end(),
+        starts.begin(), starts.end(),
         [](const LifetimeStart& a, const LifetimeStart& b) { return a.clock < b.clock; });
+    // Generations: the starts painted in clock order, each over the highest before it.
+    for (const LifetimeStart& s : starts) {
+        const std::uint64_t id = highest_id(s.range) + 1;
+        if (id > key_limit) {
+            left_out_.push_back(s);
+            continue;
+        }
+        apply(s.range, id);
+        starts_.push_back(s);
+        ids_.push_back(id);
+    }
+    present_.clear();
     std::vector<Interval> ranges;
     ranges.reserve(starts_.size());
     for (const LifetimeStart& s : starts_)
@@ -32,7 +44,16 @@ bool MemoryLifetimes::touches(const Interval& x) const {
 
 void MemoryLifetimes::advance_to(std::uint64_t clock) {
     for (; applied_ < starts_.size() && starts_[applied_].clock < clock; ++applied_)
-        apply(starts_[applied_].range, applied_ + 1);
+        apply(starts_[applied_].range, ids_[applied_]);
+}
+
+std::uint64_t MemoryLifetimes::highest_id(const Interval& range) const {
+    std::uint64_t id = 0;
+    auto it = present_.upper_bound(range.lo);
+    if (it != present_.begin() && std::prev(it)->second.hi > range.lo) --it;
+    for (; it != present_.end() && it->first < range.hi; ++it)
+        id = std::max(id, it->second.id);
+    return id;
 }
 
 // Paints [range) with lifetime id: the pieces it covers go, the ones it cuts keep their rest.
