@@ -528,9 +528,22 @@ class TraceBuilder {
         lifetime_acquires_ = {};
         struct Touching {
             std::uint64_t clock;
-            std::uint32_t process, event;
+            std::uint32_t process, event; // process kNone: heap block `event`
         };
         std::vector<Touching> touching;
+        // A heap block is in the lifetime in effect on its bytes at the end of the event it was
+        // allocated in (HeapBlock::event), that event's own reuse included: the allocation's
+        // Acquire of another process's free ends that event or is it; the bytes can change
+        // hands only after a free, which ends the event too.
+        for (std::uint32_t b = 0; b < trace_.heap_blocks.size(); ++b) {
+            const HeapBlock& block = trace_.heap_blocks[b];
+            if (!lifetimes.touches(block.range) || block.process >= processes_.size()) continue;
+            const EventLog& events = processes_[block.process].events;
+            const std::uint64_t end = block.event < events.size()
+                                          ? events[block.event].clock_finish + 1
+                                          : std::numeric_limits<std::uint64_t>::max();
+            touching.push_back({end, kNone, b});
+        }
         for (std::uint32_t p = 0; p < processes_.size(); ++p) {
             const EventLog& events = processes_[p].events;
             for (std::uint32_t i = 0; i < events.size(); ++i) {
@@ -545,6 +558,11 @@ class TraceBuilder {
         const auto ignore = [](const Interval&) {};
         for (const Touching& t : touching) {
             lifetimes.advance_to(t.clock);
+            if (t.process == kNone) {
+                HeapBlock& block = trace_.heap_blocks[t.event];
+                block.lifetime = static_cast<std::uint32_t>(lifetimes.lifetime_at(block.range.lo));
+                continue;
+            }
             Event& e = processes_[t.process].events[t.event];
             bool moves = false;
             for_each_range(e, [&](const Interval& x) { moves |= lifetimes.split(x, ignore); });

@@ -71,6 +71,10 @@ class MemoryLifetimes {
                              std::uint64_t key_limit = kLifetimeKeys);
 
     bool empty() const { return starts_.empty(); }
+    // The lifetime in effect at byte `address` at the present (advance_to): 0 or a generation.
+    std::uint64_t lifetime_at(std::uint64_t address) const {
+        return highest_id({address, address + 1});
+    }
     // The starts left out (generation above key_limit), in clock order.
     const std::vector<LifetimeStart>& left_out() const { return left_out_; }
     // Whether some byte of x is in the range of some start (whatever its clock).
