@@ -535,17 +535,25 @@ TEST(FirstraceTraceReader, BenignRangesLeaveTheAccesses) {
     EXPECT_EQ(trace.locations[trace.heap_blocks[0].location].pc, 0x1234u);
 }
 
+namespace {
+// Process 0 creating processes 1 and 2.
+Records main_forking_two() {
+    Records main;
+    main.process(0, 0)
+        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 1)
+        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 2)
+        .end(100);
+    return main;
+}
+} // namespace
+
 // A free's object is named by its incarnation (unique per free): the Acquire of the thread that
 // got its bytes carries address 0, the free's Release the freed block; read in either order
 // they are one object, named by the block. Frees of the same block are different objects.
 TEST(FirstraceTraceReader, HeapFreeObjectsAreKeyedByIncarnation) {
     TraceDir dir;
     dir.complete_metadata();
-    Records main;
-    main.process(0, 0)
-        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 1)
-        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 2)
-        .end(100);
+    const Records main = main_forking_two();
     Records allocator; // read first: knows the frees by their incarnation only
     allocator.process(1, 1)
         .sync(fmt::kOpAcquire, fmt::kObjHeapBlock, 0, 1, 50, 0, 77)
@@ -580,11 +588,7 @@ TEST(FirstraceTraceReader, HeapFreeObjectsAreKeyedByIncarnation) {
 TEST(FirstraceTraceReader, ReusedBytesNameTheBlockOfTheirLifetime) {
     TraceDir dir;
     dir.complete_metadata();
-    Records main;
-    main.process(0, 0)
-        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 1)
-        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 2)
-        .end(100);
+    const Records main = main_forking_two();
     const auto alloc = [](Records& r, std::uint64_t pc) {
         r.b(fmt::kRecAlloc).v(0x9000).v(64).v(pc).v(0);
     };
