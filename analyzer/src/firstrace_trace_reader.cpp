@@ -565,7 +565,11 @@ class TraceBuilder {
             }
             Event& e = processes_[t.process].events[t.event];
             bool moves = false;
-            for_each_range(e, [&](const Interval& x) { moves |= lifetimes.split(x, ignore); });
+            // An event that began before a start of its bytes keeps them in the lifetime
+            // before it too (MemoryLifetimes::split).
+            const std::uint64_t since = e.clock_start;
+            for_each_range(e,
+                           [&](const Interval& x) { moves |= lifetimes.split(x, ignore, since); });
             if (!moves) continue; // all in the bytes' first lifetime
             if (site_runs_.shared(e.first_site)) own_run(e);
             for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
@@ -574,8 +578,8 @@ class TraceBuilder {
                 bool moved = false;
                 for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count;
                      ++r)
-                    moved |= lifetimes.split(trace_.ranges[r],
-                                             [&](const Interval& x) { out.push_back(x); });
+                    moved |= lifetimes.split(
+                        trace_.ranges[r], [&](const Interval& x) { out.push_back(x); }, since);
                 if (!moved) continue;
                 sort_and_merge(out);
                 replace_ranges(s, site, out);

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -83,8 +84,15 @@ class MemoryLifetimes {
     // decrease from call to call (the events are visited in the order of their end).
     void advance_to(std::uint64_t clock);
     // Calls out(piece) for the pieces of x, ascending, each moved to the key of its lifetime
-    // at the present (advance_to). Returns whether some piece moved.
-    template <class F> bool split(const Interval& x, F&& out) const;
+    // at the present (advance_to). Returns whether some piece moved. With `since` (the start
+    // of the access's event), a piece whose lifetime started after it is also given in the
+    // lifetime its start replaced (out of order, after it): such an event is ordered neither
+    // before the free that ended that lifetime (it would have ended before it) nor after the
+    // allocation (it would have started after it), so it races with the free or with the new
+    // owner, and both races are reported; the new lifetime alone lost the one with the free.
+    template <class F>
+    bool split(const Interval& x, F&& out,
+               std::uint64_t since = std::numeric_limits<std::uint64_t>::max()) const;
 
   private:
     std::vector<LifetimeStart> starts_; // by clock
@@ -92,18 +100,23 @@ class MemoryLifetimes {
     std::vector<LifetimeStart> left_out_;
     std::vector<Interval> covered_; // union of the starts' ranges, ascending, disjoint
     std::size_t applied_ = 0;       // starts_[0, applied_) are in effect
-    // Disjoint pieces of memory, by lo: hi and the latest lifetime in effect there.
+    // Disjoint pieces of memory, by lo: hi, the latest lifetime in effect there, the one its
+    // start replaced there and the start's clock.
     struct Piece {
         std::uint64_t hi;
         std::uint64_t id;
+        std::uint64_t replaced = 0;
+        std::uint64_t clock = 0;
     };
     std::map<std::uint64_t, Piece> present_;
-    void apply(const Interval& range, std::uint64_t id);
+    void apply(const Interval& range, std::uint64_t id, std::uint64_t clock);
+    void cut_at(std::uint64_t address);
     // The highest id in effect on some byte of range (0: none).
     std::uint64_t highest_id(const Interval& range) const;
 };
 
-template <class F> bool MemoryLifetimes::split(const Interval& x, F&& out) const {
+template <class F>
+bool MemoryLifetimes::split(const Interval& x, F&& out, std::uint64_t since) const {
     bool moved = false;
     std::uint64_t at = x.lo;
     auto it = present_.upper_bound(x.lo);
@@ -113,6 +126,10 @@ template <class F> bool MemoryLifetimes::split(const Interval& x, F&& out) const
         const std::uint64_t lo = std::max(at, it->first);
         const std::uint64_t hi = std::min(x.hi, it->second.hi);
         out(Interval{lifetime_key(lo, it->second.id), lifetime_key(lo, it->second.id) + (hi - lo)});
+        if (it->second.clock > since) {
+            const std::uint64_t before = lifetime_key(lo, it->second.replaced);
+            out(Interval{before, before + (hi - lo)});
+        }
         moved = true;
         at = hi;
     }

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <random>
+#include <set>
 #include <vector>
 
 #include "memory_lifetimes.hpp"
@@ -126,6 +127,75 @@ TEST(MemoryLifetimes, KeysMatchBruteForceLifetimes) {
                     ASSERT_EQ(a.first == it->second.first, a.second == it->second.second)
                         << "round " << round << " byte " << y;
                 }
+    }
+}
+
+// Events that last across a start of their bytes (split with `since`): per byte, the keys are
+// the lifetime at the event's end and, when the latest start covering the byte before that end
+// has a clock after the event's start, also the lifetime that start replaced there (the latest
+// kept start covering the byte before it in clock order, 0 when none).
+TEST(MemoryLifetimes, EventsAcrossAStartKeepTheLifetimeBefore) {
+    std::mt19937_64 rng(20261125);
+    constexpr std::uint64_t kBase = 0x7f0000001000;
+    for (int round = 0; round < 300; ++round) {
+        const int nstarts = static_cast<int>(rng() % 12);
+        const std::uint64_t span = 8 + rng() % 120;
+        const std::uint64_t clocks = 1 + rng() % 40;
+        std::vector<LifetimeStart> starts;
+        for (int i = 0; i < nstarts; ++i) {
+            const std::uint64_t lo = kBase + rng() % span;
+            starts.push_back({{lo, lo + 1 + rng() % 48}, rng() % clocks});
+        }
+        std::vector<LifetimeStart> by_clock = starts;
+        std::stable_sort(
+            by_clock.begin(), by_clock.end(),
+            [](const LifetimeStart& a, const LifetimeStart& b) { return a.clock < b.clock; });
+        const std::uint64_t limit = round % 3 == 0 ? kLifetimeKeys : 1 + rng() % 4;
+        const std::vector<std::uint64_t> generation = reference_generations(by_clock, limit);
+        struct Event {
+            Interval range;
+            std::uint64_t start, end;
+        };
+        std::vector<Event> events;
+        for (int i = 0; i < 40; ++i) {
+            const std::uint64_t lo = kBase - 16 + rng() % (span + 64);
+            const std::uint64_t end = rng() % (clocks + 2);
+            events.push_back({{lo, lo + 1 + rng() % 40}, end - std::min(end, rng() % 8), end});
+        }
+        std::stable_sort(events.begin(), events.end(),
+                         [](const Event& a, const Event& b) { return a.end < b.end; });
+        MemoryLifetimes lifetimes(starts, limit);
+        for (const Event& e : events) {
+            lifetimes.advance_to(e.end);
+            std::map<std::uint64_t, std::set<std::uint64_t>> keys; // byte -> keys
+            lifetimes.split(
+                e.range,
+                [&](const Interval& piece) {
+                    const Interval bytes_of = program_range(piece);
+                    for (std::uint64_t y = bytes_of.lo; y < bytes_of.hi; ++y)
+                        keys[y].insert(piece.lo + (y - bytes_of.lo));
+                },
+                e.start);
+            for (std::uint64_t y = e.range.lo; y < e.range.hi; ++y) {
+                std::set<std::uint64_t> expected;
+                std::size_t latest = by_clock.size(); // the latest kept start on y before end
+                for (std::size_t i = 0; i < by_clock.size(); ++i)
+                    if (generation[i] != 0 && by_clock[i].clock < e.end &&
+                        by_clock[i].range.lo <= y && y < by_clock[i].range.hi)
+                        latest = i;
+                expected.insert(
+                    lifetime_key(y, latest == by_clock.size() ? 0 : generation[latest]));
+                if (latest != by_clock.size() && by_clock[latest].clock > e.start) {
+                    std::uint64_t replaced = 0;
+                    for (std::size_t i = 0; i < latest; ++i)
+                        if (generation[i] != 0 && by_clock[i].range.lo <= y &&
+                            y < by_clock[i].range.hi)
+                            replaced = generation[i];
+                    expected.insert(lifetime_key(y, replaced));
+                }
+                ASSERT_EQ(keys[y], expected) << "round " << round << " byte " << y;
+            }
+        }
     }
 }
 
