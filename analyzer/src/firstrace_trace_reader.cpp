@@ -239,6 +239,8 @@ class TraceBuilder {
                 rename(b.process);
             for (StorageStart& b : storage_starts_)
                 rename(b.process);
+            for (LifetimeAcquires& a : lifetime_acquires_)
+                rename(a.process);
             for (std::uint32_t i = 0; i < n; ++i)
                 process_ids_.assign(processes_[i].wire_id, i);
         }
@@ -468,7 +470,13 @@ class TraceBuilder {
         const bool same_allocation = !lifetime_starts_.empty() &&
                                      lifetime_starts_.back().range == range &&
                                      lifetime_process_ == current_ && lifetime_event_ + 1 == index;
-        if (!same_allocation) lifetime_starts_.push_back({range, clock});
+        if (same_allocation) {
+            lifetime_acquires_.back().last = index;
+        } else {
+            lifetime_starts_.push_back(
+                {range, clock, static_cast<std::uint32_t>(lifetime_acquires_.size())});
+            lifetime_acquires_.push_back({current_, index, index});
+        }
         lifetime_process_ = current_;
         lifetime_event_ = index;
         return true;
@@ -492,13 +500,18 @@ class TraceBuilder {
         for (const StorageStart& s : storage_starts_) {
             if (s.stream < stream_os_thread_.size() && stream_os_thread_[s.stream] != kNone)
                 continue;
+            LifetimeAcquires acquires{kNone, kNone, kNone};
             if (s.process < processes_.size() && s.acquire < processes_[s.process].events.size()) {
                 Event& acquire = processes_[s.process].events[s.acquire];
                 if (acquire.kind == EventKind::Acquire &&
-                    trace_.objects[acquire.object].kind == SyncObjectKind::Other)
+                    trace_.objects[acquire.object].kind == SyncObjectKind::Other) {
                     acquire.kind = EventKind::Other;
+                    acquires = {s.process, s.acquire, s.acquire};
+                }
             }
-            lifetime_starts_.push_back(s.start);
+            lifetime_starts_.push_back({s.start.range, s.start.clock,
+                                        static_cast<std::uint32_t>(lifetime_acquires_.size())});
+            lifetime_acquires_.push_back(acquires);
         }
         storage_starts_.clear();
     }
@@ -510,11 +523,27 @@ class TraceBuilder {
         if (lifetime_starts_.empty()) return;
         MemoryLifetimes lifetimes(std::move(lifetime_starts_));
         lifetime_starts_ = {};
+        for (const LifetimeStart& s : lifetimes.left_out())
+            keep_ordering(s.tag);
+        lifetime_acquires_ = {};
         struct Touching {
             std::uint64_t clock;
-            std::uint32_t process, event;
+            std::uint32_t process, event; // process kNone: heap block `event`
         };
         std::vector<Touching> touching;
+        // A heap block is in the lifetime in effect on its bytes at the end of the event it was
+        // allocated in (HeapBlock::event), that event's own reuse included: the allocation's
+        // Acquire of another process's free ends that event or is it; the bytes can change
+        // hands only after a free, which ends the event too.
+        for (std::uint32_t b = 0; b < trace_.heap_blocks.size(); ++b) {
+            const HeapBlock& block = trace_.heap_blocks[b];
+            if (!lifetimes.touches(block.range) || block.process >= processes_.size()) continue;
+            const EventLog& events = processes_[block.process].events;
+            const std::uint64_t end = block.event < events.size()
+                                          ? events[block.event].clock_finish + 1
+                                          : std::numeric_limits<std::uint64_t>::max();
+            touching.push_back({end, kNone, b});
+        }
         for (std::uint32_t p = 0; p < processes_.size(); ++p) {
             const EventLog& events = processes_[p].events;
             for (std::uint32_t i = 0; i < events.size(); ++i) {
@@ -529,9 +558,18 @@ class TraceBuilder {
         const auto ignore = [](const Interval&) {};
         for (const Touching& t : touching) {
             lifetimes.advance_to(t.clock);
+            if (t.process == kNone) {
+                HeapBlock& block = trace_.heap_blocks[t.event];
+                block.lifetime = static_cast<std::uint32_t>(lifetimes.lifetime_at(block.range.lo));
+                continue;
+            }
             Event& e = processes_[t.process].events[t.event];
             bool moves = false;
-            for_each_range(e, [&](const Interval& x) { moves |= lifetimes.split(x, ignore); });
+            // An event that began before a start of its bytes keeps them in the lifetime
+            // before it too (MemoryLifetimes::split).
+            const std::uint64_t since = e.clock_start;
+            for_each_range(e,
+                           [&](const Interval& x) { moves |= lifetimes.split(x, ignore, since); });
             if (!moves) continue; // all in the bytes' first lifetime
             if (site_runs_.shared(e.first_site)) own_run(e);
             for (std::uint32_t s = e.first_site; s < e.first_site + e.site_count; ++s) {
@@ -540,13 +578,25 @@ class TraceBuilder {
                 bool moved = false;
                 for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count;
                      ++r)
-                    moved |= lifetimes.split(trace_.ranges[r],
-                                             [&](const Interval& x) { out.push_back(x); });
+                    moved |= lifetimes.split(
+                        trace_.ranges[r], [&](const Interval& x) { out.push_back(x); }, since);
                 if (!moved) continue;
                 sort_and_merge(out);
                 replace_ranges(s, site, out);
             }
         }
+    }
+
+    // A start MemoryLifetimes left out (its bytes had run out of lifetime keys): its Acquires,
+    // made Other events while reading, order the reuse after the frees again.
+    void keep_ordering(std::uint32_t tag) {
+        const auto& a = lifetime_acquires_[tag];
+        if (a.process >= processes_.size()) return;
+        EventLog& events = processes_[a.process].events;
+        for (std::uint32_t i = a.first; i <= a.last && i < events.size(); ++i)
+            if (events[i].kind == EventKind::Other &&
+                trace_.objects[events[i].object].kind == SyncObjectKind::Other)
+                events[i].kind = EventKind::Acquire;
     }
 
     template <class F> void for_each_range(const Event& e, F&& f) const {
@@ -1235,6 +1285,12 @@ class TraceBuilder {
     // event of the last one's Acquire.
     std::vector<LifetimeStart> lifetime_starts_;
     std::uint32_t lifetime_process_ = kNone, lifetime_event_ = kNone;
+    // Per start (LifetimeStart::tag): the process and the indices of its Acquires (made Other
+    // events), which keep_ordering makes Acquires again.
+    struct LifetimeAcquires {
+        std::uint32_t process, first, last;
+    };
+    std::vector<LifetimeAcquires> lifetime_acquires_;
     // Threads started on cached stack blocks (storage_block_read): the lifetime start, the
     // process, the index of its Acquire of the earlier thread's end, the stream.
     struct StorageStart {

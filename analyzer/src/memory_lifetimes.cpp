@@ -6,10 +6,22 @@
 
 namespace firstrace {
 
-MemoryLifetimes::MemoryLifetimes(std::vector<LifetimeStart> starts) : starts_(std::move(starts)) {
+MemoryLifetimes::MemoryLifetimes(std::vector<LifetimeStart> starts, std::uint64_t key_limit) {
     std::stable_sort(
-        starts_.begin(), starts_.end(),
+        starts.begin(), starts.end(),
         [](const LifetimeStart& a, const LifetimeStart& b) { return a.clock < b.clock; });
+    // Generations: the starts painted in clock order, each over the highest before it.
+    for (const LifetimeStart& s : starts) {
+        const std::uint64_t id = highest_id(s.range) + 1;
+        if (id > key_limit) {
+            left_out_.push_back(s);
+            continue;
+        }
+        apply(s.range, id, s.clock);
+        starts_.push_back(s);
+        ids_.push_back(id);
+    }
+    present_.clear();
     std::vector<Interval> ranges;
     ranges.reserve(starts_.size());
     for (const LifetimeStart& s : starts_)
@@ -32,31 +44,48 @@ bool MemoryLifetimes::touches(const Interval& x) const {
 
 void MemoryLifetimes::advance_to(std::uint64_t clock) {
     for (; applied_ < starts_.size() && starts_[applied_].clock < clock; ++applied_)
-        apply(starts_[applied_].range, applied_ + 1);
+        apply(starts_[applied_].range, ids_[applied_], starts_[applied_].clock);
 }
 
-// Paints [range) with lifetime id: the pieces it covers go, the ones it cuts keep their rest.
-void MemoryLifetimes::apply(const Interval& range, std::uint64_t id) {
+std::uint64_t MemoryLifetimes::highest_id(const Interval& range) const {
+    std::uint64_t id = 0;
+    auto it = present_.upper_bound(range.lo);
+    if (it != present_.begin() && std::prev(it)->second.hi > range.lo) --it;
+    for (; it != present_.end() && it->first < range.hi; ++it)
+        id = std::max(id, it->second.id);
+    return id;
+}
+
+// Splits the piece holding `address` inside it in two.
+void MemoryLifetimes::cut_at(std::uint64_t address) {
+    auto it = present_.upper_bound(address);
+    if (it == present_.begin()) return;
+    --it;
+    if (it->first >= address || it->second.hi <= address) return;
+    Piece tail = it->second;
+    it->second.hi = address;
+    present_.emplace_hint(std::next(it), address, tail);
+}
+
+// Paints [range) with lifetime id started at clock: each piece it covers keeps the id it had
+// as the one replaced (0 where no start was before), the ones it cuts keep their rest.
+void MemoryLifetimes::apply(const Interval& range, std::uint64_t id, std::uint64_t clock) {
     if (range.lo >= range.hi) return;
+    cut_at(range.lo);
+    cut_at(range.hi);
+    std::uint64_t at = range.lo;
     auto it = present_.lower_bound(range.lo);
-    if (it != present_.begin()) {
-        auto before = std::prev(it);
-        if (before->second.hi > range.lo) { // cut: its head stays, its tail may outlive range
-            const Piece old = before->second;
-            before->second.hi = range.lo;
-            if (old.hi > range.hi) present_.emplace(range.hi, Piece{old.hi, old.id});
-        }
-    }
-    while (it != present_.end() && it->first < range.hi) {
-        if (it->second.hi > range.hi) { // its tail outlives range
-            const Piece old = it->second;
-            it = present_.erase(it);
-            present_.emplace_hint(it, range.hi, old);
+    while (at < range.hi) {
+        if (it == present_.end() || it->first >= range.hi) { // a gap up to the end
+            present_.emplace_hint(it, at, Piece{range.hi, id, 0, clock});
             break;
         }
-        it = present_.erase(it);
+        if (it->first > at) // a gap before this piece
+            present_.emplace_hint(it, at, Piece{it->first, id, 0, clock});
+        it->second = Piece{it->second.hi, id, it->second.id, clock};
+        at = it->second.hi;
+        ++it;
     }
-    present_.emplace(range.lo, Piece{range.hi, id});
 }
 
 } // namespace firstrace

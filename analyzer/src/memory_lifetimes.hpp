@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -40,49 +41,82 @@
 namespace firstrace {
 
 // The start of a lifetime of `range`: an allocation or mapping that got bytes another process
-// had freed, at `clock` (the clock reading of its Acquire).
+// had freed, at `clock` (the clock reading of its Acquire). `tag`: the caller's, handed back
+// for the starts left out (MemoryLifetimes::left_out).
 struct LifetimeStart {
     Interval range;
     std::uint64_t clock = 0;
+    std::uint32_t tag = 0;
 };
 
-// The address key of byte `address` in lifetime `id` (1..: the starts in clock order; 0: the
-// bytes' first lifetime, the address itself). Lifetimes kLifetimeKeys apart share a key.
+// The address key of byte `address` in lifetime `id` (0: the bytes' first lifetime, the address
+// itself; 1..kLifetimeKeys: the generation of the start, below).
 inline constexpr std::uint64_t kLifetimeKeys = (std::uint64_t{1} << 15) - 1;
 inline std::uint64_t lifetime_key(std::uint64_t address, std::uint64_t id) {
-    return id == 0 ? address : address | (((id - 1) % kLifetimeKeys + 1) << kLifetimeShift);
+    return address | (id << kLifetimeShift);
 }
 
+// A start's lifetime id is its generation: 1 + the highest generation in effect on its bytes
+// when it starts (0 on bytes no start covered yet), so that two lifetimes of one byte never
+// share a key (numbering the starts globally, ids kLifetimeKeys apart did: a producer that never
+// synchronizes with the consumer freeing its messages got 600 false races from 10^5 reuses of
+// a few blocks). A start whose generation would exceed `key_limit` is left out: its bytes stay
+// in the lifetime they are in, and the caller keeps its Acquire as an ordering (the allocator's
+// ordering of C11 7.22.3p2, as before lifetimes), which orders the last separated lifetime's
+// accesses and every later incarnation's.
 class MemoryLifetimes {
   public:
     // Starts beyond the lifetime bits (addresses at or above 2^47) must be left out by the
-    // caller (LifetimeStart::range.hi <= kProgramAddressEnd).
-    explicit MemoryLifetimes(std::vector<LifetimeStart> starts);
+    // caller (LifetimeStart::range.hi <= kProgramAddressEnd). key_limit <= kLifetimeKeys.
+    explicit MemoryLifetimes(std::vector<LifetimeStart> starts,
+                             std::uint64_t key_limit = kLifetimeKeys);
 
     bool empty() const { return starts_.empty(); }
+    // The lifetime in effect at byte `address` at the present (advance_to): 0 or a generation.
+    std::uint64_t lifetime_at(std::uint64_t address) const {
+        return highest_id({address, address + 1});
+    }
+    // The starts left out (generation above key_limit), in clock order.
+    const std::vector<LifetimeStart>& left_out() const { return left_out_; }
     // Whether some byte of x is in the range of some start (whatever its clock).
     bool touches(const Interval& x) const;
     // Moves the present to `clock`: the starts before it are in effect. Clocks must not
     // decrease from call to call (the events are visited in the order of their end).
     void advance_to(std::uint64_t clock);
     // Calls out(piece) for the pieces of x, ascending, each moved to the key of its lifetime
-    // at the present (advance_to). Returns whether some piece moved.
-    template <class F> bool split(const Interval& x, F&& out) const;
+    // at the present (advance_to). Returns whether some piece moved. With `since` (the start
+    // of the access's event), a piece whose lifetime started after it is also given in the
+    // lifetime its start replaced (out of order, after it): such an event is ordered neither
+    // before the free that ended that lifetime (it would have ended before it) nor after the
+    // allocation (it would have started after it), so it races with the free or with the new
+    // owner, and both races are reported; the new lifetime alone lost the one with the free.
+    template <class F>
+    bool split(const Interval& x, F&& out,
+               std::uint64_t since = std::numeric_limits<std::uint64_t>::max()) const;
 
   private:
-    std::vector<LifetimeStart> starts_; // by clock; starts_[i] begins lifetime i + 1
-    std::vector<Interval> covered_;     // union of the starts' ranges, ascending, disjoint
-    std::size_t applied_ = 0;           // starts_[0, applied_) are in effect
-    // Disjoint pieces of memory, by lo: hi and the latest lifetime in effect there.
+    std::vector<LifetimeStart> starts_; // by clock
+    std::vector<std::uint64_t> ids_;    // ids_[i]: the generation starts_[i] begins
+    std::vector<LifetimeStart> left_out_;
+    std::vector<Interval> covered_; // union of the starts' ranges, ascending, disjoint
+    std::size_t applied_ = 0;       // starts_[0, applied_) are in effect
+    // Disjoint pieces of memory, by lo: hi, the latest lifetime in effect there, the one its
+    // start replaced there and the start's clock.
     struct Piece {
         std::uint64_t hi;
         std::uint64_t id;
+        std::uint64_t replaced = 0;
+        std::uint64_t clock = 0;
     };
     std::map<std::uint64_t, Piece> present_;
-    void apply(const Interval& range, std::uint64_t id);
+    void apply(const Interval& range, std::uint64_t id, std::uint64_t clock);
+    void cut_at(std::uint64_t address);
+    // The highest id in effect on some byte of range (0: none).
+    std::uint64_t highest_id(const Interval& range) const;
 };
 
-template <class F> bool MemoryLifetimes::split(const Interval& x, F&& out) const {
+template <class F>
+bool MemoryLifetimes::split(const Interval& x, F&& out, std::uint64_t since) const {
     bool moved = false;
     std::uint64_t at = x.lo;
     auto it = present_.upper_bound(x.lo);
@@ -92,6 +126,10 @@ template <class F> bool MemoryLifetimes::split(const Interval& x, F&& out) const
         const std::uint64_t lo = std::max(at, it->first);
         const std::uint64_t hi = std::min(x.hi, it->second.hi);
         out(Interval{lifetime_key(lo, it->second.id), lifetime_key(lo, it->second.id) + (hi - lo)});
+        if (it->second.clock > since) {
+            const std::uint64_t before = lifetime_key(lo, it->second.replaced);
+            out(Interval{before, before + (hi - lo)});
+        }
         moved = true;
         at = hi;
     }

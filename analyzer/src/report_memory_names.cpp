@@ -22,23 +22,30 @@ MemoryNames::MemoryNames(const Trace& trace) : trace_(trace) {
 
 std::uint32_t MemoryNames::heap_block(const Interval& key) const {
     const Interval range = program_range(key); // a later lifetime's key: its bytes
+    const std::uint64_t lifetime = lifetime_of(key.lo);
     // Candidates start at or before range.lo; walk back while some earlier block can still
-    // reach past range.lo (the running maximum says when none can).
+    // reach past range.lo (the running maximum says when none can). The latest block of the
+    // key's lifetime, else (a block allocated in another lifetime of some of its bytes, or
+    // none known) the latest one.
     auto it = std::upper_bound(blocks_.begin(), blocks_.end(), range.lo,
                                [](std::uint64_t a, const Entry& e) { return a < e.lo; });
-    std::uint32_t best = kNone;
+    std::uint32_t best = kNone, best_of_lifetime = kNone;
     while (it != blocks_.begin()) {
         --it;
         if (it->max_hi <= range.lo) break;
-        if (range.lo < it->hi && (best == kNone || it->block > best)) best = it->block;
+        if (range.lo >= it->hi) continue;
+        if (best == kNone || it->block > best) best = it->block;
+        if (trace_.heap_blocks[it->block].lifetime == lifetime &&
+            (best_of_lifetime == kNone || it->block > best_of_lifetime))
+            best_of_lifetime = it->block;
     }
-    return best;
+    return best_of_lifetime != kNone ? best_of_lifetime : best;
 }
 
 std::string MemoryNames::name(const Interval& key) const {
     const Interval range = program_range(key); // a later lifetime's key: its bytes
     if (!trace_.variable_names.empty() || trace_.heap_blocks.empty()) return trace_.describe(range);
-    const std::uint32_t b = heap_block(range);
+    const std::uint32_t b = heap_block(key);
     if (b == kNone) return trace_.describe(range);
     const HeapBlock& block = trace_.heap_blocks[b];
     const std::uint64_t size = block.range.hi - block.range.lo;

@@ -21,8 +21,8 @@ class MemoryNames {
     // later lifetime of reused bytes (model.hpp) names its bytes.
     std::string name(const Interval& range) const;
 
-    // The heap block holding range.lo (the latest allocated one when the address was handed out
-    // several times), or kNone.
+    // The heap block holding range.lo: the latest allocated one of the key's lifetime of reused
+    // bytes (HeapBlock::lifetime), else the latest one; kNone when none.
     std::uint32_t heap_block(const Interval& range) const;
 
   private:

@@ -59,6 +59,27 @@ std::optional<std::int64_t> id_or_null(std::uint32_t id) {
     return id;
 }
 
+// A site's bytes as the database stores them: program addresses, ascending, disjoint. The
+// keys of several lifetimes of reused memory (memory_lifetimes.hpp) can name the same bytes:
+// an event that lasted across a reuse has them in the lifetime before it and after it.
+std::vector<Interval> program_ranges(const Trace& trace, const AccessSite& site) {
+    std::vector<Interval> bytes;
+    bytes.reserve(site.range_count);
+    for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
+        bytes.push_back(program_range(trace.ranges[r]));
+    std::sort(bytes.begin(), bytes.end(),
+              [](const Interval& a, const Interval& b) { return a.lo < b.lo; });
+    std::size_t kept = 0;
+    for (const Interval& x : bytes) {
+        if (kept != 0 && x.lo <= bytes[kept - 1].hi)
+            bytes[kept - 1].hi = std::max(bytes[kept - 1].hi, x.hi);
+        else
+            bytes[kept++] = x;
+    }
+    bytes.resize(kept);
+    return bytes;
+}
+
 class RunWriter {
   public:
     RunWriter(db::Connection& c, const Trace& trace, const AnalysisResult& result,
@@ -247,8 +268,7 @@ class RunWriter {
                 .add(static_cast<std::int64_t>(as.flags))
                 .add(id_or_null(as.context))
                 .end_row();
-            for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
-                const Interval bytes = program_range(trace_.ranges[r]);
+            for (const Interval& bytes : program_ranges(trace_, as)) {
                 range.add(run_).add(s).add(bytes.lo).add(bytes.hi).end_row();
                 tick();
             }
@@ -265,10 +285,8 @@ class RunWriter {
                     .add(static_cast<std::int64_t>(as.flags))
                     .add(id_or_null(as.context))
                     .end_row();
-                for (std::uint32_t r = as.first_range; r < as.first_range + as.range_count; ++r) {
-                    const Interval bytes = program_range(trace_.ranges[r]);
+                for (const Interval& bytes : program_ranges(trace_, as))
                     range.add(run_).add(base + k).add(bytes.lo).add(bytes.hi).end_row();
-                }
             }
         }
         site.finish();

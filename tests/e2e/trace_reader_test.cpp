@@ -16,6 +16,8 @@
 #include "firstrace/trace_loader.hpp"
 #include <firstrace/trace_format.hpp>
 
+#include "report_memory_names.hpp"
+
 namespace fs = std::filesystem;
 namespace fmt = firstrace::format;
 using firstrace::EventKind;
@@ -533,17 +535,25 @@ TEST(FirstraceTraceReader, BenignRangesLeaveTheAccesses) {
     EXPECT_EQ(trace.locations[trace.heap_blocks[0].location].pc, 0x1234u);
 }
 
+namespace {
+// Process 0 creating processes 1 and 2.
+Records main_forking_two() {
+    Records main;
+    main.process(0, 0)
+        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 1)
+        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 2)
+        .end(100);
+    return main;
+}
+} // namespace
+
 // A free's object is named by its incarnation (unique per free): the Acquire of the thread that
 // got its bytes carries address 0, the free's Release the freed block; read in either order
 // they are one object, named by the block. Frees of the same block are different objects.
 TEST(FirstraceTraceReader, HeapFreeObjectsAreKeyedByIncarnation) {
     TraceDir dir;
     dir.complete_metadata();
-    Records main;
-    main.process(0, 0)
-        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 1)
-        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 2)
-        .end(100);
+    const Records main = main_forking_two();
     Records allocator; // read first: knows the frees by their incarnation only
     allocator.process(1, 1)
         .sync(fmt::kOpAcquire, fmt::kObjHeapBlock, 0, 1, 50, 0, 77)
@@ -568,6 +578,60 @@ TEST(FirstraceTraceReader, HeapFreeObjectsAreKeyedByIncarnation) {
     EXPECT_EQ(trace.objects[acquires[0].object].address, 0x9000u);
     EXPECT_EQ(trace.objects[acquires[0].object].name, "heap-block@0x9000#77");
     EXPECT_FALSE(trace.truncated);
+}
+
+// A reuse of freed bytes by another process starts a new lifetime of them (memory_lifetimes.hpp):
+// the new owner's accesses get keys of lifetime 1, and each heap block knows the lifetime it
+// was allocated in, so a report names the incarnation of the race's own lifetime, not the
+// latest block at the address (both blocks start at 0x9000; the old owner's access used to be
+// named by the new owner's block).
+TEST(FirstraceTraceReader, ReusedBytesNameTheBlockOfTheirLifetime) {
+    TraceDir dir;
+    dir.complete_metadata();
+    const Records main = main_forking_two();
+    const auto alloc = [](Records& r, std::uint64_t pc) {
+        r.b(fmt::kRecAlloc).v(0x9000).v(64).v(pc).v(0);
+    };
+    Records old_owner;
+    old_owner.process(1, 1);
+    alloc(old_owner, 0x1111);
+    old_owner.compute(10, 0x1000, fmt::kWrite, {{0x9000, 0x9008}})
+        .sync(fmt::kOpRelease, fmt::kObjHeapBlock, 0x9000, 0, 20, 0, 77)
+        .end(30);
+    Records new_owner;
+    new_owner.process(2, 1);
+    alloc(new_owner, 0x2222);
+    new_owner.sync(fmt::kOpAcquire, fmt::kObjHeapBlock, 0x9000, 1, 50, 64, 77)
+        .compute(60, 0x1000, fmt::kWrite, {{0x9000, 0x9008}})
+        .end(70);
+    dir.stream(0, main);
+    dir.stream(1, old_owner);
+    dir.stream(2, new_owner);
+    const auto trace = firstrace::read_firstrace_trace(dir.path());
+    ASSERT_EQ(trace.heap_blocks.size(), 2u);
+    const auto access = [&](std::uint32_t pid) {
+        for (const auto& e : trace.processes[pid].events)
+            if (e.kind == firstrace::EventKind::Computation)
+                return trace.ranges[trace.sites[e.first_site].first_range];
+        return firstrace::Interval{};
+    };
+    const firstrace::Interval old_key = access(1), new_key = access(2);
+    EXPECT_EQ(old_key, (firstrace::Interval{0x9000, 0x9008}));
+    EXPECT_EQ(firstrace::program_range(new_key), old_key);
+    EXPECT_EQ(firstrace::lifetime_of(new_key.lo), 1u);
+    for (std::uint32_t b = 0; b < 2; ++b) {
+        const auto& block = trace.heap_blocks[b];
+        const std::uint64_t pc = trace.locations[block.location].pc;
+        EXPECT_EQ(block.lifetime, pc == 0x2222 ? 1u : 0u) << "block " << b;
+    }
+    const firstrace::MemoryNames names(trace);
+    const auto pc_of = [&](const firstrace::Interval& key) {
+        const std::uint32_t b = names.heap_block(key);
+        return b < trace.heap_blocks.size() ? trace.locations[trace.heap_blocks[b].location].pc
+                                            : std::uint64_t{0};
+    };
+    EXPECT_EQ(pc_of(old_key), 0x1111u);
+    EXPECT_EQ(pc_of(new_key), 0x2222u);
 }
 
 // --- process ids and calling contexts at scale (issues 10, 13) ---------------------------------

@@ -28,6 +28,10 @@ inline constexpr std::uint64_t kProgramAddressEnd = std::uint64_t{1} << kLifetim
 inline constexpr std::uint64_t program_address(std::uint64_t key) {
     return key >> 62 != 0 ? key : key & (kProgramAddressEnd - 1);
 }
+// The lifetime a key names (0: the bytes' first; OpenMP task keys: 0).
+inline constexpr std::uint64_t lifetime_of(std::uint64_t key) {
+    return key >> 62 != 0 ? 0 : key >> kLifetimeShift;
+}
 inline Interval program_range(const Interval& key) {
     const std::uint64_t lo = program_address(key.lo);
     return {lo, lo + (key.hi - key.lo)};
@@ -108,12 +112,15 @@ struct OsThread {
 // A heap block as the allocator handed it out (one incarnation: the same address can be
 // handed out again after a free). Allocated by `process` just before its event `event` (the
 // index the next event of that process got), at `location` with calling context `context`.
+// `lifetime`: the lifetime of its bytes it was allocated in (lifetime_of the keys of the
+// accesses to it; memory_lifetimes.hpp).
 struct HeapBlock {
     Interval range;
     std::uint32_t process = kNone;
     std::uint32_t event = kNone;
     std::uint32_t location = kNone;
     std::uint32_t context = kNone;
+    std::uint32_t lifetime = 0;
 };
 
 enum class SyncObjectKind : std::uint8_t {
