@@ -57,11 +57,19 @@ class ApparentRaceList {
     // f(race index, a, b) for every race in order: how the stages read the races (O(1) a race).
     // The flags of race i, when f needs them: with_flags(i, a, b).
     template <class F> void for_each(F&& f) const {
+        for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
+                         const std::uint32_t* b_end) {
+            for (const std::uint32_t* p = b; p != b_end; ++p)
+                f(static_cast<std::uint32_t>(first + (p - b)), a, EventId(*p));
+        });
+    }
+    // f(index of the run's first race, a, b's event numbers as [b, b_end)) for every run of races
+    // with one a, in order: for stages that take a run whole (the shared-data dependence lists).
+    template <class F> void for_each_run(F&& f) const {
         for (std::size_t run = 0; run < a_begin_.size(); ++run) {
-            const EventId a(a_event_[run]);
             const std::size_t last = run + 1 < a_begin_.size() ? a_begin_[run + 1] : size();
-            for (std::size_t i = a_begin_[run]; i < last; ++i)
-                f(static_cast<std::uint32_t>(i), a, EventId(b_event_[i]));
+            f(a_begin_[run], EventId(a_event_[run]), b_event_.data() + a_begin_[run],
+              b_event_.data() + last);
         }
     }
 

@@ -526,9 +526,60 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
         for (; j < atomic.size(); ++j)
             visit(atomic[j]);
     };
-    for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
+    // Without atomic-only pairs to merge, the races are taken a run of one a at a time: a's
+    // targets from its run are consecutive in a's list (written in order, counted once per run)
+    // and each race adds at most one scattered entry, a in b's list — the same lists in the
+    // same order as for_each_dependence, with a's clock and the merge out of the per-race loop
+    // (dense traces: 2.3·10^8 races on fork/join waves at 1.4·10^6 lines).
+    const bool by_runs = conflicts.atomic_only.empty();
+    const bool shared = kind == DependenceKind::SharedData;
+    // f(a, b, a -> b is a dependence, b -> a is one) for every race of the run [b, b_end).
+    auto for_each_in_run = [&](std::uint32_t first, EventId a, const std::uint32_t* b,
+                               const std::uint32_t* b_end, auto&& f) {
+        for (std::uint32_t i = first; b != b_end; ++b, ++i) {
+            const ApparentRace r = conflicts.races.with_flags(i, a, EventId(*b));
+            f(*b, (shared || r.a_writes_b_reads) && clocks.allowed(r.a, r.b),
+              (shared || r.b_writes_a_reads) && clocks.allowed(r.b, r.a));
+        }
+    };
+    // Incoming direct dependences (CSR by target; sources ascending). When every race gives a
+    // dependence both ways (shared data, unless the complete mode's clocks rule a direction
+    // out) the relation is symmetric: each event's sources are its targets, and the lists by
+    // source serve as those by target (DirectDependenceLists::symmetric) instead of a second
+    // scatter of two entries per race, or a copy (dense traces). Taken by runs, the lists by
+    // target are counted and filled in the same passes as those by source (the same pattern
+    // with the directions swapped: b -> a puts b among a's sources, in a's run order), and
+    // dropped when the relation turns out symmetric; otherwise fill_incoming transposes them.
+    std::vector<std::uint32_t>& in_offsets = lists.in_offsets;
+    if (by_runs) {
+        in_offsets.assign(g.event_count() + 1, 0);
+        conflicts.races.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
+                                         const std::uint32_t* b_end) {
+            std::uint32_t own = 0, own_in = 0;
+            for_each_in_run(first, a, b, b_end, [&](std::uint32_t to, bool ab, bool ba) {
+                own += ab;
+                offsets[to + 1] += ba;
+                own_in += ba;
+                in_offsets[to + 1] += ab;
+            });
+            offsets[a.value + 1] += own;
+            in_offsets[a.value + 1] += own_in;
+        });
+    } else {
+        for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
+    }
     for (std::uint32_t e = 0; e < g.event_count(); ++e)
         offsets[e + 1] += offsets[e];
+    lists.symmetric = offsets.back() == 2 * (conflicts.races.size() + conflicts.atomic_only.size());
+    const bool incoming_by_runs = by_runs && !lists.symmetric;
+    std::vector<EventId>& sources = lists.in_sources;
+    if (incoming_by_runs) {
+        for (std::uint32_t e = 0; e < g.event_count(); ++e)
+            in_offsets[e + 1] += in_offsets[e];
+        if (sources.capacity() < in_offsets.back()) std::vector<EventId>().swap(sources);
+        reserve_on_huge_pages(sources, in_offsets.back());
+        sources.resize(in_offsets.back());
+    }
     // Storage kept from the other kind is reused (resize within its capacity).
     std::vector<EventId>& targets = lists.targets;
     if (targets.capacity() < offsets.back()) std::vector<EventId>().swap(targets);
@@ -536,16 +587,42 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
     targets.resize(offsets.back());
     {
         std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
-        for_each_dependence([&](EventId from, EventId to) { targets[fill[from.value]++] = to; });
+        std::vector<std::uint32_t> fill_in;
+        if (incoming_by_runs) fill_in.assign(in_offsets.begin(), in_offsets.end() - 1);
+        if (by_runs) {
+            conflicts.races.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
+                                             const std::uint32_t* b_end) {
+                EventId* own = targets.data() + fill[a.value];
+                const EventId* own_begin = own;
+                if (!incoming_by_runs) {
+                    for_each_in_run(first, a, b, b_end, [&](std::uint32_t to, bool ab, bool ba) {
+                        if (ab) *own++ = EventId(to);
+                        if (ba) targets[fill[to]++] = a;
+                    });
+                } else {
+                    EventId* own_in = sources.data() + fill_in[a.value];
+                    const EventId* own_in_begin = own_in;
+                    for_each_in_run(first, a, b, b_end, [&](std::uint32_t to, bool ab, bool ba) {
+                        if (ab) {
+                            *own++ = EventId(to);
+                            sources[fill_in[to]++] = a;
+                        }
+                        if (ba) {
+                            targets[fill[to]++] = a;
+                            *own_in++ = EventId(to);
+                        }
+                    });
+                    fill_in[a.value] += static_cast<std::uint32_t>(own_in - own_in_begin);
+                }
+                fill[a.value] += static_cast<std::uint32_t>(own - own_begin);
+            });
+        } else {
+            for_each_dependence(
+                [&](EventId from, EventId to) { targets[fill[from.value]++] = to; });
+        }
     }
-    // Incoming direct dependences (CSR by target; sources ascending). When every race gives a
-    // dependence both ways (shared data, unless the complete mode's clocks rule a direction
-    // out) the relation is symmetric: each event's sources are its targets, and the lists by
-    // source serve as those by target (DirectDependenceLists::symmetric) instead of a second
-    // scatter of two entries per race, or a copy (dense traces).
-    lists.symmetric = offsets.back() == 2 * (conflicts.races.size() + conflicts.atomic_only.size());
-    if (!lists.symmetric)
-        fill_incoming(g.event_count(), offsets, targets, lists.in_offsets, lists.in_sources);
+    if (!lists.symmetric && !incoming_by_runs)
+        fill_incoming(g.event_count(), offsets, targets, in_offsets, sources);
 
     Dependences deps;
     ChainSearch search(g, order, clocks, budget, lists);

@@ -230,6 +230,69 @@ TEST_P(BudgetedChainSearch, SameEdgesAndFallbacksAsOneStepAtATime) {
 
 INSTANTIATE_TEST_SUITE_P(DenseTraces, BudgetedChainSearch, ::testing::Range<std::uint64_t>(1, 81));
 
+// The direct dependence lists (taken a run of races with one a at a time, both directions in
+// the same passes) against their definition: every (from, to) a race allows, sorted by source
+// and by target.
+class DirectDependenceListsByDefinition : public ::testing::TestWithParam<std::uint64_t> {};
+
+TEST_P(DirectDependenceListsByDefinition, SameListsBothWays) {
+    const Trace trace = test::parse_std(test::random_std(dense_params(GetParam())));
+    const TemporalGraph g(trace);
+    const NodeGraph graph = NodeGraph::of(g);
+    const GraphReachability ts(g, graph, strong_components(graph), std::uint64_t(1) << 32);
+    const EventOrder order(g, ts);
+    const UnorderedConflicts conflicts = find_apparent_races(g, order, {});
+    ASSERT_FALSE(conflicts.races.empty());
+    for (const Ordering ordering : {Ordering::Approximate, Ordering::Complete})
+        for (const DependenceKind kind :
+             {DependenceKind::SharedData, DependenceKind::EventControl}) {
+            SCOPED_TRACE(std::string(to_string(ordering)) + ", kind " + std::to_string(int(kind)));
+            std::vector<std::pair<std::uint32_t, std::uint32_t>> by_source;
+            auto add = [&](const ApparentRace& r) {
+                const bool shared = kind == DependenceKind::SharedData;
+                if ((shared || r.a_writes_b_reads) && dependence_allowed(g, ordering, r.a, r.b))
+                    by_source.emplace_back(r.a.value, r.b.value);
+                if ((shared || r.b_writes_a_reads) && dependence_allowed(g, ordering, r.b, r.a))
+                    by_source.emplace_back(r.b.value, r.a.value);
+            };
+            for (const ApparentRace& r : conflicts.races)
+                add(r);
+            for (const ApparentRace& r : conflicts.atomic_only)
+                add(r);
+            auto csr = [&](std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs) {
+                std::sort(pairs.begin(), pairs.end());
+                std::vector<std::uint32_t> offsets(g.event_count() + 1, 0), targets;
+                for (const auto& [from, to] : pairs) {
+                    ++offsets[from + 1];
+                    targets.push_back(to);
+                }
+                for (std::uint32_t e = 0; e < g.event_count(); ++e)
+                    offsets[e + 1] += offsets[e];
+                return std::pair(offsets, targets);
+            };
+            std::vector<std::pair<std::uint32_t, std::uint32_t>> by_target;
+            for (const auto& [from, to] : by_source)
+                by_target.emplace_back(to, from);
+            const auto [offsets, targets] = csr(by_source);
+            const auto [in_offsets, in_sources] = csr(by_target);
+            DirectDependenceLists lists;
+            compute_dependences(g, order, conflicts, kind, ordering, 1, {}, lists);
+            auto values = [](const std::vector<EventId>& events) {
+                std::vector<std::uint32_t> out;
+                for (const EventId e : events)
+                    out.push_back(e.value);
+                return out;
+            };
+            EXPECT_EQ(lists.offsets, offsets);
+            EXPECT_EQ(values(lists.targets), targets);
+            EXPECT_EQ(lists.incoming_offsets(), in_offsets);
+            EXPECT_EQ(values(lists.incoming_sources()), in_sources);
+        }
+}
+
+INSTANTIATE_TEST_SUITE_P(DenseTraces, DirectDependenceListsByDefinition,
+                         ::testing::Range<std::uint64_t>(1, 41));
+
 // The comparison proves little unless budgets run out part-way at several depths, runs of
 // rejected targets are long, and the exact search also finishes: checked on the same traces.
 TEST(BudgetedChainSearchCoverage, BudgetsRunOutAndSearchesFinish) {
