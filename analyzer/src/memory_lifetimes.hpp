@@ -22,12 +22,13 @@
 // an event that starts after the reuse. The event's end, not its start, also puts the racy
 // uses where they race: a use after free in an event that began before the reuse, and a use of
 // the new block published without synchronization (a relaxed store), both conflict with the
-// new owner's accesses and the allocation's write. What it loses: an access unordered with
-// the free in an event that lasts past the reuse moves to the new lifetime, so its race with
-// the free is not reported (its races with the new owner's accesses are). G without the reuse
-// edges (the latest allocation of the byte ordered before the access) would be exact there,
-// but the reader has no reachability, and a pass after it would come after the sweep that
-// needs the keys.
+// new owner's accesses and the allocation's write. An access in an event that began before
+// the reuse and ended after it is counted in both lifetimes (split's `since`): such an event
+// is ordered neither before the free nor after the allocation, so it races with the free or
+// with the new owner. What it still loses: with several reuses inside one event, only the
+// lifetime just before the latest is kept. G without the reuse edges (the latest allocation
+// of the byte ordered before the access) would be exact, but the reader has no
+// reachability, and a pass after it would come after the sweep that needs the keys.
 #pragma once
 
 #include <cstdint>
