@@ -35,7 +35,10 @@ static void* writer(void* arg) {
 }
 
 static void* new_owner(void* arg) {
-    free(malloc(16)); // the thread's first malloc allocates its cache: not from the freed block
+    // The thread's first malloc allocates its cache, not from the freed block (volatile: an
+    // optimizer drops a malloc freed at once).
+    void* volatile warm = malloc(16);
+    free(warm);
     sem_post(&ready);
     sem_wait(&freed);
     char* got = malloc(kSize); // RACE (its allocation, with the late write)
