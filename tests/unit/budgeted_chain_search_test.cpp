@@ -271,6 +271,7 @@ TEST_P(DirectDependenceListsByDefinition, SameListsBothWays) {
                 return std::pair(offsets, targets);
             };
             std::vector<std::pair<std::uint32_t, std::uint32_t>> by_target;
+            by_target.reserve(by_source.size());
             for (const auto& [from, to] : by_source)
                 by_target.emplace_back(to, from);
             const auto [offsets, targets] = csr(by_source);
@@ -279,6 +280,7 @@ TEST_P(DirectDependenceListsByDefinition, SameListsBothWays) {
             compute_dependences(g, order, conflicts, kind, ordering, 1, {}, lists);
             auto values = [](const std::vector<EventId>& events) {
                 std::vector<std::uint32_t> out;
+                out.reserve(events.size());
                 for (const EventId e : events)
                     out.push_back(e.value);
                 return out;

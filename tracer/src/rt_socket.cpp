@@ -117,8 +117,12 @@ u64 address_identity(const struct sockaddr* a, socklen_t len, u64 tag) {
                 : 0;
         const auto* un = reinterpret_cast<const struct sockaddr_un*>(a);
         std::size_t n = name;
-        if (n > 0 && un->sun_path[0] != '\0') // a path: up to its terminating zero
-            n = __builtin_strnlen(un->sun_path, n);
+        if (n > 0 && un->sun_path[0] != '\0') { // a path: up to its terminating zero
+            std::size_t end = 0; // not strnlen: the program's interposed one records reads
+            while (end < n && un->sun_path[end] != '\0')
+                ++end;
+            n = end;
+        }
         return n == 0 ? 0 : bytes_hash(un->sun_path, n, tag) | 1;
     }
     return 0;
