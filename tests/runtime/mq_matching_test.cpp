@@ -50,7 +50,7 @@ Outcome simulate(unsigned seed, int senders, int receivers, int operations) {
     mq::ChannelCounters channels[kPriorities];
     Kernel kernel;
     std::vector<Actor> actors;
-    actors.reserve(static_cast<std::size_t>(senders + receivers));
+    actors.reserve(static_cast<std::size_t>(senders) + static_cast<std::size_t>(receivers));
     for (int i = 0; i < senders; ++i)
         actors.push_back({true, operations});
     for (int i = 0; i < receivers; ++i)
