@@ -337,7 +337,8 @@ void merge_atomic_pairs(UnorderedConflicts& result, std::vector<ApparentRace> fr
 } // namespace
 
 UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
-                                       const ProgressCallback& progress) {
+                                       const ProgressCallback& progress,
+                                       const DenseGroupRule& dense) {
     const Trace& trace = g.trace();
     std::vector<EventId> event_of_rank;
     event_of_rank.reserve(g.event_count());
@@ -523,7 +524,21 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         // last one), gallops from there instead of a binary search over the whole group (10^7
         // lines of the random shape: groups of ~10^3 incidences, a cache miss per probe).
         std::uint32_t cursor = 0, wcursor = 0;
+        // Its bitmaps when it is dense and plain (dense_group_bitmaps.hpp): kNone if not,
+        // kUnbuilt until a window first reaches it, else their id.
+        std::uint32_t bitmap = kNone;
     };
+    constexpr std::uint32_t kUnbuilt = kNone - 1;
+    // The bitmaps of dense groups count only the ranks of events with accesses (fork/join
+    // waves: a third of the events; the others are synchronization): ranks [lo, hi) are the
+    // bits [accessor_index[lo], accessor_index[hi]).
+    std::vector<std::uint32_t> accessor_index(std::size_t(ranks) + 1, 0);
+    std::vector<std::uint32_t> rank_of_accessor;
+    for (std::uint32_t rank = 0; rank < ranks; ++rank) {
+        accessor_index[rank] = static_cast<std::uint32_t>(rank_of_accessor.size());
+        if (rank_span[rank].begin != rank_span[rank].end) rank_of_accessor.push_back(rank);
+    }
+    accessor_index[ranks] = static_cast<std::uint32_t>(rank_of_accessor.size());
     std::vector<SlotGroup> groups;
     std::vector<std::uint32_t> segment_groups(std::size_t(segments) + 1, 0); // CSR into groups
     std::vector<std::uint32_t> writer_incidences; // exactly sized: up to 4 bytes an incidence
@@ -538,9 +553,17 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
             SlotGroup group{slot, i, i, static_cast<std::uint32_t>(writer_incidences.size()), 0};
             group.cursor = i;
             group.wcursor = group.wfirst;
-            for (; i < segment_first[seg + 1] && slot_of_rank[incidence_rank[i]] == slot.value; ++i)
+            bool atomic = false;
+            for (; i < segment_first[seg + 1] && slot_of_rank[incidence_rank[i]] == slot.value;
+                 ++i) {
                 if (incidence_access[i] & kAnyWrite) writer_incidences.push_back(i);
+                atomic = atomic || (incidence_access[i] & (kAtomicRead | kAtomicWrite)) != 0;
+            }
             group.last = i;
+            if (!atomic &&
+                dense.dense(group.last - group.first, accessor_index[incidence_rank[group.first]],
+                            accessor_index[incidence_rank[group.last - 1]]))
+                group.bitmap = kUnbuilt;
             group.wlast = static_cast<std::uint32_t>(writer_incidences.size());
             if (group.wlast > group.wfirst)
                 writer_groups.push_back(static_cast<std::uint32_t>(groups.size()));
@@ -565,10 +588,25 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // are a prefix of q's chain, those x precedes a suffix. Computed once per (x, q) when x
     // first needs it, by galloping from the window of the previous event of x's process (the
     // windows only move forward along a process).
+    // Per rank its process, and where the run of ranks of that process ends: a window inside
+    // one run is of one process, and when that process is below x's every partner there is
+    // found from its side (fork/join waves: a slot holds a process of every wave, so
+    // slot_last_process does not skip the lower half of the windows).
+    std::vector<ProcessId> rank_process(ranks);
+    std::vector<std::uint32_t> run_end(ranks);
+    for (std::uint32_t rank = 0; rank < ranks; ++rank)
+        rank_process[rank] = g.event_process(event_of_rank[rank]);
+    for (std::uint32_t rank = ranks; rank-- > 0;)
+        run_end[rank] = rank + 1 < ranks && slot_of_rank[rank + 1] == slot_of_rank[rank] &&
+                                rank_process[rank + 1] == rank_process[rank]
+                            ? run_end[rank + 1]
+                            : rank + 1;
     struct SlotWindow {
         std::uint32_t stamp = kNone; // event whose window this is
         ProcessId process;           // process of the last event that computed it
         std::uint32_t lo = 0, hi = 0;
+        bool one_process = false; // the window's events are of one process
+        bool below = false;       // ... and it is below the event's process
     };
     IdVector<SlotId, SlotWindow> windows(g.slot_count());
     auto window_of = [&](EventId x, ProcessId px, SlotId q) -> SlotWindow& {
@@ -585,6 +623,8 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         hi = first_false(std::max(hi, lo), n,
                          [&](std::uint32_t j) { return !order.precedes(x, chain[j]); });
         w = {x.value, px, slot_base[q.value] + lo, slot_base[q.value] + hi};
+        w.one_process = w.lo < w.hi && run_end[w.lo] >= w.hi;
+        w.below = w.one_process && rank_process[w.lo] < px;
         return w;
     };
 
@@ -632,6 +672,24 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         return flags;
     };
 
+    auto add_partner = [&](EventId y, std::uint8_t flags) {
+        std::uint64_t& word = marked[y.value >> 6];
+        const std::uint64_t bit = std::uint64_t(1) << (y.value & 63);
+        if (!(word & bit)) {
+            word |= bit;
+            partner_flags[y.value] = flags;
+            partners.push_back(y.value);
+        } else {
+            partner_flags[y.value] |= flags;
+        }
+    };
+    // x's partners in dense groups, by rank (dense_group_bitmaps.hpp), and the slots whose
+    // windows hold some.
+    DenseGroupBitmaps bitmaps;
+    WindowPartnerWords bitmap_partners(static_cast<std::uint32_t>(rank_of_accessor.size()));
+    std::vector<SlotId> bitmap_slots;
+    IdVector<SlotId, std::uint32_t> bitmap_slot_stamp(g.slot_count(), kNone);
+
     UnorderedConflicts result;
     for (const EventId x : g.events()) {
         if (progress && (x.value & 0x3fff) == 0)
@@ -651,24 +709,15 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                 const bool x_writes = (x_access & kAnyWrite) != 0;
                 const Interval segment_range{bounds[seg], bounds[seg + 1]};
                 auto visit = [&](const Incidence& yi) {
-                    const EventId y = event_of_rank[yi.rank];
-                    const ProcessId py = g.event_process(y);
+                    const ProcessId py = rank_process[yi.rank];
                     if (py < px) return; // found from y's side
+                    const EventId y = event_of_rank[yi.rank];
                     // Only processes of one OS thread can share private storage: the check
                     // costs nothing for the others.
                     if (os_thread != kNone && os_thread == trace.processes[py.value].os_thread &&
                         trace.private_to_both(px.value, py.value, segment_range))
                         return;
-                    const std::uint8_t flags = flags_of(x_access, yi.access);
-                    std::uint64_t& word = marked[y.value >> 6];
-                    const std::uint64_t bit = std::uint64_t(1) << (y.value & 63);
-                    if (!(word & bit)) {
-                        word |= bit;
-                        partner_flags[y.value] = flags;
-                        partners.push_back(y.value);
-                    } else {
-                        partner_flags[y.value] |= flags;
-                    }
+                    add_partner(y, flags_of(x_access, yi.access));
                 };
                 if (may_reduce && atomic_lists.reduces(seg, x_access)) {
                     // x is not linked and accesses the segment atomically only: its races
@@ -728,7 +777,24 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                 auto scan_group = [&](SlotGroup& group) {
                     if (group.slot == sx || slot_last_process[group.slot] < px) return;
                     const SlotWindow& w = window_of(x, px, group.slot);
-                    if (w.lo == w.hi) return;
+                    if (w.lo == w.hi || w.below) return;
+                    if (group.bitmap != kNone && !shares_os_thread[px.value]) {
+                        // no private storage to check: x's process has its OS thread alone
+                        if (group.bitmap == kUnbuilt)
+                            group.bitmap = bitmaps.build(
+                                group.last - group.first,
+                                [&](std::uint32_t i) {
+                                    return accessor_index[incidence_rank[group.first + i]];
+                                },
+                                [&](std::uint32_t i) { return incidence_access[group.first + i]; });
+                        bitmap_partners.add(bitmaps, group.bitmap, x_access, accessor_index[w.lo],
+                                            accessor_index[w.hi]);
+                        if (bitmap_slot_stamp[group.slot] != x.value) {
+                            bitmap_slot_stamp[group.slot] = x.value;
+                            bitmap_slots.push_back(group.slot);
+                        }
+                        return;
+                    }
                     if (x_writes) {
                         for (std::uint32_t i =
                                  seek(group.cursor, group.first, group.last, w.lo,
@@ -754,6 +820,17 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                         scan_group(groups[writer_groups[wi]]);
                 }
             }
+        for (const SlotId slot : bitmap_slots) {
+            const SlotWindow& w = windows[slot]; // x's, as the stamp says
+            const bool check_process = !w.one_process;
+            bitmap_partners.drain(accessor_index[w.lo], accessor_index[w.hi],
+                                  [&](std::uint32_t y, std::uint8_t flags) {
+                                      const std::uint32_t y_rank = rank_of_accessor[y];
+                                      if (check_process && rank_process[y_rank] < px) return;
+                                      add_partner(event_of_rank[y_rank], flags);
+                                  });
+        }
+        bitmap_slots.clear();
         // A race of x found on another segment may also conflict where x's visit was reduced:
         // its flags take those atomic accesses too (x's races are all of its one partner
         // process, their count is the output's).

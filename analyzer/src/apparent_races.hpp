@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "apparent_race_list.hpp"
+#include "dense_group_bitmaps.hpp"
 #include "firstrace/analysis.hpp"
 #include "reachability_index.hpp"
 
@@ -48,7 +49,10 @@ class EventOrder {
     const GraphReachability* ts_;
 };
 
+// `dense` says which groups of incidences the sweep reads by bitmap (dense_group_bitmaps.hpp):
+// the result is the same for every rule, tests force all or none.
 UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
-                                       const ProgressCallback& progress);
+                                       const ProgressCallback& progress,
+                                       const DenseGroupRule& dense = {});
 
 } // namespace firstrace

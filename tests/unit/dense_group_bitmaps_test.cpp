@@ -1,0 +1,215 @@
+// The sweep's partners by bitmap (dense_group_bitmaps.hpp, DESIGN-NOTES "One visit a race in the
+// sweep"): the accumulator against a set of (rank, flags) built access by access, and the sweep
+// with bitmaps on every plain group and on none against the byte-by-byte reference and against
+// each other on the stress shapes.
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+#include <tuple>
+
+#include "apparent_races.hpp"
+#include "conflict_rule.hpp"
+#include "dense_group_bitmaps.hpp"
+#include "reference_analysis.hpp"
+#include "stress/stress_shapes.hpp"
+#include "test_support.hpp"
+
+namespace firstrace {
+namespace {
+
+constexpr DenseGroupRule kEveryGroup{1, std::numeric_limits<std::uint32_t>::max()};
+constexpr DenseGroupRule kNoGroup{std::numeric_limits<std::uint32_t>::max(), 1};
+
+std::uint8_t flags_of(std::uint8_t x, std::uint8_t y) {
+    std::uint8_t flags = 0;
+    if ((x & kAnyWrite) && (y & kAnyRead)) flags |= 1;
+    if ((y & kAnyWrite) && (x & kAnyRead)) flags |= 2;
+    if (races_on(x, y)) flags |= 4;
+    return flags;
+}
+
+// Random plain groups in a few "slots" (ranges of ranks), x's accesses to some of them and a
+// window per slot; the drained partners of each window must be the visits' union: every rank
+// of the window with a conflicting access in some group x touches, with the OR of flags_of.
+TEST(WindowPartnerWords, DrainsTheUnionOfTheVisitsOfEveryWindow) {
+    std::mt19937_64 rng(2026);
+    auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
+        return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
+    };
+    const std::uint8_t plain[] = {kPlainRead, kPlainWrite, kPlainRead | kPlainWrite};
+    const std::uint8_t any[] = {kPlainRead,
+                                kPlainWrite,
+                                kPlainRead | kPlainWrite,
+                                kAtomicRead,
+                                kAtomicWrite,
+                                kAtomicRead | kAtomicWrite,
+                                kAtomicRead | kPlainWrite};
+    for (int round = 0; round < 400; ++round) {
+        // slots of 1-300 ranks each, adjacent: windows of two slots share words at their ends
+        std::vector<std::uint32_t> slot_first{0};
+        for (std::uint32_t s = pick(1, 4); s > 0; --s)
+            slot_first.push_back(slot_first.back() + pick(1, 300));
+        const std::uint32_t ranks = slot_first.back();
+        DenseGroupBitmaps bitmaps;
+        WindowPartnerWords words(ranks);
+        std::map<std::uint32_t, std::uint8_t> expected; // rank -> flags
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> windows;
+        for (std::size_t s = 0; s + 1 < slot_first.size(); ++s) {
+            const std::uint32_t lo = pick(slot_first[s], slot_first[s + 1]);
+            const std::uint32_t hi = pick(lo, slot_first[s + 1]);
+            windows.push_back({lo, hi});
+            for (std::uint32_t groups = pick(0, 5); groups > 0; --groups) {
+                // a group: ascending ranks of the slot, each with a plain access
+                std::vector<std::pair<std::uint32_t, std::uint8_t>> members;
+                const std::uint32_t density = pick(1, 8);
+                for (std::uint32_t r = slot_first[s]; r < slot_first[s + 1]; ++r)
+                    if (pick(1, density) == 1) members.push_back({r, plain[pick(0, 2)]});
+                if (members.empty()) continue;
+                const std::uint32_t id = bitmaps.build(
+                    static_cast<std::uint32_t>(members.size()),
+                    [&](std::uint32_t i) { return members[i].first; },
+                    [&](std::uint32_t i) { return members[i].second; });
+                // x touches it once or twice, with any access bits (atomic ones too: the
+                // group is plain)
+                for (std::uint32_t k = pick(1, 2); k > 0; --k) {
+                    const std::uint8_t x_access = any[pick(0, 6)];
+                    words.add(bitmaps, id, x_access, lo, hi);
+                    const bool x_writes = (x_access & kAnyWrite) != 0;
+                    for (const auto& [r, y_access] : members)
+                        if (r >= lo && r < hi && (x_writes || (y_access & kAnyWrite)))
+                            expected[r] |= flags_of(x_access, y_access);
+                }
+            }
+        }
+        std::map<std::uint32_t, std::uint8_t> got;
+        // drained in any slot order: the windows' shared end words keep the other's bits
+        std::shuffle(windows.begin(), windows.end(), rng);
+        for (const auto& [lo, hi] : windows)
+            words.drain(lo, hi, [&](std::uint32_t r, std::uint8_t flags) {
+                EXPECT_TRUE(got.emplace(r, flags).second) << "rank " << r << " twice";
+                EXPECT_GE(r, lo);
+                EXPECT_LT(r, hi);
+            });
+        ASSERT_EQ(got, expected) << "round " << round;
+        // everything drained: nothing left for the next event
+        for (std::size_t s = 0; s + 1 < slot_first.size(); ++s)
+            words.drain(slot_first[s], slot_first[s + 1],
+                        [&](std::uint32_t r, std::uint8_t) { ADD_FAILURE() << "left " << r; });
+    }
+}
+
+using RaceKey = std::tuple<std::uint32_t, std::uint32_t, bool, bool>;
+
+std::vector<RaceKey> races_of(const UnorderedConflicts& c) {
+    std::vector<RaceKey> out;
+    for (const ApparentRace& r : c.races)
+        out.emplace_back(r.a.value, r.b.value, r.a_writes_b_reads, r.b_writes_a_reads);
+    return out;
+}
+std::vector<RaceKey> atomic_pairs_of(const UnorderedConflicts& c) {
+    std::vector<RaceKey> out;
+    for (const ApparentRace& r : c.atomic_only)
+        out.emplace_back(r.a.value, r.b.value, r.a_writes_b_reads, r.b_writes_a_reads);
+    return out;
+}
+
+struct Sweeps {
+    UnorderedConflicts every, none, by_default;
+};
+Sweeps sweep_three_ways(const TemporalGraph& g) {
+    const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
+    const Components comps = strong_components(graph);
+    const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
+    const EventOrder order(g, ts);
+    return {find_apparent_races(g, order, {}, kEveryGroup),
+            find_apparent_races(g, order, {}, kNoGroup), find_apparent_races(g, order, {})};
+}
+
+// The races of `trace` with bitmaps on every plain group, on none and by default, against the
+// reference; returns how many.
+std::size_t expect_every_rule_gives_the_reference(const Trace& trace) {
+    const TemporalGraph g(trace);
+    const Sweeps s = sweep_three_ways(g);
+    const reference::ReferenceResult ref = reference::analyze(g, Ordering::Approximate);
+    std::vector<RaceKey> expected;
+    for (const reference::ReferenceRace& r : ref.races)
+        expected.emplace_back(r.a.value, r.b.value, r.a_ctrl_b, r.b_ctrl_a);
+    EXPECT_EQ(races_of(s.every), expected);
+    EXPECT_EQ(races_of(s.none), expected);
+    EXPECT_EQ(races_of(s.by_default), expected);
+    EXPECT_EQ(atomic_pairs_of(s.every), atomic_pairs_of(s.none));
+    EXPECT_EQ(atomic_pairs_of(s.by_default), atomic_pairs_of(s.none));
+    return expected.size();
+}
+
+// Random traces as the differential tests make them (dense ones, and with OS threads, private
+// storage and atomics, and scattered ranges on a third): with bitmaps on every plain group the
+// races and their flags are the reference's, and the atomic-only pairs those of the sweep
+// without bitmaps (which the differential tests check against the reference).
+TEST(DenseGroupSweep, BitmapsOnEveryGroupGiveTheReferenceRaces) {
+    std::size_t races = 0;
+    for (std::uint64_t seed = 1; seed <= 240; ++seed) {
+        std::mt19937_64 rng(seed * 31 + 5);
+        auto pick = [&](std::uint32_t lo, std::uint32_t hi) {
+            return std::uniform_int_distribution<std::uint32_t>(lo, hi)(rng);
+        };
+        bench::GeneratorParams p;
+        p.seed = seed;
+        p.threads = pick(2, 6);
+        p.locks = pick(0, 3);
+        p.variables = pick(1, 8);
+        p.operations = pick(40, 220);
+        p.write_ratio = 0.2 + 0.1 * pick(0, 5);
+        p.sync_ratio = 0.05 * pick(0, 6);
+        p.protected_ratio = 0.2 * pick(0, 5);
+        p.locations = pick(1, 6);
+        p.nested_forks = pick(0, 1) == 1;
+        Trace trace = test::parse_std(test::random_std(p));
+        if (seed % 3 == 0) test::scatter_accesses(trace, seed);
+        if (seed % 2 == 0) test::add_os_threads_and_atomics(trace, seed);
+        if (seed % 4 == 0) // atomics without private storage: the bitmaps' case
+            for (Process& process : trace.processes)
+                process.os_thread = kNone;
+        SCOPED_TRACE("seed " + std::to_string(seed));
+        races += expect_every_rule_gives_the_reference(trace);
+    }
+    // Long runs of atomic releases and acquires, plain data between them (test_support.hpp):
+    // groups of atomic accesses beside plain ones, linked and unlinked events.
+    for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+        SCOPED_TRACE("release runs seed " + std::to_string(seed));
+        races += expect_every_rule_gives_the_reference(test::release_runs_trace(seed));
+    }
+    EXPECT_GT(races, 5000u); // (seeds 1-240 and 1-60: 7 416)
+}
+
+// The stress shapes (fork/join waves: windows of one lower process skipped, slots of several
+// processes; one hot variable; many variables; the random generator), too large for the
+// reference: bitmaps on every group, on none, and the default rule give the same lists.
+TEST(DenseGroupSweep, StressShapesGiveTheSameRacesEveryWay) {
+    for (const char* shape : {"waves", "hot", "vars", "random"})
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            bench::StressShape s;
+            s.name = shape;
+            s.threads = 3 + std::uint32_t(seed);
+            s.lines = 4000;
+            s.seed = seed;
+            std::ostringstream text;
+            bench::StressTraceWriter(s).write(text);
+            Trace trace = test::parse_std(text.str());
+            if (seed == 3) test::add_os_threads_and_atomics(trace, seed);
+            SCOPED_TRACE(std::string(shape) + " seed " + std::to_string(seed));
+            const TemporalGraph g(trace);
+            const Sweeps sw = sweep_three_ways(g);
+            EXPECT_GT(sw.none.races.size(), 100u);
+            ASSERT_EQ(races_of(sw.every), races_of(sw.none));
+            ASSERT_EQ(races_of(sw.by_default), races_of(sw.none));
+            ASSERT_EQ(atomic_pairs_of(sw.every), atomic_pairs_of(sw.none));
+            ASSERT_EQ(atomic_pairs_of(sw.by_default), atomic_pairs_of(sw.none));
+        }
+}
+
+} // namespace
+} // namespace firstrace
