@@ -533,12 +533,13 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // waves: a third of the events; the others are synchronization): ranks [lo, hi) are the
     // bits [accessor_index[lo], accessor_index[hi]).
     std::vector<std::uint32_t> accessor_index(std::size_t(ranks) + 1, 0);
-    std::vector<std::uint32_t> rank_of_accessor;
+    std::vector<EventId> event_of_accessor;
     for (std::uint32_t rank = 0; rank < ranks; ++rank) {
-        accessor_index[rank] = static_cast<std::uint32_t>(rank_of_accessor.size());
-        if (rank_span[rank].begin != rank_span[rank].end) rank_of_accessor.push_back(rank);
+        accessor_index[rank] = static_cast<std::uint32_t>(event_of_accessor.size());
+        if (rank_span[rank].begin != rank_span[rank].end)
+            event_of_accessor.push_back(event_of_rank[rank]);
     }
-    accessor_index[ranks] = static_cast<std::uint32_t>(rank_of_accessor.size());
+    accessor_index[ranks] = static_cast<std::uint32_t>(event_of_accessor.size());
     std::vector<SlotGroup> groups;
     std::vector<std::uint32_t> segment_groups(std::size_t(segments) + 1, 0); // CSR into groups
     std::vector<std::uint32_t> writer_incidences; // exactly sized: up to 4 bytes an incidence
@@ -588,25 +589,16 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // are a prefix of q's chain, those x precedes a suffix. Computed once per (x, q) when x
     // first needs it, by galloping from the window of the previous event of x's process (the
     // windows only move forward along a process).
-    // Per rank its process, and where the run of ranks of that process ends: a window inside
-    // one run is of one process, and when that process is below x's every partner there is
-    // found from its side (fork/join waves: a slot holds a process of every wave, so
-    // slot_last_process does not skip the lower half of the windows).
-    std::vector<ProcessId> rank_process(ranks);
-    std::vector<std::uint32_t> run_end(ranks);
-    for (std::uint32_t rank = 0; rank < ranks; ++rank)
-        rank_process[rank] = g.event_process(event_of_rank[rank]);
-    for (std::uint32_t rank = ranks; rank-- > 0;)
-        run_end[rank] = rank + 1 < ranks && slot_of_rank[rank + 1] == slot_of_rank[rank] &&
-                                rank_process[rank + 1] == rank_process[rank]
-                            ? run_end[rank + 1]
-                            : rank + 1;
     struct SlotWindow {
         std::uint32_t stamp = kNone; // event whose window this is
         ProcessId process;           // process of the last event that computed it
         std::uint32_t lo = 0, hi = 0;
-        bool one_process = false; // the window's events are of one process
-        bool below = false;       // ... and it is below the event's process
+        // The window's events are of one process (a slot's chain is its processes' events one
+        // process after the other), and whether that process is below x's: then every partner
+        // there is found from its side (fork/join waves: a slot holds a process of every wave,
+        // so slot_last_process does not skip the lower half of the windows).
+        bool one_process = false;
+        bool below = false;
     };
     IdVector<SlotId, SlotWindow> windows(g.slot_count());
     auto window_of = [&](EventId x, ProcessId px, SlotId q) -> SlotWindow& {
@@ -623,8 +615,11 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         hi = first_false(std::max(hi, lo), n,
                          [&](std::uint32_t j) { return !order.precedes(x, chain[j]); });
         w = {x.value, px, slot_base[q.value] + lo, slot_base[q.value] + hi};
-        w.one_process = w.lo < w.hi && run_end[w.lo] >= w.hi;
-        w.below = w.one_process && rank_process[w.lo] < px;
+        if (w.lo < w.hi) {
+            const ProcessId first = g.event_process(event_of_rank[w.lo]);
+            w.one_process = first == g.event_process(event_of_rank[w.hi - 1]);
+            w.below = w.one_process && first < px;
+        }
         return w;
     };
 
@@ -686,9 +681,13 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     // x's partners in dense groups, by rank (dense_group_bitmaps.hpp), and the slots whose
     // windows hold some.
     DenseGroupBitmaps bitmaps;
-    WindowPartnerWords bitmap_partners(static_cast<std::uint32_t>(rank_of_accessor.size()));
-    std::vector<SlotId> bitmap_slots;
-    IdVector<SlotId, std::uint32_t> bitmap_slot_stamp(g.slot_count(), kNone);
+    WindowPartnerWords bitmap_partners(static_cast<std::uint32_t>(event_of_accessor.size()));
+    struct BitmapWindow {
+        SlotId slot;
+        WordRange words; // the accumulators' words x's groups reached in the slot's window
+    };
+    std::vector<BitmapWindow> bitmap_windows;
+    IdVector<SlotId, std::uint32_t> bitmap_window_of_slot(g.slot_count(), kNone);
 
     UnorderedConflicts result;
     for (const EventId x : g.events()) {
@@ -709,9 +708,9 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                 const bool x_writes = (x_access & kAnyWrite) != 0;
                 const Interval segment_range{bounds[seg], bounds[seg + 1]};
                 auto visit = [&](const Incidence& yi) {
-                    const ProcessId py = rank_process[yi.rank];
-                    if (py < px) return; // found from y's side
                     const EventId y = event_of_rank[yi.rank];
+                    const ProcessId py = g.event_process(y);
+                    if (py < px) return; // found from y's side
                     // Only processes of one OS thread can share private storage: the check
                     // costs nothing for the others.
                     if (os_thread != kNone && os_thread == trace.processes[py.value].os_thread &&
@@ -787,11 +786,16 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                                     return accessor_index[incidence_rank[group.first + i]];
                                 },
                                 [&](std::uint32_t i) { return incidence_access[group.first + i]; });
-                        bitmap_partners.add(bitmaps, group.bitmap, x_access, accessor_index[w.lo],
-                                            accessor_index[w.hi]);
-                        if (bitmap_slot_stamp[group.slot] != x.value) {
-                            bitmap_slot_stamp[group.slot] = x.value;
-                            bitmap_slots.push_back(group.slot);
+                        const WordRange words =
+                            bitmap_partners.add(bitmaps, group.bitmap, x_access,
+                                                accessor_index[w.lo], accessor_index[w.hi]);
+                        if (words.first == words.last) return;
+                        std::uint32_t& at = bitmap_window_of_slot[group.slot];
+                        if (at >= bitmap_windows.size() || bitmap_windows[at].slot != group.slot) {
+                            at = static_cast<std::uint32_t>(bitmap_windows.size());
+                            bitmap_windows.push_back({group.slot, words});
+                        } else {
+                            bitmap_windows[at].words.join(words);
                         }
                         return;
                     }
@@ -820,17 +824,17 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                         scan_group(groups[writer_groups[wi]]);
                 }
             }
-        for (const SlotId slot : bitmap_slots) {
-            const SlotWindow& w = windows[slot]; // x's, as the stamp says
+        for (const BitmapWindow& b : bitmap_windows) {
+            const SlotWindow& w = windows[b.slot]; // x's, as the stamp says
             const bool check_process = !w.one_process;
-            bitmap_partners.drain(accessor_index[w.lo], accessor_index[w.hi],
-                                  [&](std::uint32_t y, std::uint8_t flags) {
-                                      const std::uint32_t y_rank = rank_of_accessor[y];
-                                      if (check_process && rank_process[y_rank] < px) return;
-                                      add_partner(event_of_rank[y_rank], flags);
+            bitmap_partners.drain(accessor_index[w.lo], accessor_index[w.hi], b.words,
+                                  [&](std::uint32_t i, std::uint8_t flags) {
+                                      const EventId y = event_of_accessor[i];
+                                      if (check_process && g.event_process(y) < px) return;
+                                      add_partner(y, flags);
                                   });
         }
-        bitmap_slots.clear();
+        bitmap_windows.clear();
         // A race of x found on another segment may also conflict where x's visit was reduced:
         // its flags take those atomic accesses too (x's races are all of its one partner
         // process, their count is the output's).

@@ -18,6 +18,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "conflict_rule.hpp"
@@ -42,20 +43,20 @@ struct DenseGroupRule {
 class DenseGroupBitmaps {
   public:
     struct Span {
-        std::size_t offset;       // readers at [offset, offset + words), writers after them
         std::uint32_t word_first; // word of the group's first rank (rank / 64)
         std::uint32_t words;
     };
 
     // Builds the bitmaps of a group of `count` incidences, ranks ascending, given as
-    // rank_at(i) and access_at(i) for i in [0, count); returns its id.
+    // rank_at(i) and access_at(i) for i in [0, count); returns its id. Each group has its own
+    // block: no copies as the bitmaps grow in number.
     template <class RankAt, class AccessAt>
     std::uint32_t build(std::uint32_t count, RankAt rank_at, AccessAt access_at) {
         const std::uint32_t word_first = rank_at(0) / 64;
         const std::uint32_t words = rank_at(count - 1) / 64 + 1 - word_first;
-        const Span span{words_.size(), word_first, words};
-        words_.resize(words_.size() + 2 * std::size_t(words), 0);
-        std::uint64_t* readers = words_.data() + span.offset;
+        blocks_.push_back(std::make_unique<std::uint64_t[]>(2 * std::size_t(words)));
+        spans_.push_back({word_first, words});
+        std::uint64_t* readers = blocks_.back().get();
         std::uint64_t* writers = readers + words;
         for (std::uint32_t i = 0; i < count; ++i) {
             const std::uint32_t rank = rank_at(i);
@@ -64,18 +65,26 @@ class DenseGroupBitmaps {
             if (access & kAnyRead) readers[rank / 64 - word_first] |= bit;
             if (access & kAnyWrite) writers[rank / 64 - word_first] |= bit;
         }
-        spans_.push_back(span);
         return static_cast<std::uint32_t>(spans_.size() - 1);
     }
     const Span& span(std::uint32_t id) const { return spans_[id]; }
-    const std::uint64_t* readers(std::uint32_t id) const {
-        return words_.data() + spans_[id].offset;
+    const std::uint64_t* readers(std::uint32_t id) const { return blocks_[id].get(); }
+    const std::uint64_t* writers(std::uint32_t id) const {
+        return blocks_[id].get() + spans_[id].words;
     }
-    const std::uint64_t* writers(std::uint32_t id) const { return readers(id) + spans_[id].words; }
 
   private:
     std::vector<Span> spans_;
-    std::vector<std::uint64_t> words_;
+    std::vector<std::unique_ptr<std::uint64_t[]>> blocks_; // per group: readers, then writers
+};
+
+// Words [first, last) of the accumulators below.
+struct WordRange {
+    std::uint32_t first = 0, last = 0;
+    void join(const WordRange& other) {
+        first = std::min(first, other.first);
+        last = std::max(last, other.last);
+    }
 };
 
 // One event x's partners from dense groups, by rank (any numbering in which the groups' and the
@@ -87,13 +96,14 @@ class WindowPartnerWords {
     explicit WindowPartnerWords(std::uint32_t ranks) : words_((std::size_t(ranks) + 63) / 64) {}
 
     // ORs group `id`'s partners of an access `x_access` among the ranks [lo, hi).
-    void add(const DenseGroupBitmaps& bitmaps, std::uint32_t id, std::uint8_t x_access,
-             std::uint32_t lo, std::uint32_t hi) {
-        if (lo >= hi) return;
+    // Returns the words it ORed into (none: first == last).
+    WordRange add(const DenseGroupBitmaps& bitmaps, std::uint32_t id, std::uint8_t x_access,
+                  std::uint32_t lo, std::uint32_t hi) {
+        if (lo >= hi) return {};
         const DenseGroupBitmaps::Span& span = bitmaps.span(id);
         const std::uint32_t first = std::max(lo / 64, span.word_first);
         const std::uint32_t last = std::min((hi - 1) / 64 + 1, span.word_first + span.words);
-        if (first >= last) return;
+        if (first >= last) return {};
         const std::uint64_t* readers = bitmaps.readers(id) - span.word_first;
         const std::uint64_t* writers = bitmaps.writers(id) - span.word_first;
         const bool x_writes = (x_access & kAnyWrite) != 0, x_reads = (x_access & kAnyRead) != 0;
@@ -109,13 +119,14 @@ class WindowPartnerWords {
             }
             if (x_reads) acc.b_writes_a_reads |= wr;
         }
+        return {first, last};
     }
 
     // f(rank, flags) for every partner in [lo, hi) in rank order, flags as flags_of() gives them
-    // (4 | 1 a writes b reads | 2 b writes a reads); clears them.
-    template <class F> void drain(std::uint32_t lo, std::uint32_t hi, F&& f) {
-        if (lo >= hi) return;
-        for (std::uint32_t w = lo / 64; w <= (hi - 1) / 64; ++w) {
+    // (4 | 1 a writes b reads | 2 b writes a reads); clears them. `words`: those add() returned
+    // for the window (the others hold nothing of it).
+    template <class F> void drain(std::uint32_t lo, std::uint32_t hi, WordRange words, F&& f) {
+        for (std::uint32_t w = words.first; w < words.last; ++w) {
             // another slot's window may share the word at either end: its bits stay
             const std::uint64_t mask = window_mask(w, lo, hi);
             Word& acc = words_[w];

@@ -56,11 +56,16 @@ TEST(WindowPartnerWords, DrainsTheUnionOfTheVisitsOfEveryWindow) {
         DenseGroupBitmaps bitmaps;
         WindowPartnerWords words(ranks);
         std::map<std::uint32_t, std::uint8_t> expected; // rank -> flags
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> windows;
+        struct Window {
+            std::uint32_t lo, hi;
+            WordRange words; // what add() reported
+            bool added = false;
+        };
+        std::vector<Window> windows;
         for (std::size_t s = 0; s + 1 < slot_first.size(); ++s) {
             const std::uint32_t lo = pick(slot_first[s], slot_first[s + 1]);
             const std::uint32_t hi = pick(lo, slot_first[s + 1]);
-            windows.push_back({lo, hi});
+            windows.push_back({lo, hi, {}, false});
             for (std::uint32_t groups = pick(0, 5); groups > 0; --groups) {
                 // a group: ascending ranks of the slot, each with a plain access
                 std::vector<std::pair<std::uint32_t, std::uint8_t>> members;
@@ -76,7 +81,15 @@ TEST(WindowPartnerWords, DrainsTheUnionOfTheVisitsOfEveryWindow) {
                 // group is plain)
                 for (std::uint32_t k = pick(1, 2); k > 0; --k) {
                     const std::uint8_t x_access = any[pick(0, 6)];
-                    words.add(bitmaps, id, x_access, lo, hi);
+                    const WordRange added = words.add(bitmaps, id, x_access, lo, hi);
+                    if (added.first < added.last) {
+                        Window& window = windows.back();
+                        if (window.added)
+                            window.words.join(added);
+                        else
+                            window.words = added;
+                        window.added = true;
+                    }
                     const bool x_writes = (x_access & kAnyWrite) != 0;
                     for (const auto& [r, y_access] : members)
                         if (r >= lo && r < hi && (x_writes || (y_access & kAnyWrite)))
@@ -87,16 +100,18 @@ TEST(WindowPartnerWords, DrainsTheUnionOfTheVisitsOfEveryWindow) {
         std::map<std::uint32_t, std::uint8_t> got;
         // drained in any slot order: the windows' shared end words keep the other's bits
         std::shuffle(windows.begin(), windows.end(), rng);
-        for (const auto& [lo, hi] : windows)
-            words.drain(lo, hi, [&](std::uint32_t r, std::uint8_t flags) {
-                EXPECT_TRUE(got.emplace(r, flags).second) << "rank " << r << " twice";
-                EXPECT_GE(r, lo);
-                EXPECT_LT(r, hi);
-            });
+        for (const Window& window : windows)
+            words.drain(window.lo, window.hi, window.words,
+                        [&](std::uint32_t r, std::uint8_t flags) {
+                            EXPECT_TRUE(got.emplace(r, flags).second) << "rank " << r << " twice";
+                            EXPECT_GE(r, window.lo);
+                            EXPECT_LT(r, window.hi);
+                        });
         ASSERT_EQ(got, expected) << "round " << round;
         // everything drained: nothing left for the next event
         for (std::size_t s = 0; s + 1 < slot_first.size(); ++s)
             words.drain(slot_first[s], slot_first[s + 1],
+                        {slot_first[s] / 64, (slot_first[s + 1] - 1) / 64 + 1},
                         [&](std::uint32_t r, std::uint8_t) { ADD_FAILURE() << "left " << r; });
     }
 }
