@@ -599,6 +599,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         // so slot_last_process does not skip the lower half of the windows).
         bool one_process = false;
         bool below = false;
+        EventId lo_event; // the event of rank lo
     };
     IdVector<SlotId, SlotWindow> windows(g.slot_count());
     auto window_of = [&](EventId x, ProcessId px, SlotId q) -> SlotWindow& {
@@ -614,9 +615,14 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         lo = first_false(lo, n, [&](std::uint32_t j) { return order.precedes(chain[j], x); });
         hi = first_false(std::max(hi, lo), n,
                          [&](std::uint32_t j) { return !order.precedes(x, chain[j]); });
-        w = {x.value, px, slot_base[q.value] + lo, slot_base[q.value] + hi};
+        w = SlotWindow{};
+        w.stamp = x.value;
+        w.process = px;
+        w.lo = slot_base[q.value] + lo;
+        w.hi = slot_base[q.value] + hi;
         if (w.lo < w.hi) {
-            const ProcessId first = g.event_process(event_of_rank[w.lo]);
+            w.lo_event = event_of_rank[w.lo];
+            const ProcessId first = g.event_process(w.lo_event);
             w.one_process = first == g.event_process(event_of_rank[w.hi - 1]);
             w.below = w.one_process && first < px;
         }
@@ -824,6 +830,37 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                         scan_group(groups[writer_groups[wi]]);
                 }
             }
+        auto emit_race = [&](EventId y, std::uint8_t flags) {
+            ApparentRace race;
+            race.a = x;
+            race.b = y;
+            race.a_writes_b_reads = (flags & 1) != 0;
+            race.b_writes_a_reads = (flags & 2) != 0;
+            if (flags & 4)
+                result.races.push_back(race);
+            else
+                push_back_on_huge_pages(result.atomic_only, race);
+        };
+        // Partners from bitmaps only, each window of one process (fork/join waves): a window
+        // is then a range of event ids, the windows' ranges are disjoint, and x's races are
+        // the windows read out in the order of their first events, without marks.
+        if (partners.empty() && reduced.empty() &&
+            std::all_of(bitmap_windows.begin(), bitmap_windows.end(),
+                        [&](const BitmapWindow& b) { return windows[b.slot].one_process; })) {
+            std::sort(bitmap_windows.begin(), bitmap_windows.end(),
+                      [&](const BitmapWindow& l, const BitmapWindow& r) {
+                          return windows[l.slot].lo_event < windows[r.slot].lo_event;
+                      });
+            for (const BitmapWindow& b : bitmap_windows) {
+                const SlotWindow& w = windows[b.slot];
+                bitmap_partners.drain(accessor_index[w.lo], accessor_index[w.hi], b.words,
+                                      [&](std::uint32_t i, std::uint8_t flags) {
+                                          emit_race(event_of_accessor[i], flags);
+                                      });
+            }
+            bitmap_windows.clear();
+            continue;
+        }
         for (const BitmapWindow& b : bitmap_windows) {
             const SlotWindow& w = windows[b.slot]; // x's, as the stamp says
             const bool check_process = !w.one_process;
@@ -851,18 +888,7 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                 }
             }
         // x's partners in event order: from the mark bits when they are dense, else sorted.
-        auto emit = [&](std::uint32_t y) {
-            const std::uint8_t flags = partner_flags[y];
-            ApparentRace race;
-            race.a = x;
-            race.b = EventId(y);
-            race.a_writes_b_reads = (flags & 1) != 0;
-            race.b_writes_a_reads = (flags & 2) != 0;
-            if (flags & 4)
-                result.races.push_back(race);
-            else
-                push_back_on_huge_pages(result.atomic_only, race);
-        };
+        auto emit = [&](std::uint32_t y) { emit_race(EventId(y), partner_flags[y]); };
         const std::size_t first_word = (x.value + 1) >> 6;
         if (partners.size() * 16 >= marked.size() - first_word) {
             for (std::size_t wi = first_word; wi < marked.size(); ++wi)
