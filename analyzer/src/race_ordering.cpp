@@ -578,9 +578,14 @@ OrderingOutcome number_partitions(Partitions& parts,
             P.after.push_back(new_id[q]);
         std::sort(P.after.begin(), P.after.end());
     }
-    // The race -> partition column of the results, renumbered in place (no second table).
-    for (std::size_t x = 0; x < parts.of_race.size(); ++x)
-        parts.of_race.set(x, new_id[PartitionId(parts.of_race[x])]);
+    // The race -> partition column of the results, renumbered in place (no second table) unless
+    // the numbering is already Kahn's.
+    bool renumbered = false;
+    for (PartitionId part : ids<PartitionId>(count))
+        renumbered |= new_id[part] != part.value;
+    if (renumbered)
+        for (std::size_t x = 0; x < parts.of_race.size(); ++x)
+            parts.of_race.set(x, new_id[PartitionId(parts.of_race[x])]);
     out.partition_of_race = std::move(parts.of_race);
     return out;
 }
