@@ -63,6 +63,7 @@ TEST(ReusedPages, ScopesNestAndKeepAFewMappings) {
         {
             const ReusedPages::Scope inner;
             std::vector<PageArray<std::uint32_t>> arrays;
+            arrays.reserve(6);
             for (int i = 0; i < 6; ++i)
                 arrays.push_back(filled(kLarge));
             one = arrays.front().capacity() * sizeof(std::uint32_t);
