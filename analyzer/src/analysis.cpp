@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "dependences.hpp"
+#include "firstrace/reused_pages.hpp"
 #include "huge_pages.hpp"
 #include "race_ordering.hpp"
 #include "resource_usage.hpp"
@@ -61,6 +62,8 @@ class StageClock {
 } // namespace
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
+    // Large per-race arrays freed by a stage leave their pages to the next one's, until the end.
+    const ReusedPages::Scope reused_pages;
     AnalysisResult result;
     result.ordering =
         options.ordering.value_or(trace.has_clock ? Ordering::Complete : Ordering::Approximate);

@@ -27,7 +27,6 @@
 #include <unordered_map>
 
 #include "analysis_ids.hpp"
-#include "huge_pages.hpp"
 #include "strong_components.hpp"
 
 namespace firstrace {
@@ -314,8 +313,10 @@ class ChainReach {
 // that event, and otherwise x is a partition alone. x reaches event v iff one of its entries
 // reaches a race event at or before v on v's chain.
 struct Partitions {
-    std::vector<std::uint32_t> of_race;                        // race -> partition
-    IdVector<PartitionId, std::vector<std::uint32_t>> members; // race ids, ascending
+    PackedIdColumn of_race;                // race -> partition
+    std::vector<std::uint32_t> first_race; // per partition: its smallest race
+    std::vector<std::uint32_t> race_count; // per partition
+    std::size_t count() const { return race_count.size(); }
     // Per partition and chain: where its races enter the chain at the earliest (the minimum of
     // their entries: every later race event of the chain is reached too), the last position of
     // its races' events there, and the earliest race event position it reaches by R̂*.
@@ -326,15 +327,15 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
                           const ChainReach& chain_reach, std::uint32_t race_count) {
     const std::uint32_t p = events.chains();
     Partitions out;
-    assign_on_huge_pages(out.of_race, race_count, kNone);
+    out.of_race.reserve(race_count); // filled in race order
     std::vector<std::uint32_t> of_component(comps.count, kNone);
     // Per partition: a race event of its component of H, or kNone for a race alone.
     std::vector<std::uint32_t> anchor;
-    std::vector<std::uint32_t> sizes;
     std::vector<std::uint32_t> t(p);
-    auto new_partition = [&](std::uint32_t race_event) {
-        const auto part = static_cast<std::uint32_t>(sizes.size());
-        sizes.push_back(0);
+    auto new_partition = [&](RaceId x, std::uint32_t race_event) {
+        const auto part = static_cast<std::uint32_t>(out.count());
+        out.race_count.push_back(0);
+        out.first_race.push_back(x.value);
         anchor.push_back(race_event);
         out.enter.resize(out.enter.size() + p, kNone);
         out.last_position.resize(out.last_position.size() + p, kNone);
@@ -370,14 +371,14 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
                                        : m.b_reach <= events.position(b) ? b
                                                                          : kNone;
         if (on_cycle == kNone) {
-            part = new_partition(kNone);
+            part = new_partition(x, kNone);
         } else {
             std::uint32_t& of_c = of_component[comps.of[on_cycle]];
-            if (of_c == kNone) of_c = new_partition(on_cycle);
+            if (of_c == kNone) of_c = new_partition(x, on_cycle);
             part = of_c;
         }
-        out.of_race[x.value] = part;
-        ++sizes[part];
+        out.of_race.push_back(part); // races come in id order
+        ++out.race_count[part];
         if (m.folded != part) {
             m.folded = part;
             events.pair_entries(a, b, t.data());
@@ -390,12 +391,7 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
             last = last == kNone ? events.position(v) : std::max(last, events.position(v));
         }
     });
-    const std::size_t count = sizes.size();
-    out.members.resize(count);
-    for (PartitionId part : ids<PartitionId>(count))
-        reserve_on_huge_pages(out.members[part], sizes[part.value]);
-    for (RaceId x : ids<RaceId>(race_count))
-        out.members[PartitionId(out.of_race[x.value])].push_back(x.value);
+    const std::size_t count = out.count();
     // What each partition reaches by non-empty paths: a component's row (its races reach every
     // member of the component back, and what the members reach), or for a race alone what its
     // entries reach.
@@ -405,7 +401,7 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
         if (anchor[part.value] != kNone) {
             std::copy_n(chain_reach.of(anchor[part.value]), p, row);
         } else {
-            events.race_entries(RaceId(out.members[part].front()), t.data());
+            events.race_entries(RaceId(out.first_race[part.value]), t.data());
             chain_reach.fold_entries(t.data(), row);
         }
     }
@@ -425,7 +421,7 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
 IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const RaceEvents& events,
                                                                         const Partitions& parts) {
     const std::uint32_t p = events.chains();
-    const std::size_t count = parts.members.size();
+    const std::size_t count = parts.count();
     // Per race event: the partitions of its races, ascending and distinct. Counted and filled
     // skipping repeats of the previous partition of the event (races come sorted by a, and
     // the races of one event mostly share a partition), then made distinct per event.
@@ -551,7 +547,7 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
 // it (a finite order has a minimal predecessor when it has any, and that one is in the DAG).
 OrderingOutcome number_partitions(Partitions& parts,
                                   const IdVector<PartitionId, std::vector<PartitionId>>& after) {
-    const std::size_t count = parts.members.size();
+    const std::size_t count = parts.count();
     IdVector<PartitionId, std::uint32_t> indegree(count, 0);
     for (const auto& successors : after)
         for (PartitionId q : successors)
@@ -561,7 +557,7 @@ OrderingOutcome number_partitions(Partitions& parts,
     using Key = std::tuple<bool, std::uint32_t, PartitionId>; // (not first, smallest race, id)
     std::priority_queue<Key, std::vector<Key>, std::greater<>> ready;
     for (PartitionId part : ids<PartitionId>(count))
-        if (indegree[part] == 0) ready.emplace(!is_first(part), parts.members[part].front(), part);
+        if (indegree[part] == 0) ready.emplace(!is_first(part), parts.first_race[part.value], part);
     IdVector<PartitionId, std::uint32_t> new_id(count, kNone);
     std::uint32_t next = 0;
     while (!ready.empty()) {
@@ -569,7 +565,7 @@ OrderingOutcome number_partitions(Partitions& parts,
         ready.pop();
         new_id[part] = next++;
         for (PartitionId q : after[part])
-            if (--indegree[q] == 0) ready.emplace(!is_first(q), parts.members[q].front(), q);
+            if (--indegree[q] == 0) ready.emplace(!is_first(q), parts.first_race[q.value], q);
     }
     OrderingOutcome out;
     out.partitions.resize(count);
@@ -577,14 +573,19 @@ OrderingOutcome number_partitions(Partitions& parts,
         Partition& P = out.partitions[new_id[part]];
         P.id = new_id[part];
         P.first = is_first(part);
-        P.races = std::move(parts.members[part]);
+        P.race_count = parts.race_count[part.value];
         for (PartitionId q : after[part])
             P.after.push_back(new_id[q]);
         std::sort(P.after.begin(), P.after.end());
     }
-    // The race -> partition column of the results, renumbered in place (no second table).
-    for (std::uint32_t& part : parts.of_race)
-        part = new_id[PartitionId(part)];
+    // The race -> partition column of the results, renumbered in place (no second table) unless
+    // the numbering is already Kahn's.
+    bool renumbered = false;
+    for (PartitionId part : ids<PartitionId>(count))
+        renumbered |= new_id[part] != part.value;
+    if (renumbered)
+        for (std::size_t x = 0; x < parts.of_race.size(); ++x)
+            parts.of_race.set(x, new_id[PartitionId(parts.of_race[x])]);
     out.partition_of_race = std::move(parts.of_race);
     return out;
 }

@@ -19,13 +19,14 @@
 #include <vector>
 
 #include "dependences.hpp"
+#include "firstrace/packed_id_column.hpp"
 
 namespace firstrace {
 
 struct OrderingOutcome {
     std::vector<Partition> partitions; // ids: first partitions first, then topological order;
                                        // each race is in exactly one
-    std::vector<std::uint32_t> partition_of_race; // race id -> partition id
+    PackedIdColumn partition_of_race;  // race id -> partition id
 };
 
 OrderingOutcome order_races(const TemporalGraph& g, const ApparentRaceList& races,

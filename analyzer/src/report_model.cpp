@@ -149,8 +149,9 @@ ReportModel make_report_model(const Trace& trace, const AnalysisResult& result, 
             r.pairs.push_back({p.a, p.b, shared_variable_name(trace, names, p.shared)});
         model.races.push_back(std::move(r));
     }
+    std::vector<std::vector<std::uint32_t>> members = partition_members(result);
     for (const Partition& p : result.partitions)
-        model.partitions.push_back({p.id, p.first, p.races, p.after});
+        model.partitions.push_back({p.id, p.first, std::move(members[p.id]), p.after});
     return model;
 }
 

@@ -315,7 +315,7 @@ class RunWriter {
             part.bind(1, run_)
                 .bind(2, p.id)
                 .bind(3, p.first)
-                .bind(4, static_cast<std::int64_t>(p.races.size()))
+                .bind(4, static_cast<std::int64_t>(p.race_count))
                 .run();
             for (std::size_t i = 0; i < p.after.size(); ++i)
                 after.bind(1, run_)

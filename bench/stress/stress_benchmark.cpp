@@ -21,6 +21,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <vector>
 
 #include "firstrace/analysis.hpp"
 #include "firstrace/report_model.hpp"
@@ -92,13 +93,13 @@ Outcome analyse(const std::string& path, bool exact) {
     o.partitions = result.partitions.size();
     o.origins = result.transitive_origins;
     o.fallbacks = result.transitive_fallbacks;
+    std::vector<bool> validated(result.partitions.size(), false);
+    for (const firstrace::Race& r : result.races)
+        if (r.status != firstrace::RaceStatus::Unvalidated) validated[r.partition] = true;
     for (const auto& p : result.partitions) {
         if (!p.first) continue;
         ++o.first;
-        bool validated = false;
-        for (std::uint32_t x : p.races)
-            validated |= result.races[x].status != firstrace::RaceStatus::Unvalidated;
-        o.first_unvalidated += !validated;
+        o.first_unvalidated += !validated[p.id];
     }
     if (exact) {
         firstrace::AnalysisOptions options;

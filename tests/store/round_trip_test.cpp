@@ -74,7 +74,7 @@ TEST(RoundTrip, SharedSiteRunsGetRowsPerEvent) {
     r3.id = 3;
     r3.b = {1, 2};
     h.result.races.push_back(r3);
-    h.result.partitions[0].races.push_back(3);
+    ++h.result.partitions[0].race_count;
     const std::int64_t id = write_run(path, h.trace, h.result);
     EXPECT_EQ(count(path, "SELECT count(*) FROM access_sites WHERE process = 1 AND event_index = 2"
                           " AND id >= " +

@@ -217,7 +217,7 @@ inline HandMadeRun hand_made_run() {
     r2.tangle = 0;
     r2.partition = 1;
     r.races = {r0, r1, r2};
-    r.partitions = {{0, true, {0}, {1}}, {1, false, {1, 2}, {}}};
+    r.partitions = {{0, true, 1, {1}}, {1, false, 2, {}}};
     r.edges = {{EdgeKind::Ordering, {0, 0}, {1, 0}, false},
                {EdgeKind::SharedData, {0, 2}, {1, 0}, true},
                {EdgeKind::EventControl, {1, 0}, {0, 2}, false}};

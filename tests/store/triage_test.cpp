@@ -276,7 +276,7 @@ TEST(Filters, BaselineKeepsOnlyRacesWithANewSite) {
     // The baseline knew race 0 only; races 1 and 2 share the unknown site pair (no access site).
     test::HandMadeRun before = h;
     before.result.races = {h.result.races[0]};
-    before.result.partitions = {{0, true, {0}, {}}};
+    before.result.partitions = {{0, true, 1, {}}};
     write_run(old_db, before.trace, before.result);
     const auto keys = ResultsDatabase(old_db).site_keys();
     const std::set<std::string> baseline(keys.begin(), keys.end());

@@ -23,11 +23,12 @@ void expect_validated_race_in_each_first_partition(const Trace& trace, const std
             options.ordering = ordering;
             options.transitive_budget = budget;
             const AnalysisResult result = analyze(trace, options);
+            const auto members = partition_members(result);
             std::size_t first = 0;
             for (const Partition& p : result.partitions) {
                 if (!p.first) continue;
                 ++first;
-                EXPECT_TRUE(std::any_of(p.races.begin(), p.races.end(),
+                EXPECT_TRUE(std::any_of(members[p.id].begin(), members[p.id].end(),
                                         [&](std::uint32_t x) {
                                             return result.races[x].status !=
                                                    RaceStatus::Unvalidated;

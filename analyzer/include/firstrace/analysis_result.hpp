@@ -15,10 +15,13 @@ namespace firstrace {
 enum class Ordering : std::uint8_t { Approximate, Complete };
 const char* to_string(Ordering ordering);
 
+// A partition's races are those whose `Race::partition` is its id (the result's race list holds
+// that column): a member list per partition was 4 bytes a race of fresh memory on dense traces,
+// which the default report never reads. partition_members lists them.
 struct Partition {
     std::uint32_t id = 0;
     bool first = false;
-    std::vector<std::uint32_t> races; // race ids, ascending
+    std::uint64_t race_count = 0;     // races in it (at least one)
     std::vector<std::uint32_t> after; // partitions directly after this one (Hasse diagram of R̂*)
 };
 
@@ -69,5 +72,8 @@ struct AnalysisResult {
     std::uint64_t transitive_origins = 0;   // events searched for transitive dependences (D̂ + Ê)
     std::uint64_t transitive_fallbacks = 0; // of which fell back to the conservative superset
 };
+
+// The races of every partition, ascending, index == partition id: one pass over the races.
+std::vector<std::vector<std::uint32_t>> partition_members(const AnalysisResult& result);
 
 } // namespace firstrace

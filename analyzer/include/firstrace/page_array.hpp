@@ -8,7 +8,8 @@
 // array in fresh memory, while the old and the new array are mapped at once. Here growing maps
 // new pages only past the end (the kernel's page tables are moved, not the data), and an
 // address-space cap sees the array once. Large arrays ask for transparent huge pages (one fault
-// per 2 MiB, huge_page_advice.hpp). Elsewhere than Linux, realloc does the same job as well
+// per 2 MiB, huge_page_advice.hpp), and during an analysis a large array freed leaves its pages
+// to the next one (reused_pages.hpp). Elsewhere than Linux, realloc does the same job as well
 // as it can.
 #pragma once
 
@@ -23,6 +24,7 @@
 #include <utility>
 
 #include "firstrace/huge_page_advice.hpp"
+#include "firstrace/reused_pages.hpp"
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -94,15 +96,16 @@ template <class T> class PageArray {
     }
 #if defined(__linux__)
     static void* remap(void* old, std::size_t old_bytes, std::size_t bytes) {
-        void* p = old == nullptr ? ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                                 : ::mremap(old, old_bytes, bytes, MREMAP_MAYMOVE);
+        void* p = old != nullptr ? ::mremap(old, old_bytes, bytes, MREMAP_MAYMOVE)
+                                 : ReusedPages::take(bytes);
+        if (p == nullptr)
+            p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) throw std::bad_alloc();
         advise_huge_pages(p, bytes);
         return p;
     }
     static void unmap(void* p, std::size_t bytes) {
-        if (p != nullptr) ::munmap(p, bytes);
+        if (p != nullptr && !ReusedPages::keep(p, bytes)) ::munmap(p, bytes);
     }
 #else
     static void* remap(void* old, std::size_t, std::size_t bytes) {

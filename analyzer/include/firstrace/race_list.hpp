@@ -3,7 +3,7 @@
 // Dense traces have up to 10^8 races: fork/join waves at 1.4·10^6 lines have 2.3·10^8, and the
 // 36-byte `Race` record of each was 8 GB of fresh memory (page zeroing was half the CPU time)
 // made in a last pass over everything the stages had already stored. A race is instead its b's
-// event number (4 bytes), its status (1) and its partition (4); a is stored once per run of
+// event number (4 bytes), its status (1) and its partition (1-4); a is stored once per run of
 // races with the same a (the analysis emits races sorted by a, thousands per a on dense traces),
 // events once in a table of their `EventRef`s, and ids, tangles and the complete mode's overlap
 // only when some race needs them. The status and partition columns are the stages' own arrays,
@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "firstrace/packed_id_column.hpp"
 #include "firstrace/page_array.hpp"
 #include "firstrace/race.hpp"
 
@@ -28,14 +29,14 @@ class RaceList {
   public:
     // The analysis' columns (every per-race vector has one entry per race, or none where said).
     struct Columns {
-        std::vector<EventRef> events;         // event number -> event
-        std::vector<std::uint32_t> a_begin;   // per run of races with one a: its first race
-        std::vector<std::uint32_t> a_event;   // per run: a's event number
-        PageArray<std::uint32_t> b_event;     // per race: b's event number (grown in place)
-        std::vector<RaceStatus> status;       // per race
-        std::vector<std::uint32_t> partition; // per race
-        std::vector<std::uint32_t> tangle;    // per race (kNone: untangled), or none at all
-        std::vector<std::uint8_t> actual;     // per race (0 unknown, 1 no, 2 yes), or none at all
+        std::vector<EventRef> events;       // event number -> event
+        std::vector<std::uint32_t> a_begin; // per run of races with one a: its first race
+        std::vector<std::uint32_t> a_event; // per run: a's event number
+        PageArray<std::uint32_t> b_event;   // per race: b's event number (grown in place)
+        std::vector<RaceStatus> status;     // per race
+        PackedIdColumn partition;           // per race (1, 2 or 4 bytes an entry)
+        std::vector<std::uint32_t> tangle;  // per race (kNone: untangled), or none at all
+        std::vector<std::uint8_t> actual;   // per race (0 unknown, 1 no, 2 yes), or none at all
     };
 
     class Iterator {
@@ -131,7 +132,7 @@ class RaceList {
     std::vector<std::uint32_t> a_begin_, a_event_;
     PageArray<std::uint32_t> b_event_;
     std::vector<RaceStatus> status_;
-    std::vector<std::uint32_t> partition_;
+    PackedIdColumn partition_;
     std::vector<std::uint32_t> id_; // per race, or none while every id is its index
     std::vector<std::uint32_t> tangle_;
     std::vector<std::uint8_t> actual_;
