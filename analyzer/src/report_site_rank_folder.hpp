@@ -126,15 +126,18 @@ class SiteRankFolder {
 
     // Calls f(end of a's node, end of the folded node, key) for each compatible pair of the
     // current block (a race site may be reported several times; the keys are minima), and
-    // closes the block.
-    template <class F> void join(F&& f) {
+    // closes the block. A node of b with end y folds no key for which may_change(y, key) is
+    // false: the caller's table would drop every pair of y with it (SiteRankTable::may_change;
+    // the keys fold componentwise, so a key dropped alone changes nothing folded with others).
+    template <class F, class MayChange> void join(F&& f, MayChange&& may_change) {
         if (cells_mode_) {
             for (std::uint32_t i : touched_) {
                 const std::uint32_t k = i / end_classes_, end_class = i % end_classes_;
                 SiteRankKey& key = cells_[i];
-                for (const Node* x = runs_[k].first; x != runs_[k].last; ++x)
-                    if (SiteNodeIndex::compatible(x->cls(), end_class & 3u))
-                        f(x->end(), end_class >> 2, key);
+                if (may_change(end_class >> 2, key))
+                    for (const Node* x = runs_[k].first; x != runs_[k].last; ++x)
+                        if (SiteNodeIndex::compatible(x->cls(), end_class & 3u))
+                            f(x->end(), end_class >> 2, key);
                 key = SiteRankKey{};
             }
             touched_.clear();
@@ -161,8 +164,9 @@ class SiteRankFolder {
             begin_segment(nodes);
             for (std::size_t i = start_[k]; i < start_[k + 1]; ++i) {
                 const Piece& p = by_run_[i];
+                const SiteRankKey& key = keys_[p.key];
                 for (const Node* n = p.nodes; n != p.nodes + p.count; ++n)
-                    fold_node(n->end_class, keys_[p.key]);
+                    if (may_change(n->end(), key)) fold_node(n->end_class, key);
             }
             for (const Node* x = runs_[k].first; x != runs_[k].last; ++x) {
                 const std::uint32_t cx = x->cls(), ex = x->end();
