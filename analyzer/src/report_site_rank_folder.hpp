@@ -124,6 +124,24 @@ class SiteRankFolder {
         return any;
     }
 
+    // Whether a race of the current block, b with the nodes [y, y_end), has a race site
+    // instance (what fold returns), without folding it.
+    bool instance(const Node* y, const Node* y_end) const {
+        const Run* runs = runs_.data();
+        if (cells_mode_ && std::size_t(y_end - y) <= 8 * runs_.size() + 16) {
+            for (; y != y_end; ++y)
+                if (run_of_segment_[y->segment] >> y->cls() & 1u) return true;
+            return false;
+        }
+        return SiteNodeIndex::for_each_shared_segment(
+            runs, runs + runs_.size(), y, y_end,
+            [](const Run* r, const Run*, const Node* ys, const Node* ye) {
+                for (const Node* n = ys; n != ye; ++n)
+                    if (r->accepts >> n->cls() & 1u) return true;
+                return false;
+            });
+    }
+
     // Calls f(end of a's node, end of the folded node, key) for each compatible pair of the
     // current block (a race site may be reported several times; the keys are minima), and
     // closes the block. A node of b with end y folds no key for which may_change(y, key) is

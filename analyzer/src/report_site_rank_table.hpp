@@ -79,17 +79,15 @@ class SiteRankTable {
         if (x > y) std::swap(x, y);
         if (dense_ends_ > 0) {
             const std::size_t pair = pair_index(x, y);
-            const std::uint8_t settled = settled_[pair];
-            // Unchanged: no smaller race (settled), partition and first-partition flag not
-            // better.
-            if ((settled & kPartitionBits) != kUnsettledPartition &&
-                key.first_partition >= (settled & kPartitionBits) &&
-                (!key.in_first_partition || (settled & kInFirstBit)))
-                return;
-            add_dense(x, y, pair, key);
+            if (!drops(settled_[pair], key)) add_dense(x, y, pair, key);
         } else {
             add_sparse(x, y, key);
         }
+    }
+    // Whether add(x, y, key) is known to change nothing (by the settled byte).
+    bool drops(std::uint32_t x, std::uint32_t y, const SiteRankKey& key) const {
+        if (x > y) std::swap(x, y);
+        return dense_ends_ > 0 && drops(settled_[pair_index(x, y)], key);
     }
 
     // No later add() carries a smaller race than every earlier one: the sites added since the
@@ -119,10 +117,28 @@ class SiteRankTable {
     // per folded end instead of adding it with every end of a's nodes (random shape, 128
     // threads: 1000 ends, every end pair a race site, nearly every such add a no-op).
     bool may_change(std::uint32_t y, const SiteRankKey& key) const {
-        if (floor_.empty() || !floored_[y]) return true;
-        const std::uint32_t floor = floor_[y];
-        return floor == kNoFloor || key.first_partition < floor ||
-               (key.in_first_partition && not_first_[y] > 0);
+        return floor(y).may_change(key);
+    }
+
+    // What may_change asks of one end, and of several ends at once (the largest partition,
+    // all in a first partition): may_change of a key for each of them.
+    struct EndFloor {
+        std::uint32_t partition = 0;
+        bool in_first_partition = true;
+        bool unset = false;
+        bool may_change(const SiteRankKey& key) const {
+            return unset || key.first_partition < partition ||
+                   (key.in_first_partition && !in_first_partition);
+        }
+        void add(const EndFloor& f) {
+            partition = std::max(partition, f.partition);
+            in_first_partition &= f.in_first_partition;
+            unset |= f.unset;
+        }
+    };
+    EndFloor floor(std::uint32_t end) const {
+        if (floor_.empty() || !floored_[end] || floor_[end] == kNoFloor) return {0, false, true};
+        return {floor_[end], not_first_[end] == 0, false};
     }
 
     // The site of the end pair {x, y}, kNone when there is none.
@@ -137,6 +153,13 @@ class SiteRankTable {
     const std::vector<Site>& sites() const { return sites_; }
 
   private:
+    // Unchanged: no smaller race (settled), partition and first-partition flag not better.
+    static bool drops(std::uint8_t settled, const SiteRankKey& key) {
+        return (settled & kPartitionBits) != kUnsettledPartition &&
+               key.first_partition >= (settled & kPartitionBits) &&
+               (!key.in_first_partition || (settled & kInFirstBit));
+    }
+
     [[gnu::noinline]] void add_dense(std::uint32_t x, std::uint32_t y, std::size_t pair,
                                      const SiteRankKey& key) {
         std::uint32_t& site = site_of_pair_[pair];

@@ -474,7 +474,8 @@ class ListedSiteGrouping {
         bool ascending = true;
         for (std::size_t i = 1; i < races.size() && ascending; ++i)
             ascending = races.id(i - 1) < races.id(i);
-        std::uint32_t block = kNone; // the event number of the open block's a
+        std::uint32_t block = kNone;        // the event number of the open block's a
+        SiteRankTable::EndFloor floor_of_a; // of the ends of its nodes
         auto join = [&] {
             if (block != kNone)
                 folder->join(
@@ -509,9 +510,19 @@ class ListedSiteGrouping {
                     if (block == kNone) {
                         folder->begin(nodes_of_[a].first, nodes_of_[a].second);
                         block = a;
+                        // The floors change only when the table settles, never in a block.
+                        floor_of_a = SiteRankTable::EndFloor{};
+                        for (const Node* n = nodes_of_[a].first; n != nodes_of_[a].second; ++n)
+                            floor_of_a.add(table.floor(n->end()));
                     }
-                    // A race without recorded sites is an instance of the unknown pair.
-                    if (!folder->fold(nodes_of_[*p].first, nodes_of_[*p].second, key))
+                    const auto [y, y_end] = nodes_of_[*p];
+                    // A race without recorded sites is an instance of the unknown pair. A
+                    // race that can change no race site of an end of a's nodes is not folded:
+                    // only whether it has an instance may matter.
+                    if (floor_of_a.may_change(key)
+                            ? !folder->fold(y, y_end, key)
+                            : !table.drops(unknown_end_, unknown_end_, key) &&
+                                  !folder->instance(y, y_end))
                         table.add(unknown_end_, unknown_end_, key);
                 } else {
                     bool any = false;
