@@ -140,9 +140,12 @@ class SiteNodeIndex {
         return ((c | d) & 1u) && !((c & d) & 2u);
     }
 
-    // The nodes of an event, by segment.
+    // The nodes of an event, by segment; of the event with number event_number(e).
     std::pair<const Node*, const Node*> nodes(const EventRef& e) const {
-        const std::size_t k = event_base_[e.process] + e.index;
+        return nodes(event_number(e));
+    }
+    std::uint32_t event_number(const EventRef& e) const { return event_base_[e.process] + e.index; }
+    std::pair<const Node*, const Node*> nodes(std::uint32_t k) const {
         return {event_nodes_.data() + event_first_[k], event_nodes_.data() + event_first_[k + 1]};
     }
 

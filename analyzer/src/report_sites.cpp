@@ -315,8 +315,8 @@ class ListedSiteGrouping {
         if (static_) {
             // The ends of access nodes: those a fold joins.
             std::vector<bool> node_ends(ends_.size(), false);
-            for (const auto& [first, last] : nodes_of_)
-                for (const Node* n = first; n != last; ++n)
+            for (std::uint32_t k : node_number_)
+                for (auto [n, last] = index.nodes(k); n != last; ++n)
                     node_ends[n->end()] = true;
             table_->floor_ends(node_ends);
         }
@@ -382,9 +382,10 @@ class ListedSiteGrouping {
         const std::vector<EventRef>& events = result_.races.events();
         static_ = index.usable();
         if (static_) {
-            nodes_of_.reserve(events.size());
+            index_ = &index;
+            node_number_.reserve(events.size());
             for (const EventRef& e : events)
-                nodes_of_.push_back(index.nodes(e));
+                node_number_.push_back(index.event_number(e));
         }
         const bool threads = std::any_of(trace_.processes.begin(), trace_.processes.end(),
                                          [](const Process& p) { return p.os_thread != kNone; });
@@ -508,14 +509,15 @@ class ListedSiteGrouping {
                         if (ascending) table.settle();
                     }
                     if (block == kNone) {
-                        folder->begin(nodes_of_[a].first, nodes_of_[a].second);
+                        const auto [x, x_end] = nodes_of(a);
+                        folder->begin(x, x_end);
                         block = a;
                         // The floors change only when the table settles, never in a block.
                         floor_of_a = SiteRankTable::EndFloor{};
-                        for (const Node* n = nodes_of_[a].first; n != nodes_of_[a].second; ++n)
+                        for (const Node* n = x; n != x_end; ++n)
                             floor_of_a.add(table.floor(n->end()));
                     }
-                    const auto [y, y_end] = nodes_of_[*p];
+                    const auto [y, y_end] = nodes_of(*p);
                     // A race without recorded sites is an instance of the unknown pair. A
                     // race that can change no race site of an end of a's nodes is not folded:
                     // only whether it has an instance may matter.
@@ -625,20 +627,22 @@ class ListedSiteGrouping {
         }
         // Per event number: its candidates, and a bit per (end, class) of a candidate (mod
         // 64), so that a race whose b has no candidate partnered with one of a is passed over
-        // after one word is read (on waves, 99 % of the races have no shown race site).
+        // after one word is read (on waves, 99 % of the races have no shown race site, but most
+        // pass this filter: what decides is whether the bytes meet).
         const RaceList& races = result_.races;
         auto end_class_bit = [](std::uint32_t end_class) {
             return std::uint64_t(1) << (end_class & 63u);
         };
         struct NumberCandidates {
-            std::size_t first, last;
+            std::uint32_t first, last; // site ids are 32 bits, so are candidate positions
             std::uint64_t bits;
         };
         std::vector<NumberCandidates> candidates_of;
         candidates_of.reserve(races.events().size());
         for (const EventRef& e : races.events()) {
             const std::vector<std::size_t>& f = first_candidate[e.process];
-            NumberCandidates n{f[e.index], f[e.index + 1], 0};
+            NumberCandidates n{static_cast<std::uint32_t>(f[e.index]),
+                               static_cast<std::uint32_t>(f[e.index + 1]), 0};
             for (std::size_t k = n.first; k != n.last; ++k)
                 n.bits |= end_class_bit(candidates[k].end_class);
             candidates_of.push_back(n);
@@ -671,8 +675,8 @@ class ListedSiteGrouping {
         std::vector<Interval> shared;
         races.for_each_run([&](std::uint32_t first_race, std::uint32_t a_number,
                                const std::uint32_t* b_numbers, const std::uint32_t* b_end) {
-            const auto [a, a_end] =
-                std::pair{candidates_of[a_number].first, candidates_of[a_number].last};
+            const auto [a, a_end] = std::pair<std::size_t, std::size_t>{
+                candidates_of[a_number].first, candidates_of[a_number].last};
             for (const std::uint32_t* p = b_numbers; p != b_end; ++p) {
                 const std::size_t i = first_race + static_cast<std::size_t>(p - b_numbers);
                 const bool first = in_first(i);
@@ -920,8 +924,12 @@ class ListedSiteGrouping {
     std::vector<std::uint32_t> end_of_site_; // per access site of a racing event
     std::vector<std::vector<bool>> racing_;  // per process and event: in a listed race
     using Node = SiteNodeIndex::Node;
-    bool static_ = false;                                       // SiteNodeIndex::usable
-    std::vector<std::pair<const Node*, const Node*>> nodes_of_; // per event number of the races
+    bool static_ = false;                    // SiteNodeIndex::usable
+    const SiteNodeIndex* index_ = nullptr;   // when static_
+    std::vector<std::uint32_t> node_number_; // per event number of the races: the index's
+    std::pair<const Node*, const Node*> nodes_of(std::uint32_t number) const {
+        return index_->nodes(node_number_[number]);
+    }
     std::vector<std::uint32_t> os_thread_;      // per event number, when some process has one
     std::vector<std::uint8_t> first_partition_; // per partition: first
     std::uint32_t unknown_end_ = 0;
