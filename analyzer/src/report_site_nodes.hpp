@@ -140,14 +140,14 @@ class SiteNodeIndex {
         return ((c | d) & 1u) && !((c & d) & 2u);
     }
 
-    // The nodes of an event, by segment; of the event with number event_number(e).
+    // The nodes of an event, by segment.
     std::pair<const Node*, const Node*> nodes(const EventRef& e) const {
-        return nodes(event_number(e));
-    }
-    std::uint32_t event_number(const EventRef& e) const { return event_base_[e.process] + e.index; }
-    std::pair<const Node*, const Node*> nodes(std::uint32_t k) const {
+        const std::size_t k = event_base_[e.process] + e.index;
         return {event_nodes_.data() + event_first_[k], event_nodes_.data() + event_first_[k + 1]};
     }
+    // Every event's nodes are within [node_data(), node_data() + node_count()).
+    const Node* node_data() const { return event_nodes_.data(); }
+    std::size_t node_count() const { return event_nodes_.size(); }
 
     // Whether race ⟨a, b⟩ (static_instances) has any race site instance: the first compatible
     // pair of nodes on a shared segment.

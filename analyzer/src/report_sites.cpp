@@ -315,8 +315,8 @@ class ListedSiteGrouping {
         if (static_) {
             // The ends of access nodes: those a fold joins.
             std::vector<bool> node_ends(ends_.size(), false);
-            for (std::uint32_t k : node_number_)
-                for (auto [n, last] = index.nodes(k); n != last; ++n)
+            for (std::uint32_t number = 0; number < node_span_.size(); ++number)
+                for (auto [n, last] = nodes_of(number); n != last; ++n)
                     node_ends[n->end()] = true;
             table_->floor_ends(node_ends);
         }
@@ -380,12 +380,17 @@ class ListedSiteGrouping {
     // processes per race.
     void number_facts(const SiteNodeIndex& index) {
         const std::vector<EventRef>& events = result_.races.events();
-        static_ = index.usable();
+        // Node positions as 32 bits (8 bytes an event number, one load a race): an index past
+        // that (32 GiB of nodes) takes the per-instance path.
+        static_ = index.usable() && index.node_count() <= kNone;
         if (static_) {
-            index_ = &index;
-            node_number_.reserve(events.size());
-            for (const EventRef& e : events)
-                node_number_.push_back(index.event_number(e));
+            nodes_ = index.node_data();
+            node_span_.reserve(events.size());
+            for (const EventRef& e : events) {
+                const auto [first, last] = index.nodes(e);
+                node_span_.push_back({static_cast<std::uint32_t>(first - nodes_),
+                                      static_cast<std::uint32_t>(last - nodes_)});
+            }
         }
         const bool threads = std::any_of(trace_.processes.begin(), trace_.processes.end(),
                                          [](const Process& p) { return p.os_thread != kNone; });
@@ -924,11 +929,16 @@ class ListedSiteGrouping {
     std::vector<std::uint32_t> end_of_site_; // per access site of a racing event
     std::vector<std::vector<bool>> racing_;  // per process and event: in a listed race
     using Node = SiteNodeIndex::Node;
-    bool static_ = false;                    // SiteNodeIndex::usable
-    const SiteNodeIndex* index_ = nullptr;   // when static_
-    std::vector<std::uint32_t> node_number_; // per event number of the races: the index's
+    bool static_ = false; // SiteNodeIndex::usable
+    // Per event number of the races: its nodes in the index, as positions from nodes_.
+    struct NodeSpan {
+        std::uint32_t first, last;
+    };
+    const Node* nodes_ = nullptr;
+    std::vector<NodeSpan> node_span_;
     std::pair<const Node*, const Node*> nodes_of(std::uint32_t number) const {
-        return index_->nodes(node_number_[number]);
+        const NodeSpan span = node_span_[number];
+        return {nodes_ + span.first, nodes_ + span.last};
     }
     std::vector<std::uint32_t> os_thread_;      // per event number, when some process has one
     std::vector<std::uint8_t> first_partition_; // per partition: first
