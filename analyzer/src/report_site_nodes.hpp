@@ -145,6 +145,9 @@ class SiteNodeIndex {
         const std::size_t k = event_base_[e.process] + e.index;
         return {event_nodes_.data() + event_first_[k], event_nodes_.data() + event_first_[k + 1]};
     }
+    // Every event's nodes are within [node_data(), node_data() + node_count()).
+    const Node* node_data() const { return event_nodes_.data(); }
+    std::size_t node_count() const { return event_nodes_.size(); }
 
     // Whether race ⟨a, b⟩ (static_instances) has any race site instance: the first compatible
     // pair of nodes on a shared segment.

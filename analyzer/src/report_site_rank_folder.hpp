@@ -124,17 +124,38 @@ class SiteRankFolder {
         return any;
     }
 
+    // Whether a race of the current block, b with the nodes [y, y_end), has a race site
+    // instance (what fold returns), without folding it.
+    bool instance(const Node* y, const Node* y_end) const {
+        const Run* runs = runs_.data();
+        if (cells_mode_ && std::size_t(y_end - y) <= 8 * runs_.size() + 16) {
+            for (; y != y_end; ++y)
+                if (run_of_segment_[y->segment] >> y->cls() & 1u) return true;
+            return false;
+        }
+        return SiteNodeIndex::for_each_shared_segment(
+            runs, runs + runs_.size(), y, y_end,
+            [](const Run* r, const Run*, const Node* ys, const Node* ye) {
+                for (const Node* n = ys; n != ye; ++n)
+                    if (r->accepts >> n->cls() & 1u) return true;
+                return false;
+            });
+    }
+
     // Calls f(end of a's node, end of the folded node, key) for each compatible pair of the
     // current block (a race site may be reported several times; the keys are minima), and
-    // closes the block.
-    template <class F> void join(F&& f) {
+    // closes the block. A node of b with end y folds no key for which may_change(y, key) is
+    // false: the caller's table would drop every pair of y with it (SiteRankTable::may_change;
+    // the keys fold componentwise, so a key dropped alone changes nothing folded with others).
+    template <class F, class MayChange> void join(F&& f, MayChange&& may_change) {
         if (cells_mode_) {
             for (std::uint32_t i : touched_) {
                 const std::uint32_t k = i / end_classes_, end_class = i % end_classes_;
                 SiteRankKey& key = cells_[i];
-                for (const Node* x = runs_[k].first; x != runs_[k].last; ++x)
-                    if (SiteNodeIndex::compatible(x->cls(), end_class & 3u))
-                        f(x->end(), end_class >> 2, key);
+                if (may_change(end_class >> 2, key))
+                    for (const Node* x = runs_[k].first; x != runs_[k].last; ++x)
+                        if (SiteNodeIndex::compatible(x->cls(), end_class & 3u))
+                            f(x->end(), end_class >> 2, key);
                 key = SiteRankKey{};
             }
             touched_.clear();
@@ -161,8 +182,9 @@ class SiteRankFolder {
             begin_segment(nodes);
             for (std::size_t i = start_[k]; i < start_[k + 1]; ++i) {
                 const Piece& p = by_run_[i];
+                const SiteRankKey& key = keys_[p.key];
                 for (const Node* n = p.nodes; n != p.nodes + p.count; ++n)
-                    fold_node(n->end_class, keys_[p.key]);
+                    if (may_change(n->end(), key)) fold_node(n->end_class, key);
             }
             for (const Node* x = runs_[k].first; x != runs_[k].last; ++x) {
                 const std::uint32_t cx = x->cls(), ex = x->end();

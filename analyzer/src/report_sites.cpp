@@ -276,30 +276,50 @@ class ListedSiteGrouping {
     ListedRaceSites run(std::size_t limit) {
         ListedRaceSites out;
         if (result_.races.empty()) return out; // no per-event tables over a race-free trace
-        // Whether each partition is a first one, a byte each (both passes ask it per race).
+        // Whether each partition is a first one, a byte each (every pass asks it per race).
         first_partition_.reserve(result_.partitions.size());
         for (const Partition& p : result_.partitions)
             first_partition_.push_back(p.first);
-        // The events of the races the report lists, and the ends of their sites.
+        // The events of the races the report lists, and the ends of their sites, in race order
+        // (a before b; an end keeps the column and function of the first site seen with it).
+        const std::vector<EventRef>& events = result_.races.events();
         racing_.resize(trace_.processes.size());
         for (std::size_t p = 0; p < trace_.processes.size(); ++p)
             racing_[p].assign(trace_.processes[p].events.size(), false);
-        for (const Race& race : result_.races)
-            if (listed(race))
-                for (const EventRef& e : {race.a, race.b})
-                    if (!racing_[e.process][e.index]) {
-                        racing_[e.process][e.index] = true;
-                        const Event& event = trace_.processes[e.process].events[e.index];
-                        for (std::uint32_t s = event.first_site;
-                             s < event.first_site + event.site_count; ++s)
-                            site_end(s);
-                    }
+        std::vector<std::uint8_t> marked(events.size(), 0); // per event number
+        auto mark = [&](std::uint32_t number) {
+            if (marked[number]) return;
+            marked[number] = 1;
+            const EventRef& e = events[number];
+            if (racing_[e.process][e.index]) return;
+            racing_[e.process][e.index] = true;
+            const Event& event = trace_.processes[e.process].events[e.index];
+            for (std::uint32_t s = event.first_site; s < event.first_site + event.site_count; ++s)
+                site_end(s);
+        };
+        result_.races.for_each_run([&](std::uint32_t first, std::uint32_t a, const std::uint32_t* b,
+                                       const std::uint32_t* b_end) {
+            for (const std::uint32_t* p = b; p != b_end; ++p)
+                if (listed(first + static_cast<std::uint32_t>(p - b))) {
+                    mark(a);
+                    mark(*p);
+                }
+        });
         unknown_end_ = end_id({}, 0, nullptr);
         // Node entries beyond a few per range mean ranges covering many segments: pair
         // instances race by race instead (exact either way).
         const SiteNodeIndex index(trace_, racing_, end_of_site_,
                                   4 * trace_.ranges.size() + (1u << 20));
+        number_facts(index);
         table_.emplace(ends_.size());
+        if (static_) {
+            // The ends of access nodes: those a fold joins.
+            std::vector<bool> node_ends(ends_.size(), false);
+            for (std::uint32_t number = 0; number < node_span_.size(); ++number)
+                for (auto [n, last] = nodes_of(number); n != last; ++n)
+                    node_ends[n->end()] = true;
+            table_->floor_ends(node_ends);
+        }
         rank_all(index, *table_, out);
         orient(*table_);
         std::vector<std::uint32_t> order = listed_order(limit, out);
@@ -333,9 +353,55 @@ class ListedSiteGrouping {
     bool in_first(const Race& race) const {
         return race.partition < first_partition_.size() && first_partition_[race.partition];
     }
+    // The same of race i of result_.races, by column.
+    bool in_first(std::size_t i) const {
+        const std::uint32_t p = result_.races.partition(i);
+        return p < first_partition_.size() && first_partition_[p];
+    }
     // The report lists the races of first partitions and the validated ones.
-    bool listed(const Race& race) const {
-        return in_first(race) || race.status != RaceStatus::Unvalidated;
+    bool listed(std::size_t i) const {
+        return result_.races.status(i) != RaceStatus::Unvalidated || in_first(i);
+    }
+    // Race i of result_.races, a run's races having event numbers a and b.
+    Race race_at(std::size_t i, std::uint32_t a, std::uint32_t b) const {
+        const RaceList& races = result_.races;
+        Race r;
+        r.id = races.id(i);
+        r.a = races.events()[a];
+        r.b = races.events()[b];
+        r.partition = races.partition(i);
+        r.status = races.status(i);
+        if (races.actual(i)) r.actual = true;
+        return r;
+    }
+
+    // Per event number of result_.races: its nodes in `index`, and its process's OS thread
+    // (only when some process has one), so that the passes read neither EventRefs nor
+    // processes per race.
+    void number_facts(const SiteNodeIndex& index) {
+        const std::vector<EventRef>& events = result_.races.events();
+        // Node positions as 32 bits (8 bytes an event number, one load a race): an index past
+        // that (32 GiB of nodes) takes the per-instance path.
+        static_ = index.usable() && index.node_count() <= kNone;
+        if (static_) {
+            nodes_ = index.node_data();
+            node_span_.reserve(events.size());
+            for (const EventRef& e : events) {
+                const auto [first, last] = index.nodes(e);
+                node_span_.push_back({static_cast<std::uint32_t>(first - nodes_),
+                                      static_cast<std::uint32_t>(last - nodes_)});
+            }
+        }
+        const bool threads = std::any_of(trace_.processes.begin(), trace_.processes.end(),
+                                         [](const Process& p) { return p.os_thread != kNone; });
+        if (threads)
+            for (const EventRef& e : events)
+                os_thread_.push_back(trace_.processes[e.process].os_thread);
+    }
+    // SiteNodeIndex::static_instances of the race of event numbers a and b.
+    bool static_instances(std::uint32_t a, std::uint32_t b) const {
+        return static_ &&
+               (os_thread_.empty() || os_thread_[a] == kNone || os_thread_[a] != os_thread_[b]);
     }
 
     std::uint32_t end_id(std::string_view file, std::uint32_t line, const SourceLocation* l) {
@@ -391,8 +457,8 @@ class ListedSiteGrouping {
 
     // Calls f(access site of a, access site of b, shared bytes) for every race site instance of
     // `race` in (a, b) order, from the race's recomputed conflicts (RaceAccessFinder).
-    template <class F> void slow_instances(const Race& race, F&& f) {
-        const RaceAccesses& accesses = accesses_.of(race);
+    template <class F> void slow_instances(const EventRef& a, const EventRef& b, F&& f) {
+        const RaceAccesses& accesses = accesses_.of(a, b);
         for_each_conflicting_site_pair(
             trace_, accesses, scratch_,
             [&](std::uint32_t i, std::uint32_t j, const std::vector<Interval>& shared) {
@@ -400,63 +466,83 @@ class ListedSiteGrouping {
             });
     }
 
-    // Pass 1: every race site of the listed races and the minima that rank it.
+    // Pass 1: every race site of the listed races and the minima that rank it. By runs of
+    // races with one a, a race read by column (status, partition, b's event number).
     void rank_all(const SiteNodeIndex& index, SiteRankTable& table, ListedRaceSites& out) {
         std::vector<bool> later_partition(result_.partitions.size(), false);
         std::optional<SiteRankFolder> folder;
         if (index.usable()) folder.emplace(index.segments(), ends_.size());
+        const RaceList& races = result_.races;
         // The table may settle the sites seen so far whenever every later race site it is
         // given comes from a race with a larger id: races come by ascending id (checked), and
         // no block of folded races is open (its join brings smaller races than those ranked
         // while it was open).
-        const bool ascending = std::adjacent_find(result_.races.begin(), result_.races.end(),
-                                                  [](const Race& x, const Race& y) {
-                                                      return x.id >= y.id;
-                                                  }) == result_.races.end();
-        EventRef block{};
-        bool open = false;
+        bool ascending = true;
+        for (std::size_t i = 1; i < races.size() && ascending; ++i)
+            ascending = races.id(i - 1) < races.id(i);
+        std::uint32_t block = kNone;        // the event number of the open block's a
+        SiteRankTable::EndFloor floor_of_a; // of the ends of its nodes
         auto join = [&] {
-            if (open)
-                folder->join([&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) {
-                    table.add(x, y, k);
-                });
-            open = false;
+            if (block != kNone)
+                folder->join(
+                    [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& k) {
+                        table.add(x, y, k);
+                    },
+                    [&](std::uint32_t y, const SiteRankKey& k) { return table.may_change(y, k); });
+            block = kNone;
         };
-        for (const Race& race : result_.races) {
-            const bool first = in_first(race);
-            if (!first && race.status == RaceStatus::Unvalidated) {
-                ++out.later_unvalidated;
-                if (race.partition < later_partition.size()) {
-                    out.later_partitions += !later_partition[race.partition];
-                    later_partition[race.partition] = true;
+        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a, const std::uint32_t* b,
+                               const std::uint32_t* b_end) {
+            for (const std::uint32_t* p = b; p != b_end; ++p) {
+                const std::size_t i = first_race + static_cast<std::size_t>(p - b);
+                const bool first = in_first(i);
+                if (!first && races.status(i) == RaceStatus::Unvalidated) {
+                    ++out.later_unvalidated;
+                    const std::uint32_t partition = races.partition(i);
+                    if (partition < later_partition.size()) {
+                        out.later_partitions += !later_partition[partition];
+                        later_partition[partition] = true;
+                    }
+                    continue;
                 }
-                continue;
+                const SiteRankKey key{races.id(i), races.partition(i), first};
+                if (static_instances(a, *p)) {
+                    // A block is the races of one a folded together: closed at the next
+                    // folded race of another a.
+                    if (block != kNone && block != a) {
+                        join();
+                        if (ascending) table.settle();
+                    }
+                    if (block == kNone) {
+                        const auto [x, x_end] = nodes_of(a);
+                        folder->begin(x, x_end);
+                        block = a;
+                        // The floors change only when the table settles, never in a block.
+                        floor_of_a = SiteRankTable::EndFloor{};
+                        for (const Node* n = x; n != x_end; ++n)
+                            floor_of_a.add(table.floor(n->end()));
+                    }
+                    const auto [y, y_end] = nodes_of(*p);
+                    // A race without recorded sites is an instance of the unknown pair. A
+                    // race that can change no race site of an end of a's nodes is not folded:
+                    // only whether it has an instance may matter.
+                    if (floor_of_a.may_change(key)
+                            ? !folder->fold(y, y_end, key)
+                            : !table.drops(unknown_end_, unknown_end_, key) &&
+                                  !folder->instance(y, y_end))
+                        table.add(unknown_end_, unknown_end_, key);
+                } else {
+                    bool any = false;
+                    slow_instances(races.events()[a], races.events()[*p],
+                                   [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
+                                       table.add(end_of_site_[sa], end_of_site_[sb], key);
+                                       any = true;
+                                   });
+                    if (!any) table.add(unknown_end_, unknown_end_, key);
+                }
+                if (ascending && block == kNone) table.settle();
             }
-            const SiteRankKey key{race.id, race.partition, first};
-            if (index.static_instances(race)) {
-                if (open && !(block.process == race.a.process && block.index == race.a.index)) {
-                    join();
-                    if (ascending) table.settle();
-                }
-                if (!open) {
-                    const auto [x, x_end] = index.nodes(race.a);
-                    folder->begin(x, x_end);
-                }
-                block = race.a;
-                open = true;
-                const auto [y, y_end] = index.nodes(race.b);
-                // A race without recorded sites is an instance of the unknown pair.
-                if (!folder->fold(y, y_end, key)) table.add(unknown_end_, unknown_end_, key);
-            } else {
-                bool any = false;
-                slow_instances(race, [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
-                    table.add(end_of_site_[sa], end_of_site_[sb], key);
-                    any = true;
-                });
-                if (!any) table.add(unknown_end_, unknown_end_, key);
-            }
-            if (ascending && !open) table.settle();
-        }
+        });
         join();
     }
 
@@ -544,10 +630,29 @@ class ListedSiteGrouping {
             }
             first_candidate[p].push_back(candidates.size());
         }
-        auto first_of = [&](const EventRef& e) {
-            const std::vector<std::size_t>& f = first_candidate[e.process];
-            return std::pair{f[e.index], f[e.index + 1]};
+        // Per event number: its candidates, and a bit per (end, class) of a candidate (mod
+        // 64), so that a race whose b has no candidate partnered with one of a is passed over
+        // after one word is read (on waves, 99 % of the races have no shown race site, but most
+        // pass this filter: what decides is whether the bytes meet).
+        const RaceList& races = result_.races;
+        auto end_class_bit = [](std::uint32_t end_class) {
+            return std::uint64_t(1) << (end_class & 63u);
         };
+        struct NumberCandidates {
+            std::uint32_t first, last; // site ids are 32 bits, so are candidate positions
+            std::uint64_t bits;
+        };
+        std::vector<NumberCandidates> candidates_of;
+        candidates_of.reserve(races.events().size());
+        for (const EventRef& e : races.events()) {
+            const std::vector<std::size_t>& f = first_candidate[e.process];
+            NumberCandidates n{static_cast<std::uint32_t>(f[e.index]),
+                               static_cast<std::uint32_t>(f[e.index + 1]), 0};
+            for (std::size_t k = n.first; k != n.last; ++k)
+                n.bits |= end_class_bit(candidates[k].end_class);
+            candidates_of.push_back(n);
+        }
+        first_candidate = {};
         // Per end of a shown site, the other ends of its shown sites and their places.
         std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> shown_with(listed_ends);
         for (std::uint32_t i = 0; i < order.size(); ++i) {
@@ -563,7 +668,8 @@ class ListedSiteGrouping {
         std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> partners(
             std::size_t(listed_ends) * 4);
         std::vector<std::uint32_t> partnered; // end classes with partners in this block
-        EventRef block{kNone, kNone};
+        std::uint64_t partnered_bits = 0;     // their end_class_bit
+        std::uint32_t block = kNone;          // the event number of the block's a
         // A race's shown instances (candidate of a, candidate of b, place), taken in the order
         // of the candidates of a, then of b (which instance is the example depends on it).
         struct Hit {
@@ -572,72 +678,90 @@ class ListedSiteGrouping {
         };
         std::vector<Hit> hits;
         std::vector<Interval> shared;
-        for (const Race& race : result_.races) {
-            const bool first = in_first(race);
-            if (!first && race.status == RaceStatus::Unvalidated) continue;
-            if (index.static_instances(race)) {
-                if (unknown_listed && !index.has_instance(race.a, race.b)) {
-                    add(race, first, kNone, kNone, kNone, place_[unknown_group]);
+        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a_number,
+                               const std::uint32_t* b_numbers, const std::uint32_t* b_end) {
+            const auto [a, a_end] = std::pair<std::size_t, std::size_t>{
+                candidates_of[a_number].first, candidates_of[a_number].last};
+            for (const std::uint32_t* p = b_numbers; p != b_end; ++p) {
+                const std::size_t i = first_race + static_cast<std::size_t>(p - b_numbers);
+                const bool first = in_first(i);
+                if (!first && races.status(i) == RaceStatus::Unvalidated) continue;
+                if (static_instances(a_number, *p)) {
+                    if (unknown_listed &&
+                        !index.has_instance(races.events()[a_number], races.events()[*p])) {
+                        add(race_at(i, a_number, *p), first, kNone, kNone, kNone,
+                            place_[unknown_group]);
+                        continue;
+                    }
+                    if (a == a_end) continue;
+                    if (a_number != block) {
+                        block = a_number;
+                        for (std::uint32_t y : partnered)
+                            partners[y].clear();
+                        partnered.clear();
+                        partnered_bits = 0;
+                        for (std::size_t x = a; x != a_end; ++x)
+                            for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
+                                for (std::uint32_t c = 0; c < 4; ++c)
+                                    if (SiteNodeIndex::compatible(candidates[x].end_class & 3u,
+                                                                  c)) {
+                                        std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
+                                            partners[y << 2 | c];
+                                        if (to.empty()) {
+                                            partnered.push_back(y << 2 | c);
+                                            partnered_bits |= end_class_bit(y << 2 | c);
+                                        }
+                                        to.push_back({static_cast<std::uint32_t>(x - a), g});
+                                    }
+                    }
+                    const NumberCandidates& bc = candidates_of[*p];
+                    if ((bc.bits & partnered_bits) == 0) continue; // no hit
+                    const std::size_t b = bc.first, b_last = bc.last;
+                    hits.clear();
+                    for (std::size_t y = b; y != b_last; ++y)
+                        for (const auto& [x, g] : partners[candidates[y].end_class]) {
+                            const Interval& sx = candidate_bytes[a + x].span;
+                            const Interval& sy = candidate_bytes[y].span;
+                            if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
+                                hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
+                        }
+                    if (hits.empty()) continue;
+                    if (hits.size() > 1) std::sort(hits.begin(), hits.end());
+                    const Race race = race_at(i, a_number, *p);
+                    for (const Hit& h : hits) {
+                        const CandidateBytes& x = candidate_bytes[a + h.x];
+                        const CandidateBytes& y = candidate_bytes[b + h.y];
+                        const std::uint32_t site_x = candidates[a + h.x].site;
+                        const std::uint32_t site_y = candidates[b + h.y].site;
+                        shared.clear();
+                        if (x.one_range && y.one_range) {
+                            shared.push_back(
+                                {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
+                        } else {
+                            const AccessSite sx = trace_.sites[site_x];
+                            const AccessSite sy = trace_.sites[site_y];
+                            intersect_ranges(
+                                SiteRanges{trace_.ranges, sx.first_range}, sx.range_count,
+                                SiteRanges{trace_.ranges, sy.first_range}, sy.range_count, shared);
+                        }
+                        if (!shared.empty())
+                            add(race, first, site_x, site_y, variable_id(shared), h.group);
+                    }
                     continue;
                 }
-                const auto [a, a_end] = first_of(race.a);
-                if (a == a_end) continue;
-                if (race.a.process != block.process || race.a.index != block.index) {
-                    block = race.a;
-                    for (std::uint32_t y : partnered)
-                        partners[y].clear();
-                    partnered.clear();
-                    for (std::size_t x = a; x != a_end; ++x)
-                        for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
-                            for (std::uint32_t c = 0; c < 4; ++c)
-                                if (SiteNodeIndex::compatible(candidates[x].end_class & 3u, c)) {
-                                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
-                                        partners[y << 2 | c];
-                                    if (to.empty()) partnered.push_back(y << 2 | c);
-                                    to.push_back({static_cast<std::uint32_t>(x - a), g});
-                                }
-                }
-                const auto [b, b_end] = first_of(race.b);
-                hits.clear();
-                for (std::size_t y = b; y != b_end; ++y)
-                    for (const auto& [x, g] : partners[candidates[y].end_class]) {
-                        const Interval& sx = candidate_bytes[a + x].span;
-                        const Interval& sy = candidate_bytes[y].span;
-                        if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
-                            hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
-                    }
-                if (hits.size() > 1) std::sort(hits.begin(), hits.end());
-                for (const Hit& h : hits) {
-                    const CandidateBytes& x = candidate_bytes[a + h.x];
-                    const CandidateBytes& y = candidate_bytes[b + h.y];
-                    const std::uint32_t site_x = candidates[a + h.x].site;
-                    const std::uint32_t site_y = candidates[b + h.y].site;
-                    shared.clear();
-                    if (x.one_range && y.one_range) {
-                        shared.push_back(
-                            {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
-                    } else {
-                        const AccessSite sx = trace_.sites[site_x];
-                        const AccessSite sy = trace_.sites[site_y];
-                        intersect_ranges(SiteRanges{trace_.ranges, sx.first_range}, sx.range_count,
-                                         SiteRanges{trace_.ranges, sy.first_range}, sy.range_count,
-                                         shared);
-                    }
-                    if (!shared.empty())
-                        add(race, first, site_x, site_y, variable_id(shared), h.group);
-                }
-                continue;
+                const Race race = race_at(i, a_number, *p);
+                bool any = false;
+                slow_instances(
+                    race.a, race.b,
+                    [&](std::uint32_t sa, std::uint32_t sb, const std::vector<Interval>& bytes) {
+                        any = true;
+                        const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
+                        if (g != kNone) add(race, first, sa, sb, variable_id(bytes), g);
+                    });
+                if (!any && unknown_listed)
+                    add(race, first, kNone, kNone, kNone, place_[unknown_group]);
             }
-            bool any = false;
-            slow_instances(
-                race, [&](std::uint32_t sa, std::uint32_t sb, const std::vector<Interval>& bytes) {
-                    any = true;
-                    const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
-                    if (g != kNone) add(race, first, sa, sb, variable_id(bytes), g);
-                });
-            if (!any && unknown_listed)
-                add(race, first, kNone, kNone, kNone, place_[unknown_group]);
-        }
+        });
     }
 
     // An instance (site_a of race.a, site_b of race.b) of the shown race site `group`.
@@ -802,8 +926,21 @@ class ListedSiteGrouping {
     ConflictScratch scratch_;
     std::unordered_map<EndKey, std::uint32_t, EndKeyHash> end_ids_;
     std::vector<SiteEnd> ends_;
-    std::vector<std::uint32_t> end_of_site_;    // per access site of a racing event
-    std::vector<std::vector<bool>> racing_;     // per process and event: in a listed race
+    std::vector<std::uint32_t> end_of_site_; // per access site of a racing event
+    std::vector<std::vector<bool>> racing_;  // per process and event: in a listed race
+    using Node = SiteNodeIndex::Node;
+    bool static_ = false; // SiteNodeIndex::usable
+    // Per event number of the races: its nodes in the index, as positions from nodes_.
+    struct NodeSpan {
+        std::uint32_t first, last;
+    };
+    const Node* nodes_ = nullptr;
+    std::vector<NodeSpan> node_span_;
+    std::pair<const Node*, const Node*> nodes_of(std::uint32_t number) const {
+        const NodeSpan span = node_span_[number];
+        return {nodes_ + span.first, nodes_ + span.last};
+    }
+    std::vector<std::uint32_t> os_thread_;      // per event number, when some process has one
     std::vector<std::uint8_t> first_partition_; // per partition: first
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;

@@ -5,8 +5,10 @@
 // between settle() calls that bring smaller races); the galloping merge finds exactly the
 // segments two sorted lists share, for lists of very different lengths; SiteRankFolder's
 // blocks, folded in cells or in pieces, by lookup or by merge, give every race site's minima
-// and say which races have an instance, as every pair of nodes does. The whole ranking is
-// compared with the model grouping in tests/store/listed_race_sites_test.cpp.
+// and say which races have an instance (also without folding them), as every pair of nodes
+// does; SiteRankTable::may_change says false only when no addition with the end would change
+// a site. The whole ranking is compared with the model grouping in
+// tests/store/listed_race_sites_test.cpp.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -71,6 +73,69 @@ TEST(SiteRankTable, MinimaEqualEveryAdditionFolded) {
         }
         EXPECT_EQ(table.find(ends - 1, ends - 1) == kNone, !reference.count({ends - 1, ends - 1}));
     }
+}
+
+// may_change(y, key) false only when adding key with any other end x would change no race
+// site: checked against the folded reference for every x, on few ends (so that every end pair
+// gets settled and the answer is often false), races ascending between settle() calls.
+TEST(SiteRankTable, MayChangeFalseOnlyWhenNoSiteOfTheEndWouldChange) {
+    std::mt19937_64 rng(1124);
+    auto pick = [&](std::uint32_t n) {
+        return std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng);
+    };
+    std::size_t unchanged = 0, changing = 0;
+    for (int round = 0; round < 40; ++round) {
+        SCOPED_TRACE("round " + std::to_string(round));
+        const std::uint32_t ends = 2 + pick(6);
+        const std::uint32_t partitions = round % 2 == 0 ? 8 : 300; // also beyond the byte
+        SiteRankTable table(ends);
+        std::map<std::pair<std::uint32_t, std::uint32_t>, SiteRankKey> reference;
+        std::uint32_t race = 0;
+        auto random_key = [&] {
+            return SiteRankKey{race + pick(3), pick(8) == 0 ? kNone : pick(partitions),
+                               pick(6) == 0};
+        };
+        for (int epoch = 0; epoch < 60; ++epoch) {
+            // Races of this epoch are at least `race` (larger than every settled one).
+            for (std::uint32_t y = 0; y < ends; ++y) {
+                const SiteRankKey key = random_key();
+                bool would_change = false;
+                for (std::uint32_t x = 0; x < ends; ++x) {
+                    const auto it = reference.find({std::min(x, y), std::max(x, y)});
+                    if (it == reference.end()) {
+                        would_change = true;
+                        continue;
+                    }
+                    SiteRankKey folded = it->second;
+                    folded.fold(key);
+                    would_change |= folded.first_partition != it->second.first_partition ||
+                                    folded.in_first_partition != it->second.in_first_partition ||
+                                    folded.smallest_race != it->second.smallest_race;
+                }
+                if (!table.may_change(y, key)) {
+                    EXPECT_FALSE(would_change) << "end " << y;
+                    ++unchanged;
+                } else {
+                    changing += would_change;
+                }
+            }
+            const std::uint32_t n = 1 + pick(6);
+            std::uint32_t largest = race;
+            for (std::uint32_t k = 0; k < n; ++k) {
+                const std::uint32_t x = pick(ends), y = pick(ends);
+                SiteRankKey key = random_key();
+                key.first_partition = pick(8) == 0 ? kNone : pick(partitions) / (1 + epoch / 20);
+                largest = std::max(largest, key.smallest_race + 1);
+                table.add(x, y, key);
+                auto [it, inserted] = reference.try_emplace({std::min(x, y), std::max(x, y)}, key);
+                if (!inserted) it->second.fold(key);
+            }
+            race = largest;
+            table.settle();
+        }
+    }
+    EXPECT_GT(unchanged, 500u) << "the end floors must say false often";
+    EXPECT_GT(changing, 100u);
 }
 
 struct Item {
@@ -176,15 +241,18 @@ TEST(SiteRankFolder, BlocksFoldEveryCompatiblePairOfNodes) {
                             auto [it, inserted] = want.try_emplace({x.end(), y.end()}, key);
                             if (!inserted) it->second.fold(key);
                         }
+                EXPECT_EQ(folder.instance(b.data(), b.data() + b.size()), instance);
                 EXPECT_EQ(folder.fold(b.data(), b.data() + b.size(), key), instance);
                 races_without_instance += !instance;
             }
             bool any = false;
-            folder.join([&](std::uint32_t x, std::uint32_t y, const SiteRankKey& key) {
-                any = true;
-                auto [it, inserted] = got.try_emplace({x, y}, key);
-                if (!inserted) it->second.fold(key);
-            });
+            folder.join(
+                [&](std::uint32_t x, std::uint32_t y, const SiteRankKey& key) {
+                    any = true;
+                    auto [it, inserted] = got.try_emplace({x, y}, key);
+                    if (!inserted) it->second.fold(key);
+                },
+                [](std::uint32_t, const SiteRankKey&) { return true; });
             blocks_with_hits += any;
         }
         ASSERT_EQ(got.size(), want.size());
