@@ -216,7 +216,7 @@ class ChainSearch {
         const AllTargets stored;
         for (TargetIt it = targets.stored_begin; it != targets.stored_end;) {
             const ProcessId q = g_.event_process(EventId(*it));
-            const TargetIt run_end = end_of_run(it, targets.stored_end, g_.process_end(q));
+            const TargetIt run_end = end_of_process(it, targets.stored_end, g_.process_end(q));
             if (!steps_through_run(it, run_end, q, stored)) return;
             it = run_end;
         }
@@ -224,7 +224,7 @@ class ChainSearch {
         const TargetIt run_end = targets.run + targets.length;
         for (TargetIt it = targets.run; it != run_end;) {
             const ProcessId q = g_.event_process(EventId(*it));
-            const TargetIt q_end = end_of_run(it, run_end, g_.process_end(q));
+            const TargetIt q_end = end_of_process(it, run_end, g_.process_end(q));
             if (!steps_through_run(it, q_end, q, given)) return;
             it = q_end;
         }
@@ -257,19 +257,6 @@ class ChainSearch {
             });
         }
     };
-
-    // One past the last target of the run starting at `first` (targets below `limit`, the end
-    // of its process): linear for a few, then galloping.
-    static TargetIt end_of_run(TargetIt first, TargetIt last, EventId limit) {
-        std::ptrdiff_t lo = 1, hi = 1;
-        const std::ptrdiff_t n = last - first;
-        while (hi < n && first[hi] < limit.value) {
-            lo = hi + 1;
-            hi = 2 * hi + 1;
-        }
-        if (hi > n) hi = n;
-        return std::lower_bound(first + lo, first + hi, limit.value);
-    }
 
     // The steps to the targets [first, last) of process q, in order; false when the search is
     // over. The path's events other than the last (the last races with every target) must each

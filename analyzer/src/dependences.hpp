@@ -16,6 +16,8 @@
 // forbids x -> y when y finished before x started (for transitive edges, at the end points).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -36,6 +38,20 @@ struct Dependences {
     std::uint64_t origins = 0;          // events with a direct dependence
     std::uint64_t fallback_origins = 0; // of which the exact search ran out of budget
 };
+
+// One past the last event of an ascending list of event numbers starting at `first` that is
+// below `limit` (the end of first's process: the list's run of one process), by galloping.
+inline const std::uint32_t* end_of_process(const std::uint32_t* first, const std::uint32_t* last,
+                                           EventId limit) {
+    std::ptrdiff_t lo = 1, hi = 1;
+    const std::ptrdiff_t n = last - first;
+    while (hi < n && first[hi] < limit.value) {
+        lo = hi + 1;
+        hi = 2 * hi + 1;
+    }
+    if (hi > n) hi = n;
+    return std::lower_bound(first + lo, first + hi, limit.value);
+}
 
 // Per event, its order class: events of one process between two of its nodes with a
 // synchronization edge to or from another process (or a barrier episode) share one; two events
