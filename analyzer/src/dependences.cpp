@@ -90,7 +90,9 @@ class ChainSearch {
         steps_ = 0;
         exhausted_ = false;
         compute_bounds(orig);
-        lists_.targets(orig).for_each([&](EventId y) {
+        // orig's earliest target in each process: the later ones change neither the direct
+        // edges nor `best_` (the list ascends, and a process's targets are consecutive in it)
+        for_each_first_of_process(lists_.targets(orig), [&](EventId y) {
             const ProcessId q = g_.event_process(y);
             const std::uint32_t j = g_.event_index(y);
             if (j < direct_min(q)) note_direct(q, j);
@@ -182,6 +184,24 @@ class ChainSearch {
     }
 
     bool is_direct_target(EventId x, EventId y) const { return lists_.targets(x).contains(y); }
+
+    // f(y) for the first entry y of each process in `list`, in order.
+    template <class F> void for_each_first_of_process(const DependenceList& list, F&& f) const {
+        for (TargetIt it = list.stored_begin; it != list.stored_end;) {
+            const EventId y(*it);
+            f(y);
+            it = end_of_process(it, list.stored_end, g_.process_end(g_.event_process(y)));
+        }
+        const std::uint32_t last = list.first + list.length;
+        for (std::uint32_t i = list.gives->next(list.first, last); i != last;) {
+            const TargetIt at = list.run + (i - list.first);
+            const EventId y(*at);
+            f(y);
+            const TargetIt q_end =
+                end_of_process(at, list.run + list.length, g_.process_end(g_.event_process(y)));
+            i = list.gives->next(list.first + static_cast<std::uint32_t>(q_end - list.run), last);
+        }
+    }
 
     // Whether y has an incoming direct dependence that could be a chain's last step from
     // orig: from an event of another process than orig's, unordered with orig.

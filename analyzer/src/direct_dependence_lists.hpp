@@ -72,6 +72,16 @@ class RaceBits {
         });
         return n;
     }
+    // The first set bit in [from, to), or `to`.
+    std::uint32_t next(std::uint32_t from, std::uint32_t to) const {
+        std::uint32_t found = to;
+        for_each_word(from, to, [&](std::uint32_t base, std::uint64_t w) {
+            if (w == 0) return true;
+            found = base + static_cast<std::uint32_t>(std::countr_zero(w));
+            return false;
+        });
+        return found;
+    }
     // f(i) for the set bits i in [from, to), ascending, while f returns true; false if stopped.
     template <class F> bool for_each_set(std::uint32_t from, std::uint32_t to, F&& f) const {
         return for_each_word(from, to, [&](std::uint32_t base, std::uint64_t w) {
