@@ -241,12 +241,15 @@ class ChainSearch {
             it = run_end;
         }
         const GivenTargets given{targets};
+        // from each process's first target on (the races before it give no dependence)
         const TargetIt run_end = targets.run + targets.length;
-        for (TargetIt it = targets.run; it != run_end;) {
-            const ProcessId q = g_.event_process(EventId(*it));
-            const TargetIt q_end = end_of_process(it, run_end, g_.process_end(q));
-            if (!steps_through_run(it, q_end, q, given)) return;
-            it = q_end;
+        const std::uint32_t last = targets.first + targets.length;
+        for (std::uint32_t i = targets.gives->next(targets.first, last); i != last;) {
+            const TargetIt at = targets.run + (i - targets.first);
+            const ProcessId q = g_.event_process(EventId(*at));
+            const TargetIt q_end = end_of_process(at, run_end, g_.process_end(q));
+            if (!steps_through_run(at, q_end, q, given)) return;
+            i = targets.gives->next(given.race(q_end), last);
         }
     }
 

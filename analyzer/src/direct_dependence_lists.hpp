@@ -110,7 +110,8 @@ class RaceBits {
 };
 
 // One event's list: its stored part (ascending), then the races of its run that give the
-// dependence (their b's, ascending, all above the stored part).
+// dependence (their b's, ascending, all above the stored part: the stored part is below the
+// event, or the whole list when there is no run).
 struct DependenceList {
     const std::uint32_t* stored_begin;
     const std::uint32_t* stored_end;
@@ -122,8 +123,9 @@ struct DependenceList {
         return stored_begin == stored_end &&
                (length == 0 || gives->count(first, first + length) == 0);
     }
-    bool contains(EventId y) const {
-        if (std::binary_search(stored_begin, stored_end, y.value)) return true;
+    [[gnu::always_inline]] bool contains(EventId y) const {
+        if (length == 0 || y.value < run[0])
+            return std::binary_search(stored_begin, stored_end, y.value);
         const std::uint32_t* at = std::lower_bound(run, run + length, y.value);
         return at != run + length && *at == y.value &&
                (*gives)[first + static_cast<std::uint32_t>(at - run)];
