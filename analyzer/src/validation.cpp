@@ -15,6 +15,49 @@ NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEd
     return NodeGraph::from_edges(g.node_count(), std::move(all));
 }
 
+namespace {
+
+// The order of a run's b's against its a in an augmented graph: b precedes a when b's finish
+// reaches a's node `a_in`, a precedes b when a's node `a_out` reaches b's start (`b_start`) or
+// finish. What the queries need of a's nodes is found once (on vector timestamps: a_out's
+// slot and serial and a_in's row).
+class OrderWithA {
+  public:
+    OrderWithA(const TemporalGraph& g, const GraphReachability& ts, NodeId a_in, NodeId a_out,
+               bool b_start)
+        : g_(g), ts_(ts), vt_(ts.timestamps()), a_in_(a_in), a_out_(a_out), b_start_(b_start) {
+        if (vt_ == nullptr) return;
+        a_out_source_ = vt_->source(a_out);
+        a_in_row_.emplace(vt_->row(a_in));
+    }
+    // The unordered middle [lo, hi) of the events [from, to) of one process, ascending: those
+    // preceding a are a prefix, those a precedes a suffix (process order is in the graph).
+    std::pair<const std::uint32_t*, const std::uint32_t*> unordered(const std::uint32_t* from,
+                                                                    const std::uint32_t* to) const {
+        const std::uint32_t* lo = std::partition_point(from, to, [&](std::uint32_t y) {
+            const NodeId bf = g_.finish_node(EventId(y));
+            return vt_ != nullptr ? VectorTimestamps::reaches(vt_->source(bf), *a_in_row_)
+                                  : ts_.reaches(bf, a_in_);
+        });
+        const std::uint32_t* hi = std::partition_point(lo, to, [&](std::uint32_t y) {
+            const NodeId n = b_start_ ? g_.start_node(EventId(y)) : g_.finish_node(EventId(y));
+            return !(vt_ != nullptr ? vt_->reaches(a_out_source_, n) : ts_.reaches(a_out_, n));
+        });
+        return {lo, hi};
+    }
+
+  private:
+    const TemporalGraph& g_;
+    const GraphReachability& ts_;
+    const VectorTimestamps* vt_;
+    NodeId a_in_, a_out_;
+    bool b_start_;
+    VectorTimestamps::Source a_out_source_{};
+    std::optional<VectorTimestamps::Row> a_in_row_;
+};
+
+} // namespace
+
 // Races are taken a run of one a at a time, and a run's b's of one process q at a time: along
 // q, the b's that precede a in a graph (b's finish reaches a's start) are a prefix and those a
 // precedes a suffix (process order is in the graph), so the ordered races of the stretch are
@@ -54,27 +97,11 @@ ValidationOutcome validate_races(const TemporalGraph& g, const ApparentRaceList&
             }
         }
         std::unordered_map<std::uint32_t, std::uint32_t> tangle_ids;
-        // What the queries need of a's nodes is found once per a (on vector timestamps: af's
-        // slot and serial and as's row).
-        const VectorTimestamps* const vt = ts.timestamps();
         races.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
                                const std::uint32_t* b_end) {
             const NodeId as = g.start_node(a), af = g.finish_node(a);
-            VectorTimestamps::Source af_source{};
-            std::optional<VectorTimestamps::Row> as_row;
-            if (vt != nullptr) {
-                af_source = vt->source(af);
-                as_row = vt->row(as);
-            }
-            const auto precedes_a = [&](std::uint32_t y) { // b's finish reaches a's start
-                const NodeId bf = g.finish_node(EventId(y));
-                return vt != nullptr ? VectorTimestamps::reaches(vt->source(bf), *as_row)
-                                     : ts.reaches(bf, as);
-            };
-            const auto not_after_a = [&](std::uint32_t y) { // a's finish does not reach b's start
-                const NodeId bs = g.start_node(EventId(y));
-                return !(vt != nullptr ? vt->reaches(af_source, bs) : ts.reaches(af, bs));
-            };
+            // ordered in G_D: b's finish reaches a's start, or a's finish b's start
+            const OrderWithA order(g, ts, as, af, true);
             const bool may_tangle = cyclic[comps.of[af]] || cyclic[comps.of[as]];
             const auto ordered = [&](std::uint32_t i, const std::uint32_t* from,
                                      const std::uint32_t* to) {
@@ -100,8 +127,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const ApparentRaceList&
             for_each_stretch(
                 first, b, b_end,
                 [&](std::uint32_t i, const std::uint32_t* from, const std::uint32_t* to) {
-                    const std::uint32_t* lo = std::partition_point(from, to, precedes_a);
-                    const std::uint32_t* hi = std::partition_point(lo, to, not_after_a);
+                    const auto [lo, hi] = order.unordered(from, to);
                     ordered(i, from, lo);
                     ordered(i + static_cast<std::uint32_t>(hi - from), hi, to);
                 });
@@ -112,29 +138,14 @@ ValidationOutcome validate_races(const TemporalGraph& g, const ApparentRaceList&
     const NodeGraph ge = augmented_graph(g, event_control.all);
     const Components comps = strong_components(ge);
     const GraphReachability ts(g, ge, comps, timestamp_budget);
-    const VectorTimestamps* const vt = ts.timestamps();
     races.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
                            const std::uint32_t* b_end) {
-        const NodeId af = g.finish_node(a); // as above: a's part once per a
-        VectorTimestamps::Source af_source{};
-        std::optional<VectorTimestamps::Row> af_row;
-        if (vt != nullptr) {
-            af_source = vt->source(af);
-            af_row = vt->row(af);
-        }
-        const auto precedes_a = [&](std::uint32_t y) { // b's finish reaches a's finish
-            const NodeId bf = g.finish_node(EventId(y));
-            return vt != nullptr ? VectorTimestamps::reaches(vt->source(bf), *af_row)
-                                 : ts.reaches(bf, af);
-        };
-        const auto not_after_a = [&](std::uint32_t y) { // a's finish does not reach b's finish
-            const NodeId bf = g.finish_node(EventId(y));
-            return !(vt != nullptr ? vt->reaches(af_source, bf) : ts.reaches(af, bf));
-        };
+        // ordered in G_E: one finish reaches the other
+        const NodeId af = g.finish_node(a);
+        const OrderWithA order(g, ts, af, af, false);
         for_each_stretch(first, b, b_end,
                          [&](std::uint32_t i, const std::uint32_t* from, const std::uint32_t* to) {
-                             const std::uint32_t* lo = std::partition_point(from, to, precedes_a);
-                             const std::uint32_t* hi = std::partition_point(lo, to, not_after_a);
+                             const auto [lo, hi] = order.unordered(from, to);
                              for (std::uint32_t k = i + static_cast<std::uint32_t>(lo - from);
                                   k != i + static_cast<std::uint32_t>(hi - from); ++k)
                                  if (out.status[k] == RaceStatus::Unvalidated)
