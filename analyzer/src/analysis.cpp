@@ -87,13 +87,13 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
 
     Dependences shared_data, event_control;
     {
-        DirectDependenceLists lists; // one storage for both kinds
-        shared_data =
-            compute_dependences(g, order, conflicts, DependenceKind::SharedData, result.ordering,
-                                options.transitive_budget, progress, lists);
-        event_control =
-            compute_dependences(g, order, conflicts, DependenceKind::EventControl, result.ordering,
-                                options.transitive_budget, progress, lists);
+        // both kinds' directions of every race found in one pass, then each kind's lists
+        const EventClocks clocks(g, result.ordering);
+        DirectDependenceLists lists(g, conflicts, clocks);
+        shared_data = compute_dependences(g, order, lists, clocks, DependenceKind::SharedData,
+                                          options.transitive_budget, progress);
+        event_control = compute_dependences(g, order, lists, clocks, DependenceKind::EventControl,
+                                            options.transitive_budget, progress);
     }
     conflicts.races.release_flags(); // read by the dependences only
     std::vector<ApparentRace>().swap(conflicts.atomic_only);

@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <optional>
-#include <tuple>
-
-#include "huge_pages.hpp"
 
 namespace firstrace {
 
@@ -72,19 +69,16 @@ class ChainSearch {
   public:
     ChainSearch(const TemporalGraph& g, const EventOrder& order, const EventClocks& clocks,
                 std::uint64_t budget, const DirectDependenceLists& lists)
-        : g_(g), order_(order), clocks_(clocks), budget_(budget), offsets_(lists.offsets),
-          targets_(lists.targets), in_offsets_(lists.incoming_offsets()),
-          in_sources_(lists.incoming_sources()), in_path_(g.process_count(), false),
-          timestamps_(order.timestamps()), best_(g.process_count(), Best{kNone, false}),
-          bound_(g.process_count(), kNone), targets_of_process_(g.process_count()),
-          order_class_(order_classes(g)) {
+        : g_(g), order_(order), clocks_(clocks), budget_(budget), lists_(lists),
+          in_path_(g.process_count(), false), timestamps_(order.timestamps()),
+          best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
+          targets_of_process_(g.process_count()), order_class_(order_classes(g)) {
         class_on_path_.assign(order_class_.empty()
                                   ? 0
                                   : *std::max_element(order_class_.begin(), order_class_.end()) + 1,
                               false);
         for (const EventId y : g.events())
-            if (in_offsets_[y.value] != in_offsets_[y.value + 1])
-                targets_of_process_[g.event_process(y)].push_back(y);
+            if (!lists.sources(y).empty()) targets_of_process_[g.event_process(y)].push_back(y);
         for (const ProcessId q : g.processes())
             if (!targets_of_process_[q].empty()) processes_with_targets_.push_back(q);
     }
@@ -96,13 +90,14 @@ class ChainSearch {
         steps_ = 0;
         exhausted_ = false;
         compute_bounds(orig);
-        for (std::uint32_t i = offsets_[orig.value]; i < offsets_[orig.value + 1]; ++i) {
-            const EventId y = targets_[i];
+        // orig's earliest target in each process: the later ones change neither the direct
+        // edges nor `best_` (the list ascends, and a process's targets are consecutive in it)
+        for_each_first_of_process(lists_.targets(orig), [&](EventId y) {
             const ProcessId q = g_.event_process(y);
             const std::uint32_t j = g_.event_index(y);
             if (j < direct_min(q)) note_direct(q, j);
             record(y, false);
-        }
+        });
         for (const ProcessId q : touched_direct_)
             direct.push_back({orig, g_.event_id(q, direct_best_[q]), false});
         for (const ProcessId q : touched_direct_)
@@ -124,6 +119,8 @@ class ChainSearch {
     }
 
   private:
+    using TargetIt = const std::uint32_t*; // event numbers
+
     struct Best {
         std::uint32_t index;
         bool transitive;
@@ -186,20 +183,31 @@ class ChainSearch {
         }
     }
 
-    bool is_direct_target(EventId x, EventId y) const {
-        const auto begin = targets_.begin() + offsets_[x.value];
-        const auto end = targets_.begin() + offsets_[x.value + 1];
-        return std::binary_search(begin, end, y);
+    bool is_direct_target(EventId x, EventId y) const { return lists_.targets(x).contains(y); }
+
+    // f(y) for the first entry y of each process in `list`, in order.
+    template <class F> void for_each_first_of_process(const DependenceList& list, F&& f) const {
+        for (TargetIt it = list.stored_begin; it != list.stored_end;) {
+            const EventId y(*it);
+            f(y);
+            it = end_of_process(it, list.stored_end, g_.process_end(g_.event_process(y)));
+        }
+        const std::uint32_t last = list.first + list.length;
+        for (std::uint32_t i = list.gives->next(list.first, last); i != last;) {
+            const TargetIt at = list.run + (i - list.first);
+            const EventId y(*at);
+            f(y);
+            const TargetIt q_end =
+                end_of_process(at, list.run + list.length, g_.process_end(g_.event_process(y)));
+            i = list.gives->next(list.first + static_cast<std::uint32_t>(q_end - list.run), last);
+        }
     }
 
     // Whether y has an incoming direct dependence that could be a chain's last step from
     // orig: from an event of another process than orig's, unordered with orig.
     bool has_chain_step_in(const OrderAgainst& orig, ProcessId p, EventId y) const {
-        for (std::uint32_t i = in_offsets_[y.value]; i < in_offsets_[y.value + 1]; ++i) {
-            const EventId w = in_sources_[i];
-            if (g_.event_process(w) != p && orig.unordered(w)) return true;
-        }
-        return false;
+        return lists_.sources(y).any(
+            [&](EventId w) { return g_.event_process(w) != p && orig.unordered(w); });
     }
 
     // Depth-first over chains of direct dependences. A chain's extensions depend only on the set
@@ -212,47 +220,76 @@ class ChainSearch {
     // Every target tried is a step of the budget, also one rejected at once (its process is on
     // the path, or it is ordered with an event of the path): which origins fall back depends on
     // that count, so it is kept exactly, but the rejected targets are counted a run at a time.
-    // x's targets are sorted by event id, so those of one process are a run in process order.
+    // x's targets are sorted by event id, so those of one process are a run in process order:
+    // in x's stored part (below x) or in its race run (above x; those races of the run that give
+    // the dependence).
     void extend(EventId x) {
-        const auto begin = targets_.begin() + offsets_[x.value];
-        const auto end = targets_.begin() + offsets_[x.value + 1];
+        const DependenceList targets = lists_.targets(x);
         for (std::size_t k = 0; k < open_list_.size(); ++k) {
             const ProcessId q = open_list_[k];
             if (in_path_[q] || best_[q].index == bound_[q]) continue;
             const EventId y = g_.event_id(q, bound_[q]);
-            if (std::binary_search(begin, end, y)) {
+            if (targets.contains(y)) {
                 if (!step(y)) return;
             }
         }
-        for (auto it = begin; it != end;) {
-            const ProcessId q = g_.event_process(*it);
-            const auto run_end = end_of_run(it, end, g_.process_end(q));
-            if (!steps_through_run(it, run_end, q)) return;
+        const AllTargets stored;
+        for (TargetIt it = targets.stored_begin; it != targets.stored_end;) {
+            const ProcessId q = g_.event_process(EventId(*it));
+            const TargetIt run_end = end_of_process(it, targets.stored_end, g_.process_end(q));
+            if (!steps_through_run(it, run_end, q, stored)) return;
             it = run_end;
+        }
+        const GivenTargets given{targets};
+        // from each process's first target on (the races before it give no dependence)
+        const TargetIt run_end = targets.run + targets.length;
+        const std::uint32_t last = targets.first + targets.length;
+        for (std::uint32_t i = targets.gives->next(targets.first, last); i != last;) {
+            const TargetIt at = targets.run + (i - targets.first);
+            const ProcessId q = g_.event_process(EventId(*at));
+            const TargetIt q_end = end_of_process(at, run_end, g_.process_end(q));
+            if (!steps_through_run(at, q_end, q, given)) return;
+            i = targets.gives->next(given.race(q_end), last);
         }
     }
 
-    // One past the last target of the run starting at `first` (targets below `limit`, the end
-    // of its process): linear for a few, then galloping.
-    using TargetIt = std::vector<EventId>::const_iterator;
-    static TargetIt end_of_run(TargetIt first, TargetIt last, EventId limit) {
-        std::ptrdiff_t lo = 1, hi = 1;
-        const std::ptrdiff_t n = last - first;
-        while (hi < n && first[hi] < limit) {
-            lo = hi + 1;
-            hi = 2 * hi + 1;
+    // Which events of a stretch of x's list are targets, how many, and f for each in order
+    // while it returns true (false if stopped): of the stored part, all; of the race run, those
+    // whose race gives the dependence.
+    struct AllTargets {
+        static std::uint32_t count(TargetIt first, TargetIt last) {
+            return static_cast<std::uint32_t>(last - first);
         }
-        if (hi > n) hi = n;
-        return std::lower_bound(first + lo, first + hi, limit);
-    }
+        template <class F> static bool for_each(TargetIt first, TargetIt last, F&& f) {
+            for (; first != last; ++first)
+                if (!f(EventId(*first))) return false;
+            return true;
+        }
+    };
+    struct GivenTargets {
+        const DependenceList& list;
+        std::uint32_t race(TargetIt it) const {
+            return list.first + static_cast<std::uint32_t>(it - list.run);
+        }
+        std::uint32_t count(TargetIt first, TargetIt last) const {
+            return list.gives->count(race(first), race(last));
+        }
+        template <class F> bool for_each(TargetIt first, TargetIt last, F&& f) const {
+            return list.gives->for_each_set(race(first), race(last), [&](std::uint32_t i) {
+                return f(EventId(list.run[i - list.first]));
+            });
+        }
+    };
 
     // The steps to the targets [first, last) of process q, in order; false when the search is
     // over. The path's events other than the last (the last races with every target) must each
     // be unordered with a target: the targets preceding one of them are a prefix of the run
     // (process order), those one of them precedes a suffix, so the targets that pass are the
     // run between the two, found by binary search; the others are steps rejected at once.
-    bool steps_through_run(TargetIt first, TargetIt last, ProcessId q) {
-        if (in_path_[q]) return count_rejected(last - first);
+    // [first, last) are events of q, ascending, of which `targets` says which are targets.
+    template <class Targets>
+    bool steps_through_run(TargetIt first, TargetIt last, ProcessId q, const Targets& targets) {
+        if (in_path_[q]) return count_rejected(targets.count(first, last));
         TargetIt lo = first, hi = last;
         if (path_.size() >= 2 && timestamps_ != nullptr) {
             // The same tests on the vector timestamps, with what belongs to an event of the
@@ -263,14 +300,15 @@ class ChainSearch {
             const std::uint32_t slot = g_.process_slot(q).value;
             // a node's serial in its slot is its id plus its process's offset, modulo 2^32
             const std::uint32_t base = g_.process_serial_offset(q);
-            const auto before_path = [&](EventId y) { // y's finish reaches a path event's start
+            const auto before_path = [&](std::uint32_t y_value) { // y's finish reaches a path
+                const EventId y(y_value);                         // event's start
                 const auto serial = static_cast<std::int32_t>(base + g_.finish_node(y).value);
                 for (std::size_t k = 0; k < n; ++k)
                     if (prepared_[k].start_row[slot] >= serial) return true;
                 return false;
             };
-            const auto not_after_path = [&](EventId y) { // no path event's finish reaches y
-                const NodeId start = g_.start_node(y);
+            const auto not_after_path = [&](std::uint32_t y) { // no path event's finish reaches y
+                const NodeId start = g_.start_node(EventId(y));
                 const VectorTimestamps::Row row =
                     timestamps_->row(start, {SlotId(slot), base + start.value});
                 for (std::size_t k = 0; k < n; ++k)
@@ -280,23 +318,23 @@ class ChainSearch {
             lo = std::partition_point(first, last, before_path);
             hi = std::partition_point(lo, last, not_after_path);
         } else if (path_.size() >= 2) {
-            const auto before_path = [&](EventId y) {
+            const auto before_path = [&](std::uint32_t y) {
                 for (std::size_t k = 0; k + 1 < path_.size(); ++k)
-                    if (order_.precedes(y, path_[k])) return true;
+                    if (order_.precedes(EventId(y), path_[k])) return true;
                 return false;
             };
-            const auto not_after_path = [&](EventId y) {
+            const auto not_after_path = [&](std::uint32_t y) {
                 for (std::size_t k = 0; k + 1 < path_.size(); ++k)
-                    if (order_.precedes(path_[k], y)) return false;
+                    if (order_.precedes(path_[k], EventId(y))) return false;
                 return true;
             };
             lo = std::partition_point(first, last, before_path);
             hi = std::partition_point(lo, last, not_after_path);
         }
-        if (!count_rejected(lo - first)) return false;
-        for (auto it = lo; it != hi; ++it)
-            if (!step_unordered(*it, q)) return false;
-        return count_rejected(last - hi);
+        if (!count_rejected(targets.count(first, lo))) return false;
+        if (!targets.for_each(lo, hi, [&](EventId y) { return step_unordered(y, q); }))
+            return false;
+        return count_rejected(targets.count(hi, last));
     }
 
     // `n` steps rejected at once (step() without the path checks). False when the search is
@@ -427,10 +465,7 @@ class ChainSearch {
     const EventOrder& order_;
     const EventClocks& clocks_; // dependence_allowed, from one array
     std::uint64_t budget_;
-    const std::vector<std::uint32_t>& offsets_;
-    const std::vector<EventId>& targets_;
-    const std::vector<std::uint32_t>& in_offsets_; // incoming direct dependences, CSR by target
-    const std::vector<EventId>& in_sources_;
+    const DirectDependenceLists& lists_;
     IdVector<ProcessId, bool> in_path_;
     std::vector<EventId> path_;
     const VectorTimestamps* timestamps_; // order_'s, or null (see prepare_path)
@@ -468,168 +503,28 @@ class ChainSearch {
     bool exhausted_ = false;
 };
 
-// The lists by target of the direct dependences whose lists by source are (offsets, targets).
-void fill_incoming(std::uint32_t event_count, const std::vector<std::uint32_t>& offsets,
-                   const std::vector<EventId>& targets, std::vector<std::uint32_t>& in_offsets,
-                   std::vector<EventId>& in_sources) {
-    in_offsets.assign(event_count + 1, 0);
-    for (const EventId y : targets)
-        ++in_offsets[y.value + 1];
-    for (std::uint32_t e = 0; e < event_count; ++e)
-        in_offsets[e + 1] += in_offsets[e];
-    if (in_sources.capacity() < targets.size()) std::vector<EventId>().swap(in_sources);
-    reserve_on_huge_pages(in_sources, targets.size());
-    in_sources.resize(targets.size());
-    std::vector<std::uint32_t> fill(in_offsets.begin(), in_offsets.end() - 1);
-    for (std::uint32_t x = 0; x < event_count; ++x)
-        for (std::uint32_t i = offsets[x]; i < offsets[x + 1]; ++i)
-            in_sources[fill[targets[i].value]++] = EventId(x);
-}
-
 } // namespace
 
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress) {
-    DirectDependenceLists lists;
-    return compute_dependences(g, order, conflicts, kind, ordering, budget, progress, lists);
+    const EventClocks clocks(g, ordering);
+    DirectDependenceLists lists(g, conflicts, clocks);
+    return compute_dependences(g, order, lists, clocks, kind, budget, progress);
 }
 
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
-                                const UnorderedConflicts& conflicts, DependenceKind kind,
-                                Ordering ordering, std::uint64_t budget,
-                                const ProgressCallback& progress, DirectDependenceLists& lists) {
-    // Direct dependences as adjacency lists (CSR), targets sorted by event id. Both lists come
-    // sorted by (a, b) and a < b (a is the event of the lower process), so filling the lists in
-    // that order sorts every source's targets without a sort: first the a's of the races where
-    // it is b, ascending, then the b's where it is a, ascending.
-    std::vector<std::uint32_t>& offsets = lists.offsets;
-    offsets.assign(g.event_count() + 1, 0);
-    // dependence_allowed per direction of every race, twice per pass (EventClocks)
-    const EventClocks clocks(g, ordering);
-    auto for_each_dependence = [&](auto&& f) {
-        const auto& atomic = conflicts.atomic_only;
-        auto visit = [&](const ApparentRace& r) {
-            const bool ab = kind == DependenceKind::SharedData || r.a_writes_b_reads;
-            const bool ba = kind == DependenceKind::SharedData || r.b_writes_a_reads;
-            if (ab && clocks.allowed(r.a, r.b)) f(r.a, r.b);
-            if (ba && clocks.allowed(r.b, r.a)) f(r.b, r.a);
-        };
-        // Merge the two sorted lists into one (a, b) order.
-        std::size_t j = 0;
-        conflicts.races.for_each([&](std::uint32_t i, EventId a, EventId b) {
-            for (; j < atomic.size() && std::tie(atomic[j].a, atomic[j].b) < std::tie(a, b); ++j)
-                visit(atomic[j]);
-            visit(conflicts.races.with_flags(i, a, b));
-        });
-        for (; j < atomic.size(); ++j)
-            visit(atomic[j]);
-    };
-    // Without atomic-only pairs to merge, the races are taken a run of one a at a time: a's
-    // targets from its run are consecutive in a's list (written in order, counted once per run)
-    // and each race adds at most one scattered entry, a in b's list — the same lists in the
-    // same order as for_each_dependence, with a's clock and the merge out of the per-race loop
-    // (dense traces: 2.3·10^8 races on fork/join waves at 1.4·10^6 lines).
-    const bool by_runs = conflicts.atomic_only.empty();
-    const bool shared = kind == DependenceKind::SharedData;
-    // f(a, b, a -> b is a dependence, b -> a is one) for every race of the run [b, b_end).
-    auto for_each_in_run = [&](std::uint32_t first, EventId a, const std::uint32_t* b,
-                               const std::uint32_t* b_end, auto&& f) {
-        for (std::uint32_t i = first; b != b_end; ++b, ++i) {
-            const ApparentRace r = conflicts.races.with_flags(i, a, EventId(*b));
-            f(*b, (shared || r.a_writes_b_reads) && clocks.allowed(r.a, r.b),
-              (shared || r.b_writes_a_reads) && clocks.allowed(r.b, r.a));
-        }
-    };
-    // Incoming direct dependences (CSR by target; sources ascending). When every race gives a
-    // dependence both ways (shared data, unless the complete mode's clocks rule a direction
-    // out) the relation is symmetric: each event's sources are its targets, and the lists by
-    // source serve as those by target (DirectDependenceLists::symmetric) instead of a second
-    // scatter of two entries per race, or a copy (dense traces). Taken by runs, the lists by
-    // target are counted and filled in the same passes as those by source (the same pattern
-    // with the directions swapped: b -> a puts b among a's sources, in a's run order), and
-    // dropped when the relation turns out symmetric; otherwise fill_incoming transposes them.
-    std::vector<std::uint32_t>& in_offsets = lists.in_offsets;
-    if (by_runs) {
-        in_offsets.assign(g.event_count() + 1, 0);
-        conflicts.races.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
-                                         const std::uint32_t* b_end) {
-            std::uint32_t own = 0, own_in = 0;
-            for_each_in_run(first, a, b, b_end, [&](std::uint32_t to, bool ab, bool ba) {
-                own += ab;
-                offsets[to + 1] += ba;
-                own_in += ba;
-                in_offsets[to + 1] += ab;
-            });
-            offsets[a.value + 1] += own;
-            in_offsets[a.value + 1] += own_in;
-        });
-    } else {
-        for_each_dependence([&](EventId from, EventId) { ++offsets[from.value + 1]; });
-    }
-    for (std::uint32_t e = 0; e < g.event_count(); ++e)
-        offsets[e + 1] += offsets[e];
-    lists.symmetric = offsets.back() == 2 * (conflicts.races.size() + conflicts.atomic_only.size());
-    const bool incoming_by_runs = by_runs && !lists.symmetric;
-    std::vector<EventId>& sources = lists.in_sources;
-    if (incoming_by_runs) {
-        for (std::uint32_t e = 0; e < g.event_count(); ++e)
-            in_offsets[e + 1] += in_offsets[e];
-        if (sources.capacity() < in_offsets.back()) std::vector<EventId>().swap(sources);
-        reserve_on_huge_pages(sources, in_offsets.back());
-        sources.resize(in_offsets.back());
-    }
-    // Storage kept from the other kind is reused (resize within its capacity).
-    std::vector<EventId>& targets = lists.targets;
-    if (targets.capacity() < offsets.back()) std::vector<EventId>().swap(targets);
-    reserve_on_huge_pages(targets, offsets.back());
-    targets.resize(offsets.back());
-    {
-        std::vector<std::uint32_t> fill(offsets.begin(), offsets.end() - 1);
-        std::vector<std::uint32_t> fill_in;
-        if (incoming_by_runs) fill_in.assign(in_offsets.begin(), in_offsets.end() - 1);
-        if (by_runs) {
-            conflicts.races.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
-                                             const std::uint32_t* b_end) {
-                EventId* own = targets.data() + fill[a.value];
-                const EventId* own_begin = own;
-                if (!incoming_by_runs) {
-                    for_each_in_run(first, a, b, b_end, [&](std::uint32_t to, bool ab, bool ba) {
-                        if (ab) *own++ = EventId(to);
-                        if (ba) targets[fill[to]++] = a;
-                    });
-                } else {
-                    EventId* own_in = sources.data() + fill_in[a.value];
-                    const EventId* own_in_begin = own_in;
-                    for_each_in_run(first, a, b, b_end, [&](std::uint32_t to, bool ab, bool ba) {
-                        if (ab) {
-                            *own++ = EventId(to);
-                            sources[fill_in[to]++] = a;
-                        }
-                        if (ba) {
-                            targets[fill[to]++] = a;
-                            *own_in++ = EventId(to);
-                        }
-                    });
-                    fill_in[a.value] += static_cast<std::uint32_t>(own_in - own_in_begin);
-                }
-                fill[a.value] += static_cast<std::uint32_t>(own - own_begin);
-            });
-        } else {
-            for_each_dependence(
-                [&](EventId from, EventId to) { targets[fill[from.value]++] = to; });
-        }
-    }
-    if (!lists.symmetric && !incoming_by_runs)
-        fill_incoming(g.event_count(), offsets, targets, in_offsets, sources);
-
+                                DirectDependenceLists& lists, const EventClocks& clocks,
+                                DependenceKind kind, std::uint64_t budget,
+                                const ProgressCallback& progress) {
+    lists.select(kind);
     Dependences deps;
     ChainSearch search(g, order, clocks, budget, lists);
     const char* stage = kind == DependenceKind::SharedData ? "shared-data dependences"
                                                            : "event-control dependences";
     for (const EventId e : g.events()) {
-        if (offsets[e.value] == offsets[e.value + 1]) continue;
+        if (lists.targets(e).empty()) continue;
         if (progress && (e.value & 0x3fff) == 0)
             progress(stage, double(e.value) / double(g.event_count()));
         if (!search.run(e, deps.direct, deps.all)) ++deps.fallback_origins;

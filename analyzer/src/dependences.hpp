@@ -16,14 +16,15 @@
 // forbids x -> y when y finished before x started (for transitive edges, at the end points).
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "apparent_races.hpp"
+#include "direct_dependence_lists.hpp"
 
 namespace firstrace {
-
-enum class DependenceKind : std::uint8_t { SharedData, EventControl };
 
 struct DependenceEdge {
     EventId from; // edge from_s -> to_f in G_D / G_E
@@ -38,39 +39,19 @@ struct Dependences {
     std::uint64_t fallback_origins = 0; // of which the exact search ran out of budget
 };
 
-// Whether a dependence x -> y is possible under the ordering mode.
-inline bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventId x, EventId y) {
-    if (ordering == Ordering::Approximate) return true;
-    return !(g.event(y).clock_finish < g.event(x).clock_start);
+// One past the last event of an ascending list of event numbers starting at `first` that is
+// below `limit` (the end of first's process: the list's run of one process), by galloping.
+inline const std::uint32_t* end_of_process(const std::uint32_t* first, const std::uint32_t* last,
+                                           EventId limit) {
+    std::ptrdiff_t lo = 1, hi = 1;
+    const std::ptrdiff_t n = last - first;
+    while (hi < n && first[hi] < limit.value) {
+        lo = hi + 1;
+        hi = 2 * hi + 1;
+    }
+    if (hi > n) hi = n;
+    return std::lower_bound(first + lo, first + hi, limit.value);
 }
-
-// The events' clocks (complete ordering) in one array, for the per-race passes: on dense traces
-// events are few and races many (1.4·10^4 events for 9.2·10^6 races on vars at 10^5 lines), and
-// an event's record in the trace is three dependent loads away. Empty in approximate mode.
-class EventClocks {
-  public:
-    EventClocks(const TemporalGraph& g, Ordering ordering) {
-        if (ordering != Ordering::Complete) return;
-        clocks_.reserve(g.event_count());
-        for (const EventId e : g.events())
-            clocks_.push_back({g.event(e).clock_start, g.event(e).clock_finish});
-    }
-    // dependence_allowed(g, ordering, x, y)
-    bool allowed(EventId x, EventId y) const {
-        return clocks_.empty() || !(clocks_[y.value].finish < clocks_[x.value].start);
-    }
-    // Complete mode: the two events overlapped in time.
-    bool overlap(EventId x, EventId y) const {
-        return !(clocks_[x.value].finish < clocks_[y.value].start) &&
-               !(clocks_[y.value].finish < clocks_[x.value].start);
-    }
-
-  private:
-    struct Clocks {
-        std::uint64_t start, finish;
-    };
-    std::vector<Clocks> clocks_;
-};
 
 // Per event, its order class: events of one process between two of its nodes with a
 // synchronization edge to or from another process (or a barrier episode) share one; two events
@@ -78,31 +59,12 @@ class EventClocks {
 // search remembers chains by these classes.
 std::vector<std::uint32_t> order_classes(const TemporalGraph& g);
 
-// The direct dependences of one kind as adjacency lists both ways (CSR by source and by
-// target): two entries per race. Kept by the caller between the two kinds so that the second
-// reuses the storage of the first (on dense traces these lists are tens of bytes per race, and
-// fresh memory is what the stages spend most on: huge_pages.hpp).
-struct DirectDependenceLists {
-    std::vector<std::uint32_t> offsets; // per event: where its targets start
-    std::vector<EventId> targets;       // ascending per source
-    // Incoming lists, CSR by target, sources ascending; empty when the relation is symmetric
-    // (every source's targets are its sources: shared data on dense traces), in which case the
-    // lists by source serve both ways instead of a copy of 4 bytes a dependence.
-    bool symmetric = false;
-    std::vector<std::uint32_t> in_offsets;
-    std::vector<EventId> in_sources;
-    const std::vector<std::uint32_t>& incoming_offsets() const {
-        return symmetric ? offsets : in_offsets;
-    }
-    const std::vector<EventId>& incoming_sources() const {
-        return symmetric ? targets : in_sources;
-    }
-};
-
+// The dependences of one kind from the direct lists of both (lists.select(kind)).
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
-                                const UnorderedConflicts& conflicts, DependenceKind kind,
-                                Ordering ordering, std::uint64_t budget,
-                                const ProgressCallback& progress, DirectDependenceLists& lists);
+                                DirectDependenceLists& lists, const EventClocks& clocks,
+                                DependenceKind kind, std::uint64_t budget,
+                                const ProgressCallback& progress);
+// The same with lists of its own.
 Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,

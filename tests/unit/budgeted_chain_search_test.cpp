@@ -38,8 +38,8 @@ class OneStepAtATimeSearch {
         seen_.clear();
         std::fill(best_.begin(), best_.end(), kNone);
         compute_bounds(orig);
-        for (std::uint32_t i = lists_.offsets[orig.value]; i < lists_.offsets[orig.value + 1]; ++i)
-            record(lists_.targets[i], false);
+        for (const EventId y : events(lists_.targets(orig)))
+            record(y, false);
         path_.assign(1, orig);
         in_path_[g_.event_process(orig)] = true;
         if (open_ > 0) extend(orig);
@@ -63,10 +63,14 @@ class OneStepAtATimeSearch {
             if (j == bound_[q]) --open_;
         }
     }
+    static std::vector<EventId> events(const DependenceList& list) {
+        std::vector<EventId> out;
+        list.for_each([&](EventId e) { out.push_back(e); });
+        return out;
+    }
     bool has_target(EventId x, EventId y) const {
-        const auto b = lists_.targets.begin() + lists_.offsets[x.value];
-        const auto e = lists_.targets.begin() + lists_.offsets[x.value + 1];
-        return std::binary_search(b, e, y);
+        const std::vector<EventId> targets = events(lists_.targets(x));
+        return std::find(targets.begin(), targets.end(), y) != targets.end();
     }
     // Bounds as dependences.cpp defines them, found by a scan of every event.
     void compute_bounds(EventId orig) {
@@ -80,11 +84,8 @@ class OneStepAtATimeSearch {
                     continue;
                 if (order_.precedes(orig, y)) break;
                 bool step_in = false;
-                for (std::uint32_t i = lists_.incoming_offsets()[y.value];
-                     i < lists_.incoming_offsets()[y.value + 1]; ++i) {
-                    const EventId w = lists_.incoming_sources()[i];
+                for (const EventId w : events(lists_.sources(y)))
                     step_in |= g_.event_process(w) != p && order_.unordered(w, orig);
-                }
                 if (has_target(orig, y) || step_in) {
                     bound_[q] = g_.event_index(y);
                     ++open_;
@@ -99,8 +100,8 @@ class OneStepAtATimeSearch {
             const EventId y = g_.event_id(q, bound_[q]);
             if (has_target(x, y) && !step(y)) return;
         }
-        for (std::uint32_t i = lists_.offsets[x.value]; i < lists_.offsets[x.value + 1]; ++i)
-            if (!step(lists_.targets[i])) return;
+        for (const EventId y : events(lists_.targets(x)))
+            if (!step(y)) return;
     }
     bool step(EventId y) {
         if (open_ == 0) return false;
@@ -187,14 +188,15 @@ void expect_same_as_one_step_at_a_time(const TemporalGraph& g, const EventOrder&
                   std::uint64_t(1000), std::uint64_t(1) << 40}) {
                 SCOPED_TRACE(std::string(to_string(ordering)) + ", kind " +
                              std::to_string(int(kind)) + ", budget " + std::to_string(budget));
-                DirectDependenceLists lists;
+                const EventClocks clocks(g, ordering);
+                DirectDependenceLists lists(g, conflicts, clocks);
                 const Dependences fast =
-                    compute_dependences(g, order, conflicts, kind, ordering, budget, {}, lists);
+                    compute_dependences(g, order, lists, clocks, kind, budget, {});
                 OneStepAtATimeSearch reference(g, order, ordering, budget, lists);
                 std::vector<DependenceEdge> all;
                 std::uint64_t fallbacks = 0, origins = 0;
                 for (const EventId e : g.events()) {
-                    if (lists.offsets[e.value] == lists.offsets[e.value + 1]) continue;
+                    if (lists.targets(e).empty()) continue;
                     ++origins;
                     if (!reference.run(e, all)) ++fallbacks;
                 }
@@ -243,9 +245,14 @@ TEST_P(DirectDependenceListsByDefinition, SameListsBothWays) {
     const EventOrder order(g, ts);
     const UnorderedConflicts conflicts = find_apparent_races(g, order, {});
     ASSERT_FALSE(conflicts.races.empty());
-    for (const Ordering ordering : {Ordering::Approximate, Ordering::Complete})
-        for (const DependenceKind kind :
-             {DependenceKind::SharedData, DependenceKind::EventControl}) {
+    bool in_place = false;
+    for (const Ordering ordering : {Ordering::Approximate, Ordering::Complete}) {
+        // one set of lists for the kinds in turn, as the pipeline (the second reuses the
+        // first's storage), and the first kind again
+        const EventClocks clocks(g, ordering);
+        DirectDependenceLists lists(g, conflicts, clocks);
+        for (const DependenceKind kind : {DependenceKind::SharedData, DependenceKind::EventControl,
+                                          DependenceKind::SharedData}) {
             SCOPED_TRACE(std::string(to_string(ordering)) + ", kind " + std::to_string(int(kind)));
             std::vector<std::pair<std::uint32_t, std::uint32_t>> by_source;
             auto add = [&](const ApparentRace& r) {
@@ -276,20 +283,46 @@ TEST_P(DirectDependenceListsByDefinition, SameListsBothWays) {
                 by_target.emplace_back(to, from);
             const auto [offsets, targets] = csr(by_source);
             const auto [in_offsets, in_sources] = csr(by_target);
-            DirectDependenceLists lists;
-            compute_dependences(g, order, conflicts, kind, ordering, 1, {}, lists);
-            auto values = [](const std::vector<EventId>& events) {
-                std::vector<std::uint32_t> out;
-                out.reserve(events.size());
-                for (const EventId e : events)
-                    out.push_back(e.value);
-                return out;
+            compute_dependences(g, order, lists, clocks, kind, 1, {});
+            // the lists as CSR; empty() and any() agree
+            auto flatten = [&](auto list_of) {
+                std::vector<std::uint32_t> list_offsets(g.event_count() + 1, 0), list;
+                for (const EventId e : g.events()) {
+                    list_of(e).for_each([&](EventId y) { list.push_back(y.value); });
+                    list_offsets[e.value + 1] = static_cast<std::uint32_t>(list.size());
+                    const bool empty = list_offsets[e.value] == list_offsets[e.value + 1];
+                    EXPECT_EQ(list_of(e).empty(), empty);
+                    EXPECT_EQ(list_of(e).any([&](EventId y) { return y.value == list.back(); }),
+                              !empty);
+                }
+                return std::pair(list_offsets, list);
             };
-            EXPECT_EQ(lists.offsets, offsets);
-            EXPECT_EQ(values(lists.targets), targets);
-            EXPECT_EQ(lists.incoming_offsets(), in_offsets);
-            EXPECT_EQ(values(lists.incoming_sources()), in_sources);
+            const auto [listed_offsets, listed] =
+                flatten([&](EventId e) { return lists.targets(e); });
+            const auto [listed_in_offsets, listed_in] =
+                flatten([&](EventId e) { return lists.sources(e); });
+            EXPECT_EQ(listed_offsets, offsets);
+            EXPECT_EQ(listed, targets);
+            EXPECT_EQ(listed_in_offsets, in_offsets);
+            EXPECT_EQ(listed_in, in_sources);
+            // contains() per event against the list, for every event
+            for (const EventId x : g.events())
+                for (const EventId y : g.events()) {
+                    const auto first = targets.begin() + offsets[x.value];
+                    const auto last = targets.begin() + offsets[x.value + 1];
+                    ASSERT_EQ(lists.targets(x).contains(y),
+                              std::binary_search(first, last, y.value))
+                        << x.value << " -> " << y.value;
+                }
+            // what the lists store themselves: the transposed races (one direction when
+            // symmetric), the rest read in place; with atomic-only pairs, everything
+            const std::size_t held = (lists.symmetric() ? 1 : 2) * targets.size();
+            const std::size_t transposed = lists.symmetric() ? targets.size() / 2 : targets.size();
+            EXPECT_EQ(lists.stored(), conflicts.atomic_only.empty() ? transposed : held);
+            in_place |= lists.stored() < held;
         }
+    }
+    EXPECT_TRUE(in_place);
 }
 
 INSTANTIATE_TEST_SUITE_P(DenseTraces, DirectDependenceListsByDefinition,
