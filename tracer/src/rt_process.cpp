@@ -6,6 +6,7 @@
 
 #include "rt_environment.hpp"
 #include "rt_metadata.hpp"
+#include "rt_own_descriptors.hpp"
 #include "rt_real.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_thread_registry.hpp"
@@ -20,6 +21,7 @@ u32 g_stack_depth = 64;
 // threads do not exist in the child (their states are recycled, the locks they may have held
 // are free), and the forking thread continues as process 0 of the new trace.
 void after_fork_in_child() {
+    own_descriptors_after_fork();
     sync_objects_after_fork();
     ThreadState* self = tls_state;
     const bool traced = g_state.load(std::memory_order_acquire) == RtState::Ready && !finalized() &&

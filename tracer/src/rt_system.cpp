@@ -2,6 +2,7 @@
 #include "rt_system.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -63,6 +64,13 @@ u64 now() {
 
 int file_open_at(int dir, const char* path, int flags, unsigned mode) {
     return static_cast<int>(system_call(SYS_openat, dir, path, flags, mode));
+}
+
+int file_create_at(int dir, const char* name, int flags) {
+    const int fd =
+        file_open_at(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
+    if (fd >= 0) system_call(SYS_fchmod, fd, 0600);
+    return fd;
 }
 
 long file_read(int fd, void* buf, std::size_t n) {

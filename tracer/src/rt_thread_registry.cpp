@@ -12,6 +12,7 @@
 #include <new>
 
 #include "rt_metadata.hpp"
+#include "rt_own_descriptors.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
@@ -70,9 +71,7 @@ ThreadState* allocate_state() {
 bool open_stream(ThreadState* t) {
     Line l;
     l.s(firstrace::format::kStreamPrefix).u(t->pid).s(firstrace::format::kStreamSuffix);
-    t->fd = file_open_at(trace_directory_fd(), l.c_str(),
-                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    return t->fd >= 0;
+    return own_descriptor(t->fd, file_create_at(trace_directory_fd(), l.c_str())) >= 0;
 }
 
 void release_state(ThreadState* t) {
@@ -247,8 +246,7 @@ void thread_finish(ThreadState* t) {
     while (t->io_lock.exchange(1, std::memory_order_acquire) != 0)
         __builtin_ia32_pause();
     if (t->registry_slot < kRegistrySize) g_registry[t->registry_slot].store(nullptr);
-    if (t->fd >= 0) file_close(t->fd);
-    t->fd = -1;
+    close_own_descriptor(t->fd);
     t->io_lock.store(0, std::memory_order_release);
     tls_state = nullptr;
     tls_done = true;
@@ -277,8 +275,7 @@ void thread_registry_after_fork(ThreadState* self) {
         if (g_registry[i].load(std::memory_order_relaxed) == nullptr) continue;
         ThreadState* t = g_registry[i].exchange(nullptr);
         if (t == nullptr) continue;
-        if (t->fd >= 0) file_close(t->fd); // the child's copy of the parent's descriptor
-        t->fd = -1;
+        close_own_descriptor(t->fd); // the child's copy of the parent's descriptor
         if (t != self) release_state(t);
     }
     // The map is a private anonymous mapping: dropping its pages makes them read as zeros
