@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "rt_metadata.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_signals.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_system.hpp"
@@ -172,6 +173,7 @@ void finalize(const char* how, long value, bool in_signal) {
     }
     if (!in_signal) write_modules();
     write_end_line(how, value, running);
+    spare_stream_remove();
     if (!in_signal) announce_trace();
     g_state.store(RtState::Finished, std::memory_order_release);
 }

@@ -69,7 +69,7 @@ void unmark(int fd) {
 }
 
 int band_base() {
-    if (g_band_base < 0) {
+    if (g_band_base < 0) { // first called at start-up, before the program can lower the limit
         struct rlimit limit {};
         long soft = 1024;
         if (system_call(SYS_prlimit64, 0, RLIMIT_NOFILE, nullptr, &limit) == 0)
@@ -125,6 +125,24 @@ int own_descriptor(std::atomic<int>& holder, int fd) {
     mark(kept, &holder);
     holder.store(kept);
     return kept;
+}
+
+int own_descriptor_in_band(std::atomic<int>& holder, int fd) {
+    if (fd >= 0 && fd < band_base()) {
+        const int moved = copy_into_band(fd);
+        system_call(SYS_close, fd);
+        fd = moved;
+    }
+    return own_descriptor(holder, fd);
+}
+
+int transfer_own_descriptor(std::atomic<int>& from, std::atomic<int>& to) {
+    Locked locked;
+    const int fd = from.exchange(-1);
+    if (fd >= 0 && fd < kMaxOwnFd && g_holders != nullptr && g_holders[fd].load() == &from)
+        g_holders[fd].store(&to);
+    to.store(fd);
+    return fd;
 }
 
 void forget_own_descriptor(std::atomic<int>& holder) {

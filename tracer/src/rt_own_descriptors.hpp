@@ -14,6 +14,11 @@ namespace frt {
 // descriptor limit, close-on-exec), registers it and stores the number it now has in holder.
 // Returns that number (fd itself when no number of the band is free; -1 when fd < 0).
 int own_descriptor(std::atomic<int>& holder, int fd);
+// As own_descriptor, but only into the band: a descriptor that cannot be moved there is closed
+// (-1), so that the runtime takes none of the program's numbers for a reserve.
+int own_descriptor_in_band(std::atomic<int>& holder, int fd);
+// The runtime's descriptor in `from` is now kept in `to` (from becomes -1); returns it.
+int transfer_own_descriptor(std::atomic<int>& from, std::atomic<int>& to);
 // Unregisters and closes the runtime's descriptor in holder; holder becomes -1.
 void close_own_descriptor(std::atomic<int>& holder);
 // Unregisters the runtime's descriptor in holder without closing it (a fork child's copy that

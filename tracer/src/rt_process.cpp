@@ -7,6 +7,7 @@
 #include "rt_environment.hpp"
 #include "rt_metadata.hpp"
 #include "rt_own_descriptors.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_real.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_thread_registry.hpp"
@@ -67,6 +68,7 @@ void ensure_init() {
     record_buffer_init();
     sync_objects_init();
     thread_registry_init();
+    spare_stream_prepare();
     install_exit_handlers();
     pthread_atfork(nullptr, nullptr, after_fork_in_child);
     g_state.store(RtState::Ready, std::memory_order_release);

@@ -3,6 +3,7 @@
 // record buffer, stream) is mmap'd once, recycled through a free list, and registered in a
 // fixed table so that an exit or fork can reach every live thread; the thread map takes a
 // pthread_t to its process id (joins, names).
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -13,6 +14,7 @@
 
 #include "rt_metadata.hpp"
 #include "rt_own_descriptors.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
@@ -71,7 +73,12 @@ ThreadState* allocate_state() {
 bool open_stream(ThreadState* t) {
     Line l;
     l.s(firstrace::format::kStreamPrefix).u(t->pid).s(firstrace::format::kStreamSuffix);
-    return own_descriptor(t->fd, file_create_at(trace_directory_fd(), l.c_str())) >= 0;
+    const int fd = file_create_at(trace_directory_fd(), l.c_str());
+    const bool opened = (fd < 0 && (errno == EMFILE || errno == ENFILE))
+                            ? spare_stream_take(l.c_str(), t->fd) >= 0
+                            : own_descriptor(t->fd, fd) >= 0;
+    if (t->pid != 0) spare_stream_prepare(); // the one taken (a fork child: its first ones)
+    return opened;
 }
 
 void release_state(ThreadState* t) {
@@ -270,6 +277,7 @@ void untraced_from_now() {
 
 void thread_registry_after_fork(ThreadState* self) {
     g_state_lock.store(0); // its holder, if any, does not exist in the child
+    spare_stream_after_fork();
     for (u32 i = 0; i < kRegistrySize; ++i) {
         // read first: writing every slot would copy every page of the registry (copy-on-write)
         if (g_registry[i].load(std::memory_order_relaxed) == nullptr) continue;
