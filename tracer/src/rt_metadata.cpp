@@ -158,6 +158,11 @@ bool open_trace_directory() {
     g_trace_owner = static_cast<int>(getpid());
     const char* out = runtime_getenv("FIRSTRACE_OUTPUT");
     Line dir;
+    // An absolute name: a program that changes its directory (daemon() does chdir("/")) and
+    // forks later still finds the trace directory for its child's fork-<pid>.
+    if (char cwd[2048]; (out == nullptr || out[0] != '/') &&
+                        system_call(SYS_getcwd, cwd, sizeof cwd) > 0 && cwd[1] != 0)
+        dir.s(cwd).s("/");
     if (out && out[0]) {
         dir.s(out);
     } else {
