@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static long total;
+static volatile long total; // volatile: else optimized code adds in a register, stores once
 static sem_t counted, never;
 
 static void* adder(void* arg) {

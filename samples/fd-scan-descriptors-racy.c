@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static long total;
+static volatile long total; // volatile: else optimized code adds in a register, stores once
 static int log_pipe[2];
 
 static void* adder(void* arg) {

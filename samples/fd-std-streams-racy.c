@@ -53,5 +53,5 @@ int main(void) {
     for (int i = 0; i < 4; ++i)
         sum += record[i]; // RACE
     pthread_join(w, NULL);
-    return read(report[0], line, 5) == 5 ? 0 : 4;
+    return read(report[0], line, 5) == 5 && sum <= 10 ? 0 : 4; // (uses the sum: not dropped)
 }

@@ -9,7 +9,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static long total;
+static volatile long total; // volatile: else optimized code adds in a register, stores once
 
 static void* adder(void* arg) {
     for (int i = 0; i < 10000; ++i)
