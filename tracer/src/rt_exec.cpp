@@ -13,6 +13,7 @@
 // end line. The interposed daemon does what glibc's does (fork, parent _exit(0), child setsid,
 // chdir("/") unless nochdir, 0/1/2 onto /dev/null unless noclose) through the interposed fork
 // and _exit.
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <sys/stat.h>
@@ -37,18 +38,21 @@ void finish_trace_for_exec() {
     finalize("exec", 0, false);
 }
 
-// The arguments of execl/execlp/execle after `first`, up to the null pointer, into argv
-// (at most `capacity` - 1 of them; E2BIG beyond, as the kernel would refuse them too).
-int gather_arguments(const char* first, va_list ap, char** argv, int capacity) {
+constexpr int kMaxListArguments = 4096;
+// The arguments of execl/execlp/execle from `first` up to the null pointer, into argv (null
+// terminated); false (E2BIG, as the kernel would refuse them too) beyond kMaxListArguments - 1.
+bool gather_arguments(const char* first, va_list ap, char** argv) {
     int n = 0;
     for (const char* a = first; a != nullptr; a = va_arg(ap, const char*)) {
-        if (n + 1 >= capacity) return -1;
+        if (n + 1 >= kMaxListArguments) {
+            errno = E2BIG;
+            return false;
+        }
         argv[n++] = const_cast<char*>(a);
     }
     argv[n] = nullptr;
-    return n;
+    return true;
 }
-constexpr int kMaxListArguments = 4096;
 } // namespace
 
 FRT_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
@@ -75,38 +79,26 @@ FRT_EXPORT int execl(const char* path, const char* arg, ...) {
     char* argv[kMaxListArguments];
     va_list ap;
     va_start(ap, arg);
-    const int n = gather_arguments(arg, ap, argv, kMaxListArguments);
+    const bool gathered = gather_arguments(arg, ap, argv);
     va_end(ap);
-    if (n < 0) {
-        errno = E2BIG;
-        return -1;
-    }
-    return execv(path, argv);
+    return gathered ? execv(path, argv) : -1;
 }
 FRT_EXPORT int execlp(const char* file, const char* arg, ...) {
     char* argv[kMaxListArguments];
     va_list ap;
     va_start(ap, arg);
-    const int n = gather_arguments(arg, ap, argv, kMaxListArguments);
+    const bool gathered = gather_arguments(arg, ap, argv);
     va_end(ap);
-    if (n < 0) {
-        errno = E2BIG;
-        return -1;
-    }
-    return execvp(file, argv);
+    return gathered ? execvp(file, argv) : -1;
 }
 FRT_EXPORT int execle(const char* path, const char* arg, ...) {
     char* argv[kMaxListArguments];
     va_list ap;
     va_start(ap, arg);
-    const int n = gather_arguments(arg, ap, argv, kMaxListArguments);
-    char* const* envp = n < 0 ? nullptr : va_arg(ap, char* const*);
+    const bool gathered = gather_arguments(arg, ap, argv);
+    char* const* envp = gathered ? va_arg(ap, char* const*) : nullptr;
     va_end(ap);
-    if (n < 0) {
-        errno = E2BIG;
-        return -1;
-    }
-    return execve(path, argv, envp);
+    return gathered ? execve(path, argv, envp) : -1;
 }
 
 FRT_EXPORT int daemon(int nochdir, int noclose) {
