@@ -23,10 +23,13 @@
 //   every use, gets the new number), then the program's call does what it asked. A raw close
 //   or dup2/dup3 announced by the sanitizer syscall hooks does the same in the pre hook, so the
 //   raw call closes or replaces a number the runtime no longer uses.
+//   A stream's move waits for the thread's io_lock: a chunk being compressed and written keeps
+//   its number until the write is done (a thread running while the program took over every
+//   number it listed lost its stream: EBADF in 1 run of 6).
 // - Not covered: a raw `syscall` instruction the runtime does not see (no hook), a write of
-//   the program into a runtime number (it would have to guess it), and a runtime write that
-//   loaded its number just before the program's dup2 onto it replaced it (a window of a few
-//   instructions in a program that dup2's onto a number it does not own).
+//   the program into a runtime number (it would have to guess it), and a metadata line or a
+//   stream creation whose number was loaded just before the program's dup2 onto it replaced it
+//   (a window of a few instructions in a program that dup2's onto a number it does not own).
 #include "rt_own_descriptors.hpp"
 #include "rt_system.hpp"
 
@@ -34,6 +37,7 @@
 #include <fcntl.h>
 #include <linux/close_range.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 
 namespace frt {
@@ -45,9 +49,13 @@ constexpr int kBand = 256;
 constexpr int kBandCeiling = 1 << 16;
 
 // Which numbers are the runtime's (a bit each: 128 KiB, zero pages until used) and the holder
-// of each (mapped at the first registration).
+// and I/O lock of each (mapped at the first registration).
+struct Owner {
+    std::atomic<std::atomic<int>*> holder;
+    std::atomic<std::atomic<u32>*> io_lock;
+};
 std::atomic<u64> g_own_bits[kMaxOwnFd / 64];
-std::atomic<std::atomic<int>*>* g_holders = nullptr;
+Owner* g_owners = nullptr;
 std::atomic<u32> g_lock{0};
 int g_band_base = -1;
 
@@ -58,14 +66,22 @@ struct Locked {
     Locked& operator=(const Locked&) = delete;
 };
 
-void mark(int fd, std::atomic<int>* holder) {
-    g_holders[fd].store(holder, std::memory_order_relaxed);
+void mark(int fd, std::atomic<int>* holder, std::atomic<u32>* io_lock) {
+    g_owners[fd].holder.store(holder, std::memory_order_relaxed);
+    g_owners[fd].io_lock.store(io_lock, std::memory_order_relaxed);
     g_own_bits[fd / 64].fetch_or(u64{1} << (fd % 64), std::memory_order_release);
 }
 
 void unmark(int fd) {
     g_own_bits[fd / 64].fetch_and(~(u64{1} << (fd % 64)), std::memory_order_release);
-    g_holders[fd].store(nullptr, std::memory_order_relaxed);
+    g_owners[fd].holder.store(nullptr, std::memory_order_relaxed);
+    g_owners[fd].io_lock.store(nullptr, std::memory_order_relaxed);
+}
+
+// fd is the runtime's and kept in holder (the caller holds g_lock).
+bool held_by(int fd, const std::atomic<int>* holder) {
+    return fd >= 0 && fd < kMaxOwnFd && g_owners != nullptr &&
+           g_owners[fd].holder.load(std::memory_order_relaxed) == holder;
 }
 
 int band_base() {
@@ -89,11 +105,10 @@ int copy_into_band(int fd) {
     return moved >= kMaxOwnFd ? (system_call(SYS_close, moved), -1) : moved;
 }
 
-bool holders_ready() {
-    if (g_holders != nullptr) return true;
-    g_holders =
-        static_cast<std::atomic<std::atomic<int>*>*>(map_anonymous(kMaxOwnFd * sizeof(void*)));
-    return g_holders != nullptr;
+bool owners_ready() {
+    if (g_owners == nullptr)
+        g_owners = static_cast<Owner*>(map_anonymous(kMaxOwnFd * sizeof(Owner)));
+    return g_owners != nullptr;
 }
 
 } // namespace
@@ -103,13 +118,13 @@ bool is_own_descriptor(int fd) {
            (g_own_bits[fd / 64].load(std::memory_order_acquire) >> (fd % 64) & 1) != 0;
 }
 
-int own_descriptor(std::atomic<int>& holder, int fd) {
+int own_descriptor(std::atomic<int>& holder, int fd, std::atomic<u32>* io_lock) {
     if (fd < 0 || fd >= kMaxOwnFd) {
         holder.store(fd);
         return fd;
     }
     Locked locked;
-    if (!holders_ready()) {
+    if (!owners_ready()) {
         holder.store(fd);
         return fd;
     }
@@ -122,25 +137,66 @@ int own_descriptor(std::atomic<int>& holder, int fd) {
             system_call(SYS_fcntl, fd, F_SETFD, FD_CLOEXEC);
         }
     }
-    mark(kept, &holder);
+    mark(kept, &holder, io_lock);
     holder.store(kept);
     return kept;
 }
 
-int own_descriptor_in_band(std::atomic<int>& holder, int fd) {
-    if (fd >= 0 && fd < band_base()) {
-        const int moved = copy_into_band(fd);
-        system_call(SYS_close, fd);
-        fd = moved;
+namespace {
+bool same_file(int fd, int dir, const char* name) {
+    struct stat by_fd {
+    }, by_name{};
+    return system_call(SYS_fstat, fd, &by_fd) == 0 &&
+           system_call(SYS_newfstatat, dir, name, &by_name, AT_SYMLINK_NOFOLLOW) == 0 &&
+           by_fd.st_dev == by_name.st_dev && by_fd.st_ino == by_name.st_ino;
+}
+} // namespace
+
+int create_own_trace_file(std::atomic<int>& holder, const TraceFile& file,
+                          std::atomic<u32>* io_lock) {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const int dir = file.directory(); // read again: the program may have moved it
+        int fd = file_create_at(dir, file.name, file.create_flags);
+        if (fd < 0 && errno == EEXIST && attempt > 0) // made by an attempt before
+            fd =
+                file_open_at(dir, file.name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | file.create_flags);
+        if (fd < 0) {
+            if (errno == ENOTDIR || errno == EBADF) continue; // a stale directory number
+            break;
+        }
+        int placed = fd >= band_base() ? fd : copy_into_band(fd);
+        if (placed < 0 && errno != EBADF) { // no number of the band free, or a limit below it
+            if (file.band_only) {
+                system_call(SYS_close, fd);
+                break;
+            }
+            placed = fd;
+        }
+        if (placed >= 0) {
+            // registered first, checked after: a dup2 onto the number from now on moves it
+            // (vacate), one made before shows as another file
+            own_descriptor(holder, placed, io_lock);
+            if (same_file(holder.load(), file.directory(), file.name)) {
+                if (placed != fd) system_call(SYS_close, fd);
+                return holder.load();
+            }
+            forget_own_descriptor(holder); // the number may be the program's now: not closed
+        }
+        if (placed != fd && same_file(fd, file.directory(), file.name)) system_call(SYS_close, fd);
+        errno = EBADF;
     }
-    return own_descriptor(holder, fd);
+    holder.store(-1);
+    return -1;
 }
 
-int transfer_own_descriptor(std::atomic<int>& from, std::atomic<int>& to) {
+int transfer_own_descriptor(std::atomic<int>& from, std::atomic<int>& to,
+                            std::atomic<u32>* io_lock) {
     Locked locked;
     const int fd = from.exchange(-1);
-    if (fd >= 0 && fd < kMaxOwnFd && g_holders != nullptr && g_holders[fd].load() == &from)
-        g_holders[fd].store(&to);
+    if (held_by(fd, &from)) {
+        g_owners[fd].holder.store(&to);
+        g_owners[fd].io_lock.store(io_lock);
+    }
     to.store(fd);
     return fd;
 }
@@ -148,29 +204,50 @@ int transfer_own_descriptor(std::atomic<int>& from, std::atomic<int>& to) {
 void forget_own_descriptor(std::atomic<int>& holder) {
     Locked locked;
     const int fd = holder.exchange(-1);
-    if (fd >= 0 && fd < kMaxOwnFd && g_holders != nullptr && g_holders[fd].load() == &holder)
-        unmark(fd);
+    if (held_by(fd, &holder)) unmark(fd);
 }
 
 void close_own_descriptor(std::atomic<int>& holder) {
     Locked locked;
     const int fd = holder.exchange(-1);
     if (fd < 0) return;
-    if (fd < kMaxOwnFd && g_holders != nullptr && g_holders[fd].load() == &holder) unmark(fd);
+    if (held_by(fd, &holder)) unmark(fd);
     system_call(SYS_close, fd);
 }
 
 bool vacate_own_descriptor(int fd) {
-    if (!is_own_descriptor(fd)) return true;
-    Locked locked;
-    std::atomic<int>* holder = g_holders[fd].load();
-    if (holder == nullptr || !is_own_descriptor(fd)) return true;
-    int moved = copy_into_band(fd);
-    if (moved < 0) moved = static_cast<int>(system_call(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 3));
-    if (moved < 0 || moved >= kMaxOwnFd) return false;
-    mark(moved, holder);
-    holder->store(moved);
-    unmark(fd);
+    // The I/O lock first, then the registry's: a thread that fails a write closes its stream
+    // holding its io_lock (io_lock, then g_lock everywhere).
+    while (is_own_descriptor(fd)) {
+        std::atomic<u32>* io_lock = nullptr;
+        {
+            Locked locked;
+            if (is_own_descriptor(fd)) io_lock = g_owners[fd].io_lock.load();
+        }
+        if (io_lock != nullptr)
+            while (io_lock->exchange(1, std::memory_order_acquire) != 0)
+                __builtin_ia32_pause();
+        enum { kGone, kMoved, kNoNumber, kAgain } outcome = kGone;
+        {
+            Locked locked;
+            std::atomic<int>* holder = is_own_descriptor(fd) ? g_owners[fd].holder.load() : nullptr;
+            if (holder != nullptr && g_owners[fd].io_lock.load() != io_lock) {
+                outcome = kAgain; // another descriptor took the number meanwhile
+            } else if (holder != nullptr) {
+                int moved = copy_into_band(fd);
+                if (moved < 0)
+                    moved = static_cast<int>(system_call(SYS_fcntl, fd, F_DUPFD_CLOEXEC, 3));
+                outcome = moved >= 0 && moved < kMaxOwnFd ? kMoved : kNoNumber;
+                if (outcome == kMoved) {
+                    mark(moved, holder, io_lock);
+                    holder->store(moved);
+                    unmark(fd);
+                }
+            }
+        }
+        if (io_lock != nullptr) io_lock->store(0, std::memory_order_release);
+        if (outcome != kAgain) return outcome != kNoNumber;
+    }
     return true;
 }
 

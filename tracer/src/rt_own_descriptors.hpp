@@ -13,12 +13,32 @@ namespace frt {
 // fd was just opened by the runtime: moves it to the runtime's band of numbers (below the
 // descriptor limit, close-on-exec), registers it and stores the number it now has in holder.
 // Returns that number (fd itself when no number of the band is free; -1 when fd < 0).
-int own_descriptor(std::atomic<int>& holder, int fd);
-// As own_descriptor, but only into the band: a descriptor that cannot be moved there is closed
-// (-1), so that the runtime takes none of the program's numbers for a reserve.
-int own_descriptor_in_band(std::atomic<int>& holder, int fd);
-// The runtime's descriptor in `from` is now kept in `to` (from becomes -1); returns it.
-int transfer_own_descriptor(std::atomic<int>& from, std::atomic<int>& to);
+// `io_lock`: a lock the runtime holds while it writes through the descriptor (a thread's stream:
+// its io_lock), which a move of the descriptor takes so that no write in flight goes to the
+// number the program is taking over.
+int own_descriptor(std::atomic<int>& holder, int fd, std::atomic<u32>* io_lock = nullptr);
+// Creates the trace file `name` in the trace directory (file_create_at) as a runtime descriptor
+// kept in holder, on the band. Between the open, which takes the lowest free number, and the
+// move to the band, a thread of the program may close that number or put a file of its own on
+// it (a close-all loop, a dup2 onto every number it listed), and the directory's own number may
+// move: the number is checked to name the file after its registration (a dup2 from then on
+// moves it), and otherwise left to the program and the file opened again, up to four times (a
+// program's dup2 that began before the registration and lands after the check is not seen: a
+// window of a few instructions in the program's thread). band_only: a file that cannot be
+// placed in the band is closed (-1): the runtime takes none of the program's numbers for a
+// spare. -1 with errno EMFILE/ENFILE when the kernel has no number (a full table).
+struct TraceFile {
+    int (*directory)();
+    const char* name;
+    int create_flags;
+    bool band_only;
+};
+int create_own_trace_file(std::atomic<int>& holder, const TraceFile& file,
+                          std::atomic<u32>* io_lock = nullptr);
+// The runtime's descriptor in `from` is now kept in `to` (from becomes -1), written under
+// io_lock (own_descriptor); returns it.
+int transfer_own_descriptor(std::atomic<int>& from, std::atomic<int>& to,
+                            std::atomic<u32>* io_lock = nullptr);
 // Unregisters and closes the runtime's descriptor in holder; holder becomes -1.
 void close_own_descriptor(std::atomic<int>& holder);
 // Unregisters the runtime's descriptor in holder without closing it (a fork child's copy that

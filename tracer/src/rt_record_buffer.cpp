@@ -51,8 +51,7 @@ bool record_buffer_attach(ThreadState* t, char* mem) {
 
 void write_chunk(ThreadState* t, std::size_t n) {
     using firstrace::format::ChunkHeader;
-    const int fd = t->fd.load(std::memory_order_relaxed);
-    if (n == 0 || fd < 0) return;
+    if (n == 0 || t->fd.load(std::memory_order_relaxed) < 0) return;
     t->in_flush = true;
     const std::size_t hs = sizeof(ChunkHeader);
     const std::size_t z = ZSTD_compressCCtx(static_cast<ZSTD_CCtx*>(t->cctx), t->zbuf + hs,
@@ -67,7 +66,8 @@ void write_chunk(ThreadState* t, std::size_t n) {
         h.raw_size = static_cast<u32>(n);
         h.checksum = firstrace::format::chunk_checksum(h, t->zbuf + hs, z);
         std::memcpy(t->zbuf, &h, hs);
-        if (!write_all(fd, t->zbuf, hs + z)) {
+        // loaded now: the program may have taken the number it had (rt_own_descriptors.cpp)
+        if (!write_all(t->fd.load(std::memory_order_relaxed), t->zbuf, hs + z)) {
             // The stream keeps the chunks written before and gets no more: a later chunk after
             // a lost one would be out of sequence.
             const int error = errno;

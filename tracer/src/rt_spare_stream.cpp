@@ -35,20 +35,22 @@ void spare_stream_prepare() {
     if (g_preparing.exchange(true)) return;
     const int dir = trace_directory_fd();
     // (EEXIST: a thread that took that spare has not renamed it yet, and prepares after)
-    for (int k = 0; k < kSpares && dir >= 0; ++k)
-        if (g_spares[k].load() < 0)
-            own_descriptor_in_band(g_spares[k], file_create_at(dir, SpareName(k).text));
+    for (int k = 0; k < kSpares && dir >= 0; ++k) {
+        if (g_spares[k].load() >= 0) continue;
+        const SpareName spare(k);
+        create_own_trace_file(g_spares[k], {trace_directory_fd, spare.text, 0, true});
+    }
     g_preparing.store(false);
 }
 
-int spare_stream_take(const char* name, std::atomic<int>& holder) {
+int spare_stream_take(const char* name, std::atomic<int>& holder, std::atomic<u32>* io_lock) {
     const int dir = trace_directory_fd();
     for (int k = 0; k < kSpares; ++k) {
         std::atomic<int> taken{-1};
         if (transfer_own_descriptor(g_spares[k], taken) < 0) continue;
         const SpareName spare(k);
         if (system_call(SYS_renameat2, dir, spare.text, dir, name, RENAME_NOREPLACE) == 0)
-            return transfer_own_descriptor(taken, holder);
+            return transfer_own_descriptor(taken, holder, io_lock);
         system_call(SYS_unlinkat, dir, spare.text, 0);
         close_own_descriptor(taken);
     }

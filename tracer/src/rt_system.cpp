@@ -115,7 +115,8 @@ int file_open_at(int dir, const char* path, int flags, unsigned mode) {
 int file_create_at(int dir, const char* name, int flags) {
     const int fd =
         file_open_at(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
-    if (fd >= 0) system_call(SYS_fchmod, fd, 0600);
+    // by name: the number may already be the program's (rt_own_descriptors.hpp, own_trace_file)
+    if (fd >= 0) system_call(SYS_fchmodat, dir, name, 0600, 0);
     return fd;
 }
 

@@ -14,8 +14,8 @@
 
 #include "rt_metadata.hpp"
 #include "rt_own_descriptors.hpp"
-#include "rt_spare_stream.hpp"
 #include "rt_record_buffer.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
 
@@ -73,10 +73,10 @@ ThreadState* allocate_state() {
 bool open_stream(ThreadState* t) {
     Line l;
     l.s(firstrace::format::kStreamPrefix).u(t->pid).s(firstrace::format::kStreamSuffix);
-    const int fd = file_create_at(trace_directory_fd(), l.c_str());
-    const bool opened = (fd < 0 && (errno == EMFILE || errno == ENFILE))
-                            ? spare_stream_take(l.c_str(), t->fd) >= 0
-                            : own_descriptor(t->fd, fd) >= 0;
+    const bool created =
+        create_own_trace_file(t->fd, {trace_directory_fd, l.c_str(), 0, false}, &t->io_lock) >= 0;
+    const bool opened = created || ((errno == EMFILE || errno == ENFILE) &&
+                                    spare_stream_take(l.c_str(), t->fd, &t->io_lock) >= 0);
     if (t->pid != 0) spare_stream_prepare(); // the one taken (a fork child: its first ones)
     return opened;
 }
