@@ -27,9 +27,11 @@
 //   its number until the write is done (a thread running while the program took over every
 //   number it listed lost its stream: EBADF in 1 run of 6).
 // - Not covered: a raw `syscall` instruction the runtime does not see (no hook), a write of
-//   the program into a runtime number (it would have to guess it), and a metadata line or a
-//   stream creation whose number was loaded just before the program's dup2 onto it replaced it
-//   (a window of a few instructions in a program that dup2's onto a number it does not own).
+//   the program into a runtime number (it would have to guess it), a metadata line whose number
+//   was loaded just before the program's dup2 onto it replaced it, and a program dup2 that
+//   checked a number just before a new trace file was registered there and lands after the
+//   check (create_own_trace_file): windows of a few instructions in a program that dup2's
+//   onto numbers it does not own.
 #include "rt_own_descriptors.hpp"
 #include "rt_system.hpp"
 
