@@ -11,8 +11,9 @@
 #include <cstring>
 
 #include "rt_metadata.hpp"
-#include "rt_signals.hpp"
 #include "rt_record_buffer.hpp"
+#include "rt_signals.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
 
@@ -150,7 +151,8 @@ void finalize(const char* how, long value, bool in_signal) {
         }
         self->abandoned.store(true);
     }
-    complete_other_threads(self, std::strcmp(how, "exit") == 0);
+    // an exec ends every other thread as exit does: they have done all they will do
+    complete_other_threads(self, std::strcmp(how, "exit") == 0 || std::strcmp(how, "exec") == 0);
     u32 running = 0;
     for (u32 i = 0; i < kRegistrySize; ++i) {
         ThreadState* t = registered_thread(i);
@@ -172,6 +174,7 @@ void finalize(const char* how, long value, bool in_signal) {
     }
     if (!in_signal) write_modules();
     write_end_line(how, value, running);
+    spare_stream_remove();
     if (!in_signal) announce_trace();
     g_state.store(RtState::Finished, std::memory_order_release);
 }

@@ -51,20 +51,25 @@
 //                                releases the queue's writer object of kAnyPriority.
 // Descriptors below kMaxFd (2^20, rt_fd_table.cpp) are modelled; larger ones only get the
 // buffer accesses.
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <stdarg.h>
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "rt_fd.hpp"
 #include "rt_fd_table.hpp"
+#include "rt_own_descriptors.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_signals.hpp"
 #include "rt_socket.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 using namespace frt::fd;
@@ -382,9 +387,42 @@ FRT_EXPORT ssize_t sendmsg(int fd, const struct msghdr* msg, int flags) {
     return REAL(sendmsg)(fd, msg, flags);
 }
 
+namespace {
+// A call on one of the runtime's own descriptors fails as if the number were not open (EBADF),
+// or as if no number were free (EMFILE) for a dup2/dup3 onto one that cannot be moved
+// (rt_own_descriptors.cpp).
+int refused(int error) {
+    errno = error;
+    return -1;
+}
+} // namespace
+
 FRT_EXPORT int close(int fd) {
+    if (is_own_descriptor(fd)) return refused(EBADF);
     retired(fd, FRT_CALLER());
     return REAL(close)(fd);
+}
+
+// close_range/closefrom: each open descriptor of the range is closed as by close() (the
+// runtime's own are spared); CLOSE_RANGE_CLOEXEC closes nothing, and CLOSE_RANGE_UNSHARE closes
+// in a table of the calling thread's own, which the other threads do not share: neither retires
+// a number of the process.
+FRT_EXPORT int close_range(unsigned first, unsigned last, int flags) {
+    const u64 pc = FRT_CALLER();
+    if (first > last || (flags & ~(CLOSE_RANGE_CLOEXEC | CLOSE_RANGE_UNSHARE)) != 0)
+        return static_cast<int>(system_call(SYS_close_range, first, last, flags));
+    if ((flags & (CLOSE_RANGE_CLOEXEC | CLOSE_RANGE_UNSHARE)) == 0)
+        for_each_program_descriptor(first, last, [&](int fd) { retired(fd, pc); });
+    return close_range_sparing_own(first, last, flags);
+}
+FRT_EXPORT void closefrom(int low) {
+    const u64 pc = FRT_CALLER();
+    const unsigned first = low < 0 ? 0u : static_cast<unsigned>(low);
+    const int saved = errno;
+    for_each_program_descriptor(first, ~0u, [&](int fd) { retired(fd, pc); });
+    if (close_range_sparing_own(first, ~0u, 0) != 0) // no close_range (Linux < 5.9): one by one
+        for_each_program_descriptor(first, ~0u, [](int fd) { system_call(SYS_close, fd); });
+    errno = saved;
 }
 
 // pipe, pipe2, socketpair: two new descriptors of one description (a write to one is read at
@@ -444,13 +482,18 @@ void descriptor_used(int fd, u64 pc) {
 } // namespace frt::fd
 
 FRT_EXPORT int dup(int fd) {
+    if (is_own_descriptor(fd)) return refused(EBADF);
     return duplicated(fd, REAL(dup)(fd), true, FRT_CALLER());
 }
 FRT_EXPORT int dup2(int oldfd, int newfd) {
+    if (is_own_descriptor(oldfd)) return refused(EBADF);
+    if (!vacate_own_descriptor(newfd)) return refused(EMFILE);
     if (oldfd != newfd) descriptor_used(newfd, FRT_CALLER());
     return duplicated(oldfd, REAL(dup2)(oldfd, newfd), false, FRT_CALLER());
 }
 FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
+    if (is_own_descriptor(oldfd)) return refused(EBADF);
+    if (!vacate_own_descriptor(newfd)) return refused(EMFILE);
     if (oldfd != newfd) descriptor_used(newfd, FRT_CALLER());
     return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags), false, FRT_CALLER());
 }
@@ -459,6 +502,7 @@ FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     va_start(ap, cmd);
     const unsigned long arg = va_arg(ap, unsigned long); // int, long or pointer: one register
     va_end(ap);
+    if (is_own_descriptor(fd)) return refused(EBADF);
     const int r = REAL(fcntl)(fd, cmd, arg);
     if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true, FRT_CALLER());
     return r;
@@ -578,6 +622,8 @@ FRT_INTERCEPTOR_ALIAS(send)
 FRT_INTERCEPTOR_ALIAS(sendto)
 FRT_INTERCEPTOR_ALIAS(sendmsg)
 FRT_INTERCEPTOR_ALIAS(close)
+FRT_INTERCEPTOR_ALIAS(close_range)
+FRT_INTERCEPTOR_ALIAS(closefrom)
 FRT_INTERCEPTOR_ALIAS(pipe)
 FRT_INTERCEPTOR_ALIAS(pipe2)
 FRT_INTERCEPTOR_ALIAS(socketpair)

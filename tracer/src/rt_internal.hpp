@@ -120,7 +120,7 @@ struct ThreadState {
     std::size_t zcap;
     void* cctx;
     u32 seq;
-    int fd;
+    std::atomic<int> fd; // the stream file: a runtime descriptor (rt_own_descriptors.hpp)
 
     // acquire-elision cache: last atomic object acquired and its release stamp then
     const void* acq_obj;

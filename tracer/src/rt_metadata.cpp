@@ -6,6 +6,7 @@
 // instrumented code announced itself, the modules again at exit and the end line.
 #include "rt_metadata.hpp"
 #include "rt_environment.hpp"
+#include "rt_own_descriptors.hpp"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,8 +25,9 @@ namespace key = firstrace::format::metadata_key;
 
 namespace {
 char g_dir[4096];
-int g_dir_fd = -1;
-int g_meta_fd = -1;
+// runtime descriptors (rt_own_descriptors.hpp): read at each use, the program may move them
+std::atomic<int> g_dir_fd{-1};
+std::atomic<int> g_meta_fd{-1};
 bool g_announce = false; // print the trace path at exit (not under `firstrace record`)
 std::atomic<bool> g_instrumented{false};
 std::atomic<int> g_write_errno{0};
@@ -114,21 +117,21 @@ void write_header() {
 // The fork child's trace directory (g_dir, just created by the child, mode 0700): streams and
 // metadata are created through its descriptor, as in open_trace_directory.
 void reopen_metadata() {
-    if (g_meta_fd >= 0) file_close(g_meta_fd);
-    if (g_dir_fd >= 0) file_close(g_dir_fd);
-    g_dir_fd = file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    g_meta_fd =
-        g_dir_fd < 0
-            ? -1
-            : file_open_at(g_dir_fd, firstrace::format::kMetadataFile,
-                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
+    close_own_descriptor(g_meta_fd);
+    close_own_descriptor(g_dir_fd);
+    own_descriptor(g_dir_fd,
+                   file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    own_descriptor(
+        g_meta_fd,
+        g_dir_fd < 0 ? -1 : file_create_at(g_dir_fd, firstrace::format::kMetadataFile, O_APPEND));
 }
 } // namespace
 
 void write_metadata_line(Line& l) {
-    if (g_meta_fd < 0) return;
+    const int fd = g_meta_fd.load(std::memory_order_relaxed);
+    if (fd < 0) return;
     l.s("\n");
-    write_all(g_meta_fd, l.buf, l.n);
+    write_all(fd, l.buf, l.n);
 }
 
 void write_modules() {
@@ -155,6 +158,11 @@ bool open_trace_directory() {
     g_trace_owner = static_cast<int>(getpid());
     const char* out = runtime_getenv("FIRSTRACE_OUTPUT");
     Line dir;
+    // An absolute name: a program that changes its directory (daemon() does chdir("/")) and
+    // forks later still finds the trace directory for its child's fork-<pid>.
+    if (char cwd[2048]; (out == nullptr || out[0] != '/') &&
+                        system_call(SYS_getcwd, cwd, sizeof cwd) > 0 && cwd[1] != 0)
+        dir.s(cwd).s("/");
     if (out && out[0]) {
         dir.s(out);
     } else {
@@ -176,7 +184,8 @@ bool open_trace_directory() {
         message(l.c_str());
         return false;
     }
-    g_dir_fd = file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    own_descriptor(g_dir_fd,
+                   file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
     struct stat dir_stat;
     const char* refused = nullptr;
     if (g_dir_fd < 0 || fstat(g_dir_fd, &dir_stat) != 0)
@@ -189,14 +198,12 @@ bool open_trace_directory() {
         Line l;
         l.s("refusing trace directory ").s(g_dir).s(": ").s(refused).s("; not tracing");
         message(l.c_str());
-        if (g_dir_fd >= 0) file_close(g_dir_fd);
-        g_dir_fd = -1;
+        close_own_descriptor(g_dir_fd);
         return false;
     }
     Line meta;
     meta.s(g_dir).s("/").s(firstrace::format::kMetadataFile);
-    g_meta_fd = file_open_at(g_dir_fd, firstrace::format::kMetadataFile,
-                             O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+    own_descriptor(g_meta_fd, file_create_at(g_dir_fd, firstrace::format::kMetadataFile, O_APPEND));
     if (g_meta_fd < 0) {
         Line l;
         l.s("cannot create ")
@@ -223,6 +230,7 @@ bool enter_fork_directory() {
     Line dir;
     dir.s(g_dir).s("/").s(firstrace::format::kForkPrefix).u(static_cast<u64>(getpid()));
     if (dir.n >= sizeof g_dir - 64 || mkdir(dir.c_str(), 0700) != 0) return false;
+    system_call(SYS_chmod, dir.c_str(), 0700); // the program's umask may have taken our bits
     std::memcpy(g_dir, dir.c_str(), dir.n + 1);
     g_trace_owner = static_cast<int>(getpid());
     reopen_metadata();

@@ -6,6 +6,8 @@
 
 #include "rt_environment.hpp"
 #include "rt_metadata.hpp"
+#include "rt_own_descriptors.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_real.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_thread_registry.hpp"
@@ -20,6 +22,7 @@ u32 g_stack_depth = 64;
 // threads do not exist in the child (their states are recycled, the locks they may have held
 // are free), and the forking thread continues as process 0 of the new trace.
 void after_fork_in_child() {
+    own_descriptors_after_fork();
     sync_objects_after_fork();
     ThreadState* self = tls_state;
     const bool traced = g_state.load(std::memory_order_acquire) == RtState::Ready && !finalized() &&
@@ -65,6 +68,7 @@ void ensure_init() {
     record_buffer_init();
     sync_objects_init();
     thread_registry_init();
+    spare_stream_prepare();
     install_exit_handlers();
     pthread_atfork(nullptr, nullptr, after_fork_in_child);
     g_state.store(RtState::Ready, std::memory_order_release);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rt_metadata.hpp"
+#include "rt_own_descriptors.hpp"
 #include "rt_system.hpp"
 
 namespace frt {
@@ -50,7 +51,7 @@ bool record_buffer_attach(ThreadState* t, char* mem) {
 
 void write_chunk(ThreadState* t, std::size_t n) {
     using firstrace::format::ChunkHeader;
-    if (n == 0 || t->fd < 0) return;
+    if (n == 0 || t->fd.load(std::memory_order_relaxed) < 0) return;
     t->in_flush = true;
     const std::size_t hs = sizeof(ChunkHeader);
     const std::size_t z = ZSTD_compressCCtx(static_cast<ZSTD_CCtx*>(t->cctx), t->zbuf + hs,
@@ -65,12 +66,12 @@ void write_chunk(ThreadState* t, std::size_t n) {
         h.raw_size = static_cast<u32>(n);
         h.checksum = firstrace::format::chunk_checksum(h, t->zbuf + hs, z);
         std::memcpy(t->zbuf, &h, hs);
-        if (!write_all(t->fd, t->zbuf, hs + z)) {
+        // loaded now: the program may have taken the number it had (rt_own_descriptors.cpp)
+        if (!write_all(t->fd.load(std::memory_order_relaxed), t->zbuf, hs + z)) {
             // The stream keeps the chunks written before and gets no more: a later chunk after
             // a lost one would be out of sequence.
             const int error = errno;
-            file_close(t->fd);
-            t->fd = -1;
+            close_own_descriptor(t->fd);
             note_stream_write_failed(t->thread_pid, error);
         }
     }

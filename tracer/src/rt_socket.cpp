@@ -41,6 +41,7 @@
 // description, which can only over-order). socketpair()'s ends share a description as a pipe's
 // do (rt_fd.cpp).
 #include "rt_socket.hpp"
+#include "rt_own_descriptors.hpp"
 
 #include <errno.h>
 #include <linux/netlink.h>
@@ -133,8 +134,10 @@ u64 address_identity(const struct sockaddr* a, socklen_t len, u64 tag) {
 // `answered`: the kernel described the socket (sock_diag works here).
 u64 unix_peer_inode(u64 inode, bool& answered) {
     answered = false;
-    const long nl =
-        system_call(SYS_socket, AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
+    std::atomic<int> holder{-1}; // a runtime descriptor: a program closing everything spares it
+    const int nl = own_descriptor(
+        holder, static_cast<int>(system_call(SYS_socket, AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+                                             NETLINK_SOCK_DIAG)));
     if (nl < 0) return 0;
     struct {
         struct nlmsghdr header;
@@ -165,7 +168,7 @@ u64 unix_peer_inode(u64 inode, bool& answered) {
                     peer = *static_cast<const u32*>(RTA_DATA(a));
         }
     }
-    system_call(SYS_close, nl);
+    close_own_descriptor(holder);
     return peer;
 }
 

@@ -1,13 +1,16 @@
 // The program's syscall(): the raw system calls whose effects the runtime models are passed to
 // their models (futexes: rt_futex.cpp; signal masks that would block the exit flush signal:
-// rt_exit_flush_reach.cpp), every other one is forwarded unchanged. Six arguments are read
-// whatever the call takes, as glibc's own syscall() passes six registers to the kernel: the ones
-// the call does not use are ignored by the kernel. The runtime's own system calls do not come
-// here (rt_system.hpp). ThreadSanitizer does not intercept syscall().
+// rt_exit_flush_reach.cpp; closes and duplications that would touch the runtime's own descriptors:
+// rt_own_descriptors.cpp, as the libc calls), every other one is forwarded unchanged. Six arguments
+// are read whatever the call takes, as glibc's own syscall() passes six registers to the kernel:
+// the ones the call does not use are ignored by the kernel. The runtime's own system calls do not
+// come here (rt_system.hpp). ThreadSanitizer does not intercept syscall().
+#include <errno.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "rt_own_descriptors.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_syscall.hpp"
@@ -17,6 +20,36 @@ using namespace frt;
 
 namespace {
 FRT_DECLARE_REAL_TYPED(syscall, SyscallFn);
+// The runtime's own descriptors (rt_own_descriptors.cpp): close, dup, fcntl of one fail with
+// EBADF, dup2/dup3 onto one move it away first, close_range spares them. kNotSpared: forward
+// the call unchanged (a raw call without hooks stays invisible to the descriptor model).
+constexpr long kNotSpared = -4096;
+long own_descriptors_spared(long number, const long* a) {
+    const int fd = static_cast<int>(a[0]);
+    switch (number) {
+    case SYS_close:
+    case SYS_dup:
+    case SYS_fcntl:
+        if (!is_own_descriptor(fd)) return kNotSpared;
+        errno = EBADF;
+        return -1;
+    case SYS_dup2:
+    case SYS_dup3:
+        if (is_own_descriptor(fd)) {
+            errno = EBADF;
+            return -1;
+        }
+        if (vacate_own_descriptor(static_cast<int>(a[1]))) return kNotSpared;
+        errno = EMFILE;
+        return -1;
+    case SYS_close_range:
+        if (static_cast<unsigned>(a[0]) > static_cast<unsigned>(a[1])) return kNotSpared;
+        return close_range_sparing_own(static_cast<unsigned>(a[0]), static_cast<unsigned>(a[1]),
+                                       static_cast<int>(a[2]));
+    default:
+        return kNotSpared;
+    }
+}
 } // namespace
 
 bool frt::copy_call_argument(void* to, u64 from, u64 n) {
@@ -39,6 +72,7 @@ FRT_EXPORT long syscall(long number, ...) {
     if (real == nullptr) return system_call6(number, a[0], a[1], a[2], a[3], a[4], a[5]);
     const u64 pc = FRT_CALLER();
     if (futex_call_modelled(number, a)) return futex_call(number, a, real, pc);
+    if (const long r = own_descriptors_spared(number, a); r != kNotSpared) return r;
     RawSignalSet copy;
     keep_exit_flush_reachable(number, a, copy, pc);
     return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);

@@ -27,6 +27,7 @@
 #include <sys/uio.h>
 
 #include "rt_fd.hpp"
+#include "rt_own_descriptors.hpp"
 #include "rt_record.hpp"
 #include "rt_socket.hpp"
 
@@ -135,7 +136,13 @@ FRT_HOOK_POST(sendmsg)(long, long, long, long) {}
 
 // --- descriptors ------------------------------------------------------------------------------
 
+// A raw close or dup2/dup3 onto one of the runtime's descriptors: the runtime's moves away first
+// (rt_own_descriptors.cpp), the raw call then closes or replaces a number the runtime left.
 FRT_HOOK_PRE(close)(long fd) {
+    if (is_own_descriptor(as_fd(fd))) {
+        vacate_own_descriptor(as_fd(fd));
+        return;
+    }
     retired(as_fd(fd), FRT_CALLER());
 }
 FRT_HOOK_POST(close)(long, long) {}
@@ -156,12 +163,14 @@ FRT_HOOK_POST(dup)(long res, long fd) {
     duplicated(as_fd(fd), as_fd(res), true, FRT_CALLER());
 }
 FRT_HOOK_PRE(dup2)(long oldfd, long newfd) {
+    vacate_own_descriptor(as_fd(newfd));
     if (oldfd != newfd) descriptor_used(as_fd(newfd), FRT_CALLER());
 }
 FRT_HOOK_POST(dup2)(long res, long oldfd, long) {
     duplicated(as_fd(oldfd), as_fd(res), false, FRT_CALLER());
 }
 FRT_HOOK_PRE(dup3)(long oldfd, long newfd, long) {
+    vacate_own_descriptor(as_fd(newfd));
     if (oldfd != newfd) descriptor_used(as_fd(newfd), FRT_CALLER());
 }
 FRT_HOOK_POST(dup3)(long res, long oldfd, long, long) {

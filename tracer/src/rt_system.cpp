@@ -2,7 +2,10 @@
 #include "rt_system.hpp"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,18 +38,62 @@ void* map_anonymous(std::size_t size) {
     return p == MAP_FAILED ? nullptr : p;
 }
 
+namespace {
+// The program may have lowered RLIMIT_FSIZE (a test of its own EFBIG handling): a write of the
+// runtime past it would raise SIGXFSZ, whose default action ends the program, in the thread
+// that made the write, and fail with EFBIG. The trace is not the program's file: the runtime
+// writes with SIGXFSZ blocked, drops the signal its own write raised (one that was pending
+// before is the program's and stays), and retries once with the soft limit raised to the hard
+// one, restoring the program's limit right after (a window of three system calls in which the
+// program's own writes are not limited). A hard limit the program lowered too cuts the trace,
+// which says why (issue 13). ThreadSanitizer writes no file and is not affected.
+constexpr u64 kXfszBit = u64{1} << (SIGXFSZ - 1);
+
+long write_once(int fd, const char* p, std::size_t n) {
+    long w;
+    do
+        w = system_call(SYS_write, fd, p, n);
+    while (w < 0 && errno == EINTR);
+    if (w >= 0 || errno != EFBIG) return w;
+    struct rlimit limit {};
+    if (system_call(SYS_prlimit64, 0, RLIMIT_FSIZE, nullptr, &limit) != 0 ||
+        limit.rlim_cur == limit.rlim_max)
+        return w;
+    const struct rlimit raised = {limit.rlim_max, limit.rlim_max};
+    if (system_call(SYS_prlimit64, 0, RLIMIT_FSIZE, &raised, nullptr) != 0) return w;
+    w = system_call(SYS_write, fd, p, n);
+    const int error = errno;
+    system_call(SYS_prlimit64, 0, RLIMIT_FSIZE, &limit, nullptr);
+    errno = error;
+    return w;
+}
+} // namespace
+
 bool write_all(int fd, const void* data, std::size_t n) {
     const char* p = static_cast<const char*>(data);
+    u64 blocked = kXfszBit, saved = 0, pending = 0;
+    system_call(SYS_rt_sigprocmask, SIG_BLOCK, &blocked, &saved, sizeof(u64));
+    system_call(SYS_rt_sigpending, &pending, sizeof(u64));
+    bool ok = true;
     while (n > 0) {
-        const ssize_t w = system_call(SYS_write, fd, p, n);
+        const long w = write_once(fd, p, n);
         if (w < 0) {
-            if (errno == EINTR) continue;
-            return false;
+            ok = false;
+            break;
         }
         p += w;
         n -= static_cast<std::size_t>(w);
     }
-    return true;
+    const int error = errno;
+    u64 now_pending = 0;
+    system_call(SYS_rt_sigpending, &now_pending, sizeof(u64));
+    if ((now_pending & kXfszBit) != 0 && (pending & kXfszBit) == 0) {
+        const struct timespec zero = {0, 0};
+        system_call(SYS_rt_sigtimedwait, &blocked, nullptr, &zero, sizeof(u64));
+    }
+    system_call(SYS_rt_sigprocmask, SIG_SETMASK, &saved, nullptr, sizeof(u64));
+    errno = error;
+    return ok;
 }
 
 void message(const char* text) {
@@ -63,6 +110,14 @@ u64 now() {
 
 int file_open_at(int dir, const char* path, int flags, unsigned mode) {
     return static_cast<int>(system_call(SYS_openat, dir, path, flags, mode));
+}
+
+int file_create_at(int dir, const char* name, int flags) {
+    const int fd =
+        file_open_at(dir, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | flags, 0600);
+    // by name: the number may already be the program's (rt_own_descriptors.hpp, own_trace_file)
+    if (fd >= 0) system_call(SYS_fchmodat, dir, name, 0600, 0);
+    return fd;
 }
 
 long file_read(int fd, void* buf, std::size_t n) {

@@ -38,6 +38,9 @@ template <class... Args> FRT_INLINE long system_call(long number, Args... args) 
 // read/write, which model descriptors (rt_fd.cpp) and would take the runtime's files for the
 // program's (a stream opened on a number the program just closed is a new incarnation of it).
 int file_open_at(int dir, const char* path, int flags, unsigned mode = 0);
+// A new file of the trace, write-only (O_EXCL, O_NOFOLLOW, close-on-exec, plus `flags`), mode
+// 0600 whatever the program's umask (umask(0777) would leave the trace unreadable).
+int file_create_at(int dir, const char* name, int flags = 0);
 long file_read(int fd, void* buf, std::size_t n);
 int file_close(int fd);
 

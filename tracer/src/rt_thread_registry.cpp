@@ -3,6 +3,7 @@
 // record buffer, stream) is mmap'd once, recycled through a free list, and registered in a
 // fixed table so that an exit or fork can reach every live thread; the thread map takes a
 // pthread_t to its process id (joins, names).
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -12,7 +13,9 @@
 #include <new>
 
 #include "rt_metadata.hpp"
+#include "rt_own_descriptors.hpp"
 #include "rt_record_buffer.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
 
@@ -70,9 +73,12 @@ ThreadState* allocate_state() {
 bool open_stream(ThreadState* t) {
     Line l;
     l.s(firstrace::format::kStreamPrefix).u(t->pid).s(firstrace::format::kStreamSuffix);
-    t->fd = file_open_at(trace_directory_fd(), l.c_str(),
-                         O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    return t->fd >= 0;
+    const bool created =
+        create_own_trace_file(t->fd, {trace_directory_fd, l.c_str(), 0, false}, &t->io_lock) >= 0;
+    const bool opened = created || ((errno == EMFILE || errno == ENFILE) &&
+                                    spare_stream_take(l.c_str(), t->fd, &t->io_lock) >= 0);
+    if (t->pid != 0) spare_stream_prepare(); // the one taken (a fork child: its first ones)
+    return opened;
 }
 
 void release_state(ThreadState* t) {
@@ -247,8 +253,7 @@ void thread_finish(ThreadState* t) {
     while (t->io_lock.exchange(1, std::memory_order_acquire) != 0)
         __builtin_ia32_pause();
     if (t->registry_slot < kRegistrySize) g_registry[t->registry_slot].store(nullptr);
-    if (t->fd >= 0) file_close(t->fd);
-    t->fd = -1;
+    close_own_descriptor(t->fd);
     t->io_lock.store(0, std::memory_order_release);
     tls_state = nullptr;
     tls_done = true;
@@ -272,13 +277,13 @@ void untraced_from_now() {
 
 void thread_registry_after_fork(ThreadState* self) {
     g_state_lock.store(0); // its holder, if any, does not exist in the child
+    spare_stream_after_fork();
     for (u32 i = 0; i < kRegistrySize; ++i) {
         // read first: writing every slot would copy every page of the registry (copy-on-write)
         if (g_registry[i].load(std::memory_order_relaxed) == nullptr) continue;
         ThreadState* t = g_registry[i].exchange(nullptr);
         if (t == nullptr) continue;
-        if (t->fd >= 0) file_close(t->fd); // the child's copy of the parent's descriptor
-        t->fd = -1;
+        close_own_descriptor(t->fd); // the child's copy of the parent's descriptor
         if (t != self) release_state(t);
     }
     // The map is a private anonymous mapping: dropping its pages makes them read as zeros
