@@ -137,12 +137,12 @@ class RaceList {
     // Inline: the reports read every race of 10^8 this way, several times.
     Race at_run(std::size_t i, std::size_t run) const {
         Race r;
-        r.id = id_.empty() ? static_cast<std::uint32_t>(i) : id_[i];
+        r.id = id(i);
         r.a = events_[a_event_[run]];
         r.b = events_[b_event_[i]];
         if (!tangle_.empty() && tangle_[i] != kNone) r.tangle = tangle_[i];
-        r.partition = partition_[i];
-        r.status = status_[i];
+        r.partition = partition(i);
+        r.status = status(i);
         if (!actual_.empty() && actual_[i] != 0) r.actual = actual_[i] == 2;
         return r;
     }
