@@ -117,9 +117,11 @@ FRT_EXPORT int daemon(int nochdir, int noclose) {
         errno = ENODEV;
         return -1;
     }
+    // The interposed dup2/close: a runtime descriptor that holds 0/1/2 (the program had closed
+    // them and the band was full) moves first, and the descriptor model retires 0/1/2.
     for (int std_fd = 0; std_fd < 3; ++std_fd)
-        system_call(SYS_dup2, fd, std_fd);
-    if (fd > 2) system_call(SYS_close, fd);
+        dup2(fd, std_fd);
+    if (fd > 2) close(fd);
     return 0;
 }
 
