@@ -7,7 +7,6 @@
 
 #include "dependences.hpp"
 #include "firstrace/reused_pages.hpp"
-#include "huge_pages.hpp"
 #include "race_ordering.hpp"
 #include "resource_usage.hpp"
 #include "validation.hpp"
@@ -121,7 +120,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
             columns.events.push_back(g.event_ref(e));
         if (result.ordering == Ordering::Complete) {
             const EventClocks clocks(g, result.ordering);
-            assign_on_huge_pages(columns.actual, races.size(), std::uint8_t(0));
+            columns.actual.resize_for_overwrite(races.size()); // every race's written below
             races.for_each([&](std::uint32_t i, EventId a, EventId b) {
                 const bool actual = clocks.overlap(a, b);
                 columns.actual[i] = actual ? 2 : 1;

@@ -1,8 +1,8 @@
 #include "direct_dependence_lists.hpp"
 
+#include <array>
 #include <tuple>
 
-#include "huge_pages.hpp"
 
 namespace firstrace {
 
@@ -10,12 +10,11 @@ namespace {
 
 // Sizes a direction's storage for its counts (offsets[e + 1]: e's stored entries), reusing what
 // the other kind left.
-void allocate(std::vector<std::uint32_t>& offsets, std::vector<std::uint32_t>& stored) {
+void allocate(std::vector<std::uint32_t>& offsets, PageArray<std::uint32_t>& stored) {
     for (std::size_t e = 0; e + 1 < offsets.size(); ++e)
         offsets[e + 1] += offsets[e];
-    if (stored.capacity() < offsets.back()) std::vector<std::uint32_t>().swap(stored);
-    reserve_on_huge_pages(stored, offsets.back());
-    stored.resize(offsets.back());
+    if (stored.capacity() < offsets.back()) stored = PageArray<std::uint32_t>();
+    stored.resize_for_overwrite(offsets.back());
 }
 
 } // namespace
@@ -35,10 +34,9 @@ DirectDependenceLists::DirectDependenceLists(const TemporalGraph& g,
 void DirectDependenceLists::find_by_runs() {
     const ApparentRaceList& races = conflicts_.races;
     for (auto& kind : found_)
-        for (Found& f : kind) {
-            f.gives.assign(races.size());
-            f.counts.assign(g_.event_count(), 0);
-        }
+        for (Found& f : kind)
+            f.gives.resize_for_overwrite(races.size()); // every word written below
+    transposed_.assign(g_.event_count(), {0, 0, 0, 0});
     std::uint64_t word[2][2] = {{0, 0}, {0, 0}};
     std::uint64_t given[2] = {0, 0};
     auto flush = [&](std::uint32_t i) {
@@ -62,10 +60,11 @@ void DirectDependenceLists::find_by_runs() {
             word[0][1] |= std::uint64_t(ba) << bit;
             word[1][0] |= std::uint64_t(control_ab) << bit;
             word[1][1] |= std::uint64_t(control_ba) << bit;
-            found_[0][0].counts[*b] += ba;
-            found_[0][1].counts[*b] += ab;
-            found_[1][0].counts[*b] += control_ba;
-            found_[1][1].counts[*b] += control_ab;
+            std::array<std::uint32_t, 4>& counts = transposed_[*b]; // one cache line
+            counts[0] += ba;
+            counts[1] += ab;
+            counts[2] += control_ba;
+            counts[3] += control_ab;
             given[0] += std::uint64_t(ab) + ba;
             given[1] += std::uint64_t(control_ab) + control_ba;
             if (bit == 63) flush(i);
@@ -86,32 +85,39 @@ void DirectDependenceLists::select(DependenceKind kind) {
     }
     Found* const found = found_[index(kind)];
     const bool both = !symmetric();
-    auto offsets_of = [&](Direction& d, const Found& f) {
+    auto offsets_of = [&](Direction& d, const Found& f, std::size_t column) {
         d.offsets.assign(g_.event_count() + 1, 0);
-        std::copy(f.counts.begin(), f.counts.end(), d.offsets.begin() + 1);
+        for (std::size_t e = 0; e < transposed_.size(); ++e)
+            d.offsets[e + 1] = transposed_[e][column];
         allocate(d.offsets, d.stored);
         d.gives = &f.gives;
     };
-    offsets_of(out_, found[0]);
-    if (both) offsets_of(in_, found[1]);
-    std::vector<std::uint32_t> fill_out(out_.offsets.begin(), out_.offsets.end() - 1);
-    std::vector<std::uint32_t> fill_in;
-    if (both) fill_in.assign(in_.offsets.begin(), in_.offsets.end() - 1);
+    offsets_of(out_, found[0], 2 * index(kind));
+    if (both) offsets_of(in_, found[1], 2 * index(kind) + 1);
     const RaceBits& ab = found[0].gives;
     const RaceBits& ba = found[1].gives;
+    if (!both) {
+        std::vector<std::uint32_t> fill(out_.offsets.begin(), out_.offsets.end() - 1);
+        conflicts_.races.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
+                                          const std::uint32_t* b_end) {
+            ba.for_each_set(first, first + static_cast<std::uint32_t>(b_end - b),
+                            [&](std::uint32_t i) {
+                                out_.stored[fill[b[i - first]]++] = a.value;
+                                return true;
+                            });
+        });
+        return;
+    }
+    // Both directions' cursors of an event side by side: one cache line a race.
+    std::vector<std::array<std::uint32_t, 2>> fill(g_.event_count());
+    for (std::size_t e = 0; e < fill.size(); ++e)
+        fill[e] = {out_.offsets[e], in_.offsets[e]};
     conflicts_.races.for_each_run(
         [&](std::uint32_t first, EventId a, const std::uint32_t* b, const std::uint32_t* b_end) {
-            if (!both) {
-                ba.for_each_set(first, first + static_cast<std::uint32_t>(b_end - b),
-                                [&](std::uint32_t i) {
-                                    out_.stored[fill_out[b[i - first]]++] = a.value;
-                                    return true;
-                                });
-                return;
-            }
             for (std::uint32_t i = first; b != b_end; ++b, ++i) {
-                if (ba[i]) out_.stored[fill_out[*b]++] = a.value;
-                if (ab[i]) in_.stored[fill_in[*b]++] = a.value;
+                std::array<std::uint32_t, 2>& at = fill[*b];
+                if (ba[i]) out_.stored[at[0]++] = a.value;
+                if (ab[i]) in_.stored[at[1]++] = a.value;
             }
         });
 }

@@ -13,11 +13,13 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <vector>
 
 #include "apparent_races.hpp"
+#include "firstrace/page_array.hpp"
 
 namespace firstrace {
 
@@ -57,11 +59,12 @@ class EventClocks {
     std::vector<Clocks> clocks_;
 };
 
-// A bit per race.
+// A bit per race (on reused pages: the lists' passes write every word).
 class RaceBits {
   public:
-    void assign(std::size_t races) { words_.assign((races + 63) / 64, 0); }
-    std::vector<std::uint64_t>& words() { return words_; }
+    // Room for the bits of `races` races, their values unspecified until written.
+    void resize_for_overwrite(std::size_t races) { words_.resize_for_overwrite((races + 63) / 64); }
+    PageArray<std::uint64_t>& words() { return words_; }
     bool operator[](std::uint32_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
     // Set bits in [from, to).
     std::uint32_t count(std::uint32_t from, std::uint32_t to) const {
@@ -106,7 +109,7 @@ class RaceBits {
         return true;
     }
 
-    std::vector<std::uint64_t> words_;
+    PageArray<std::uint64_t> words_;
 };
 
 // One event's list: its stored part (ascending), then the races of its run that give the
@@ -178,14 +181,12 @@ class DirectDependenceLists {
     // it gives the dependence from its run's event (a -> b by source, b -> a by target).
     struct Direction {
         std::vector<std::uint32_t> offsets;
-        std::vector<std::uint32_t> stored;
+        PageArray<std::uint32_t> stored; // on reused pages, and not zeroed: select() fills it
         const RaceBits* gives = nullptr;
     };
-    // What the first pass found for one kind and direction: per race its bit, per event the
-    // number of its transposed entries.
+    // What the first pass found for one kind and direction: per race its bit.
     struct Found {
         RaceBits gives;
-        std::vector<std::uint32_t> counts;
     };
     static std::size_t index(DependenceKind kind) {
         return kind == DependenceKind::SharedData ? 0 : 1;
@@ -212,6 +213,8 @@ class DirectDependenceLists {
     std::vector<std::uint32_t> run_first_, run_length_;
     const std::uint32_t* run_b_ = nullptr; // the b column
     Found found_[2][2];                    // [kind][by source, by target]
+    // per event its transposed entries, [2 kind + direction] as found_ (one cache line a race)
+    std::vector<std::array<std::uint32_t, 4>> transposed_;
     std::uint64_t given_[2] = {0, 0};      // dependences per kind
     DependenceKind kind_ = DependenceKind::SharedData;
     Direction out_, in_;

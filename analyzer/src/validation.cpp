@@ -3,7 +3,6 @@
 #include <optional>
 #include <unordered_map>
 
-#include "huge_pages.hpp"
 
 namespace firstrace {
 
@@ -69,7 +68,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const ApparentRaceList&
                                  const Dependences& shared_data, const Dependences& event_control,
                                  const ProgressCallback& progress, std::uint64_t timestamp_budget) {
     ValidationOutcome out;
-    assign_on_huge_pages(out.status, races.size(), RaceStatus::Feasible);
+    out.status.assign(races.size(), RaceStatus::Feasible);
     if (races.empty()) return out;
     // f(index of b's first race, b's, one past them) per run and process of b
     const auto for_each_stretch = [&](std::uint32_t first, const std::uint32_t* b,
@@ -120,7 +119,7 @@ ValidationOutcome validate_races(const TemporalGraph& g, const ApparentRaceList&
                     if (scc == kNone) continue;
                     auto [it, inserted] = tangle_ids.try_emplace(scc, out.tangle_count);
                     if (inserted) ++out.tangle_count;
-                    if (out.tangle.empty()) assign_on_huge_pages(out.tangle, races.size(), kNone);
+                    if (out.tangle.empty()) out.tangle.assign(races.size(), kNone);
                     out.tangle[i] = it->second;
                 }
             };

@@ -6,14 +6,15 @@
 #include <vector>
 
 #include "dependences.hpp"
+#include "firstrace/page_array.hpp"
 
 namespace firstrace {
 
 struct ValidationOutcome {
-    std::vector<RaceStatus> status; // per race
+    PageArray<RaceStatus> status; // per race (on reused pages: reused_pages.hpp)
     // Per race, dense tangle ids (kNone: not tangled); empty when no race is tangled, the
     // common case, which spares a word per race (tens of millions on dense traces).
-    std::vector<std::uint32_t> tangle;
+    PageArray<std::uint32_t> tangle;
     std::uint32_t tangle_count = 0;
 };
 

@@ -1,6 +1,7 @@
-// ReusedPages: inside a scope a large PageArray freed leaves its mapping to the next large one
-// (resized to it, its values intact), small ones and those freed outside a scope are unmapped,
-// and the scope's end unmaps what is left.
+// ReusedPages: inside a scope a large PageArray freed leaves its pages to the next large ones
+// (a smaller one takes the front of the mapping, a larger one pieces of several, the rest
+// fresh), small ones and those freed outside a scope are unmapped, and the scope's end unmaps
+// what is left.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -30,19 +31,22 @@ TEST(ReusedPages, ALargeArrayFreedInAScopeIsTakenByTheNext) {
             const PageArray<std::uint32_t> a = filled(kLarge);
             freed = a.data();
         }
-        EXPECT_GE(ReusedPages::kept_bytes(), kLarge * sizeof(std::uint32_t));
-        // A smaller array of another type takes it over, shrunk to its own size.
+        const std::size_t kept = ReusedPages::kept_bytes();
+        EXPECT_GE(kept, kLarge * sizeof(std::uint32_t));
+        // A smaller array of another type takes the front of it; the rest stays kept.
         PageArray<std::uint8_t> b;
         b.reserve(ReusedPages::kSmallest + 12345);
         EXPECT_EQ(static_cast<const void*>(b.data()), freed);
-        EXPECT_EQ(ReusedPages::kept_bytes(), 0u);
+        EXPECT_EQ(ReusedPages::kept_bytes(), kept - b.capacity());
         for (std::size_t i = 0; i < ReusedPages::kSmallest + 12345; ++i)
             b.push_back(static_cast<std::uint8_t>(i));
         for (std::size_t i = 0; i < b.size(); i += 4099)
             ASSERT_EQ(b[i], static_cast<std::uint8_t>(i));
-        // A larger one grows a kept mapping: what it writes is what it reads.
+        // A larger one is made of both pieces and fresh pages: what it writes is what it reads.
         { const PageArray<std::uint8_t> gone = std::move(b); }
+        EXPECT_EQ(ReusedPages::kept_bytes(), kept);
         const PageArray<std::uint32_t> c = filled(2 * kLarge);
+        EXPECT_EQ(ReusedPages::kept_bytes(), 0u);
         for (std::size_t i = 0; i < c.size(); i += 4099)
             ASSERT_EQ(c[i], static_cast<std::uint32_t>(i * 7));
         // Small arrays are not kept; a kept one is unmapped when the scope ends.
@@ -56,6 +60,37 @@ TEST(ReusedPages, ALargeArrayFreedInAScopeIsTakenByTheNext) {
     EXPECT_EQ(ReusedPages::kept_bytes(), 0u);
 }
 
+TEST(ReusedPages, PiecesOfSeveralMappingsMakeOneArray) {
+    const ReusedPages::Scope scope;
+    std::size_t freed = 0;
+    {
+        std::vector<PageArray<std::uint32_t>> arrays;
+        for (const std::size_t n : {kLarge, 3 * kLarge, 2 * kLarge}) {
+            arrays.push_back(filled(n));
+            freed += arrays.back().capacity() * sizeof(std::uint32_t);
+        }
+    }
+    EXPECT_EQ(ReusedPages::kept_bytes(), freed);
+    // Smaller than all three together: pieces of the largest first, the last one cut.
+    PageArray<std::uint64_t> a;
+    a.assign(freed / sizeof(std::uint64_t) - kLarge, 5);
+    const std::size_t left = ReusedPages::kept_bytes();
+    EXPECT_GT(left, 0u);
+    EXPECT_EQ(left, freed - a.capacity() * sizeof(std::uint64_t));
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a[i] = i * 3;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        ASSERT_EQ(a[i], i * 3);
+    // Larger than what is left: all of it, and fresh pages past it.
+    PageArray<std::uint8_t> b;
+    b.resize_for_overwrite(left + ReusedPages::kSmallest);
+    EXPECT_EQ(ReusedPages::kept_bytes(), 0u);
+    for (std::size_t i = 0; i < b.size(); ++i)
+        b[i] = static_cast<std::uint8_t>(i % 251);
+    for (std::size_t i = 0; i < b.size(); ++i)
+        ASSERT_EQ(b[i], static_cast<std::uint8_t>(i % 251));
+}
+
 TEST(ReusedPages, ScopesNestAndKeepAFewMappings) {
     {
         const ReusedPages::Scope outer;
@@ -63,13 +98,13 @@ TEST(ReusedPages, ScopesNestAndKeepAFewMappings) {
         {
             const ReusedPages::Scope inner;
             std::vector<PageArray<std::uint32_t>> arrays;
-            arrays.reserve(6);
-            for (int i = 0; i < 6; ++i)
+            arrays.reserve(ReusedPages::kSlots + 2);
+            for (std::size_t i = 0; i < ReusedPages::kSlots + 2; ++i)
                 arrays.push_back(filled(kLarge));
             one = arrays.front().capacity() * sizeof(std::uint32_t);
         }
-        // Four of the six are kept, and the inner scope's end left them to the outer one.
-        EXPECT_EQ(ReusedPages::kept_bytes(), 4 * one);
+        // kSlots of them are kept, and the inner scope's end left them to the outer one.
+        EXPECT_EQ(ReusedPages::kept_bytes(), ReusedPages::kSlots * one);
     }
     EXPECT_EQ(ReusedPages::kept_bytes(), 0u);
 }

@@ -81,6 +81,17 @@ template <class T> class PageArray {
         data_[size_++] = value;
     }
     void clear() { size_ = 0; }
+    // n elements, each `value`.
+    void assign(std::size_t n, const T& value) {
+        resize_for_overwrite(n);
+        std::fill(data_, data_ + n, value);
+    }
+    // n elements, those past the old size unspecified (pages reused or zeroed): for arrays
+    // the caller writes whole, which spares writing fresh pages twice.
+    void resize_for_overwrite(std::size_t n) {
+        reserve(n);
+        size_ = n;
+    }
     void reserve(std::size_t n) {
         if (n <= capacity()) return;
         const std::size_t bytes = round_up(n * sizeof(T));

@@ -33,10 +33,10 @@ class RaceList {
         std::vector<std::uint32_t> a_begin; // per run of races with one a: its first race
         std::vector<std::uint32_t> a_event; // per run: a's event number
         PageArray<std::uint32_t> b_event;   // per race: b's event number (grown in place)
-        std::vector<RaceStatus> status;     // per race
+        PageArray<RaceStatus> status;       // per race
         PackedIdColumn partition;           // per race (1, 2 or 4 bytes an entry)
-        std::vector<std::uint32_t> tangle;  // per race (kNone: untangled), or none at all
-        std::vector<std::uint8_t> actual;   // per race (0 unknown, 1 no, 2 yes), or none at all
+        PageArray<std::uint32_t> tangle;    // per race (kNone: untangled), or none at all
+        PageArray<std::uint8_t> actual;     // per race (0 unknown, 1 no, 2 yes), or none at all
     };
 
     class Iterator {
@@ -151,11 +151,11 @@ class RaceList {
     std::vector<EventRef> events_;
     std::vector<std::uint32_t> a_begin_, a_event_;
     PageArray<std::uint32_t> b_event_;
-    std::vector<RaceStatus> status_;
+    PageArray<RaceStatus> status_;
     PackedIdColumn partition_;
     std::vector<std::uint32_t> id_; // per race, or none while every id is its index
-    std::vector<std::uint32_t> tangle_;
-    std::vector<std::uint8_t> actual_;
+    PageArray<std::uint32_t> tangle_;
+    PageArray<std::uint8_t> actual_;
     std::unordered_map<std::uint64_t, std::uint32_t> number_of_; // push_back's, over events_
 };
 

@@ -3,13 +3,14 @@
 //
 // A page the kernel hands out is zeroed on its first touch, which on the virtual machines of
 // issue 14 costs 0.3-2 s a GB; pages already written cost nothing to write again. On dense
-// traces a stage frees a per-race array shortly before a later stage fills one of about the
-// same size (the sweep's per-race flags, read by the dependences only, and the ordering's
-// race -> partition column: 2.3·10^8 bytes each on fork/join waves). The later array takes the
-// freed mapping over (mremap to its size: the pages move, the rest is unmapped) instead of
-// faulting in fresh ones. Kept mappings stay resident until taken, so only a few are kept, only
-// while a `Scope` is open on the thread (analyze() opens one: the analysis runs on one thread),
-// and the scope unmaps what is left when it closes. Not on Linux: nothing is kept.
+// traces a stage frees per-race arrays shortly before a later stage fills others of a few
+// bytes per race (fork/join waves at 1.4·10^6 lines, 2.3·10^8 races: the dependence lists'
+// 0.9 GB and the sweep's flags, then the statuses, the partitions, the overlap column). The
+// later arrays take the freed pages over (moved by mremap: pieces of one mapping, or pieces of
+// several made one) instead of faulting in fresh ones. Kept mappings stay resident until taken,
+// so only a few are kept, only while a `Scope` is open on the thread (analyze() opens one: the
+// analysis runs on one thread), and the scope unmaps what is left when it closes. Not on
+// Linux: nothing is kept.
 #pragma once
 
 #include <array>
@@ -37,21 +38,34 @@ class ReusedPages {
     // Below this a mapping is a few huge pages at most: not worth keeping.
     static constexpr std::size_t kSmallest = std::size_t(16) << 20;
 
-    // A kept mapping resized to `bytes` (its pages written before, any contents), or nullptr.
-    // The largest one is taken: the most of its pages are used again.
+    // A mapping of `bytes` (a multiple of the page size) made of kept pages as far as they go
+    // (written before, any contents), the rest fresh; nullptr when nothing is kept. The pages
+    // are cut from the largest kept mappings first: the fewest pieces to move. A piece is moved
+    // by mremap (the page tables move, not the data), so the pages freed by several arrays make
+    // one array: the stages free their per-race arrays a few at a time, of other sizes than the
+    // next stage's (DESIGN-NOTES "Per-race arrays on reused pages").
     static void* take(std::size_t bytes) {
 #if defined(__linux__)
-        Pool& p = pool();
-        Mapping* best = nullptr;
-        for (Mapping& m : p.kept)
-            if (m.data != nullptr && (best == nullptr || m.bytes > best->bytes)) best = &m;
-        if (best == nullptr || bytes < kSmallest) return nullptr;
-        void* data = best->data;
-        if (best->bytes != bytes) data = ::mremap(data, best->bytes, bytes, MREMAP_MAYMOVE);
-        if (data == MAP_FAILED) data = nullptr; // the old mapping is then still mapped
-        if (data == nullptr) ::munmap(best->data, best->bytes);
-        *best = {};
-        return data;
+        if (bytes < kSmallest) return nullptr;
+        Mapping* first = largest();
+        if (first == nullptr) return nullptr;
+        if (first->bytes >= bytes) return cut(*first, bytes);
+        // Several pieces: moved, largest first, to the front of a fresh mapping.
+        void* const region =
+            ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (region == MAP_FAILED) return nullptr;
+        char* const base = static_cast<char*>(region);
+        std::size_t filled = 0;
+        for (Mapping* m = first; m != nullptr && filled < bytes; m = largest()) {
+            const std::size_t n = m->bytes < bytes - filled ? m->bytes : bytes - filled;
+            char* const from = static_cast<char*>(m->data) + (m->bytes - n);
+            if (::mremap(from, n, n, MREMAP_MAYMOVE | MREMAP_FIXED, base + filled) == MAP_FAILED)
+                break; // the piece is still mapped where it was, and still kept
+            m->bytes -= n;
+            if (m->bytes == 0) *m = {};
+            filled += n;
+        }
+        return region;
 #else
         (void)bytes;
         return nullptr;
@@ -59,18 +73,26 @@ class ReusedPages {
     }
 
     // Whether the mapping [data, data + bytes) is kept (then the caller must not unmap it).
+    // With every slot taken, the smallest of them and the new one is unmapped.
     static bool keep(void* data, std::size_t bytes) {
 #if !defined(__linux__)
         return false; // PageArray's storage is realloc's there
-#endif
+#else
         Pool& p = pool();
         if (p.depth == 0 || bytes < kSmallest) return false;
-        for (Mapping& m : p.kept)
+        Mapping* smallest = &p.kept[0];
+        for (Mapping& m : p.kept) {
             if (m.data == nullptr) {
                 m = {data, bytes};
                 return true;
             }
-        return false;
+            if (m.bytes < smallest->bytes) smallest = &m;
+        }
+        if (smallest->bytes >= bytes) return false;
+        ::munmap(smallest->data, smallest->bytes);
+        *smallest = {data, bytes};
+        return true;
+#endif
     }
 
     // Bytes kept on this thread (for tests).
@@ -81,6 +103,9 @@ class ReusedPages {
         return n;
     }
 
+    // Mappings kept at most (pieces of one count as one each).
+    static constexpr std::size_t kSlots = 8;
+
   private:
     struct Mapping {
         void* data = nullptr;
@@ -88,11 +113,24 @@ class ReusedPages {
     };
     struct Pool {
         unsigned depth = 0;
-        std::array<Mapping, 4> kept{};
+        std::array<Mapping, kSlots> kept{};
     };
     static Pool& pool() {
         thread_local Pool p;
         return p;
+    }
+    static Mapping* largest() {
+        Mapping* best = nullptr;
+        for (Mapping& m : pool().kept)
+            if (m.data != nullptr && (best == nullptr || m.bytes > best->bytes)) best = &m;
+        return best;
+    }
+    // The first `bytes` of m, taken out of it (m keeps the rest).
+    static void* cut(Mapping& m, std::size_t bytes) {
+        void* const data = m.data;
+        m.bytes -= bytes;
+        m.data = m.bytes == 0 ? nullptr : static_cast<char*>(m.data) + bytes;
+        return data;
     }
     static void release_all() {
         for (Mapping& m : pool().kept) {
