@@ -3,6 +3,7 @@
 #include "firstrace/analysis.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 
 #include "dependences.hpp"
@@ -85,6 +86,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     clock.done("apparent races");
 
     Dependences shared_data, event_control;
+    RaceBits overlap; // complete mode: per race, its events overlapped in time
     {
         // both kinds' directions of every race found in one pass, then each kind's lists
         const EventClocks clocks(g, result.ordering);
@@ -93,6 +95,7 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
                                           options.transitive_budget, progress);
         event_control = compute_dependences(g, order, lists, clocks, DependenceKind::EventControl,
                                             options.transitive_budget, progress);
+        if (result.ordering == Ordering::Complete) overlap = lists.take_overlap();
     }
     conflicts.races.release_flags(); // read by the dependences only
     std::vector<ApparentRace>().swap(conflicts.atomic_only);
@@ -119,13 +122,17 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
         for (const EventId e : g.events())
             columns.events.push_back(g.event_ref(e));
         if (result.ordering == Ordering::Complete) {
-            const EventClocks clocks(g, result.ordering);
             columns.actual.resize_for_overwrite(races.size()); // every race's written below
-            races.for_each([&](std::uint32_t i, EventId a, EventId b) {
-                const bool actual = clocks.overlap(a, b);
-                columns.actual[i] = actual ? 2 : 1;
-                c.actual += actual ? 1 : 0;
-            });
+            const PageArray<std::uint64_t>& words = overlap.words();
+            for (std::size_t k = 0; k < words.size(); ++k) {
+                const std::size_t first = k * 64,
+                                  n = std::min<std::size_t>(64, races.size() - first);
+                for (std::size_t j = 0; j < n; ++j)
+                    columns.actual[first + j] =
+                        static_cast<std::uint8_t>(1 + ((words[k] >> j) & 1));
+                c.actual += static_cast<std::uint64_t>(std::popcount(words[k])); // none past n
+            }
+            overlap = RaceBits();
         }
         conflicts.races.move_columns_to(columns.a_begin, columns.a_event, columns.b_event);
         for (const RaceStatus status : validation.status) {

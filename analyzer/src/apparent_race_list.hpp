@@ -90,9 +90,9 @@ class ApparentRaceList {
         const std::size_t i = size();
         b_event_.push_back(race.b.value);
         if (i % 32 == 0) flags_.push_back(0);
-        flags_.back() |= std::uint64_t((race.a_writes_b_reads ? 1 : 0) |
-                                       (race.b_writes_a_reads ? 2 : 0))
-                         << (2 * (i % 32));
+        flags_.back() |=
+            std::uint64_t((race.a_writes_b_reads ? 1 : 0) | (race.b_writes_a_reads ? 2 : 0))
+            << (2 * (i % 32));
     }
     // Whether <a, b> is listed.
     bool contains(EventId a, EventId b) const {

@@ -241,14 +241,16 @@ class ChainSearch {
             it = run_end;
         }
         const GivenTargets given{targets};
-        // from each process's first target on (the races before it give no dependence)
+        // from each process's first target to its last (the races around give no dependence)
         const TargetIt run_end = targets.run + targets.length;
         const std::uint32_t last = targets.first + targets.length;
         for (std::uint32_t i = targets.gives->next(targets.first, last); i != last;) {
             const TargetIt at = targets.run + (i - targets.first);
             const ProcessId q = g_.event_process(EventId(*at));
             const TargetIt q_end = end_of_process(at, run_end, g_.process_end(q));
-            if (!steps_through_run(at, q_end, q, given)) return;
+            // to the process's last target: the binary searches span no race that gives none
+            const std::uint32_t given_end = targets.gives->end_of_set(i, given.race(q_end));
+            if (!steps_through_run(at, targets.run + (given_end - targets.first), q, given)) return;
             i = targets.gives->next(given.race(q_end), last);
         }
     }

@@ -65,6 +65,7 @@ class RaceBits {
     // Room for the bits of `races` races, their values unspecified until written.
     void resize_for_overwrite(std::size_t races) { words_.resize_for_overwrite((races + 63) / 64); }
     PageArray<std::uint64_t>& words() { return words_; }
+    const PageArray<std::uint64_t>& words() const { return words_; }
     bool operator[](std::uint32_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
     // Set bits in [from, to).
     std::uint32_t count(std::uint32_t from, std::uint32_t to) const {
@@ -84,6 +85,18 @@ class RaceBits {
             return false;
         });
         return found;
+    }
+    // One past the last set bit in [from, to), or `from`.
+    std::uint32_t end_of_set(std::uint32_t from, std::uint32_t to) const {
+        if (from >= to) return from;
+        const std::uint32_t first = from / 64;
+        for (std::uint32_t k = (to - 1) / 64 + 1; k-- > first;) {
+            std::uint64_t w = words_[k];
+            if (k == first) w &= ~std::uint64_t(0) << (from % 64);
+            if (k == (to - 1) / 64 && to % 64 != 0) w &= ~(~std::uint64_t(0) << (to % 64));
+            if (w != 0) return k * 64 + 64 - static_cast<std::uint32_t>(std::countl_zero(w));
+        }
+        return from;
     }
     // f(i) for the set bits i in [from, to), ascending, while f returns true; false if stopped.
     template <class F> bool for_each_set(std::uint32_t from, std::uint32_t to, F&& f) const {
@@ -171,6 +184,10 @@ class DirectDependenceLists {
     // Whether every race gives a dependence both ways (shared data, unless the complete mode's
     // clocks rule a direction out): each event's sources are its targets, one set of lists.
     bool symmetric() const { return given_[index(kind_)] == 2 * dependence_pairs(); }
+    // Complete mode: per race whether its events overlapped in time (both directions
+    // allowed), as the bits by race of the results' overlap column. Read after the searches:
+    // the lists are unusable afterwards (the bits are the shared-data ones, taken over).
+    RaceBits take_overlap();
     // Event numbers stored (the rest is read in place).
     std::size_t stored() const {
         return out_.offsets.back() + (symmetric() ? 0 : in_.offsets.back());
@@ -215,7 +232,7 @@ class DirectDependenceLists {
     Found found_[2][2];                    // [kind][by source, by target]
     // per event its transposed entries, [2 kind + direction] as found_ (one cache line a race)
     std::vector<std::array<std::uint32_t, 4>> transposed_;
-    std::uint64_t given_[2] = {0, 0};      // dependences per kind
+    std::uint64_t given_[2] = {0, 0}; // dependences per kind
     DependenceKind kind_ = DependenceKind::SharedData;
     Direction out_, in_;
     RaceBits none_; // all clear: the lists stored whole

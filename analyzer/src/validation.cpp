@@ -3,7 +3,6 @@
 #include <optional>
 #include <unordered_map>
 
-
 namespace firstrace {
 
 NodeGraph augmented_graph(const TemporalGraph& g, const std::vector<DependenceEdge>& edges) {
