@@ -7,10 +7,6 @@ namespace firstrace {
 
 namespace {
 
-// How many races ahead the per-race passes fetch the lines they will write: per race an
-// event's counts or cursors and a list's entry, all over arrays of megabytes.
-constexpr std::ptrdiff_t kAhead = 16;
-
 // Sizes a direction's storage for its counts (offsets[e + 1]: e's stored entries), reusing what
 // the other kind left.
 void allocate(std::vector<std::uint32_t>& offsets, PageArray<std::uint32_t>& stored) {
@@ -55,7 +51,6 @@ void DirectDependenceLists::find_by_runs() {
         run_first_[a.value] = first;
         run_length_[a.value] = static_cast<std::uint32_t>(b_end - b);
         for (std::uint32_t i = first; b != b_end; ++b, ++i) {
-            if (b_end - b > kAhead) __builtin_prefetch(&transposed_[b[kAhead]], 1);
             const ApparentRace r = races.with_flags(i, a, EventId(*b));
             const bool ab = clocks_.allowed(a, r.b), ba = clocks_.allowed(r.b, a);
             const bool control_ab = ab && r.a_writes_b_reads, control_ba = ba && r.b_writes_a_reads;
@@ -116,17 +111,9 @@ void DirectDependenceLists::select(DependenceKind kind) {
     std::vector<std::array<std::uint32_t, 2>> fill(g_.event_count());
     for (std::size_t e = 0; e < fill.size(); ++e)
         fill[e] = {out_.offsets[e], in_.offsets[e]};
-    // The stores go to lists all over the array (2.3·10^8 of them into 7·10^4 lists on waves):
-    // the lines of the races a few steps ahead are fetched early, their cursors before them.
     conflicts_.races.for_each_run(
         [&](std::uint32_t first, EventId a, const std::uint32_t* b, const std::uint32_t* b_end) {
             for (std::uint32_t i = first; b != b_end; ++b, ++i) {
-                if (b_end - b > 2 * kAhead) __builtin_prefetch(&fill[b[2 * kAhead]]);
-                if (b_end - b > kAhead) {
-                    const std::array<std::uint32_t, 2>& ahead = fill[b[kAhead]];
-                    __builtin_prefetch(out_.stored.data() + ahead[0], 1);
-                    __builtin_prefetch(in_.stored.data() + ahead[1], 1);
-                }
                 std::array<std::uint32_t, 2>& at = fill[*b];
                 if (ba[i]) out_.stored[at[0]++] = a.value;
                 if (ab[i]) in_.stored[at[1]++] = a.value;
