@@ -52,6 +52,20 @@ TEST(ReusedPages, ALargeArrayFreedInAScopeIsTakenByTheNext) {
         // Small arrays are not kept; a kept one is unmapped when the scope ends.
         { const PageArray<std::uint32_t> small = filled(1000); }
         EXPECT_EQ(ReusedPages::kept_bytes(), 0u);
+        // Arrays below kSmallest take kept pages from kSmallestTaken on, not below; freed,
+        // they are unmapped.
+        { const PageArray<std::uint32_t> d = filled(kLarge); }
+        const std::size_t kept_large = ReusedPages::kept_bytes();
+        {
+            PageArray<std::uint8_t> tiny;
+            tiny.reserve(ReusedPages::kSmallestTaken - 4096);
+            EXPECT_EQ(ReusedPages::kept_bytes(), kept_large);
+            PageArray<std::uint8_t> medium;
+            medium.assign(ReusedPages::kSmallestTaken, 7);
+            EXPECT_EQ(ReusedPages::kept_bytes(), kept_large - ReusedPages::kSmallestTaken);
+            EXPECT_EQ(medium[ReusedPages::kSmallestTaken - 1], 7);
+        }
+        EXPECT_EQ(ReusedPages::kept_bytes(), kept_large - ReusedPages::kSmallestTaken);
         { const PageArray<std::uint32_t> d = filled(kLarge); }
         EXPECT_GT(ReusedPages::kept_bytes(), 0u);
     }

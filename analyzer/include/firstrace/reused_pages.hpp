@@ -37,6 +37,11 @@ class ReusedPages {
 
     // Below this a mapping is a few huge pages at most: not worth keeping.
     static constexpr std::size_t kSmallest = std::size_t(16) << 20;
+    // Arrays from this size take kept pages (one huge page): the columns of traces with
+    // 10^6-10^7 races are below kSmallest, but the dependence lists they follow are kept
+    // (vars at 10^5 lines: 9.2·10^6 races, 1-byte columns after 37 MB of lists), and kept
+    // pages left unused add to the peak.
+    static constexpr std::size_t kSmallestTaken = std::size_t(2) << 20;
 
     // A mapping of `bytes` (a multiple of the page size) made of kept pages as far as they go
     // (written before, any contents), the rest fresh; nullptr when nothing is kept. The pages
@@ -46,7 +51,7 @@ class ReusedPages {
     // next stage's (DESIGN-NOTES "Per-race arrays on reused pages").
     static void* take(std::size_t bytes) {
 #if defined(__linux__)
-        if (bytes < kSmallest) return nullptr;
+        if (bytes < kSmallestTaken) return nullptr;
         Mapping* first = largest();
         if (first == nullptr) return nullptr;
         if (first->bytes >= bytes) return cut(*first, bytes);
