@@ -2,11 +2,11 @@
 // tracer writing into DIR, print the trace path and return the program's exit status.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstring>
@@ -19,6 +19,7 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include "firstrace/process_traces.hpp"
 #include "firstrace/trace_metadata.hpp"
 #include "input_in_progress.hpp"
 #include <firstrace/trace_format.hpp>
@@ -50,9 +51,10 @@ bool prepare_output(const fs::path& dir) {
                 const std::string name = entry.path().filename().string();
                 if (name == format::kMetadataFile || name.rfind(format::kStreamPrefix, 0) == 0)
                     fs::remove(entry.path(), ec);
-                else if (name.rfind(format::kForkPrefix, 0) == 0 &&
+                else if ((name.rfind(format::kForkPrefix, 0) == 0 ||
+                          name.rfind(format::kExecPrefix, 0) == 0) &&
                          fs::exists(entry.path() / format::kMetadataFile))
-                    fs::remove_all(entry.path(), ec); // an earlier run's child process trace
+                    fs::remove_all(entry.path(), ec); // an earlier run's other process trace
             }
         }
     } else {
@@ -102,6 +104,9 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ignore, &old_int);
     sigaction(SIGQUIT, &ignore, &old_quit);
+    // The program's descendants that outlive it (a daemon, a child it did not wait for) become
+    // ours, so that we can wait for the end of their traces (fork-PID, exec-PID).
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
@@ -132,6 +137,12 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     sigaction(SIGTERM, &old_term, nullptr);
     sigaction(SIGHUP, &old_hup, nullptr);
     g_child = 0;
+    // The processes that outlived the program are still writing their traces: wait for their
+    // end, as `strace -f` does (Ctrl-C or a signal now ends `record` itself).
+    for (;;) {
+        if (waitpid(-1, nullptr, 0) > 0) continue;
+        if (errno != EINTR) break;
+    }
     if (exec_failed)
         throw UsageError("cannot run " + command[0] + ": " + std::strerror(exec_errno));
     Exited e;
@@ -152,7 +163,10 @@ int record_command(const Arguments& args) {
         "Runs PROG (built with firstrace-cc / firstrace-c++) with the tracer writing a trace\n"
         "directory, names it on stderr (PROG's stdout stays its own) and exits with PROG's exit\n"
         "status (128 + N when PROG was killed by signal N). Analyze it with `firstrace analyze "
-        "DIR`.\n\n"
+        "DIR`.\n"
+        "Fork children and the instrumented programs PROG (or they) exec, spawn or run with\n"
+        "system/popen are traced too, each into a trace of its own inside DIR (fork-PID,\n"
+        "exec-PID); record returns once every one of them ended (a daemon too).\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
         "output,o", po::value<std::string>(),
@@ -238,18 +252,13 @@ int record_command(const Arguments& args) {
     // writing to a pipe, a test compared with its expected output) must be what it wrote.
     if (!vm.count("quiet"))
         std::cerr << "firstrace record: trace written to " << dir.string() << "\n";
-    // Children created by fork() wrote traces of their own into the directory (fork-<pid>,
-    // nested for grandchildren): say where, `firstrace analyze` takes each one by itself.
-    std::vector<std::string> children;
-    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
-         it.increment(ec))
-        if (it->is_directory() && it->path().filename().string().rfind(format::kForkPrefix, 0) == 0)
-            children.push_back(it->path().string());
-    if (!children.empty() && !vm.count("quiet")) {
-        std::sort(children.begin(), children.end());
-        std::cerr << "firstrace record: traces of child processes (fork):";
-        for (const auto& c : children)
-            std::cerr << " " << c;
+    // Children created by fork() and instrumented programs exec'd under the program wrote
+    // traces of their own into the directory (fork-<pid>, exec-<pid>, nested): say where;
+    // `firstrace analyze DIR` analyzes them after DIR's own.
+    if (const auto traces = process_traces(dir.string()); traces.size() > 1 && !vm.count("quiet")) {
+        std::cerr << "firstrace record: traces of other processes (fork, exec):";
+        for (std::size_t i = 1; i < traces.size(); ++i)
+            std::cerr << " " << traces[i].path;
         std::cerr << "\n";
     }
     if (written.write_error_stream) {
