@@ -23,6 +23,7 @@ void make_trace(const fs::path& dir) {
 std::vector<std::string> relative(const std::vector<firstrace::ProcessTrace>& traces,
                                   const fs::path& root) {
     std::vector<std::string> out;
+    out.reserve(traces.size());
     for (const auto& t : traces)
         out.push_back(fs::relative(t.path, root).string() + ":" + t.started_by);
     return out;
