@@ -9,10 +9,13 @@
 
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -87,7 +90,43 @@ struct Exited {
     int value = 0;
 };
 
-Exited run(const std::vector<std::string>& command, const fs::path& dir) {
+// Waits for the program's descendants that outlived it, at most `seconds`: they are still
+// writing their traces. A descendant that runs on (a daemon, a `sleep 100 &` started through
+// system()) must not keep `record` from returning; its trace is read as a truncated one (the
+// analyzer cuts it at a consistent point). Returns how many were still running at the end.
+unsigned wait_for_descendants(double seconds) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    for (;;) {
+        const pid_t ended = waitpid(-1, nullptr, WNOHANG);
+        if (ended > 0) continue;
+        if (ended < 0 && errno == EINTR) continue;
+        if (ended < 0) return 0; // ECHILD: none left
+        if (std::chrono::steady_clock::now() >= deadline) break;
+        struct timespec pause {
+            0, 10 * 1000 * 1000
+        };
+        nanosleep(&pause, nullptr);
+    }
+    unsigned running = 0;
+    for (const auto& entry : fs::directory_iterator(
+             "/proc", std::filesystem::directory_options::skip_permission_denied)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        // pid (comm) state ppid ...: comm may hold spaces and parentheses, read after the last ')'.
+        const auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 1));
+        char state = 0;
+        pid_t ppid = 0;
+        if (rest >> state >> ppid && ppid == getpid()) ++running;
+    }
+    return running;
+}
+
+Exited run(const std::vector<std::string>& command, const fs::path& dir, double wait_seconds) {
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -138,11 +177,11 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     sigaction(SIGHUP, &old_hup, nullptr);
     g_child = 0;
     // The processes that outlived the program are still writing their traces: wait for their
-    // end, as `strace -f` does (Ctrl-C or a signal now ends `record` itself).
-    for (;;) {
-        if (waitpid(-1, nullptr, 0) > 0) continue;
-        if (errno != EINTR) break;
-    }
+    // end, as `strace -f` does, but not for ever (Ctrl-C or a signal now ends `record` itself).
+    if (const unsigned running = wait_for_descendants(wait_seconds); running > 0)
+        std::cerr << "firstrace record: " << running << " process" << (running == 1 ? "" : "es")
+                  << " started by " << command[0] << " still running after " << wait_seconds
+                  << " s (--wait-descendants); their traces end where they were\n";
     if (exec_failed)
         throw UsageError("cannot run " + command[0] + ": " + std::strerror(exec_errno));
     Exited e;
@@ -166,7 +205,8 @@ int record_command(const Arguments& args) {
         "DIR`.\n"
         "Fork children and the instrumented programs PROG (or they) exec, spawn or run with\n"
         "system/popen are traced too, each into a trace of its own inside DIR (fork-PID,\n"
-        "exec-PID); record returns once every one of them ended (a daemon too).\n\n"
+        "exec-PID); record returns once every one of them ended, waiting at most\n"
+        "--wait-descendants seconds for those that outlive PROG (a daemon).\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
         "output,o", po::value<std::string>(),
@@ -176,7 +216,10 @@ int record_command(const Arguments& args) {
         "found only in the executions recorded (the schedule decides which accesses meet);\n"
         "`firstrace analyze DIR-1 .. DIR-N -o DB` stores them all, `firstrace report DB\n"
         "--all-runs` merges their race sites")("quiet,q",
-                                               "do not name the trace directory on stderr");
+                                               "do not name the trace directory on stderr")(
+        "wait-descendants", po::value<double>()->default_value(10.0),
+        "after PROG ends, wait at most SECONDS for the processes it started that still run\n"
+        "(their traces are still being written); a trace unfinished then reads as truncated");
 
     // Options end at `--` or at the first argument that is not an option (the program).
     ParsedCommandLine parsed = parse_command_line(args, visible, "", Positionals::Command);
@@ -188,6 +231,8 @@ int record_command(const Arguments& args) {
     }
     if (command.empty())
         throw UsageError("no program given (usage: firstrace record [-o DIR] -- PROG ARGS...)");
+    if (const double wait = vm["wait-descendants"].as<double>(); !(wait >= 0 && wait <= 1e6))
+        throw UsageError("--wait-descendants must be between 0 and 1000000 seconds");
     if (const unsigned runs = vm["runs"].as<unsigned>(); runs != 1) {
         // N runs: each one a plain `record -o DIR-k` of the same command.
         if (runs == 0) throw UsageError("--runs must be at least 1");
@@ -198,6 +243,8 @@ int record_command(const Arguments& args) {
         for (unsigned k = 1; k <= runs; ++k) {
             Arguments one{"-o", base + "-" + std::to_string(k)};
             if (vm.count("quiet")) one.push_back("-q");
+            one.push_back("--wait-descendants");
+            one.push_back(std::to_string(vm["wait-descendants"].as<double>()));
             one.push_back("--");
             one.insert(one.end(), command.begin(), command.end());
             const int s = record_command(one);
@@ -220,7 +267,7 @@ int record_command(const Arguments& args) {
 
     Exited exited;
     try {
-        exited = run(command, dir);
+        exited = run(command, dir, vm["wait-descendants"].as<double>());
     } catch (...) {
         discard();
         throw;

@@ -133,6 +133,25 @@ elseif(MODE STREQUAL "fork-child")
   string(JSON truncated GET "${c_out}" truncated)
   expect("a complete child trace" NOT truncated)
 
+elseif(MODE STREQUAL "outliving-child")
+  # a descendant that runs on keeps record waiting only --wait-descendants seconds
+  build(${SRC}/outliving_child.c ${WORK}/outliving-child)
+  string(TIMESTAMP start "%s")
+  run(r COMMAND ${BIN}/firstrace record --wait-descendants 1 -o ${WORK}/outliving-child.trace
+                -- ${WORK}/outliving-child)
+  string(TIMESTAMP end "%s")
+  string(STRIP "${r_out}" child)
+  if(child MATCHES "^[0-9]+$")
+    execute_process(COMMAND kill ${child})
+  endif()
+  expect("record to succeed: ${r_err}" r_rc EQUAL 0)
+  math(EXPR took "${end} - ${start}")
+  expect("record to return soon after the program, took ${took} s" took LESS 30)
+  string(FIND "${r_err}" "1 process started by" at)
+  expect("record to say that the child still runs, got: ${r_err}" at GREATER -1)
+  run(a COMMAND ${BIN}/firstrace analyze ${WORK}/outliving-child.trace --format json -q)
+  expect("analyze of the unfinished child trace to succeed: ${a_err}" a_rc EQUAL 0)
+
 elseif(MODE STREQUAL "exec-output")
   # the programs a traced program execs print what they print untraced, the runtime nothing
   build(${SRC}/exec_output.c ${WORK}/exec-output)
