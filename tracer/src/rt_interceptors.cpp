@@ -76,7 +76,8 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
     const int r = scope.outside([&] { return real(args...); });
     if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, held now (rt_robust_mutex)
         ObjEntry* o = object(cls, obj);
-        record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
+        record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc, 0,
+               lock_incarnation(cls, o));
         if (cls == fmt::kObjMutex) robust_mutex_locked(t, obj);
     }
     return r;
@@ -95,10 +96,11 @@ int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... a
     close_computation(t, c0);
     ObjEntry* o = object(cls, obj);
     const u64 c = o->counter.fetch_add(chain ? 2 : 1);
+    const u64 inc = lock_incarnation(cls, o);
     const int r = scope.outside([&] { return real(args...); });
     if (r == 0) {
-        if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc);
-        record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc);
+        if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc, 0, inc);
+        record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc, 0, inc);
     }
     return r;
 }
@@ -496,9 +498,23 @@ FRT_DECLARE_REAL(pthread_barrier_destroy);
 FRT_DECLARE_REAL(sem_destroy);
 } // namespace
 
+namespace {
+// A lock object starts afresh (see lock_incarnation, rt_record.hpp): a new incarnation of each
+// of its objects, counters from 0 (the truncation cut reads a gap in an object's counters as
+// a lost operation).
+void lock_started(u8 cls, const void* obj) {
+    if (g_state.load() != RtState::Ready) return;
+    ObjEntry* o = object(cls, obj);
+    o->counter.store(0);
+    o->incarnation.fetch_add(1);
+}
+} // namespace
+
 FRT_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) {
     sync_object_written(FRT_CALLER(), m);
-    return REAL(pthread_mutex_init)(m, attr);
+    const int r = REAL(pthread_mutex_init)(m, attr);
+    if (r == 0) lock_started(fmt::kObjMutex, m);
+    return r;
 }
 FRT_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
     sync_object_written(FRT_CALLER(), m);
@@ -506,7 +522,12 @@ FRT_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
 }
 FRT_EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr_t* attr) {
     sync_object_written(FRT_CALLER(), l);
-    return REAL(pthread_rwlock_init)(l, attr);
+    const int r = REAL(pthread_rwlock_init)(l, attr);
+    if (r == 0) {
+        lock_started(fmt::kObjRwLock, l);
+        lock_started(fmt::kObjRwLockReaders, l);
+    }
+    return r;
 }
 FRT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) {
     sync_object_written(FRT_CALLER(), l);
@@ -514,7 +535,9 @@ FRT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) {
 }
 FRT_EXPORT int pthread_spin_init(pthread_spinlock_t* l, int pshared) {
     sync_object_written(FRT_CALLER(), const_cast<const int*>(l));
-    return REAL(pthread_spin_init)(l, pshared);
+    const int r = REAL(pthread_spin_init)(l, pshared);
+    if (r == 0) lock_started(fmt::kObjSpinLock, const_cast<const int*>(l));
+    return r;
 }
 FRT_EXPORT int pthread_spin_destroy(pthread_spinlock_t* l) {
     sync_object_written(FRT_CALLER(), const_cast<const int*>(l));
@@ -579,9 +602,10 @@ int rwlock_write(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
     if (r == 0) {
         ObjEntry* lock = object(fmt::kObjRwLock, l);
         ObjEntry* readers = object(fmt::kObjRwLockReaders, l);
-        record(t, fmt::kOpAcquire, fmt::kObjRwLock, l, lock->counter.fetch_add(1), c0, pc);
-        record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, l, readers->counter.fetch_add(1), c0,
-               pc);
+        record(t, fmt::kOpAcquire, fmt::kObjRwLock, l, lock->counter.fetch_add(1), c0, pc, 0,
+               lock_incarnation(fmt::kObjRwLock, lock));
+        record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, l, readers->counter.fetch_add(1), c0, pc,
+               0, lock_incarnation(fmt::kObjRwLockReaders, readers));
     }
     return r;
 }
@@ -650,7 +674,8 @@ void cond_wait_ended(ThreadState* t, pthread_cond_t* c, pthread_mutex_t* m, u64 
     ObjEntry* co = object(fmt::kObjCondition, c);
     record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
     ObjEntry* mo = object(fmt::kObjMutex, m);
-    record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc);
+    record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc, 0,
+           lock_incarnation(fmt::kObjMutex, mo));
 }
 
 // A wait in progress, for the unwind of a cancellation (rt_unwind_watch.c): the cleanup
@@ -681,7 +706,8 @@ int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, A
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* mo = object(fmt::kObjMutex, m);
-    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc);
+    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc, 0,
+           lock_incarnation(fmt::kObjMutex, mo));
     int r = 0;
     auto wait = [&] { r = real(c, m, args...); };
     CondWaitFrame frame{c, m, pc, &wait, [](void* w) { (*static_cast<decltype(wait)*>(w))(); }};
