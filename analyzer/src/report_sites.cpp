@@ -297,14 +297,7 @@ class ListedSiteGrouping {
             for (std::uint32_t s = event.first_site; s < event.first_site + event.site_count; ++s)
                 site_end(s);
         };
-        result_.races.for_each_run([&](std::uint32_t first, std::uint32_t a, const std::uint32_t* b,
-                                       const std::uint32_t* b_end) {
-            for (const std::uint32_t* p = b; p != b_end; ++p)
-                if (listed(first + static_cast<std::uint32_t>(p - b))) {
-                    mark(a);
-                    mark(*p);
-                }
-        });
+        select_listed(mark, out);
         unknown_end_ = end_id({}, 0, nullptr);
         // Node entries beyond a few per range mean ranges covering many segments: pair
         // instances race by race instead (exact either way).
@@ -320,7 +313,7 @@ class ListedSiteGrouping {
                     node_ends[n->end()] = true;
             table_->floor_ends(node_ends);
         }
-        rank_all(index, *table_, out);
+        rank_all(index, *table_);
         orient(*table_);
         std::vector<std::uint32_t> order = listed_order(limit, out);
         detail_groups(index, order);
@@ -361,6 +354,49 @@ class ListedSiteGrouping {
     // The report lists the races of first partitions and the validated ones.
     bool listed(std::size_t i) const {
         return result_.races.status(i) != RaceStatus::Unvalidated || in_first(i);
+    }
+    // The one pass over every race: which races are listed (a bit each in listed_races_, so
+    // that the later passes read the listed races alone: on fork/join waves 13 % of 2.3·10^8),
+    // mark(event number) for both events of each listed one, and the count of the others and
+    // of their partitions.
+    template <class Mark> void select_listed(Mark&& mark, ListedRaceSites& out) {
+        const RaceList& races = result_.races;
+        listed_races_.assign((races.size() + 63) / 64, 0);
+        std::vector<std::uint8_t> later_partition(result_.partitions.size(), 0);
+        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a, const std::uint32_t* b,
+                               const std::uint32_t* b_end) {
+            for (const std::uint32_t* p = b; p != b_end; ++p) {
+                const std::size_t i = first_race + static_cast<std::size_t>(p - b);
+                if (listed(i)) {
+                    listed_races_[i / 64] |= std::uint64_t(1) << (i % 64);
+                    mark(a);
+                    mark(*p);
+                    continue;
+                }
+                ++out.later_unvalidated;
+                const std::uint32_t partition = races.partition(i);
+                if (partition < later_partition.size()) later_partition[partition] = 1;
+            }
+        });
+        out.later_partitions = static_cast<std::size_t>(
+            std::count(later_partition.begin(), later_partition.end(), std::uint8_t(1)));
+    }
+    // f(race index, a's event number, b's event number) for every listed race in order, with a
+    // word of listed_races_ read per 64 races.
+    template <class F> void for_each_listed(F&& f) const {
+        result_.races.for_each_run([&](std::uint32_t first_race, std::uint32_t a,
+                                       const std::uint32_t* b, const std::uint32_t* b_end) {
+            const std::size_t end = first_race + static_cast<std::size_t>(b_end - b);
+            for (std::size_t w = first_race / 64; w * 64 < end; ++w) {
+                std::uint64_t bits = listed_races_[w];
+                if (w * 64 < first_race) bits &= ~std::uint64_t(0) << (first_race % 64);
+                if ((w + 1) * 64 > end) bits &= ~(~std::uint64_t(0) << (end % 64));
+                for (; bits != 0; bits &= bits - 1) {
+                    const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+                    f(i, a, b[i - first_race]);
+                }
+            }
+        });
     }
     // Race i of result_.races, a run's races having event numbers a and b.
     Race race_at(std::size_t i, std::uint32_t a, std::uint32_t b) const {
@@ -466,10 +502,9 @@ class ListedSiteGrouping {
             });
     }
 
-    // Pass 1: every race site of the listed races and the minima that rank it. By runs of
-    // races with one a, a race read by column (status, partition, b's event number).
-    void rank_all(const SiteNodeIndex& index, SiteRankTable& table, ListedRaceSites& out) {
-        std::vector<bool> later_partition(result_.partitions.size(), false);
+    // Pass 1: every race site of the listed races and the minima that rank it. In runs of
+    // races with one a, a race read by column (partition, b's event number).
+    void rank_all(const SiteNodeIndex& index, SiteRankTable& table) {
         std::optional<SiteRankFolder> folder;
         if (index.usable()) folder.emplace(index.segments(), ends_.size());
         const RaceList& races = result_.races;
@@ -491,57 +526,43 @@ class ListedSiteGrouping {
                     [&](std::uint32_t y, const SiteRankKey& k) { return table.may_change(y, k); });
             block = kNone;
         };
-        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a, const std::uint32_t* b,
-                               const std::uint32_t* b_end) {
-            for (const std::uint32_t* p = b; p != b_end; ++p) {
-                const std::size_t i = first_race + static_cast<std::size_t>(p - b);
-                const bool first = in_first(i);
-                if (!first && races.status(i) == RaceStatus::Unvalidated) {
-                    ++out.later_unvalidated;
-                    const std::uint32_t partition = races.partition(i);
-                    if (partition < later_partition.size()) {
-                        out.later_partitions += !later_partition[partition];
-                        later_partition[partition] = true;
-                    }
-                    continue;
+        for_each_listed([&](std::size_t i, std::uint32_t a, std::uint32_t b) {
+            const bool first = in_first(i);
+            const SiteRankKey key{races.id(i), races.partition(i), first};
+            if (static_instances(a, b)) {
+                // A block is the races of one a folded together: closed at the next
+                // folded race of another a.
+                if (block != kNone && block != a) {
+                    join();
+                    if (ascending) table.settle();
                 }
-                const SiteRankKey key{races.id(i), races.partition(i), first};
-                if (static_instances(a, *p)) {
-                    // A block is the races of one a folded together: closed at the next
-                    // folded race of another a.
-                    if (block != kNone && block != a) {
-                        join();
-                        if (ascending) table.settle();
-                    }
-                    if (block == kNone) {
-                        const auto [x, x_end] = nodes_of(a);
-                        folder->begin(x, x_end);
-                        block = a;
-                        // The floors change only when the table settles, never in a block.
-                        floor_of_a = SiteRankTable::EndFloor{};
-                        for (const Node* n = x; n != x_end; ++n)
-                            floor_of_a.add(table.floor(n->end()));
-                    }
-                    const auto [y, y_end] = nodes_of(*p);
-                    // A race without recorded sites is an instance of the unknown pair. A
-                    // race that can change no race site of an end of a's nodes is not folded:
-                    // only whether it has an instance may matter.
-                    if (floor_of_a.may_change(key)
-                            ? !folder->fold(y, y_end, key)
-                            : !table.drops(unknown_end_, unknown_end_, key) &&
-                                  !folder->instance(y, y_end))
-                        table.add(unknown_end_, unknown_end_, key);
-                } else {
-                    bool any = false;
-                    slow_instances(races.events()[a], races.events()[*p],
-                                   [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
-                                       table.add(end_of_site_[sa], end_of_site_[sb], key);
-                                       any = true;
-                                   });
-                    if (!any) table.add(unknown_end_, unknown_end_, key);
+                if (block == kNone) {
+                    const auto [x, x_end] = nodes_of(a);
+                    folder->begin(x, x_end);
+                    block = a;
+                    // The floors change only when the table settles, never in a block.
+                    floor_of_a = SiteRankTable::EndFloor{};
+                    for (const Node* n = x; n != x_end; ++n)
+                        floor_of_a.add(table.floor(n->end()));
                 }
-                if (ascending && block == kNone) table.settle();
+                const auto [y, y_end] = nodes_of(b);
+                // A race without recorded sites is an instance of the unknown pair. A
+                // race that can change no race site of an end of a's nodes is not folded:
+                // only whether it has an instance may matter.
+                if (floor_of_a.may_change(key) ? !folder->fold(y, y_end, key)
+                                               : !table.drops(unknown_end_, unknown_end_, key) &&
+                                                     !folder->instance(y, y_end))
+                    table.add(unknown_end_, unknown_end_, key);
+            } else {
+                bool any = false;
+                slow_instances(races.events()[a], races.events()[b],
+                               [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
+                                   table.add(end_of_site_[sa], end_of_site_[sb], key);
+                                   any = true;
+                               });
+                if (!any) table.add(unknown_end_, unknown_end_, key);
             }
+            if (ascending && block == kNone) table.settle();
         });
         join();
     }
@@ -678,89 +699,83 @@ class ListedSiteGrouping {
         };
         std::vector<Hit> hits;
         std::vector<Interval> shared;
-        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a_number,
-                               const std::uint32_t* b_numbers, const std::uint32_t* b_end) {
+        for_each_listed([&](std::size_t i, std::uint32_t a_number, std::uint32_t b_number) {
             const auto [a, a_end] = std::pair<std::size_t, std::size_t>{
                 candidates_of[a_number].first, candidates_of[a_number].last};
-            for (const std::uint32_t* p = b_numbers; p != b_end; ++p) {
-                const std::size_t i = first_race + static_cast<std::size_t>(p - b_numbers);
-                const bool first = in_first(i);
-                if (!first && races.status(i) == RaceStatus::Unvalidated) continue;
-                if (static_instances(a_number, *p)) {
-                    if (unknown_listed &&
-                        !index.has_instance(races.events()[a_number], races.events()[*p])) {
-                        add(race_at(i, a_number, *p), first, kNone, kNone, kNone,
-                            place_[unknown_group]);
-                        continue;
-                    }
-                    if (a == a_end) continue;
-                    if (a_number != block) {
-                        block = a_number;
-                        for (std::uint32_t y : partnered)
-                            partners[y].clear();
-                        partnered.clear();
-                        partnered_bits = 0;
-                        for (std::size_t x = a; x != a_end; ++x)
-                            for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
-                                for (std::uint32_t c = 0; c < 4; ++c)
-                                    if (SiteNodeIndex::compatible(candidates[x].end_class & 3u,
-                                                                  c)) {
-                                        std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
-                                            partners[y << 2 | c];
-                                        if (to.empty()) {
-                                            partnered.push_back(y << 2 | c);
-                                            partnered_bits |= end_class_bit(y << 2 | c);
-                                        }
-                                        to.push_back({static_cast<std::uint32_t>(x - a), g});
-                                    }
-                    }
-                    const NumberCandidates& bc = candidates_of[*p];
-                    if ((bc.bits & partnered_bits) == 0) continue; // no hit
-                    const std::size_t b = bc.first, b_last = bc.last;
-                    hits.clear();
-                    for (std::size_t y = b; y != b_last; ++y)
-                        for (const auto& [x, g] : partners[candidates[y].end_class]) {
-                            const Interval& sx = candidate_bytes[a + x].span;
-                            const Interval& sy = candidate_bytes[y].span;
-                            if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
-                                hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
-                        }
-                    if (hits.empty()) continue;
-                    if (hits.size() > 1) std::sort(hits.begin(), hits.end());
-                    const Race race = race_at(i, a_number, *p);
-                    for (const Hit& h : hits) {
-                        const CandidateBytes& x = candidate_bytes[a + h.x];
-                        const CandidateBytes& y = candidate_bytes[b + h.y];
-                        const std::uint32_t site_x = candidates[a + h.x].site;
-                        const std::uint32_t site_y = candidates[b + h.y].site;
-                        shared.clear();
-                        if (x.one_range && y.one_range) {
-                            shared.push_back(
-                                {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
-                        } else {
-                            const AccessSite sx = trace_.sites[site_x];
-                            const AccessSite sy = trace_.sites[site_y];
-                            intersect_ranges(
-                                SiteRanges{trace_.ranges, sx.first_range}, sx.range_count,
-                                SiteRanges{trace_.ranges, sy.first_range}, sy.range_count, shared);
-                        }
-                        if (!shared.empty())
-                            add(race, first, site_x, site_y, variable_id(shared), h.group);
-                    }
-                    continue;
+            const bool first = in_first(i);
+            if (static_instances(a_number, b_number)) {
+                if (unknown_listed &&
+                    !index.has_instance(races.events()[a_number], races.events()[b_number])) {
+                    add(race_at(i, a_number, b_number), first, kNone, kNone, kNone,
+                        place_[unknown_group]);
+                    return;
                 }
-                const Race race = race_at(i, a_number, *p);
-                bool any = false;
-                slow_instances(
-                    race.a, race.b,
-                    [&](std::uint32_t sa, std::uint32_t sb, const std::vector<Interval>& bytes) {
-                        any = true;
-                        const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
-                        if (g != kNone) add(race, first, sa, sb, variable_id(bytes), g);
-                    });
-                if (!any && unknown_listed)
-                    add(race, first, kNone, kNone, kNone, place_[unknown_group]);
+                if (a == a_end) return;
+                if (a_number != block) {
+                    block = a_number;
+                    for (std::uint32_t y : partnered)
+                        partners[y].clear();
+                    partnered.clear();
+                    partnered_bits = 0;
+                    for (std::size_t x = a; x != a_end; ++x)
+                        for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
+                            for (std::uint32_t c = 0; c < 4; ++c)
+                                if (SiteNodeIndex::compatible(candidates[x].end_class & 3u, c)) {
+                                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
+                                        partners[y << 2 | c];
+                                    if (to.empty()) {
+                                        partnered.push_back(y << 2 | c);
+                                        partnered_bits |= end_class_bit(y << 2 | c);
+                                    }
+                                    to.push_back({static_cast<std::uint32_t>(x - a), g});
+                                }
+                }
+                const NumberCandidates& bc = candidates_of[b_number];
+                if ((bc.bits & partnered_bits) == 0) return; // no hit
+                const std::size_t b = bc.first, b_last = bc.last;
+                hits.clear();
+                for (std::size_t y = b; y != b_last; ++y)
+                    for (const auto& [x, g] : partners[candidates[y].end_class]) {
+                        const Interval& sx = candidate_bytes[a + x].span;
+                        const Interval& sy = candidate_bytes[y].span;
+                        if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
+                            hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
+                    }
+                if (hits.empty()) return;
+                if (hits.size() > 1) std::sort(hits.begin(), hits.end());
+                const Race race = race_at(i, a_number, b_number);
+                for (const Hit& h : hits) {
+                    const CandidateBytes& x = candidate_bytes[a + h.x];
+                    const CandidateBytes& y = candidate_bytes[b + h.y];
+                    const std::uint32_t site_x = candidates[a + h.x].site;
+                    const std::uint32_t site_y = candidates[b + h.y].site;
+                    shared.clear();
+                    if (x.one_range && y.one_range) {
+                        shared.push_back(
+                            {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
+                    } else {
+                        const AccessSite sx = trace_.sites[site_x];
+                        const AccessSite sy = trace_.sites[site_y];
+                        intersect_ranges(SiteRanges{trace_.ranges, sx.first_range}, sx.range_count,
+                                         SiteRanges{trace_.ranges, sy.first_range}, sy.range_count,
+                                         shared);
+                    }
+                    if (!shared.empty())
+                        add(race, first, site_x, site_y, variable_id(shared), h.group);
+                }
+                return;
             }
+            const Race race = race_at(i, a_number, b_number);
+            bool any = false;
+            slow_instances(
+                race.a, race.b,
+                [&](std::uint32_t sa, std::uint32_t sb, const std::vector<Interval>& bytes) {
+                    any = true;
+                    const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
+                    if (g != kNone) add(race, first, sa, sb, variable_id(bytes), g);
+                });
+            if (!any && unknown_listed)
+                add(race, first, kNone, kNone, kNone, place_[unknown_group]);
         });
     }
 
@@ -942,6 +957,7 @@ class ListedSiteGrouping {
     }
     std::vector<std::uint32_t> os_thread_;      // per event number, when some process has one
     std::vector<std::uint8_t> first_partition_; // per partition: first
+    std::vector<std::uint64_t> listed_races_;   // a bit per race: listed (select_listed)
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;
