@@ -351,35 +351,48 @@ class ListedSiteGrouping {
         const std::uint32_t p = result_.races.partition(i);
         return p < first_partition_.size() && first_partition_[p];
     }
-    // The report lists the races of first partitions and the validated ones.
-    bool listed(std::size_t i) const {
-        return result_.races.status(i) != RaceStatus::Unvalidated || in_first(i);
-    }
-    // The one pass over every race: which races are listed (a bit each in listed_races_, so
+    // The report lists the races of first partitions and the validated ones. The one pass over
+    // every race: which races are listed (a bit each in listed_races_, so
     // that the later passes read the listed races alone: on fork/join waves 13 % of 2.3·10^8),
-    // mark(event number) for both events of each listed one, and the count of the others and
-    // of their partitions.
+    // by column, 64 races a word, and the count of the others and of their partitions. Then
+    // mark(event number) for both events of each listed race, and whether their ids ascend.
     template <class Mark> void select_listed(Mark&& mark, ListedRaceSites& out) {
         const RaceList& races = result_.races;
-        listed_races_.assign((races.size() + 63) / 64, 0);
-        std::vector<std::uint8_t> later_partition(result_.partitions.size(), 0);
-        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a, const std::uint32_t* b,
-                               const std::uint32_t* b_end) {
-            for (const std::uint32_t* p = b; p != b_end; ++p) {
-                const std::size_t i = first_race + static_cast<std::size_t>(p - b);
-                if (listed(i)) {
-                    listed_races_[i / 64] |= std::uint64_t(1) << (i % 64);
-                    mark(a);
-                    mark(*p);
-                    continue;
-                }
-                ++out.later_unvalidated;
+        const std::size_t n = races.size();
+        listed_races_.assign((n + 63) / 64, 0);
+        // Per partition: 1 if first (its unvalidated races are listed). Partitions beyond the
+        // result's (a hand-made one) are not first and not counted as later.
+        const std::size_t partitions = result_.partitions.size();
+        std::vector<std::uint8_t> later_partition(partitions + 1, 0);
+        std::size_t listed_count = 0;
+        for (std::size_t w = 0; w * 64 < n; ++w) {
+            const std::size_t last = std::min(n, w * 64 + 64);
+            std::uint64_t bits = 0;
+            for (std::size_t i = w * 64; i < last; ++i) {
                 const std::uint32_t partition = races.partition(i);
-                if (partition < later_partition.size()) later_partition[partition] = 1;
+                const std::size_t known = partition < partitions ? partition : partitions;
+                const bool listed = races.status(i) != RaceStatus::Unvalidated ||
+                                    (known < partitions && first_partition_[known]);
+                bits |= std::uint64_t(listed) << (i % 64);
+                later_partition[known] |= static_cast<std::uint8_t>(!listed);
             }
-        });
+            listed_races_[w] = bits;
+            listed_count += static_cast<std::size_t>(std::popcount(bits));
+        }
+        out.later_unvalidated = n - listed_count;
         out.later_partitions = static_cast<std::size_t>(
-            std::count(later_partition.begin(), later_partition.end(), std::uint8_t(1)));
+            std::count(later_partition.begin(), later_partition.end() - 1, std::uint8_t(1)));
+        std::uint32_t last_id = 0;
+        bool any = false;
+        ascending_ = true;
+        for_each_listed([&](std::size_t i, std::uint32_t a, std::uint32_t b) {
+            mark(a);
+            mark(b);
+            const std::uint32_t id = races.id(i);
+            ascending_ &= !any || last_id < id;
+            last_id = id;
+            any = true;
+        });
     }
     // f(race index, a's event number, b's event number) for every listed race in order, with a
     // word of listed_races_ read per 64 races.
@@ -467,6 +480,15 @@ class ListedSiteGrouping {
                 trace_.ranges[site.first_range + site.range_count - 1].hi};
     }
 
+    // Bit u mod 64 for every byte (STD: variable) u of `span`, all of them from 64 on: spans
+    // that meet share a bit.
+    static std::uint64_t span_bits(const Interval& span) {
+        const std::uint64_t length = span.hi - span.lo;
+        if (span.hi <= span.lo) return 0;
+        if (length >= 64) return ~std::uint64_t(0);
+        return std::rotl((std::uint64_t(1) << length) - 1, static_cast<int>(span.lo % 64));
+    }
+
     // Interns the shared bytes of an instance; its name is computed once per distinct set.
     std::uint32_t variable_id(const std::vector<Interval>& shared) {
         if (shared == last_shared_) return last_variable_;
@@ -509,12 +531,10 @@ class ListedSiteGrouping {
         if (index.usable()) folder.emplace(index.segments(), ends_.size());
         const RaceList& races = result_.races;
         // The table may settle the sites seen so far whenever every later race site it is
-        // given comes from a race with a larger id: races come by ascending id (checked), and
-        // no block of folded races is open (its join brings smaller races than those ranked
-        // while it was open).
-        bool ascending = true;
-        for (std::size_t i = 1; i < races.size() && ascending; ++i)
-            ascending = races.id(i - 1) < races.id(i);
+        // given comes from a race with a larger id: the listed races come by ascending id
+        // (ascending_), and no block of folded races is open (its join brings smaller races
+        // than those ranked while it was open).
+        const bool ascending = ascending_;
         std::uint32_t block = kNone;        // the event number of the open block's a
         SiteRankTable::EndFloor floor_of_a; // of the ends of its nodes
         auto join = [&] {
@@ -654,7 +674,7 @@ class ListedSiteGrouping {
         // Per event number: its candidates, and a bit per (end, class) of a candidate (mod
         // 64), so that a race whose b has no candidate partnered with one of a is passed over
         // after one word is read (on waves, 99 % of the races have no shown race site, but most
-        // pass this filter: what decides is whether the bytes meet).
+        // pass this filter: what decides is whether the bytes meet, see partner_bytes).
         const RaceList& races = result_.races;
         auto end_class_bit = [](std::uint32_t end_class) {
             return std::uint64_t(1) << (end_class & 63u);
@@ -688,6 +708,9 @@ class ListedSiteGrouping {
         // instead of pairing every candidate of a with every one of b.
         std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> partners(
             std::size_t(listed_ends) * 4);
+        // Per end class of b: the span_bits of its partners, so that a candidate of b whose
+        // bytes can meet none of them is passed over without reading them (waves: nearly all).
+        std::vector<std::uint64_t> partner_bytes(std::size_t(listed_ends) * 4, 0);
         std::vector<std::uint32_t> partnered; // end classes with partners in this block
         std::uint64_t partnered_bits = 0;     // their end_class_bit
         std::uint32_t block = kNone;          // the event number of the block's a
@@ -713,8 +736,10 @@ class ListedSiteGrouping {
                 if (a == a_end) return;
                 if (a_number != block) {
                     block = a_number;
-                    for (std::uint32_t y : partnered)
+                    for (std::uint32_t y : partnered) {
                         partners[y].clear();
+                        partner_bytes[y] = 0;
+                    }
                     partnered.clear();
                     partnered_bits = 0;
                     for (std::size_t x = a; x != a_end; ++x)
@@ -728,19 +753,24 @@ class ListedSiteGrouping {
                                         partnered_bits |= end_class_bit(y << 2 | c);
                                     }
                                     to.push_back({static_cast<std::uint32_t>(x - a), g});
+                                    partner_bytes[y << 2 | c] |= span_bits(candidate_bytes[x].span);
                                 }
                 }
                 const NumberCandidates& bc = candidates_of[b_number];
                 if ((bc.bits & partnered_bits) == 0) return; // no hit
                 const std::size_t b = bc.first, b_last = bc.last;
                 hits.clear();
-                for (std::size_t y = b; y != b_last; ++y)
-                    for (const auto& [x, g] : partners[candidates[y].end_class]) {
+                for (std::size_t y = b; y != b_last; ++y) {
+                    const std::uint32_t end_class = candidates[y].end_class;
+                    if ((partner_bytes[end_class] & span_bits(candidate_bytes[y].span)) == 0)
+                        continue;
+                    for (const auto& [x, g] : partners[end_class]) {
                         const Interval& sx = candidate_bytes[a + x].span;
                         const Interval& sy = candidate_bytes[y].span;
                         if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
                             hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
                     }
+                }
                 if (hits.empty()) return;
                 if (hits.size() > 1) std::sort(hits.begin(), hits.end());
                 const Race race = race_at(i, a_number, b_number);
@@ -958,6 +988,7 @@ class ListedSiteGrouping {
     std::vector<std::uint32_t> os_thread_;      // per event number, when some process has one
     std::vector<std::uint8_t> first_partition_; // per partition: first
     std::vector<std::uint64_t> listed_races_;   // a bit per race: listed (select_listed)
+    bool ascending_ = true;                     // the listed races' ids ascend
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;
