@@ -109,17 +109,13 @@ class RaceEvents {
         const ApparentRace r = races_[x.value];
         return {race_event_of_[r.a.value], race_event_of_[r.b.value]};
     }
-    // f(race event a, race events b as [b, b_end)) for every run of races with one a, in
-    // order; the b's are translated into a buffer of the run's (valid until the next call).
-    template <class F> void for_each_run(F&& f) const {
-        races_.for_each_run(
-            [&](std::uint32_t, EventId a, const std::uint32_t* b, const std::uint32_t* b_end) {
-                run_buffer_.resize(std::size_t(b_end - b));
-                std::uint32_t* out = run_buffer_.data();
-                for (const std::uint32_t* e = b; e != b_end; ++e)
-                    *out++ = race_event_of_[*e];
-                f(race_event_of_[a.value], run_buffer_.data(), out);
-            });
+    // The events of G: their number, the race event of each (kNone: none), and f(index of the
+    // run's first race, a, b's as [b, b_end)) for every run of races with one a, as events of G.
+    std::uint32_t event_count() const { return static_cast<std::uint32_t>(race_event_of_.size()); }
+    std::uint32_t race_event(std::uint32_t event) const { return race_event_of_[event]; }
+    template <class F> void for_each_event_run(F&& f) const {
+        races_.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
+                                const std::uint32_t* b_end) { f(first, a.value, b, b_end); });
     }
     // f(x, race event a, race event b) for every race x in order.
     template <class F> void for_each_race(F&& f) const {
@@ -188,10 +184,9 @@ class RaceEvents {
     std::vector<SlotId> slot_;               // per race event: its chain
     std::vector<EventId> event_;             // per race event: the event of G
     const ApparentRaceList& races_;
-    std::vector<std::uint32_t> race_event_of_;      // per event of G: its race event (kNone: none)
-    mutable std::vector<std::uint32_t> run_buffer_; // for_each_run's
-    std::vector<std::uint32_t> entry_;              // per race event and chain
-    std::vector<std::uint32_t> entry_class_;        // per race event
+    std::vector<std::uint32_t> race_event_of_; // per event of G: its race event (kNone: none)
+    std::vector<std::uint32_t> entry_;         // per race event and chain
+    std::vector<std::uint32_t> entry_class_;   // per race event
     std::uint32_t entry_class_count_ = 0;
 };
 
@@ -214,25 +209,26 @@ class RaceEventGraph {
         const std::uint32_t p = events.chains();
         const std::size_t k = events.count();
         out_.assign(k * p, kNone);
-        // b's first partner on a's chain is kept by chain, then race event (a transposed row):
-        // the races of one a write one row of k entries at their b's, which come ascending,
-        // instead of one row of out_ per race (2.3·10^8 cache misses on fork/join waves).
-        std::vector<std::uint32_t> first_on_chain(k * p, kNone);
-        events.for_each_run(
-            [&](std::uint32_t a, const std::uint32_t* b, const std::uint32_t* b_end) {
-                std::uint32_t* first_b = &out_[std::size_t(a) * p];
-                std::uint32_t* first_a = &first_on_chain[std::size_t(events.slot(a).value) * k];
-                for (; b != b_end; ++b) {
-                    // race events of a chain are numbered in its order
-                    std::uint32_t& fb = first_b[events.slot(*b).value];
-                    fb = std::min(fb, *b);
-                    first_a[*b] = std::min(first_a[*b], a);
-                }
-            });
-        for (std::size_t v = 0; v < k; ++v)
-            for (std::uint32_t q = 0; q < p; ++q)
-                out_[v * p + q] = std::min(out_[v * p + q], first_on_chain[q * k + v]);
-        std::vector<std::uint32_t>().swap(first_on_chain);
+        // Per event of G: its race event and chain, read with one load a race.
+        struct EventChain {
+            std::uint32_t race_event = kNone, chain = kNone;
+        };
+        std::vector<EventChain> of_event(events.event_count());
+        for (std::uint32_t e = 0; e < events.event_count(); ++e)
+            if (const std::uint32_t v = events.race_event(e); v != kNone)
+                of_event[e] = {v, events.slot(v).value};
+        events.for_each_event_run([&](std::uint32_t, std::uint32_t a_event, const std::uint32_t* b,
+                                      const std::uint32_t* b_end) {
+            const EventChain a = of_event[a_event];
+            std::uint32_t* first_b = &out_[std::size_t(a.race_event) * p];
+            for (; b != b_end; ++b) {
+                // race events of a chain are numbered in its order
+                const EventChain y = of_event[*b];
+                first_b[y.chain] = std::min(first_b[y.chain], y.race_event);
+                std::uint32_t& first_a = out_[std::size_t(y.race_event) * p + a.chain];
+                first_a = std::min(first_a, a.race_event);
+            }
+        });
         std::vector<std::uint32_t> first(p), earliest(p);
         for (std::uint32_t v = 0; v < events.count(); ++v) {
             std::uint32_t* row = &out_[std::size_t(v) * p];
@@ -389,24 +385,28 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
         std::uint32_t folded = kNone;
     };
     std::vector<AgainstA> memo(events.entry_class_count());
-    // Per race event: its entry class and the partition of its previous race (kNone: none
-    // yet), side by side so that a race reads one entry for its b. last_position needs an
-    // update only when that partition changes: a repeat of (v, part) brings no new position.
+    // Per event of G (races give events of G): its race event, entry class and position, and
+    // the partition of its previous race (kNone: none yet), side by side so that a race reads
+    // one entry for its b. last_position needs an update only when that partition changes: a
+    // repeat of (v, part) brings no new position.
     struct EventState {
-        std::uint32_t entry_class;
+        std::uint32_t race_event = kNone;
+        std::uint32_t entry_class = kNone;
+        std::uint32_t position = kNone;
         std::uint32_t last_part = kNone;
     };
-    std::vector<EventState> state(events.count());
-    for (std::uint32_t v = 0; v < events.count(); ++v)
-        state[v].entry_class = events.entry_class(v);
+    std::vector<EventState> state(events.event_count());
+    for (std::uint32_t e = 0; e < events.event_count(); ++e)
+        if (const std::uint32_t v = events.race_event(e); v != kNone)
+            state[e] = {v, events.entry_class(v), events.position(v), kNone};
     out.change_count.assign(std::size_t(events.count()) + 1, 0);
     const std::size_t kept_at_most = race_count / 8;
-    auto note = [&](std::uint32_t v, std::uint32_t part) {
-        std::uint32_t& last = state[v].last_part;
-        if (last == part) return;
-        last = part;
+    auto note = [&](EventState& event, std::uint32_t part) {
+        if (event.last_part == part) return;
+        event.last_part = part;
+        const std::uint32_t v = event.race_event;
         std::uint32_t& at = out.last_position[std::size_t(part) * p + events.slot(v).value];
-        at = at == kNone ? events.position(v) : std::max(at, events.position(v));
+        at = at == kNone ? event.position : std::max(at, event.position);
         ++out.change_count[v + 1];
         if (out.changes_kept) {
             if (out.changes.size() <= kept_at_most)
@@ -421,35 +421,43 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
             if (t[q] != kNone) m = std::min(m, chain_reach.of(t[q])[s]);
         return m;
     };
-    events.for_each_race([&](RaceId x, std::uint32_t a, std::uint32_t b) {
-        AgainstA& m = memo[state[b].entry_class];
-        if (m.a != a) {
-            events.pair_entries(a, b, t.data());
-            m = {a, earliest_reach(events.slot(a).value) <= events.position(a),
-                 earliest_reach(events.slot(b).value), kNone};
+    events.for_each_event_run([&](std::uint32_t first_race, std::uint32_t a_event,
+                                  const std::uint32_t* b_events, const std::uint32_t* b_end) {
+        EventState& a_state = state[a_event];
+        const std::uint32_t a = a_state.race_event;
+        for (const std::uint32_t* e = b_events; e != b_end; ++e) {
+            const RaceId x(first_race + static_cast<std::uint32_t>(e - b_events));
+            EventState& b_state = state[*e];
+            const std::uint32_t b = b_state.race_event;
+            AgainstA& m = memo[b_state.entry_class];
+            if (m.a != a) {
+                events.pair_entries(a, b, t.data());
+                m = {a, earliest_reach(events.slot(a).value) <= a_state.position,
+                     earliest_reach(events.slot(b).value), kNone};
+            }
+            std::uint32_t part;
+            const std::uint32_t on_cycle = m.reaches_a                     ? a
+                                           : m.b_reach <= b_state.position ? b
+                                                                           : kNone;
+            if (on_cycle == kNone) {
+                part = new_partition(x, kNone);
+            } else {
+                std::uint32_t& of_c = of_component[comps.of[on_cycle]];
+                if (of_c == kNone) of_c = new_partition(x, on_cycle);
+                part = of_c;
+            }
+            out.of_race.push_back(part); // races come in id order
+            ++out.race_count[part];
+            if (m.folded != part) {
+                m.folded = part;
+                events.pair_entries(a, b, t.data());
+                std::uint32_t* enter = &out.enter[std::size_t(part) * p];
+                for (std::uint32_t q = 0; q < p; ++q)
+                    enter[q] = std::min(enter[q], t[q]);
+            }
+            note(a_state, part);
+            note(b_state, part);
         }
-        std::uint32_t part;
-        const std::uint32_t on_cycle = m.reaches_a                       ? a
-                                       : m.b_reach <= events.position(b) ? b
-                                                                         : kNone;
-        if (on_cycle == kNone) {
-            part = new_partition(x, kNone);
-        } else {
-            std::uint32_t& of_c = of_component[comps.of[on_cycle]];
-            if (of_c == kNone) of_c = new_partition(x, on_cycle);
-            part = of_c;
-        }
-        out.of_race.push_back(part); // races come in id order
-        ++out.race_count[part];
-        if (m.folded != part) {
-            m.folded = part;
-            events.pair_entries(a, b, t.data());
-            std::uint32_t* enter = &out.enter[std::size_t(part) * p];
-            for (std::uint32_t q = 0; q < p; ++q)
-                enter[q] = std::min(enter[q], t[q]);
-        }
-        note(a, part);
-        note(b, part);
     });
     if (!out.changes_kept) std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(out.changes);
     const std::size_t count = out.count();
