@@ -15,8 +15,10 @@
 //                           holds a feasible race)
 //   7. number_partitions    ids in Kahn's topological order, first partitions first
 // Each stage looks at a race a constant number of times with O(p) work on rows of the race
-// events, which are few (the events) while races are many (quadratic in dense traces): three
-// sequential passes over the races and nothing stored per race but its partition.
+// events, which are few (the events) while races are many (quadratic in dense traces): two
+// sequential passes over the races (2 and 5; 6 makes a third when the partitions of the races
+// of each event change often, which dense traces' do not) and nothing stored per race but its
+// partition.
 #include "race_ordering.hpp"
 
 #include <algorithm>

@@ -261,7 +261,8 @@ namespace {
 // group_race_sites on the analysis itself, for traces with millions of races and hundreds of
 // race sites per race: ends, site pairs, variables and threads are dense integer ids (each
 // headline computed once per access site, each variable name once per distinct set of shared
-// bytes). Two passes over the races:
+// bytes). One pass over every race selects the listed ones (select_listed, by column), then
+// two passes over those:
 //  1. every race site and the minima that rank it (smallest race, partition, in a first
 //     partition), folded per event without enumerating the race sites of each race
 //     (report_site_nodes.hpp), except for races between processes of one OS thread;
@@ -352,10 +353,10 @@ class ListedSiteGrouping {
         return p < first_partition_.size() && first_partition_[p];
     }
     // The report lists the races of first partitions and the validated ones. The one pass over
-    // every race: which races are listed (a bit each in listed_races_, so
-    // that the later passes read the listed races alone: on fork/join waves 13 % of 2.3·10^8),
-    // by column, 64 races a word, and the count of the others and of their partitions. Then
-    // mark(event number) for both events of each listed race, and whether their ids ascend.
+    // every race: which races are listed (a bit each in listed_races_, so that the later passes
+    // read the listed races alone: on fork/join waves 13 % of 2.3·10^8), by column, 64 races a
+    // word, and the count of the others and of their partitions. Then mark(event number) for
+    // both events of each listed race, and whether their ids ascend.
     template <class Mark> void select_listed(Mark&& mark, ListedRaceSites& out) {
         const RaceList& races = result_.races;
         const std::size_t n = races.size();
