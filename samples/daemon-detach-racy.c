@@ -1,5 +1,6 @@
 // daemon-detach.c, but the adders count without the lock before the program becomes a daemon:
 // the races are in the parent's trace, which daemon's _exit(0) ends.
+// PROCESS-TRACES: 2 (the program, the daemon (its fork child))
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

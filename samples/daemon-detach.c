@@ -4,6 +4,7 @@
 // the parent with its internal _exit, which the runtime did not see: the parent's trace had
 // no end line (a truncated trace). The runtime's daemon does the same steps through the
 // interposed fork and _exit. The child is traced into fork-<pid> as any fork child. No race.
+// PROCESS-TRACES: 2 (the program, the daemon (its fork child))
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

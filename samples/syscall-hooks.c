@@ -3,6 +3,7 @@
 // with syscall(), and a child made with the fork system call. The runtime takes the hooked
 // calls' steps as for the libc calls: a write orders the read that receives it, the bytes read
 // are written into the buffer, and the raw fork's child is traced on its own.
+// PROCESS-TRACES: 2 (the program, the raw fork's child)
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdio.h>

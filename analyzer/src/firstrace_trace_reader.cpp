@@ -28,6 +28,7 @@
 #include "input_file.hpp"
 #include "memory_lifetimes.hpp"
 #include "symbolizer.hpp"
+#include "symbolizer_reuse.hpp"
 #include "trace_event_log.hpp"
 #include "trace_site_runs.hpp"
 #include <firstrace/trace_format.hpp>
@@ -1522,8 +1523,8 @@ Trace read_firstrace_trace(const std::string& directory, const ProgressCallback&
     trace.path = directory;
     trace.format = "firstrace";
     trace.has_clock = true;
-    Symbolizer symbolizer(meta.modules);
-    TraceBuilder builder(trace, symbolizer);
+    ReusedSymbolizer symbolizer(meta.modules);
+    TraceBuilder builder(trace, symbolizer.symbolizer());
     std::uint64_t stream_bytes = 0;
     std::vector<std::uint64_t> stream_sizes;
     for (const auto& [number, path] : streams) {

@@ -15,8 +15,10 @@
 //                           holds a feasible race)
 //   7. number_partitions    ids in Kahn's topological order, first partitions first
 // Each stage looks at a race a constant number of times with O(p) work on rows of the race
-// events, which are few (the events) while races are many (quadratic in dense traces): three
-// sequential passes over the races and nothing stored per race but its partition.
+// events, which are few (the events) while races are many (quadratic in dense traces): two
+// sequential passes over the races (2 and 5; 6 makes a third when the partitions of the races
+// of each event change often, which dense traces' do not) and nothing stored per race but its
+// partition.
 #include "race_ordering.hpp"
 
 #include <algorithm>
@@ -109,6 +111,14 @@ class RaceEvents {
         const ApparentRace r = races_[x.value];
         return {race_event_of_[r.a.value], race_event_of_[r.b.value]};
     }
+    // The events of G: their number, the race event of each (kNone: none), and f(index of the
+    // run's first race, a, b's as [b, b_end)) for every run of races with one a, as events of G.
+    std::uint32_t event_count() const { return static_cast<std::uint32_t>(race_event_of_.size()); }
+    std::uint32_t race_event(std::uint32_t event) const { return race_event_of_[event]; }
+    template <class F> void for_each_event_run(F&& f) const {
+        races_.for_each_run([&](std::uint32_t first, EventId a, const std::uint32_t* b,
+                                const std::uint32_t* b_end) { f(first, a.value, b, b_end); });
+    }
     // f(x, race event a, race event b) for every race x in order.
     template <class F> void for_each_race(F&& f) const {
         races_.for_each([&](std::uint32_t x, EventId a, EventId b) {
@@ -199,12 +209,27 @@ class RaceEventGraph {
   public:
     explicit RaceEventGraph(const RaceEvents& events) : events_(events) {
         const std::uint32_t p = events.chains();
-        out_.assign(std::size_t(events.count()) * p, kNone);
-        events.for_each_race([&](RaceId, std::uint32_t a, std::uint32_t b) {
-            std::uint32_t& first_b = out_[std::size_t(a) * p + events.slot(b).value];
-            std::uint32_t& first_a = out_[std::size_t(b) * p + events.slot(a).value];
-            first_b = std::min(first_b, b); // race events of a chain are numbered in its order
-            first_a = std::min(first_a, a);
+        const std::size_t k = events.count();
+        out_.assign(k * p, kNone);
+        // Per event of G: its race event and chain, read with one load a race.
+        struct EventChain {
+            std::uint32_t race_event = kNone, chain = kNone;
+        };
+        std::vector<EventChain> of_event(events.event_count());
+        for (std::uint32_t e = 0; e < events.event_count(); ++e)
+            if (const std::uint32_t v = events.race_event(e); v != kNone)
+                of_event[e] = {v, events.slot(v).value};
+        events.for_each_event_run([&](std::uint32_t, std::uint32_t a_event, const std::uint32_t* b,
+                                      const std::uint32_t* b_end) {
+            const EventChain a = of_event[a_event];
+            std::uint32_t* first_b = &out_[std::size_t(a.race_event) * p];
+            for (; b != b_end; ++b) {
+                // race events of a chain are numbered in its order
+                const EventChain y = of_event[*b];
+                first_b[y.chain] = std::min(first_b[y.chain], y.race_event);
+                std::uint32_t& first_a = out_[std::size_t(y.race_event) * p + a.chain];
+                first_a = std::min(first_a, a.race_event);
+            }
         });
         std::vector<std::uint32_t> first(p), earliest(p);
         for (std::uint32_t v = 0; v < events.count(); ++v) {
@@ -321,6 +346,15 @@ struct Partitions {
     // their entries: every later race event of the chain is reached too), the last position of
     // its races' events there, and the earliest race event position it reaches by R̂*.
     std::vector<std::uint32_t> enter, last_position, reach;
+    // The partitions of each race event's races (partition_hasse_diagram's input), as changes:
+    // (race event, partition) whenever a race of the event, in race order, is in another
+    // partition than the event's previous race. Per race event its number of changes
+    // (change_count[v + 1], the rest 0), and the changes themselves while they are few
+    // (at most of_race.size() / 8 + 1: dense traces, whose races of one event share a
+    // partition); otherwise changes_kept is false and they are regenerated from of_race.
+    std::vector<std::uint32_t> change_count;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> changes;
+    bool changes_kept = true;
 };
 
 Partitions classify_races(const RaceEvents& events, const StrongComponents& comps,
@@ -353,44 +387,81 @@ Partitions classify_races(const RaceEvents& events, const StrongComponents& comp
         std::uint32_t folded = kNone;
     };
     std::vector<AgainstA> memo(events.entry_class_count());
+    // Per event of G (races give events of G): its race event, entry class and position, and
+    // the partition of its previous race (kNone: none yet), side by side so that a race reads
+    // one entry for its b. last_position needs an update only when that partition changes: a
+    // repeat of (v, part) brings no new position.
+    struct EventState {
+        std::uint32_t race_event = kNone;
+        std::uint32_t entry_class = kNone;
+        std::uint32_t position = kNone;
+        std::uint32_t last_part = kNone;
+    };
+    std::vector<EventState> state(events.event_count());
+    for (std::uint32_t e = 0; e < events.event_count(); ++e)
+        if (const std::uint32_t v = events.race_event(e); v != kNone)
+            state[e] = {v, events.entry_class(v), events.position(v), kNone};
+    out.change_count.assign(std::size_t(events.count()) + 1, 0);
+    const std::size_t kept_at_most = race_count / 8;
+    auto note = [&](EventState& event, std::uint32_t part) {
+        if (event.last_part == part) return;
+        event.last_part = part;
+        const std::uint32_t v = event.race_event;
+        std::uint32_t& at = out.last_position[std::size_t(part) * p + events.slot(v).value];
+        at = at == kNone ? event.position : std::max(at, event.position);
+        ++out.change_count[v + 1];
+        if (out.changes_kept) {
+            if (out.changes.size() <= kept_at_most)
+                out.changes.emplace_back(v, part);
+            else
+                out.changes_kept = false;
+        }
+    };
     auto earliest_reach = [&](std::uint32_t s) {
         std::uint32_t m = kNone;
         for (std::uint32_t q = 0; q < p; ++q)
             if (t[q] != kNone) m = std::min(m, chain_reach.of(t[q])[s]);
         return m;
     };
-    events.for_each_race([&](RaceId x, std::uint32_t a, std::uint32_t b) {
-        AgainstA& m = memo[events.entry_class(b)];
-        if (m.a != a) {
-            events.pair_entries(a, b, t.data());
-            m = {a, earliest_reach(events.slot(a).value) <= events.position(a),
-                 earliest_reach(events.slot(b).value), kNone};
-        }
-        std::uint32_t part;
-        const std::uint32_t on_cycle = m.reaches_a                       ? a
-                                       : m.b_reach <= events.position(b) ? b
-                                                                         : kNone;
-        if (on_cycle == kNone) {
-            part = new_partition(x, kNone);
-        } else {
-            std::uint32_t& of_c = of_component[comps.of[on_cycle]];
-            if (of_c == kNone) of_c = new_partition(x, on_cycle);
-            part = of_c;
-        }
-        out.of_race.push_back(part); // races come in id order
-        ++out.race_count[part];
-        if (m.folded != part) {
-            m.folded = part;
-            events.pair_entries(a, b, t.data());
-            std::uint32_t* enter = &out.enter[std::size_t(part) * p];
-            for (std::uint32_t q = 0; q < p; ++q)
-                enter[q] = std::min(enter[q], t[q]);
-        }
-        for (std::uint32_t v : {a, b}) {
-            std::uint32_t& last = out.last_position[std::size_t(part) * p + events.slot(v).value];
-            last = last == kNone ? events.position(v) : std::max(last, events.position(v));
+    events.for_each_event_run([&](std::uint32_t first_race, std::uint32_t a_event,
+                                  const std::uint32_t* b_events, const std::uint32_t* b_end) {
+        EventState& a_state = state[a_event];
+        const std::uint32_t a = a_state.race_event;
+        for (const std::uint32_t* e = b_events; e != b_end; ++e) {
+            const RaceId x(first_race + static_cast<std::uint32_t>(e - b_events));
+            EventState& b_state = state[*e];
+            const std::uint32_t b = b_state.race_event;
+            AgainstA& m = memo[b_state.entry_class];
+            if (m.a != a) {
+                events.pair_entries(a, b, t.data());
+                m = {a, earliest_reach(events.slot(a).value) <= a_state.position,
+                     earliest_reach(events.slot(b).value), kNone};
+            }
+            std::uint32_t part;
+            const std::uint32_t on_cycle = m.reaches_a                     ? a
+                                           : m.b_reach <= b_state.position ? b
+                                                                           : kNone;
+            if (on_cycle == kNone) {
+                part = new_partition(x, kNone);
+            } else {
+                std::uint32_t& of_c = of_component[comps.of[on_cycle]];
+                if (of_c == kNone) of_c = new_partition(x, on_cycle);
+                part = of_c;
+            }
+            out.of_race.push_back(part); // races come in id order
+            ++out.race_count[part];
+            if (m.folded != part) {
+                m.folded = part;
+                events.pair_entries(a, b, t.data());
+                std::uint32_t* enter = &out.enter[std::size_t(part) * p];
+                for (std::uint32_t q = 0; q < p; ++q)
+                    enter[q] = std::min(enter[q], t[q]);
+            }
+            note(a_state, part);
+            note(b_state, part);
         }
     });
+    if (!out.changes_kept) std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(out.changes);
     const std::size_t count = out.count();
     // What each partition reaches by non-empty paths: a component's row (its races reach every
     // member of the component back, and what the members reach), or for a race alone what its
@@ -422,33 +493,12 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
                                                                         const Partitions& parts) {
     const std::uint32_t p = events.chains();
     const std::size_t count = parts.count();
-    // Per race event: the partitions of its races, ascending and distinct. Counted and filled
-    // skipping repeats of the previous partition of the event (races come sorted by a, and
-    // the races of one event mostly share a partition), then made distinct per event.
-    std::vector<std::uint32_t> parts_begin(events.count() + 1, 0);
+    // Per race event: the partitions of its races, ascending and distinct, from the changes
+    // classify_races counted (and kept, unless they were many: then regenerated by a pass
+    // over the races), made distinct per event.
+    std::vector<std::uint32_t> parts_begin = parts.change_count;
     std::vector<PartitionId> parts_at;
     {
-        std::vector<std::uint32_t> last(events.count(), kNone);
-        auto for_each_change = [&](auto&& f) {
-            std::fill(last.begin(), last.end(), kNone);
-            events.for_each_race([&](RaceId x, std::uint32_t a, std::uint32_t b) {
-                const std::uint32_t part = parts.of_race[x.value];
-                for (std::uint32_t v : {a, b})
-                    if (last[v] != part) {
-                        last[v] = part;
-                        f(v, part);
-                    }
-            });
-        };
-        // The changes are kept as they are counted while they stay few (a race in 8 or fewer:
-        // dense traces, whose races of one event share a partition), which spares the second
-        // pass over every race; otherwise the second pass regenerates them.
-        const std::size_t kept_at_most = parts.of_race.size() / 8;
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> changes;
-        for_each_change([&](std::uint32_t v, std::uint32_t part) {
-            ++parts_begin[v + 1];
-            if (changes.size() <= kept_at_most) changes.emplace_back(v, part);
-        });
         for (std::uint32_t v = 0; v < events.count(); ++v)
             parts_begin[v + 1] += parts_begin[v];
         parts_at.resize(parts_begin.back());
@@ -456,13 +506,20 @@ IdVector<PartitionId, std::vector<PartitionId>> partition_hasse_diagram(const Ra
         auto place = [&](std::uint32_t v, std::uint32_t part) {
             parts_at[fill[v]++] = PartitionId(part);
         };
-        if (changes.size() == parts_at.size()) {
-            for (const auto& [v, part] : changes)
+        if (parts.changes_kept) {
+            for (const auto& [v, part] : parts.changes)
                 place(v, part);
         } else {
-            for_each_change(place);
+            std::vector<std::uint32_t> last(events.count(), kNone);
+            events.for_each_race([&](RaceId x, std::uint32_t a, std::uint32_t b) {
+                const std::uint32_t part = parts.of_race[x.value];
+                for (std::uint32_t v : {a, b})
+                    if (last[v] != part) {
+                        last[v] = part;
+                        place(v, part);
+                    }
+            });
         }
-        std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(changes);
         // Distinct per event, compacted in place.
         std::uint32_t kept = 0;
         for (std::uint32_t v = 0; v < events.count(); ++v) {
@@ -610,6 +667,7 @@ OrderingOutcome order_races(const TemporalGraph& g, const ApparentRaceList& race
     if (progress) progress("ordering", 0.6);
     const auto after = partition_hasse_diagram(events, parts);
     if (progress) progress("ordering", 0.9);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>>().swap(parts.changes);
     OrderingOutcome out = number_partitions(parts, after);
     if (progress) progress("ordering", 1.0);
     return out;

@@ -13,7 +13,7 @@
 // has a path from race x to race y exactly when x R̂* y, so its strongly connected components
 // are the partitions (Def 8.2), in O((r + n)·p). race_ordering.cpp searches only the graph of
 // its race events (a race's two events are its only predecessors, so it is in the component
-// of the event it reaches back, or alone) and passes over the races three times.
+// of the event it reaches back, or alone) and passes over the races two or three times.
 #pragma once
 
 #include <vector>

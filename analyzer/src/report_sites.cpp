@@ -261,7 +261,8 @@ namespace {
 // group_race_sites on the analysis itself, for traces with millions of races and hundreds of
 // race sites per race: ends, site pairs, variables and threads are dense integer ids (each
 // headline computed once per access site, each variable name once per distinct set of shared
-// bytes). Two passes over the races:
+// bytes). One pass over every race selects the listed ones (select_listed, by column), then
+// two passes over those:
 //  1. every race site and the minima that rank it (smallest race, partition, in a first
 //     partition), folded per event without enumerating the race sites of each race
 //     (report_site_nodes.hpp), except for races between processes of one OS thread;
@@ -297,14 +298,7 @@ class ListedSiteGrouping {
             for (std::uint32_t s = event.first_site; s < event.first_site + event.site_count; ++s)
                 site_end(s);
         };
-        result_.races.for_each_run([&](std::uint32_t first, std::uint32_t a, const std::uint32_t* b,
-                                       const std::uint32_t* b_end) {
-            for (const std::uint32_t* p = b; p != b_end; ++p)
-                if (listed(first + static_cast<std::uint32_t>(p - b))) {
-                    mark(a);
-                    mark(*p);
-                }
-        });
+        select_listed(mark, out);
         unknown_end_ = end_id({}, 0, nullptr);
         // Node entries beyond a few per range mean ranges covering many segments: pair
         // instances race by race instead (exact either way).
@@ -320,7 +314,7 @@ class ListedSiteGrouping {
                     node_ends[n->end()] = true;
             table_->floor_ends(node_ends);
         }
-        rank_all(index, *table_, out);
+        rank_all(index, *table_);
         orient(*table_);
         std::vector<std::uint32_t> order = listed_order(limit, out);
         detail_groups(index, order);
@@ -358,9 +352,65 @@ class ListedSiteGrouping {
         const std::uint32_t p = result_.races.partition(i);
         return p < first_partition_.size() && first_partition_[p];
     }
-    // The report lists the races of first partitions and the validated ones.
-    bool listed(std::size_t i) const {
-        return result_.races.status(i) != RaceStatus::Unvalidated || in_first(i);
+    // The report lists the races of first partitions and the validated ones. The one pass over
+    // every race: which races are listed (a bit each in listed_races_, so that the later passes
+    // read the listed races alone: on fork/join waves 13 % of 2.3·10^8), by column, 64 races a
+    // word, and the count of the others and of their partitions. Then mark(event number) for
+    // both events of each listed race, and whether their ids ascend.
+    template <class Mark> void select_listed(Mark&& mark, ListedRaceSites& out) {
+        const RaceList& races = result_.races;
+        const std::size_t n = races.size();
+        listed_races_.assign((n + 63) / 64, 0);
+        // Per partition: 1 if first (its unvalidated races are listed). Partitions beyond the
+        // result's (a hand-made one) are not first and not counted as later.
+        const std::size_t partitions = result_.partitions.size();
+        std::vector<std::uint8_t> later_partition(partitions + 1, 0);
+        std::size_t listed_count = 0;
+        for (std::size_t w = 0; w * 64 < n; ++w) {
+            const std::size_t last = std::min(n, w * 64 + 64);
+            std::uint64_t bits = 0;
+            for (std::size_t i = w * 64; i < last; ++i) {
+                const std::uint32_t partition = races.partition(i);
+                const std::size_t known = partition < partitions ? partition : partitions;
+                const bool listed = races.status(i) != RaceStatus::Unvalidated ||
+                                    (known < partitions && first_partition_[known]);
+                bits |= std::uint64_t(listed) << (i % 64);
+                later_partition[known] |= static_cast<std::uint8_t>(!listed);
+            }
+            listed_races_[w] = bits;
+            listed_count += static_cast<std::size_t>(std::popcount(bits));
+        }
+        out.later_unvalidated = n - listed_count;
+        out.later_partitions = static_cast<std::size_t>(
+            std::count(later_partition.begin(), later_partition.end() - 1, std::uint8_t(1)));
+        std::uint32_t last_id = 0;
+        bool any = false;
+        ascending_ = true;
+        for_each_listed([&](std::size_t i, std::uint32_t a, std::uint32_t b) {
+            mark(a);
+            mark(b);
+            const std::uint32_t id = races.id(i);
+            ascending_ &= !any || last_id < id;
+            last_id = id;
+            any = true;
+        });
+    }
+    // f(race index, a's event number, b's event number) for every listed race in order, with a
+    // word of listed_races_ read per 64 races.
+    template <class F> void for_each_listed(F&& f) const {
+        result_.races.for_each_run([&](std::uint32_t first_race, std::uint32_t a,
+                                       const std::uint32_t* b, const std::uint32_t* b_end) {
+            const std::size_t end = first_race + static_cast<std::size_t>(b_end - b);
+            for (std::size_t w = first_race / 64; w * 64 < end; ++w) {
+                std::uint64_t bits = listed_races_[w];
+                if (w * 64 < first_race) bits &= ~std::uint64_t(0) << (first_race % 64);
+                if ((w + 1) * 64 > end) bits &= ~(~std::uint64_t(0) << (end % 64));
+                for (; bits != 0; bits &= bits - 1) {
+                    const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+                    f(i, a, b[i - first_race]);
+                }
+            }
+        });
     }
     // Race i of result_.races, a run's races having event numbers a and b.
     Race race_at(std::size_t i, std::uint32_t a, std::uint32_t b) const {
@@ -431,6 +481,15 @@ class ListedSiteGrouping {
                 trace_.ranges[site.first_range + site.range_count - 1].hi};
     }
 
+    // Bit u mod 64 for every byte (STD: variable) u of `span`, all of them from 64 on: spans
+    // that meet share a bit.
+    static std::uint64_t span_bits(const Interval& span) {
+        const std::uint64_t length = span.hi - span.lo;
+        if (span.hi <= span.lo) return 0;
+        if (length >= 64) return ~std::uint64_t(0);
+        return std::rotl((std::uint64_t(1) << length) - 1, static_cast<int>(span.lo % 64));
+    }
+
     // Interns the shared bytes of an instance; its name is computed once per distinct set.
     std::uint32_t variable_id(const std::vector<Interval>& shared) {
         if (shared == last_shared_) return last_variable_;
@@ -466,20 +525,17 @@ class ListedSiteGrouping {
             });
     }
 
-    // Pass 1: every race site of the listed races and the minima that rank it. By runs of
-    // races with one a, a race read by column (status, partition, b's event number).
-    void rank_all(const SiteNodeIndex& index, SiteRankTable& table, ListedRaceSites& out) {
-        std::vector<bool> later_partition(result_.partitions.size(), false);
+    // Pass 1: every race site of the listed races and the minima that rank it. In runs of
+    // races with one a, a race read by column (partition, b's event number).
+    void rank_all(const SiteNodeIndex& index, SiteRankTable& table) {
         std::optional<SiteRankFolder> folder;
         if (index.usable()) folder.emplace(index.segments(), ends_.size());
         const RaceList& races = result_.races;
         // The table may settle the sites seen so far whenever every later race site it is
-        // given comes from a race with a larger id: races come by ascending id (checked), and
-        // no block of folded races is open (its join brings smaller races than those ranked
-        // while it was open).
-        bool ascending = true;
-        for (std::size_t i = 1; i < races.size() && ascending; ++i)
-            ascending = races.id(i - 1) < races.id(i);
+        // given comes from a race with a larger id: the listed races come by ascending id
+        // (ascending_), and no block of folded races is open (its join brings smaller races
+        // than those ranked while it was open).
+        const bool ascending = ascending_;
         std::uint32_t block = kNone;        // the event number of the open block's a
         SiteRankTable::EndFloor floor_of_a; // of the ends of its nodes
         auto join = [&] {
@@ -491,57 +547,43 @@ class ListedSiteGrouping {
                     [&](std::uint32_t y, const SiteRankKey& k) { return table.may_change(y, k); });
             block = kNone;
         };
-        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a, const std::uint32_t* b,
-                               const std::uint32_t* b_end) {
-            for (const std::uint32_t* p = b; p != b_end; ++p) {
-                const std::size_t i = first_race + static_cast<std::size_t>(p - b);
-                const bool first = in_first(i);
-                if (!first && races.status(i) == RaceStatus::Unvalidated) {
-                    ++out.later_unvalidated;
-                    const std::uint32_t partition = races.partition(i);
-                    if (partition < later_partition.size()) {
-                        out.later_partitions += !later_partition[partition];
-                        later_partition[partition] = true;
-                    }
-                    continue;
+        for_each_listed([&](std::size_t i, std::uint32_t a, std::uint32_t b) {
+            const bool first = in_first(i);
+            const SiteRankKey key{races.id(i), races.partition(i), first};
+            if (static_instances(a, b)) {
+                // A block is the races of one a folded together: closed at the next
+                // folded race of another a.
+                if (block != kNone && block != a) {
+                    join();
+                    if (ascending) table.settle();
                 }
-                const SiteRankKey key{races.id(i), races.partition(i), first};
-                if (static_instances(a, *p)) {
-                    // A block is the races of one a folded together: closed at the next
-                    // folded race of another a.
-                    if (block != kNone && block != a) {
-                        join();
-                        if (ascending) table.settle();
-                    }
-                    if (block == kNone) {
-                        const auto [x, x_end] = nodes_of(a);
-                        folder->begin(x, x_end);
-                        block = a;
-                        // The floors change only when the table settles, never in a block.
-                        floor_of_a = SiteRankTable::EndFloor{};
-                        for (const Node* n = x; n != x_end; ++n)
-                            floor_of_a.add(table.floor(n->end()));
-                    }
-                    const auto [y, y_end] = nodes_of(*p);
-                    // A race without recorded sites is an instance of the unknown pair. A
-                    // race that can change no race site of an end of a's nodes is not folded:
-                    // only whether it has an instance may matter.
-                    if (floor_of_a.may_change(key)
-                            ? !folder->fold(y, y_end, key)
-                            : !table.drops(unknown_end_, unknown_end_, key) &&
-                                  !folder->instance(y, y_end))
-                        table.add(unknown_end_, unknown_end_, key);
-                } else {
-                    bool any = false;
-                    slow_instances(races.events()[a], races.events()[*p],
-                                   [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
-                                       table.add(end_of_site_[sa], end_of_site_[sb], key);
-                                       any = true;
-                                   });
-                    if (!any) table.add(unknown_end_, unknown_end_, key);
+                if (block == kNone) {
+                    const auto [x, x_end] = nodes_of(a);
+                    folder->begin(x, x_end);
+                    block = a;
+                    // The floors change only when the table settles, never in a block.
+                    floor_of_a = SiteRankTable::EndFloor{};
+                    for (const Node* n = x; n != x_end; ++n)
+                        floor_of_a.add(table.floor(n->end()));
                 }
-                if (ascending && block == kNone) table.settle();
+                const auto [y, y_end] = nodes_of(b);
+                // A race without recorded sites is an instance of the unknown pair. A
+                // race that can change no race site of an end of a's nodes is not folded:
+                // only whether it has an instance may matter.
+                if (floor_of_a.may_change(key) ? !folder->fold(y, y_end, key)
+                                               : !table.drops(unknown_end_, unknown_end_, key) &&
+                                                     !folder->instance(y, y_end))
+                    table.add(unknown_end_, unknown_end_, key);
+            } else {
+                bool any = false;
+                slow_instances(races.events()[a], races.events()[b],
+                               [&](std::uint32_t sa, std::uint32_t sb, const auto&) {
+                                   table.add(end_of_site_[sa], end_of_site_[sb], key);
+                                   any = true;
+                               });
+                if (!any) table.add(unknown_end_, unknown_end_, key);
             }
+            if (ascending && block == kNone) table.settle();
         });
         join();
     }
@@ -633,7 +675,7 @@ class ListedSiteGrouping {
         // Per event number: its candidates, and a bit per (end, class) of a candidate (mod
         // 64), so that a race whose b has no candidate partnered with one of a is passed over
         // after one word is read (on waves, 99 % of the races have no shown race site, but most
-        // pass this filter: what decides is whether the bytes meet).
+        // pass this filter: what decides is whether the bytes meet, see partner_bytes).
         const RaceList& races = result_.races;
         auto end_class_bit = [](std::uint32_t end_class) {
             return std::uint64_t(1) << (end_class & 63u);
@@ -667,6 +709,9 @@ class ListedSiteGrouping {
         // instead of pairing every candidate of a with every one of b.
         std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> partners(
             std::size_t(listed_ends) * 4);
+        // Per end class of b: the span_bits of its partners, so that a candidate of b whose
+        // bytes can meet none of them is passed over without reading them (waves: nearly all).
+        std::vector<std::uint64_t> partner_bytes(std::size_t(listed_ends) * 4, 0);
         std::vector<std::uint32_t> partnered; // end classes with partners in this block
         std::uint64_t partnered_bits = 0;     // their end_class_bit
         std::uint32_t block = kNone;          // the event number of the block's a
@@ -678,89 +723,90 @@ class ListedSiteGrouping {
         };
         std::vector<Hit> hits;
         std::vector<Interval> shared;
-        races.for_each_run([&](std::uint32_t first_race, std::uint32_t a_number,
-                               const std::uint32_t* b_numbers, const std::uint32_t* b_end) {
+        for_each_listed([&](std::size_t i, std::uint32_t a_number, std::uint32_t b_number) {
             const auto [a, a_end] = std::pair<std::size_t, std::size_t>{
                 candidates_of[a_number].first, candidates_of[a_number].last};
-            for (const std::uint32_t* p = b_numbers; p != b_end; ++p) {
-                const std::size_t i = first_race + static_cast<std::size_t>(p - b_numbers);
-                const bool first = in_first(i);
-                if (!first && races.status(i) == RaceStatus::Unvalidated) continue;
-                if (static_instances(a_number, *p)) {
-                    if (unknown_listed &&
-                        !index.has_instance(races.events()[a_number], races.events()[*p])) {
-                        add(race_at(i, a_number, *p), first, kNone, kNone, kNone,
-                            place_[unknown_group]);
-                        continue;
-                    }
-                    if (a == a_end) continue;
-                    if (a_number != block) {
-                        block = a_number;
-                        for (std::uint32_t y : partnered)
-                            partners[y].clear();
-                        partnered.clear();
-                        partnered_bits = 0;
-                        for (std::size_t x = a; x != a_end; ++x)
-                            for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
-                                for (std::uint32_t c = 0; c < 4; ++c)
-                                    if (SiteNodeIndex::compatible(candidates[x].end_class & 3u,
-                                                                  c)) {
-                                        std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
-                                            partners[y << 2 | c];
-                                        if (to.empty()) {
-                                            partnered.push_back(y << 2 | c);
-                                            partnered_bits |= end_class_bit(y << 2 | c);
-                                        }
-                                        to.push_back({static_cast<std::uint32_t>(x - a), g});
-                                    }
-                    }
-                    const NumberCandidates& bc = candidates_of[*p];
-                    if ((bc.bits & partnered_bits) == 0) continue; // no hit
-                    const std::size_t b = bc.first, b_last = bc.last;
-                    hits.clear();
-                    for (std::size_t y = b; y != b_last; ++y)
-                        for (const auto& [x, g] : partners[candidates[y].end_class]) {
-                            const Interval& sx = candidate_bytes[a + x].span;
-                            const Interval& sy = candidate_bytes[y].span;
-                            if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
-                                hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
-                        }
-                    if (hits.empty()) continue;
-                    if (hits.size() > 1) std::sort(hits.begin(), hits.end());
-                    const Race race = race_at(i, a_number, *p);
-                    for (const Hit& h : hits) {
-                        const CandidateBytes& x = candidate_bytes[a + h.x];
-                        const CandidateBytes& y = candidate_bytes[b + h.y];
-                        const std::uint32_t site_x = candidates[a + h.x].site;
-                        const std::uint32_t site_y = candidates[b + h.y].site;
-                        shared.clear();
-                        if (x.one_range && y.one_range) {
-                            shared.push_back(
-                                {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
-                        } else {
-                            const AccessSite sx = trace_.sites[site_x];
-                            const AccessSite sy = trace_.sites[site_y];
-                            intersect_ranges(
-                                SiteRanges{trace_.ranges, sx.first_range}, sx.range_count,
-                                SiteRanges{trace_.ranges, sy.first_range}, sy.range_count, shared);
-                        }
-                        if (!shared.empty())
-                            add(race, first, site_x, site_y, variable_id(shared), h.group);
-                    }
-                    continue;
+            const bool first = in_first(i);
+            if (static_instances(a_number, b_number)) {
+                if (unknown_listed &&
+                    !index.has_instance(races.events()[a_number], races.events()[b_number])) {
+                    add(race_at(i, a_number, b_number), first, kNone, kNone, kNone,
+                        place_[unknown_group]);
+                    return;
                 }
-                const Race race = race_at(i, a_number, *p);
-                bool any = false;
-                slow_instances(
-                    race.a, race.b,
-                    [&](std::uint32_t sa, std::uint32_t sb, const std::vector<Interval>& bytes) {
-                        any = true;
-                        const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
-                        if (g != kNone) add(race, first, sa, sb, variable_id(bytes), g);
-                    });
-                if (!any && unknown_listed)
-                    add(race, first, kNone, kNone, kNone, place_[unknown_group]);
+                if (a == a_end) return;
+                if (a_number != block) {
+                    block = a_number;
+                    for (std::uint32_t y : partnered) {
+                        partners[y].clear();
+                        partner_bytes[y] = 0;
+                    }
+                    partnered.clear();
+                    partnered_bits = 0;
+                    for (std::size_t x = a; x != a_end; ++x)
+                        for (const auto& [y, g] : shown_with[candidates[x].end_class >> 2])
+                            for (std::uint32_t c = 0; c < 4; ++c)
+                                if (SiteNodeIndex::compatible(candidates[x].end_class & 3u, c)) {
+                                    std::vector<std::pair<std::uint32_t, std::uint32_t>>& to =
+                                        partners[y << 2 | c];
+                                    if (to.empty()) {
+                                        partnered.push_back(y << 2 | c);
+                                        partnered_bits |= end_class_bit(y << 2 | c);
+                                    }
+                                    to.push_back({static_cast<std::uint32_t>(x - a), g});
+                                    partner_bytes[y << 2 | c] |= span_bits(candidate_bytes[x].span);
+                                }
+                }
+                const NumberCandidates& bc = candidates_of[b_number];
+                if ((bc.bits & partnered_bits) == 0) return; // no hit
+                const std::size_t b = bc.first, b_last = bc.last;
+                hits.clear();
+                for (std::size_t y = b; y != b_last; ++y) {
+                    const std::uint32_t end_class = candidates[y].end_class;
+                    if ((partner_bytes[end_class] & span_bits(candidate_bytes[y].span)) == 0)
+                        continue;
+                    for (const auto& [x, g] : partners[end_class]) {
+                        const Interval& sx = candidate_bytes[a + x].span;
+                        const Interval& sy = candidate_bytes[y].span;
+                        if (std::max(sx.lo, sy.lo) < std::min(sx.hi, sy.hi))
+                            hits.push_back({x, static_cast<std::uint32_t>(y - b), g});
+                    }
+                }
+                if (hits.empty()) return;
+                if (hits.size() > 1) std::sort(hits.begin(), hits.end());
+                const Race race = race_at(i, a_number, b_number);
+                for (const Hit& h : hits) {
+                    const CandidateBytes& x = candidate_bytes[a + h.x];
+                    const CandidateBytes& y = candidate_bytes[b + h.y];
+                    const std::uint32_t site_x = candidates[a + h.x].site;
+                    const std::uint32_t site_y = candidates[b + h.y].site;
+                    shared.clear();
+                    if (x.one_range && y.one_range) {
+                        shared.push_back(
+                            {std::max(x.span.lo, y.span.lo), std::min(x.span.hi, y.span.hi)});
+                    } else {
+                        const AccessSite sx = trace_.sites[site_x];
+                        const AccessSite sy = trace_.sites[site_y];
+                        intersect_ranges(SiteRanges{trace_.ranges, sx.first_range}, sx.range_count,
+                                         SiteRanges{trace_.ranges, sy.first_range}, sy.range_count,
+                                         shared);
+                    }
+                    if (!shared.empty())
+                        add(race, first, site_x, site_y, variable_id(shared), h.group);
+                }
+                return;
             }
+            const Race race = race_at(i, a_number, b_number);
+            bool any = false;
+            slow_instances(
+                race.a, race.b,
+                [&](std::uint32_t sa, std::uint32_t sb, const std::vector<Interval>& bytes) {
+                    any = true;
+                    const std::uint32_t g = listed_group(end_of_site_[sa], end_of_site_[sb]);
+                    if (g != kNone) add(race, first, sa, sb, variable_id(bytes), g);
+                });
+            if (!any && unknown_listed)
+                add(race, first, kNone, kNone, kNone, place_[unknown_group]);
         });
     }
 
@@ -942,6 +988,8 @@ class ListedSiteGrouping {
     }
     std::vector<std::uint32_t> os_thread_;      // per event number, when some process has one
     std::vector<std::uint8_t> first_partition_; // per partition: first
+    std::vector<std::uint64_t> listed_races_;   // a bit per race: listed (select_listed)
+    bool ascending_ = true;                     // the listed races' ids ascend
     std::uint32_t unknown_end_ = 0;
     std::unordered_map<std::string, std::uint32_t> variable_ids_;
     std::vector<std::vector<Interval>> shared_;

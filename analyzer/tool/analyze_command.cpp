@@ -12,6 +12,8 @@
 #include "commands.hpp"
 #include "firstrace/analysis.hpp"
 #include "firstrace/errors.hpp"
+#include "firstrace/printable_text.hpp"
+#include "firstrace/process_traces.hpp"
 #include "firstrace/report_model.hpp"
 #include "firstrace/results_database.hpp"
 #include "firstrace/trace_loader.hpp"
@@ -46,6 +48,10 @@ int analyze_command(const Arguments& args) {
         "feasible-ec, unvalidated) and ordered into partitions; first partitions come first.\n"
         "Several traces (runs of one program, `firstrace record --runs N`) are analyzed one by\n"
         "one, stored as one run each, and their race sites merged in the text report.\n"
+        "The traces of other processes inside a trace directory (fork-PID: a fork child;\n"
+        "exec-PID: an instrumented program it exec'd, spawned, ran with system or popen) are\n"
+        "analyzed after it, each by itself: the text report gives each one's report in turn,\n"
+        "JSON and --db one run each.\n"
         "Exit status: 0 when analyzed (races or not), 2 on errors (one line on stderr).\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
@@ -74,6 +80,8 @@ int analyze_command(const Arguments& args) {
         "max-sites", po::value<std::size_t>()->default_value(20), "text: race sites shown in full")(
         "colour", po::value<std::string>()->default_value("auto"),
         ("text: " + spellings(kColours) + " (auto: when the report goes to a terminal)").c_str())(
+        "no-other-processes", "analyze only the traces given, not the traces of other\n"
+                              "processes (fork-PID, exec-PID) inside them")(
         "quiet,q", "no progress, no summary on stderr")("verbose,v",
                                                         "print stage timings on stderr");
     const po::variables_map vm =
@@ -135,9 +143,26 @@ int analyze_command(const Arguments& args) {
         if (!out) throw InputError(report_file.value_or("stdout"), 0, "write failed");
         return 0;
     };
-    const auto traces = vm["trace"].as<std::vector<std::string>>();
+    const auto given = vm["trace"].as<std::vector<std::string>>();
+    std::vector<ProcessTrace> traces;
+    for (const std::string& path : given) {
+        const std::size_t before = traces.size();
+        if (vm.count("no-other-processes"))
+            traces.push_back({path, ""});
+        else
+            for (ProcessTrace& t : process_traces(path))
+                traces.push_back(std::move(t));
+        if (const std::size_t others = traces.size() - before - 1; others > 0 && !quiet)
+            std::cerr << "firstrace analyze: " << path << " holds the traces of " << others
+                      << " other process" << (others == 1 ? "" : "es")
+                      << " (fork-PID, exec-PID), analyzed after it (--no-other-processes: " << path
+                      << " alone)\n";
+    }
+    // One recorded execution in text: each process's report in turn, straight from its analysis
+    std::ostream* reports_in_turn = nullptr;
     std::vector<ReportModel> models;
-    for (const std::string& path : traces) {
+    for (std::size_t k = 0; k < traces.size(); ++k) {
+        const std::string& path = traces[k].path;
         const InputInProgress input(path);
         const auto reading = std::chrono::steady_clock::now();
         const Trace trace = load_trace(path, options.progress);
@@ -174,15 +199,23 @@ int analyze_command(const Arguments& args) {
         }
         // One trace in text: the race sites grouped straight from the analysis (dense traces
         // have hundreds of site pairs per race; a ReportModel of them would not fit).
-        if (format == ReportFormat::Text && traces.size() == 1) {
-            std::ostream& out = open_report();
+        if (format == ReportFormat::Text && given.size() == 1) {
+            if (reports_in_turn == nullptr) reports_in_turn = &open_report();
+            std::ostream& out = *reports_in_turn;
+            if (traces.size() > 1)
+                out << (k > 0 ? "\n" : "") << "== process trace " << k + 1 << " of "
+                    << traces.size() << ": " << printable_text(path)
+                    << (traces[k].started_by.empty() ? ""
+                                                     : " (started by " + traces[k].started_by + ")")
+                    << "\n";
             const TextReportOptions options = text_report_options(vm, !report_file);
             write_text_report(out, make_report_header(trace, result),
                               listed_race_sites(trace, result, options.max_sites), options);
-            return finish_report(out);
+            continue;
         }
         models.push_back(make_report_model(trace, result, format == ReportFormat::Text));
     }
+    if (reports_in_turn != nullptr) return finish_report(*reports_in_turn);
     std::ostream& out = open_report();
     if (format == ReportFormat::Json) {
         if (models.size() == 1) {

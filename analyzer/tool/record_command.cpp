@@ -2,23 +2,27 @@
 // tracer writing into DIR, print the trace path and return the program's exit status.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "command_line.hpp"
 #include "commands.hpp"
 #include "firstrace/errors.hpp"
+#include "firstrace/process_traces.hpp"
 #include "firstrace/trace_metadata.hpp"
 #include "input_in_progress.hpp"
 #include <firstrace/trace_format.hpp>
@@ -50,9 +54,10 @@ bool prepare_output(const fs::path& dir) {
                 const std::string name = entry.path().filename().string();
                 if (name == format::kMetadataFile || name.rfind(format::kStreamPrefix, 0) == 0)
                     fs::remove(entry.path(), ec);
-                else if (name.rfind(format::kForkPrefix, 0) == 0 &&
+                else if ((name.rfind(format::kForkPrefix, 0) == 0 ||
+                          name.rfind(format::kExecPrefix, 0) == 0) &&
                          fs::exists(entry.path() / format::kMetadataFile))
-                    fs::remove_all(entry.path(), ec); // an earlier run's child process trace
+                    fs::remove_all(entry.path(), ec); // an earlier run's other process trace
             }
         }
     } else {
@@ -85,7 +90,43 @@ struct Exited {
     int value = 0;
 };
 
-Exited run(const std::vector<std::string>& command, const fs::path& dir) {
+// Waits for the program's descendants that outlived it, at most `seconds`: they are still
+// writing their traces. A descendant that runs on (a daemon, a `sleep 100 &` started through
+// system()) must not keep `record` from returning; its trace is read as a truncated one (the
+// analyzer cuts it at a consistent point). Returns how many were still running at the end.
+unsigned wait_for_descendants(double seconds) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    for (;;) {
+        const pid_t ended = waitpid(-1, nullptr, WNOHANG);
+        if (ended > 0) continue;
+        if (ended < 0 && errno == EINTR) continue;
+        if (ended < 0) return 0; // ECHILD: none left
+        if (std::chrono::steady_clock::now() >= deadline) break;
+        struct timespec pause {
+            0, 10 * 1000 * 1000
+        };
+        nanosleep(&pause, nullptr);
+    }
+    unsigned running = 0;
+    for (const auto& entry : fs::directory_iterator(
+             "/proc", std::filesystem::directory_options::skip_permission_denied)) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        // pid (comm) state ppid ...: comm may hold spaces and parentheses, read after the last ')'.
+        const auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 1));
+        char state = 0;
+        pid_t ppid = 0;
+        if (rest >> state >> ppid && ppid == getpid()) ++running;
+    }
+    return running;
+}
+
+Exited run(const std::vector<std::string>& command, const fs::path& dir, double wait_seconds) {
     int pipefd[2];
     if (pipe2(pipefd, O_CLOEXEC) != 0)
         throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -102,6 +143,9 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGINT, &ignore, &old_int);
     sigaction(SIGQUIT, &ignore, &old_quit);
+    // The program's descendants that outlive it (a daemon, a child it did not wait for) become
+    // ours, so that we can wait for the end of their traces (fork-PID, exec-PID).
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     const pid_t pid = fork();
     if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
     if (pid == 0) {
@@ -132,6 +176,12 @@ Exited run(const std::vector<std::string>& command, const fs::path& dir) {
     sigaction(SIGTERM, &old_term, nullptr);
     sigaction(SIGHUP, &old_hup, nullptr);
     g_child = 0;
+    // The processes that outlived the program are still writing their traces: wait for their
+    // end, as `strace -f` does, but not for ever (Ctrl-C or a signal now ends `record` itself).
+    if (const unsigned running = wait_for_descendants(wait_seconds); running > 0)
+        std::cerr << "firstrace record: " << running << " process" << (running == 1 ? "" : "es")
+                  << " started by " << command[0] << " still running after " << wait_seconds
+                  << " s (--wait-descendants); their traces end where they were\n";
     if (exec_failed)
         throw UsageError("cannot run " + command[0] + ": " + std::strerror(exec_errno));
     Exited e;
@@ -152,7 +202,11 @@ int record_command(const Arguments& args) {
         "Runs PROG (built with firstrace-cc / firstrace-c++) with the tracer writing a trace\n"
         "directory, names it on stderr (PROG's stdout stays its own) and exits with PROG's exit\n"
         "status (128 + N when PROG was killed by signal N). Analyze it with `firstrace analyze "
-        "DIR`.\n\n"
+        "DIR`.\n"
+        "Fork children and the instrumented programs PROG (or they) exec, spawn or run with\n"
+        "system/popen are traced too, each into a trace of its own inside DIR (fork-PID,\n"
+        "exec-PID); record returns once every one of them ended, waiting at most\n"
+        "--wait-descendants seconds for those that outlive PROG (a daemon).\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
         "output,o", po::value<std::string>(),
@@ -162,7 +216,10 @@ int record_command(const Arguments& args) {
         "found only in the executions recorded (the schedule decides which accesses meet);\n"
         "`firstrace analyze DIR-1 .. DIR-N -o DB` stores them all, `firstrace report DB\n"
         "--all-runs` merges their race sites")("quiet,q",
-                                               "do not name the trace directory on stderr");
+                                               "do not name the trace directory on stderr")(
+        "wait-descendants", po::value<double>()->default_value(10.0),
+        "after PROG ends, wait at most SECONDS for the processes it started that still run\n"
+        "(their traces are still being written); a trace unfinished then reads as truncated");
 
     // Options end at `--` or at the first argument that is not an option (the program).
     ParsedCommandLine parsed = parse_command_line(args, visible, "", Positionals::Command);
@@ -174,6 +231,8 @@ int record_command(const Arguments& args) {
     }
     if (command.empty())
         throw UsageError("no program given (usage: firstrace record [-o DIR] -- PROG ARGS...)");
+    if (const double wait = vm["wait-descendants"].as<double>(); !(wait >= 0 && wait <= 1e6))
+        throw UsageError("--wait-descendants must be between 0 and 1000000 seconds");
     if (const unsigned runs = vm["runs"].as<unsigned>(); runs != 1) {
         // N runs: each one a plain `record -o DIR-k` of the same command.
         if (runs == 0) throw UsageError("--runs must be at least 1");
@@ -184,6 +243,8 @@ int record_command(const Arguments& args) {
         for (unsigned k = 1; k <= runs; ++k) {
             Arguments one{"-o", base + "-" + std::to_string(k)};
             if (vm.count("quiet")) one.push_back("-q");
+            one.push_back("--wait-descendants");
+            one.push_back(std::to_string(vm["wait-descendants"].as<double>()));
             one.push_back("--");
             one.insert(one.end(), command.begin(), command.end());
             const int s = record_command(one);
@@ -206,7 +267,7 @@ int record_command(const Arguments& args) {
 
     Exited exited;
     try {
-        exited = run(command, dir);
+        exited = run(command, dir, vm["wait-descendants"].as<double>());
     } catch (...) {
         discard();
         throw;
@@ -238,18 +299,13 @@ int record_command(const Arguments& args) {
     // writing to a pipe, a test compared with its expected output) must be what it wrote.
     if (!vm.count("quiet"))
         std::cerr << "firstrace record: trace written to " << dir.string() << "\n";
-    // Children created by fork() wrote traces of their own into the directory (fork-<pid>,
-    // nested for grandchildren): say where, `firstrace analyze` takes each one by itself.
-    std::vector<std::string> children;
-    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::end(it);
-         it.increment(ec))
-        if (it->is_directory() && it->path().filename().string().rfind(format::kForkPrefix, 0) == 0)
-            children.push_back(it->path().string());
-    if (!children.empty() && !vm.count("quiet")) {
-        std::sort(children.begin(), children.end());
-        std::cerr << "firstrace record: traces of child processes (fork):";
-        for (const auto& c : children)
-            std::cerr << " " << c;
+    // Children created by fork() and instrumented programs exec'd under the program wrote
+    // traces of their own into the directory (fork-<pid>, exec-<pid>, nested): say where;
+    // `firstrace analyze DIR` analyzes them after DIR's own.
+    if (const auto traces = process_traces(dir.string()); traces.size() > 1 && !vm.count("quiet")) {
+        std::cerr << "firstrace record: traces of other processes (fork, exec):";
+        for (std::size_t i = 1; i < traces.size(); ++i)
+            std::cerr << " " << traces[i].path;
         std::cerr << "\n";
     }
     if (written.write_error_stream) {

@@ -54,7 +54,7 @@ Two suite layouts are understood:
 
 Except for GCC's tests, each case is built with firstrace-cc/firstrace-c++ (clang, -g) and with clang -fsanitize=thread,
 run once by each tool. A tool reports a race when `firstrace analyze` finds an apparent race in
-the trace (or in one of its fork-<pid> child traces) / when TSan prints "WARNING:
+the trace (or in one of its fork-<pid> / exec-<pid> traces of child and exec'd processes) / when TSan prints "WARNING:
 ThreadSanitizer: data race" or "heap-use-after-free". A case that does not build or whose run
 gives no answer (timeout, no trace, analysis error) counts as a miss for a racy case and as a
 false report for a race-free one, as in evaluate.sh; both are also counted on their own.
@@ -785,23 +785,16 @@ def sh(cmd, cwd, timeout, env=None, log=None):
 
 
 def firstrace_verdict(trace, tools, log):
-    """0/1 or an error string."""
+    """0/1 or an error string. `firstrace analyze DIR` reports DIR's own trace and then each
+    trace of a process DIR's program started (fork-<pid>, exec-<pid>), one summary each."""
     if not os.path.isdir(trace):
         return "run: no trace"
-    traces = [trace] + sorted(os.path.join(trace, d) for d in os.listdir(trace) if d.startswith("fork-"))
-    racy = 0
-    for tr in traces:
-        code, out = sh(["prlimit", "--as=%d" % ANALYZE_MEMORY, os.path.join(tools, "firstrace"),
-                        "analyze", tr, "-q"], None, ANALYZE_TIMEOUT,
-                       log=log)
-        m = re.search(r"(\d+) apparent races", out)
-        if code != 0 or not m:
-            if tr == trace:
-                return "analyze: " + (out.strip().splitlines() or ["exit %s" % code])[-1][:100]
-            continue
-        if int(m.group(1)) > 0:
-            racy = 1
-    return racy
+    code, out = sh(["prlimit", "--as=%d" % ANALYZE_MEMORY, os.path.join(tools, "firstrace"),
+                    "analyze", trace, "-q"], None, ANALYZE_TIMEOUT, log=log)
+    counts = [int(n) for n in re.findall(r"(\d+) apparent races", out)]
+    if code != 0 or not counts:
+        return "analyze: " + (out.strip().splitlines() or ["exit %s" % code])[-1][:100]
+    return 1 if any(counts) else 0
 
 
 def run_case(case, tool, work, tools, suite_dir):

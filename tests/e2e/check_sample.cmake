@@ -42,6 +42,11 @@ execute_process(COMMAND ${BIN}/firstrace record -q -o ${exe}.trace -- ${exe}
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "firstrace record ${exe} exited with ${rc}:\n${err}")
 endif()
+# Every process of the sample is traced (the programs it execs or spawns too) and the runtime
+# adds nothing to their stderr.
+if(err MATCHES "not tracing")
+  message(FATAL_ERROR "a process of ${exe} was not traced:\n${err}")
+endif()
 execute_process(COMMAND ${BIN}/firstrace analyze ${exe}.trace --format json -q
                 RESULT_VARIABLE rc OUTPUT_FILE ${exe}.json ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

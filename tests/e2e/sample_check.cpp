@@ -6,6 +6,9 @@
 //   // FIRST-VARIABLE: name   a first-partition race is reported on that variable by name
 //   // RACE-IF-OPTIMIZED: why  the line may take part in races at -O1/-O2 only: the compiler
 //                            moved another line's racy access here (at -O0 it must not race)
+//   // PROCESS-TRACES: n    the recording holds the traces of n processes (the program, its
+//                          fork children, the instrumented programs it exec'd): the analysis
+//                          is then `{"runs": [...]}`, one run per process, checked together
 // A sample without markers must show no apparent race.
 //
 // Optimized builds (`--opt -O1`, `-O2`; tests/e2e `e2e.opt.*`) are checked like -O0, with one
@@ -38,6 +41,7 @@ struct Markers {
     std::set<int> race, maybe, artifact, if_optimized;
     std::vector<std::string> first_variables;
     int min_threads = 0; // `// MIN-THREADS: n` (OpenMP): smaller teams need not show the races
+    int process_traces = 1;
     bool racy() const { return !race.empty() || !maybe.empty() || !artifact.empty(); }
 };
 
@@ -58,6 +62,8 @@ Markers read_markers(const std::string& path) {
             m.artifact.insert(n);
         if (const auto at = text.find("// MIN-THREADS: "); at != std::string::npos)
             m.min_threads = std::atoi(text.c_str() + at + 16);
+        if (const auto at = text.find("// PROCESS-TRACES: "); at != std::string::npos)
+            m.process_traces = std::atoi(text.c_str() + at + 19);
         const std::string key = "// FIRST-VARIABLE: ";
         if (const auto at = text.find(key); at != std::string::npos) {
             std::string name = text.substr(at + key.size());
@@ -119,17 +125,30 @@ int main(int argc, char** argv) {
     }
 
     std::vector<std::string> failures;
-    if (json.get<bool>("truncated", false))
-        failures.push_back("the trace is unexpectedly truncated");
-    std::set<std::string> first_partitions;
-    if (const auto parts = json.get_child_optional("partitions"))
-        for (const auto& [_, p] : *parts)
-            if (p.get<bool>("first", false)) first_partitions.insert(p.get<std::string>("id"));
+    // One analysis, or one run per process trace of the recording.
+    std::vector<const ptree*> runs;
+    if (const auto list = json.get_child_optional("runs"))
+        for (const auto& [_, run] : *list)
+            runs.push_back(&run);
+    else
+        runs.push_back(&json);
+    if (static_cast<int>(runs.size()) != markers.process_traces)
+        failures.push_back("the recording has " + std::to_string(runs.size()) +
+                           " process traces, not " + std::to_string(markers.process_traces));
 
     std::set<int> first_seen, shown_seen, all_seen;
     std::set<std::string> first_variables;
     std::size_t races = 0;
-    if (const auto list = json.get_child_optional("races")) {
+    for (const ptree* run : runs) {
+        if (run->get<bool>("truncated", false))
+            failures.push_back("the trace " + run->get<std::string>("trace", "") +
+                               " is unexpectedly truncated");
+        std::set<std::string> first_partitions;
+        if (const auto parts = run->get_child_optional("partitions"))
+            for (const auto& [_, p] : *parts)
+                if (p.get<bool>("first", false)) first_partitions.insert(p.get<std::string>("id"));
+        const auto list = run->get_child_optional("races");
+        if (!list) continue;
         for (const auto& [_, race] : *list) {
             ++races;
             // A race proven real (feasible, feasible-ec) is shown wherever it is ordered, like a

@@ -76,6 +76,26 @@ FRT_INLINE u64 caller(u64 pc) {
 // __sanitizer_install_malloc_and_free_hooks (sanitizer/allocator_interface.h).
 std::atomic<void (*)(const volatile void*, size_t)> g_malloc_hook{nullptr};
 std::atomic<void (*)(const volatile void*)> g_free_hook{nullptr};
+} // namespace
+
+// The hooks a program defines by name (sanitizer/allocator_interface.h: "weak hooks" the
+// sanitizer runtimes call on every allocation and free, before the installed ones; weak
+// references here, null unless the program defines them).
+extern "C" {
+__attribute__((weak, visibility("default"))) void __sanitizer_malloc_hook(const volatile void* p,
+                                                                          size_t n);
+__attribute__((weak, visibility("default"))) void __sanitizer_free_hook(const volatile void* p);
+}
+
+namespace {
+void run_malloc_hooks(void* p, size_t n) {
+    if (__sanitizer_malloc_hook != nullptr) __sanitizer_malloc_hook(p, n);
+    if (auto hook = g_malloc_hook.load(std::memory_order_relaxed)) hook(p, n);
+}
+void run_free_hooks(void* p) {
+    if (__sanitizer_free_hook != nullptr) __sanitizer_free_hook(p);
+    if (auto hook = g_free_hook.load(std::memory_order_relaxed)) hook(p);
+}
 
 bool freed_by_library_thread(const ThreadState* t, u64 call_pc); // below
 bool freed_by_loader(u64 call_pc);                               // below
@@ -86,7 +106,7 @@ void heap_free(void* p, u64 pc) {
     if (in_openmp_runtime(pc)) return;
     const u64 call_pc = pc;
     pc = caller(pc);
-    if (auto hook = g_free_hook.load(std::memory_order_relaxed)) hook(p);
+    run_free_hooks(p);
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();
@@ -156,7 +176,7 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     const bool for_system_library = allocated_for_system_library(pc);
     pc = caller(pc);
     if (p == nullptr) return;
-    if (auto hook = g_malloc_hook.load(std::memory_order_relaxed)) hook(p, n);
+    run_malloc_hooks(p, n);
     InterceptorScope scope;
     if (!scope) return;
     ThreadState* t = scope.thread();

@@ -3,10 +3,11 @@
 // exec: the kernel ends every other thread and nothing of the old image runs afterwards (no
 // atexit, no destructors): the trace is finished first, as at exit (the other threads complete
 // their open events, the end line says `exec`), so that what every thread did before the exec
-// is in the trace (it was all lost: no end line, unflushed buffers). An exec that fails returns
-// to a process whose trace is finished: it runs on untraced (it nearly always calls _exit next).
-// The new image is not traced into this trace (an instrumented one finds the metadata taken
-// and says so). ThreadSanitizer reports as it goes and has nothing to finish.
+// is in the trace (it was all lost: no end line, unflushed buffers). An exec that the kernel
+// will refuse (no such file, not executable: rt_exec_outcome.cpp) leaves the trace open: the
+// program goes on traced after the failed call. An instrumented new image traces into a trace
+// of its own, exec-<pid> inside this one (rt_metadata.cpp); an uninstrumented one is not
+// traced. ThreadSanitizer reports as it goes and has nothing to finish.
 //
 // daemon: glibc's forks (the child is followed, as any fork's) and ends the parent with its
 // internal _exit, which the interposed one never sees: the parent's trace was left without an
@@ -21,6 +22,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rt_exec_outcome.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_system.hpp"
@@ -34,8 +36,9 @@ FRT_DECLARE_REAL(execvp);
 FRT_DECLARE_REAL(execvpe);
 FRT_DECLARE_REAL(fexecve);
 
-void finish_trace_for_exec() {
-    finalize("exec", 0, false);
+// Before an exec that will replace the image (an exec that fails returns to a traced program).
+void finish_trace_unless(bool exec_fails) {
+    if (!exec_fails) finalize("exec", 0, false);
 }
 
 constexpr int kMaxListArguments = 4096;
@@ -56,23 +59,23 @@ bool gather_arguments(const char* first, va_list ap, char** argv) {
 } // namespace
 
 FRT_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
-    finish_trace_for_exec();
+    finish_trace_unless(exec_of_path_fails(path));
     return REAL(execve)(path, argv, envp);
 }
 FRT_EXPORT int execv(const char* path, char* const argv[]) {
-    finish_trace_for_exec();
+    finish_trace_unless(exec_of_path_fails(path));
     return REAL(execv)(path, argv);
 }
 FRT_EXPORT int execvp(const char* file, char* const argv[]) {
-    finish_trace_for_exec();
+    finish_trace_unless(exec_search_fails(file));
     return REAL(execvp)(file, argv);
 }
 FRT_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
-    finish_trace_for_exec();
+    finish_trace_unless(exec_search_fails(file));
     return REAL(execvpe)(file, argv, envp);
 }
 FRT_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) {
-    finish_trace_for_exec();
+    finish_trace_unless(exec_of_descriptor_fails(fd));
     return REAL(fexecve)(fd, argv, envp);
 }
 FRT_EXPORT int execl(const char* path, const char* arg, ...) {

@@ -10,14 +10,28 @@
 //   eventfd_read, eventfd_write glibc's wrappers call read(2)/write(2) inside the library, where
 //                               the interposed read and write do not see them: a receive that
 //                               writes *value / a send, as read and write on an eventfd are.
+//   splice, tee, sendfile,      data moved (tee: copied) by the kernel from fd_in to fd_out
+//   copy_file_range             without passing through the program's memory: a receive on fd_in
+//                               and then a send on fd_out, so that a reader of fd_out is ordered
+//                               after the writers of fd_in (a relay thread splicing one pipe into
+//                               another hands records on). Both steps are taken before the call
+//                               (a reader that gets the data at once is ordered after what the
+//                               relay had acquired) and again after it (the writers whose data
+//                               the call moved); the offsets they are given are read and written.
+//   vmsplice                    on a pipe's write end a send that reads the iovecs, on its read
+//                               end a receive that writes the first r bytes of them.
 // Only the program's calls, never the runtime's own.
+#include <fcntl.h>
 #include <sys/eventfd.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 
 #include "rt_fd.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_system.hpp"
 
 using namespace frt;
 
@@ -31,6 +45,12 @@ FRT_DECLARE_REAL(recvmmsg);
 FRT_DECLARE_REAL(sendmmsg);
 FRT_DECLARE_REAL(eventfd_read);
 FRT_DECLARE_REAL(eventfd_write);
+FRT_DECLARE_REAL(splice);
+FRT_DECLARE_REAL(tee);
+FRT_DECLARE_REAL(vmsplice);
+FRT_DECLARE_REAL(sendfile);
+FRT_DECLARE_REAL(sendfile64);
+FRT_DECLARE_REAL(copy_file_range);
 
 ssize_t received(int fd, const struct iovec* iov, int n, ssize_t r, u64 pc) {
     fd::after_receive(fd, pc, r);
@@ -44,6 +64,24 @@ void sending(int fd, const struct iovec* iov, int n, u64 pc) {
 void message_length_written(const unsigned* len, u64 pc) {
     if (InterceptorScope scope(enter_call(pc)); scope)
         library_access(scope.thread(), pc, len, sizeof *len, true);
+}
+
+// A kernel-side copy from in to out (splice & co.): the receive on in, then the send on out.
+void relayed(int in, int out, u64 pc) {
+    fd::after_receive(in, pc, 0);
+    fd::before_send(out, pc, nullptr, 0);
+}
+// The offset a kernel-side copy reads and advances (null: the descriptor's own position).
+template <class Offset> void offset_used(const Offset* off, u64 pc) {
+    if (off == nullptr) return;
+    if (InterceptorScope scope(enter_call(pc)); scope)
+        library_access(scope.thread(), pc, off, sizeof *off, true);
+}
+template <class Call> auto relay(int in, int out, u64 pc, Call call) {
+    relayed(in, out, pc);
+    const auto r = call();
+    if (r > 0) relayed(in, out, pc);
+    return r;
 }
 
 } // namespace
@@ -98,6 +136,45 @@ FRT_EXPORT int eventfd_write(int fd, eventfd_t value) {
     return REAL(eventfd_write)(fd, value);
 }
 
+FRT_EXPORT ssize_t splice(int in, loff_t* off_in, int out, loff_t* off_out, size_t len,
+                          unsigned flags) {
+    const u64 pc = FRT_CALLER();
+    offset_used(off_in, pc);
+    offset_used(off_out, pc);
+    return relay(in, out, pc, [&] { return REAL(splice)(in, off_in, out, off_out, len, flags); });
+}
+FRT_EXPORT ssize_t tee(int in, int out, size_t len, unsigned flags) {
+    return relay(in, out, FRT_CALLER(), [&] { return REAL(tee)(in, out, len, flags); });
+}
+FRT_EXPORT ssize_t sendfile(int out, int in, off_t* offset, size_t count) {
+    const u64 pc = FRT_CALLER();
+    offset_used(offset, pc);
+    return relay(in, out, pc, [&] { return REAL(sendfile)(out, in, offset, count); });
+}
+FRT_EXPORT ssize_t sendfile64(int out, int in, off64_t* offset, size_t count) {
+    const u64 pc = FRT_CALLER();
+    offset_used(offset, pc);
+    return relay(in, out, pc, [&] { return REAL(sendfile64)(out, in, offset, count); });
+}
+FRT_EXPORT ssize_t copy_file_range(int in, loff_t* off_in, int out, loff_t* off_out, size_t len,
+                                   unsigned flags) {
+    const u64 pc = FRT_CALLER();
+    offset_used(off_in, pc);
+    offset_used(off_out, pc);
+    return relay(in, out, pc,
+                 [&] { return REAL(copy_file_range)(in, off_in, out, off_out, len, flags); });
+}
+FRT_EXPORT ssize_t vmsplice(int fd, const struct iovec* iov, size_t n, unsigned flags) {
+    const u64 pc = FRT_CALLER();
+    const int count = static_cast<int>(n);
+    // The direction is the pipe end's (the runtime's own fcntl call, not the program's).
+    const long mode = system_call(SYS_fcntl, fd, F_GETFL);
+    if (mode >= 0 && (mode & O_ACCMODE) == O_RDONLY)
+        return received(fd, iov, count, REAL(vmsplice)(fd, iov, n, flags), pc);
+    sending(fd, iov, count, pc);
+    return REAL(vmsplice)(fd, iov, n, flags);
+}
+
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(preadv)
 FRT_INTERCEPTOR_ALIAS(preadv2)
@@ -107,3 +184,9 @@ FRT_INTERCEPTOR_ALIAS(recvmmsg)
 FRT_INTERCEPTOR_ALIAS(sendmmsg)
 FRT_INTERCEPTOR_ALIAS(eventfd_read)
 FRT_INTERCEPTOR_ALIAS(eventfd_write)
+FRT_INTERCEPTOR_ALIAS(splice)
+FRT_INTERCEPTOR_ALIAS(tee)
+FRT_INTERCEPTOR_ALIAS(sendfile)
+FRT_INTERCEPTOR_ALIAS(sendfile64)
+FRT_INTERCEPTOR_ALIAS(copy_file_range)
+FRT_INTERCEPTOR_ALIAS(vmsplice)

@@ -26,6 +26,7 @@
 #include "rt_helper_threads.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
+#include "rt_signals.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -124,8 +125,11 @@ struct sigevent frt::through_slot(const struct sigevent* event, const Notificati
 }
 
 FRT_EXPORT int timer_create(clockid_t clock, struct sigevent* event, timer_t* timer) {
-    if (!notifies_on_thread(event))
-        return call_real_or_enosys(REAL(timer_create), clock, event, timer);
+    if (!notifies_on_thread(event)) {
+        const int r = call_real_or_enosys(REAL(timer_create), clock, event, timer);
+        if (r == 0) signal_timer_created(*timer, event); // rt_signal_timers.cpp
+        return r;
+    }
     unordered_helper_thread();
     TimerSlot* slot = new_timer_slot(event);
     if (slot == nullptr) return call_real_or_enosys(REAL(timer_create), clock, event, timer);
@@ -140,6 +144,8 @@ FRT_EXPORT int timer_settime(timer_t timer, int flags, const struct itimerspec* 
                              struct itimerspec* old) {
     if (const TimerSlot* slot = timer_slot(timer); slot != nullptr)
         release_notification_slot(slot, FRT_CALLER());
+    else
+        signal_timer_armed(timer, value, FRT_CALLER());
     return call_real_or_enosys(REAL(timer_settime), timer, flags, value, old);
 }
 

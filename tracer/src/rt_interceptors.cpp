@@ -46,15 +46,16 @@
 using namespace frt;
 namespace fmt = firstrace::format;
 
-// rt_once_unwind.c: runs a once routine, calling on_unwind if it exits by an exception.
+// rt_unwind_watch.c: runs body(arg), calling on_unwind(arg) if an exception or a thread's
+// cancellation unwinds out of it.
 extern "C" {
-struct frt_once_call {
-    void (*routine)();
+struct frt_unwind_watch {
+    void (*body)(void* arg);
     void (*on_unwind)(void* arg);
     void* arg;
     bool returned;
 };
-void frt_once_run(frt_once_call* call);
+void frt_run_watching_unwind(frt_unwind_watch* watch);
 }
 
 namespace {
@@ -75,7 +76,8 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
     const int r = scope.outside([&] { return real(args...); });
     if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, held now (rt_robust_mutex)
         ObjEntry* o = object(cls, obj);
-        record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
+        record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc, 0,
+               lock_incarnation(cls, o));
         if (cls == fmt::kObjMutex) robust_mutex_locked(t, obj);
     }
     return r;
@@ -94,10 +96,11 @@ int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... a
     close_computation(t, c0);
     ObjEntry* o = object(cls, obj);
     const u64 c = o->counter.fetch_add(chain ? 2 : 1);
+    const u64 inc = lock_incarnation(cls, o);
     const int r = scope.outside([&] { return real(args...); });
     if (r == 0) {
-        if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc);
-        record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc);
+        if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc, 0, inc);
+        record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc, 0, inc);
     }
     return r;
 }
@@ -413,7 +416,7 @@ FRT_EXPORT void pthread_exit(void* value) {
 // before, or in another thread while this one waited) an Acquire. A routine that exits by an
 // exception (an exceptional execution of std::call_once) is a Release too, and a routine that
 // starts after one acquires it: the next execution is synchronized with it (C++20
-// [thread.once.callonce]; rt_once_unwind.c sees the exception pass). The routine takes no
+// [thread.once.callonce]; rt_unwind_watch.c sees the exception pass). The routine takes no
 // argument, so the interposed call runs a trampoline that finds its frame in TLS (once calls
 // nest when a routine calls pthread_once itself).
 namespace {
@@ -437,12 +440,16 @@ void once_routine_unwound(void* frame) {
     tls_once = f->outer; // the exception leaves the interposed pthread_once too
 }
 
+void once_routine_run(void* frame) {
+    static_cast<OnceFrame*>(frame)->routine();
+}
+
 void once_trampoline() {
     OnceFrame* f = tls_once;
     if (InterceptorScope scope; scope && find_object(fmt::kObjOnce, f->once) != nullptr)
         acquire_now(scope.thread(), fmt::kObjOnce, f->once, f->pc); // an exceptional execution
-    frt_once_call call{f->routine, once_routine_unwound, f, false};
-    frt_once_run(&call);
+    frt_unwind_watch watch{once_routine_run, once_routine_unwound, f, false};
+    frt_run_watching_unwind(&watch);
     f->ran = true;
     once_routine_ended(f);
 }
@@ -491,9 +498,23 @@ FRT_DECLARE_REAL(pthread_barrier_destroy);
 FRT_DECLARE_REAL(sem_destroy);
 } // namespace
 
+namespace {
+// A lock object starts afresh (see lock_incarnation, rt_record.hpp): a new incarnation of each
+// of its objects, counters from 0 (the truncation cut reads a gap in an object's counters as
+// a lost operation).
+void lock_started(u8 cls, const void* obj) {
+    if (g_state.load() != RtState::Ready) return;
+    ObjEntry* o = object(cls, obj);
+    o->counter.store(0);
+    o->incarnation.fetch_add(1);
+}
+} // namespace
+
 FRT_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) {
     sync_object_written(FRT_CALLER(), m);
-    return REAL(pthread_mutex_init)(m, attr);
+    const int r = REAL(pthread_mutex_init)(m, attr);
+    if (r == 0) lock_started(fmt::kObjMutex, m);
+    return r;
 }
 FRT_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
     sync_object_written(FRT_CALLER(), m);
@@ -501,7 +522,12 @@ FRT_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
 }
 FRT_EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr_t* attr) {
     sync_object_written(FRT_CALLER(), l);
-    return REAL(pthread_rwlock_init)(l, attr);
+    const int r = REAL(pthread_rwlock_init)(l, attr);
+    if (r == 0) {
+        lock_started(fmt::kObjRwLock, l);
+        lock_started(fmt::kObjRwLockReaders, l);
+    }
+    return r;
 }
 FRT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) {
     sync_object_written(FRT_CALLER(), l);
@@ -509,7 +535,9 @@ FRT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) {
 }
 FRT_EXPORT int pthread_spin_init(pthread_spinlock_t* l, int pshared) {
     sync_object_written(FRT_CALLER(), const_cast<const int*>(l));
-    return REAL(pthread_spin_init)(l, pshared);
+    const int r = REAL(pthread_spin_init)(l, pshared);
+    if (r == 0) lock_started(fmt::kObjSpinLock, const_cast<const int*>(l));
+    return r;
 }
 FRT_EXPORT int pthread_spin_destroy(pthread_spinlock_t* l) {
     sync_object_written(FRT_CALLER(), const_cast<const int*>(l));
@@ -574,9 +602,10 @@ int rwlock_write(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
     if (r == 0) {
         ObjEntry* lock = object(fmt::kObjRwLock, l);
         ObjEntry* readers = object(fmt::kObjRwLockReaders, l);
-        record(t, fmt::kOpAcquire, fmt::kObjRwLock, l, lock->counter.fetch_add(1), c0, pc);
-        record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, l, readers->counter.fetch_add(1), c0,
-               pc);
+        record(t, fmt::kOpAcquire, fmt::kObjRwLock, l, lock->counter.fetch_add(1), c0, pc, 0,
+               lock_incarnation(fmt::kObjRwLock, lock));
+        record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, l, readers->counter.fetch_add(1), c0, pc,
+               0, lock_incarnation(fmt::kObjRwLockReaders, readers));
     }
     return r;
 }
@@ -637,6 +666,36 @@ FRT_EXPORT int pthread_spin_unlock(pthread_spinlock_t* l) {
 // --- condition variables ----------------------------------------------------------------------
 
 namespace {
+// The end of a wait: it returns with m locked, also on timeout, and a cancellation acted upon
+// in the wait re-acquires m before the first cleanup handler runs (POSIX XSH
+// pthread_cond_wait): CondWait, then the Acquire of m.
+void cond_wait_ended(ThreadState* t, pthread_cond_t* c, pthread_mutex_t* m, u64 pc) {
+    const u64 c1 = now();
+    ObjEntry* co = object(fmt::kObjCondition, c);
+    record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
+    ObjEntry* mo = object(fmt::kObjMutex, m);
+    record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc, 0,
+           lock_incarnation(fmt::kObjMutex, mo));
+}
+
+// A wait in progress, for the unwind of a cancellation (rt_unwind_watch.c): the cleanup
+// handlers the unwind runs next are the program's code and may use what m protects.
+struct CondWaitFrame {
+    pthread_cond_t* c;
+    pthread_mutex_t* m;
+    u64 pc;
+    void* call; // the real wait, a lambda of cond_wait_common
+    void (*run)(void* call);
+};
+void cond_wait_run(void* frame) {
+    auto* f = static_cast<CondWaitFrame*>(frame);
+    f->run(f->call);
+}
+void cond_wait_cancelled(void* frame) {
+    auto* f = static_cast<CondWaitFrame*>(frame);
+    if (InterceptorScope scope; scope) cond_wait_ended(scope.thread(), f->c, f->m, f->pc);
+}
+
 template <class Real, class... Args>
 int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, Args... args) {
     InterceptorScope scope;
@@ -647,13 +706,16 @@ int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, A
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* mo = object(fmt::kObjMutex, m);
-    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc);
-    // returns with m locked, also on timeout
-    const int r = scope.outside([&] { return real(c, m, args...); });
-    const u64 c1 = now();
-    ObjEntry* co = object(fmt::kObjCondition, c);
-    record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
-    record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc);
+    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc, 0,
+           lock_incarnation(fmt::kObjMutex, mo));
+    int r = 0;
+    auto wait = [&] { r = real(c, m, args...); };
+    CondWaitFrame frame{c, m, pc, &wait, [](void* w) { (*static_cast<decltype(wait)*>(w))(); }};
+    scope.outside([&] {
+        frt_unwind_watch watch{cond_wait_run, cond_wait_cancelled, &frame, false};
+        frt_run_watching_unwind(&watch);
+    });
+    cond_wait_ended(t, c, m, pc);
     return r;
 }
 

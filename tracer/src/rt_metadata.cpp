@@ -154,6 +154,57 @@ bool owns_trace() {
     return static_cast<int>(getpid()) == g_trace_owner;
 }
 
+namespace {
+// Opens the trace directory g_dir (made if missing) and refuses one that is not safe; false
+// (after a message on stderr) when it cannot be used.
+bool open_checked_directory() {
+    if (mkdir(g_dir, 0700) == 0) {
+        system_call(SYS_chmod, g_dir, 0700); // the program's umask may have taken our bits
+    } else if (errno != EEXIST) {
+        Line l;
+        l.s("cannot create trace directory ")
+            .s(g_dir)
+            .s(": ")
+            .s(strerror(errno))
+            .s("; not tracing");
+        message(l.c_str());
+        return false;
+    }
+    close_own_descriptor(g_dir_fd);
+    own_descriptor(g_dir_fd,
+                   file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    struct stat dir_stat;
+    const char* refused = nullptr;
+    if (g_dir_fd < 0 || fstat(g_dir_fd, &dir_stat) != 0)
+        refused = strerror(errno);
+    else if (dir_stat.st_uid != geteuid())
+        refused = "owned by another user";
+    else if (dir_stat.st_mode & (S_IWGRP | S_IWOTH))
+        refused = "writable by other users";
+    if (refused != nullptr) {
+        Line l;
+        l.s("refusing trace directory ").s(g_dir).s(": ").s(refused).s("; not tracing");
+        message(l.c_str());
+        close_own_descriptor(g_dir_fd);
+        return false;
+    }
+    return true;
+}
+
+// g_dir/<prefix><our pid> becomes the trace directory's name; false when too long.
+bool descend_into_process_directory(const char* prefix) {
+    Line dir;
+    dir.s(g_dir).s("/").s(prefix).u(static_cast<u64>(getpid()));
+    if (dir.n >= sizeof g_dir - 64) return false;
+    std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    return true;
+}
+
+// An exec chain nests exec-<pid> once per image of the process; more than this many images of
+// one process in one trace (a loop of execs) are not traced.
+constexpr int kMaxExecNesting = 64;
+} // namespace
+
 bool open_trace_directory() {
     g_trace_owner = static_cast<int>(getpid());
     const char* out = runtime_getenv("FIRSTRACE_OUTPUT");
@@ -174,46 +225,30 @@ bool open_trace_directory() {
         return false;
     }
     std::memcpy(g_dir, dir.c_str(), dir.n + 1);
-    if (mkdir(g_dir, 0700) != 0 && errno != EEXIST) {
-        Line l;
-        l.s("cannot create trace directory ")
-            .s(g_dir)
-            .s(": ")
-            .s(strerror(errno))
-            .s("; not tracing");
-        message(l.c_str());
-        return false;
-    }
-    own_descriptor(g_dir_fd,
-                   file_open_at(AT_FDCWD, g_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
-    struct stat dir_stat;
-    const char* refused = nullptr;
-    if (g_dir_fd < 0 || fstat(g_dir_fd, &dir_stat) != 0)
-        refused = strerror(errno);
-    else if (dir_stat.st_uid != geteuid())
-        refused = "owned by another user";
-    else if (dir_stat.st_mode & (S_IWGRP | S_IWOTH))
-        refused = "writable by other users";
-    if (refused != nullptr) {
-        Line l;
-        l.s("refusing trace directory ").s(g_dir).s(": ").s(refused).s("; not tracing");
-        message(l.c_str());
-        close_own_descriptor(g_dir_fd);
-        return false;
-    }
-    Line meta;
-    meta.s(g_dir).s("/").s(firstrace::format::kMetadataFile);
-    own_descriptor(g_meta_fd, file_create_at(g_dir_fd, firstrace::format::kMetadataFile, O_APPEND));
-    if (g_meta_fd < 0) {
-        Line l;
-        l.s("cannot create ")
-            .s(meta.c_str())
-            .s(": ")
-            .s(strerror(errno))
-            .s(errno == EEXIST ? " (another traced process writes there); not tracing"
-                               : "; not tracing");
-        message(l.c_str());
-        return false;
+    // The metadata file is created exclusively: the process that creates it owns the
+    // directory. One that finds it taken was started under a traced process (exec'd by it or
+    // by its fork child, or by posix_spawn/system/popen): it traces into exec-<pid> inside,
+    // whose metadata is taken in turn when this process is an exec of an exec of ...
+    for (int depth = 0;; ++depth) {
+        if (!open_checked_directory()) return false;
+        own_descriptor(g_meta_fd,
+                       file_create_at(g_dir_fd, firstrace::format::kMetadataFile, O_APPEND));
+        if (g_meta_fd >= 0) break;
+        const int error = errno;
+        if (error != EEXIST || depth == kMaxExecNesting ||
+            !descend_into_process_directory(firstrace::format::kExecPrefix)) {
+            Line l;
+            l.s("cannot create ")
+                .s(g_dir)
+                .s("/")
+                .s(firstrace::format::kMetadataFile)
+                .s(": ")
+                .s(strerror(error))
+                .s("; not tracing");
+            message(l.c_str());
+            close_own_descriptor(g_dir_fd);
+            return false;
+        }
     }
     write_header();
     return true;
@@ -227,11 +262,10 @@ void mark_instrumented() {
 }
 
 bool enter_fork_directory() {
-    Line dir;
-    dir.s(g_dir).s("/").s(firstrace::format::kForkPrefix).u(static_cast<u64>(getpid()));
-    if (dir.n >= sizeof g_dir - 64 || mkdir(dir.c_str(), 0700) != 0) return false;
-    system_call(SYS_chmod, dir.c_str(), 0700); // the program's umask may have taken our bits
-    std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    // (on failure the child is not traced: g_dir is not used again)
+    if (!descend_into_process_directory(firstrace::format::kForkPrefix) || mkdir(g_dir, 0700) != 0)
+        return false;
+    system_call(SYS_chmod, g_dir, 0700); // the program's umask may have taken our bits
     g_trace_owner = static_cast<int>(getpid());
     reopen_metadata();
     return true;

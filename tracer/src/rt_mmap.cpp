@@ -12,6 +12,11 @@
 //           nothing orders after the mmap races with that initialization (as in
 //           ThreadSanitizer, which counts a mapping as a write of its range). Inside the
 //           annotation API's ignored writes (AnnotateIgnoreWritesBegin) it is no access.
+//   madvise MADV_DONTNEED, MADV_REMOVE and MADV_FREE discard the range's contents (a private
+//           anonymous mapping reads back zeros, a file mapping the file's, MADV_FREE either at
+//           the kernel's choice): a write of the range when the call succeeds, as the mapping's
+//           is; other advice changes no contents. (glibc's posix_madvise ignores
+//           POSIX_MADV_DONTNEED: nothing to record.)
 // glibc's own mappings (malloc's large blocks, thread stacks) do not come through here: malloc
 // records its blocks itself (rt_allocator.cpp), stacks are ordered by their threads' ends.
 #include <sys/mman.h>
@@ -30,6 +35,7 @@ namespace {
 FRT_DECLARE_REAL(mmap);
 FRT_DECLARE_REAL(mmap64);
 FRT_DECLARE_REAL(munmap);
+FRT_DECLARE_REAL(madvise);
 
 // The runtime maps its own memory early (thread states), possibly before the real functions
 // are resolved or while this thread is inside dlsym: then the system call itself.
@@ -87,7 +93,27 @@ FRT_EXPORT int munmap(void* address, size_t length) {
     return static_cast<int>(system_call(SYS_munmap, address, length));
 }
 
+namespace {
+bool discards_contents(int advice) {
+    return advice == MADV_DONTNEED || advice == MADV_REMOVE || advice == MADV_FREE;
+}
+} // namespace
+
+FRT_EXPORT int madvise(void* address, size_t length, int advice) {
+    auto real = REAL(madvise);
+    const int r = real != nullptr
+                      ? real(address, length, advice)
+                      : static_cast<int>(system_call(SYS_madvise, address, length, advice));
+    if (r == 0 && length != 0 && discards_contents(advice)) {
+        const u64 pc = FRT_CALLER();
+        if (InterceptorScope scope(enter_call(pc)); scope)
+            library_access(scope.thread(), pc, address, length, true);
+    }
+    return r;
+}
+
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(mmap)
 FRT_INTERCEPTOR_ALIAS(mmap64)
 FRT_INTERCEPTOR_ALIAS(munmap)
+FRT_INTERCEPTOR_ALIAS(madvise)

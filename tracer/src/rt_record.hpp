@@ -31,12 +31,26 @@ inline void record(ThreadState* t, u8 op, u8 cls, const void* obj, u64 counter, 
     emit_sync(t, r);
 }
 
+// The incarnation that the records of a lock-like object carry: pthread_mutex_init,
+// pthread_rwlock_init and pthread_spin_init start a new one with fresh counters
+// (lock_started), so that a lock initialized again at an address, typically in a freed block
+// reused by another thread, orders nothing with the old lock's operations. Other classes keep
+// their incarnations their own way (semaphores, barriers, atomics, heap blocks).
+FRT_INLINE u64 lock_incarnation(u8 cls, const ObjEntry* o) {
+    namespace fmt = firstrace::format;
+    return cls == fmt::kObjMutex || cls == fmt::kObjRwLock || cls == fmt::kObjRwLockReaders ||
+                   cls == fmt::kObjSpinLock
+               ? o->incarnation.load(std::memory_order_relaxed)
+               : 0;
+}
+
 // Acquire on (cls, obj) now: the operation is complete, its counter is taken here.
 inline void acquire_now(ThreadState* t, u8 cls, const void* obj, u64 pc) {
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(cls, obj);
-    record(t, firstrace::format::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc);
+    record(t, firstrace::format::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc, 0,
+           lock_incarnation(cls, o));
 }
 
 // Release on (cls, obj) now, before the operation that publishes it. With `merge`, the release
@@ -48,8 +62,9 @@ inline void release_now(ThreadState* t, u8 cls, const void* obj, u64 pc, bool me
     close_computation(t, c0);
     ObjEntry* o = object(cls, obj);
     const u64 c = o->counter.fetch_add(merge ? 2 : 1);
-    if (merge) record(t, firstrace::format::kOpAcquire, cls, obj, c, c0, pc);
-    record(t, firstrace::format::kOpRelease, cls, obj, merge ? c + 1 : c, c0, pc);
+    const u64 inc = lock_incarnation(cls, o);
+    if (merge) record(t, firstrace::format::kOpAcquire, cls, obj, c, c0, pc, 0, inc);
+    record(t, firstrace::format::kOpRelease, cls, obj, merge ? c + 1 : c, c0, pc, 0, inc);
 }
 
 // True when pc is in the runtime's own code: the runtime's metadata and stream writes go

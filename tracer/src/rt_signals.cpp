@@ -176,6 +176,14 @@ int install(int sig, const struct sigaction* act, struct sigaction* old, u64 pc)
     return r;
 }
 
+// The kernel's struct sigaction (rt_sigaction's layout, not the C library's).
+struct KernelSigaction {
+    void* handler;
+    unsigned long flags;
+    void (*restorer)();
+    u64 mask;
+};
+
 using kill_fn = int (*)(pid_t, int);
 using raise_fn = int (*)(int);
 using pthread_kill_fn = int (*)(pthread_t, int);
@@ -196,6 +204,24 @@ FRT_DECLARE_REAL_TYPED(sigwaitinfo, sigwaitinfo_fn);
 FRT_DECLARE_REAL_TYPED(sigtimedwait, sigtimedwait_fn);
 
 } // namespace
+
+bool frt::wrap_library_handler(int sig) {
+    if (sig <= 0 || sig >= kMaxSignal) return false;
+    KernelSigaction current{};
+    if (system_call(SYS_rt_sigaction, sig, nullptr, &current, sizeof current.mask) != 0)
+        return false;
+    auto* const mine = reinterpret_cast<void*>(wrapper);
+    if (current.handler == mine) return true;
+    if (current.handler == reinterpret_cast<void*>(SIG_DFL) ||
+        current.handler == reinterpret_cast<void*>(SIG_IGN))
+        return false;
+    g_siginfo[sig].store((current.flags & SA_SIGINFO) != 0, std::memory_order_relaxed);
+    g_handler[sig].store(current.handler, std::memory_order_release);
+    KernelSigaction wrapped = current; // the library's flags, mask and restorer
+    wrapped.handler = mine;
+    wrapped.flags |= SA_SIGINFO;
+    return system_call(SYS_rt_sigaction, sig, &wrapped, nullptr, sizeof wrapped.mask) == 0;
+}
 
 void frt::signal_accepted(int sig, u64 pc) {
     if (sig <= 0 || sig >= kMaxSignal) return;

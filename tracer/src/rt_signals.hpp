@@ -3,6 +3,7 @@
 #pragma once
 
 #include <signal.h>
+#include <time.h>
 
 #include "rt_internal.hpp"
 
@@ -26,6 +27,16 @@ void signal_accepted(int sig, u64 pc);
 // executable defines (clang's static UBSan runtime intercepts it there and, called before it has
 // initialised, installs nothing). -1 with ENOSYS when the C library has none.
 int real_sigaction(int sig, const struct sigaction* act, struct sigaction* old);
+// A POSIX timer was created with this sigevent (rt_signal_timers.cpp): a signal-notifying one
+// keeps its signal, which arming it then sends (signal_timer_armed, at timer_settime).
+void signal_timer_created(timer_t timer, const struct sigevent* event);
+void signal_timer_armed(timer_t timer, const struct itimerspec* value, u64 pc);
+
+// The C library installed a handler of its own for sig, behind the interposed sigaction (glibc's
+// cancellation signal, rt_async_cancel.cpp): from now on it runs through the runtime's wrapper,
+// deferred while the thread is inside the runtime, as a program's handler. False when sig has no
+// handler installed or the kernel refused.
+bool wrap_library_handler(int sig);
 // A program's handler for sig arrived on thread t: true when it is deferred (t is inside the
 // runtime; the handler then runs when t leaves it), false when it must run now.
 bool defer_signal(ThreadState* t, int sig, const siginfo_t* info, const void* context);

@@ -172,7 +172,8 @@ void stream_locked(ThreadState* t, FILE* f, u64 pc, u64 c0) {
         ++tls_untracked;
     }
     ObjEntry* o = object(fmt::kObjMutex, f);
-    record(t, fmt::kOpAcquire, fmt::kObjMutex, f, o->counter.fetch_add(1), c0, pc);
+    record(t, fmt::kOpAcquire, fmt::kObjMutex, f, o->counter.fetch_add(1), c0, pc, 0,
+           lock_incarnation(fmt::kObjMutex, o));
 }
 } // namespace
 
@@ -217,7 +218,8 @@ FRT_EXPORT void funlockfile(FILE* f) {
         const u64 c0 = now();
         close_computation(t, c0);
         ObjEntry* o = object(fmt::kObjMutex, f);
-        record(t, fmt::kOpRelease, fmt::kObjMutex, f, o->counter.fetch_add(1), c0, pc);
+        record(t, fmt::kOpRelease, fmt::kObjMutex, f, o->counter.fetch_add(1), c0, pc, 0,
+               lock_incarnation(fmt::kObjMutex, o));
     }
     // (an unlock by a thread that does not hold the stream is undefined: no synchronization)
     scope.outside([&] { REAL(funlockfile)(f); });

@@ -15,6 +15,7 @@
 //                       status signal <n> | status exit <n>   added by `firstrace record`
 //                       write-error <stream> <errno>  a write of stream-<stream>.frc failed
 //   stream-<N>.frc    the records of one writer (an OS thread), as a sequence of chunks.
+//   fork-<pid>/, exec-<pid>/  the traces of other processes (kForkPrefix, kExecPrefix)
 //
 // Chunk = ChunkHeader + `compressed_size` bytes of one zstd frame that decompresses to
 // `raw_size` bytes. `checksum` is chunk_checksum() over the header (checksum field zero) and
@@ -65,6 +66,11 @@ inline constexpr const char* kStreamSuffix = ".frc";
 // The trace of a child process created by fork(): a trace directory of its own, named
 // fork-<child pid>, inside its parent's trace directory.
 inline constexpr const char* kForkPrefix = "fork-";
+// The trace of a program started while the trace directory is already another process's (an
+// instrumented program exec'd by a traced one, directly or by a fork child, posix_spawn,
+// system, popen): a trace directory of its own, named exec-<pid>, inside the one it was given
+// (nested again, exec-<pid>/exec-<pid>, when that one is taken too: an exec chain).
+inline constexpr const char* kExecPrefix = "exec-";
 
 struct ChunkHeader {
     char magic[4];
