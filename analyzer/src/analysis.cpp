@@ -112,9 +112,9 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
 
     // The result, in the output model (firstrace/race_list.hpp): the sweep's a and b columns
     // (apparent_race_list.hpp) and the stages' statuses, tangles and partitions are moved in;
-    // nothing is new per race but, in the complete mode, the overlap byte. The 36-byte records
-    // these replace were, on fork/join waves at 1.4·10^6 lines (2.3·10^8 races), 8 GB of fresh
-    // memory.
+    // nothing is new per race but, in the complete mode, the overlap byte, on the pages the
+    // dependence lists left (reused_pages.hpp). The 36-byte records these replace were, on
+    // fork/join waves at 1.4·10^6 lines (2.3·10^8 races), 8 GB of fresh memory.
     AnalysisCounts& c = result.counts;
     {
         RaceList::Columns columns;
