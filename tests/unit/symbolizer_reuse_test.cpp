@@ -36,6 +36,7 @@ struct ModuleCopy {
 
 std::vector<std::string> names(const std::vector<DataSymbol>& symbols) {
     std::vector<std::string> out;
+    out.reserve(symbols.size());
     for (const auto& s : symbols)
         out.push_back(s.name + "@" + std::to_string(s.lo) + "+" + std::to_string(s.hi - s.lo));
     return out;
