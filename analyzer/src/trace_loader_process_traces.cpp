@@ -58,6 +58,11 @@ void add_nested(const fs::path& dir, std::vector<ProcessTrace>& out) {
 
 } // namespace
 
+bool is_process_trace_directory(const std::string& dir) {
+    Nested n;
+    return nested_trace(dir, format::kForkPrefix, n) || nested_trace(dir, format::kExecPrefix, n);
+}
+
 std::vector<ProcessTrace> process_traces(const std::string& path) {
     std::vector<ProcessTrace> out{{path, ""}};
     std::error_code ec;

@@ -54,9 +54,7 @@ bool prepare_output(const fs::path& dir) {
                 const std::string name = entry.path().filename().string();
                 if (name == format::kMetadataFile || name.rfind(format::kStreamPrefix, 0) == 0)
                     fs::remove(entry.path(), ec);
-                else if ((name.rfind(format::kForkPrefix, 0) == 0 ||
-                          name.rfind(format::kExecPrefix, 0) == 0) &&
-                         fs::exists(entry.path() / format::kMetadataFile))
+                else if (is_process_trace_directory(entry.path().string()))
                     fs::remove_all(entry.path(), ec); // an earlier run's other process trace
             }
         }

@@ -19,4 +19,8 @@ struct ProcessTrace {
 // tracer placed it). A text trace or a directory without nested traces: `path` alone.
 std::vector<ProcessTrace> process_traces(const std::string& path);
 
+// True when `dir` is the trace of a process started under another one: named fork-<pid> or
+// exec-<pid> (decimal pid) and holding a metadata file.
+bool is_process_trace_directory(const std::string& dir);
+
 } // namespace firstrace
