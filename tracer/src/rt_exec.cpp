@@ -1,11 +1,12 @@
 // The program replaces its image (the exec family) or detaches from its parent (daemon).
 //
-// exec: the kernel ends every other thread and nothing of the old image runs afterwards (no
-// atexit, no destructors): the trace is finished first, as at exit (the other threads complete
-// their open events, the end line says `exec`), so that what every thread did before the exec
-// is in the trace (it was all lost: no end line, unflushed buffers). An exec that the kernel
-// will refuse (no such file, not executable: rt_exec_outcome.cpp) leaves the trace open: the
-// program goes on traced after the failed call. An instrumented new image traces into a trace
+// exec (execve, execveat, execv, execvp, execvpe, fexecve, execl, execlp, execle; the raw
+// system calls: rt_syscall.cpp): the kernel ends every other thread and nothing of the old image
+// runs afterwards (no atexit, no destructors): the trace is finished first, as at exit, so that
+// what every thread did before the exec is in the trace (it was all lost: no end line,
+// unflushed buffers), and taken up again when the exec returns (rt_exec_finish.cpp). An exec
+// that the kernel will refuse at its first checks (no such file, not executable:
+// rt_exec_outcome.cpp) is not even finished for. An instrumented new image traces into a trace
 // of its own, exec-<pid> inside this one (rt_metadata.cpp); an uninstrumented one is not
 // traced. ThreadSanitizer reports as it goes and has nothing to finish.
 //
@@ -22,6 +23,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "rt_exec_finish.hpp"
 #include "rt_exec_outcome.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -31,15 +33,11 @@ using namespace frt;
 
 namespace {
 FRT_DECLARE_REAL(execve);
+FRT_DECLARE_REAL(execveat);
 FRT_DECLARE_REAL(execv);
 FRT_DECLARE_REAL(execvp);
 FRT_DECLARE_REAL(execvpe);
 FRT_DECLARE_REAL(fexecve);
-
-// Before an exec that will replace the image (an exec that fails returns to a traced program).
-void finish_trace_unless(bool exec_fails) {
-    if (!exec_fails) finalize("exec", 0, false);
-}
 
 constexpr int kMaxListArguments = 4096;
 // The arguments of execl/execlp/execle from `first` up to the null pointer, into argv (null
@@ -59,24 +57,30 @@ bool gather_arguments(const char* first, va_list ap, char** argv) {
 } // namespace
 
 FRT_EXPORT int execve(const char* path, char* const argv[], char* const envp[]) {
-    finish_trace_unless(exec_of_path_fails(path));
-    return REAL(execve)(path, argv, envp);
+    return static_cast<int>(exec_with_trace_finished(
+        exec_of_path_fails(path), [&] { return REAL(execve)(path, argv, envp); }));
+}
+FRT_EXPORT int execveat(int dir, const char* path, char* const argv[], char* const envp[],
+                        int flags) {
+    return static_cast<int>(exec_with_trace_finished(exec_at_fails(dir, path, flags), [&] {
+        return REAL(execveat)(dir, path, argv, envp, flags);
+    }));
 }
 FRT_EXPORT int execv(const char* path, char* const argv[]) {
-    finish_trace_unless(exec_of_path_fails(path));
-    return REAL(execv)(path, argv);
+    return static_cast<int>(exec_with_trace_finished(exec_of_path_fails(path),
+                                                     [&] { return REAL(execv)(path, argv); }));
 }
 FRT_EXPORT int execvp(const char* file, char* const argv[]) {
-    finish_trace_unless(exec_search_fails(file));
-    return REAL(execvp)(file, argv);
+    return static_cast<int>(exec_with_trace_finished(exec_search_fails(file),
+                                                     [&] { return REAL(execvp)(file, argv); }));
 }
 FRT_EXPORT int execvpe(const char* file, char* const argv[], char* const envp[]) {
-    finish_trace_unless(exec_search_fails(file));
-    return REAL(execvpe)(file, argv, envp);
+    return static_cast<int>(exec_with_trace_finished(
+        exec_search_fails(file), [&] { return REAL(execvpe)(file, argv, envp); }));
 }
 FRT_EXPORT int fexecve(int fd, char* const argv[], char* const envp[]) {
-    finish_trace_unless(exec_of_descriptor_fails(fd));
-    return REAL(fexecve)(fd, argv, envp);
+    return static_cast<int>(exec_with_trace_finished(
+        exec_of_descriptor_fails(fd), [&] { return REAL(fexecve)(fd, argv, envp); }));
 }
 FRT_EXPORT int execl(const char* path, const char* arg, ...) {
     char* argv[kMaxListArguments];
@@ -129,6 +133,7 @@ FRT_EXPORT int daemon(int nochdir, int noclose) {
 }
 
 FRT_INTERCEPTOR_ALIAS(execve)
+FRT_INTERCEPTOR_ALIAS(execveat)
 FRT_INTERCEPTOR_ALIAS(execv)
 FRT_INTERCEPTOR_ALIAS(execvp)
 FRT_INTERCEPTOR_ALIAS(execvpe)

@@ -6,7 +6,8 @@
 // ENAMETOOLONG, EACCES, also on a noexec mount); faccessat2(X_OK, AT_EACCESS) makes the same
 // checks with the same (effective) credentials, without executing anything. Later failures
 // (ENOEXEC for an unknown format, E2BIG, ENOMEM, ETXTBSY, a bad ELF file) are not foreseen:
-// after them the program runs on untraced, as before. glibc's execvp searches PATH the same
+// the trace is finished for them and taken up again when they return (rt_exec_finish.cpp),
+// which costs more than not finishing. glibc's execvp searches PATH the same
 // way (posix/execvpe.c), running /bin/sh on a file the kernel refused with ENOEXEC.
 #include "rt_exec_outcome.hpp"
 
@@ -49,6 +50,11 @@ bool exec_of_path_fails(const char* path) {
 
 bool exec_of_descriptor_fails(int fd) {
     return !executable_regular_file(fd, "", AT_EMPTY_PATH);
+}
+
+bool exec_at_fails(int dir, const char* path, int flags) {
+    if (path == nullptr || (path[0] == 0 && (flags & AT_EMPTY_PATH) == 0)) return true;
+    return !executable_regular_file(dir, path, flags & (AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW));
 }
 
 bool exec_search_fails(const char* file) {

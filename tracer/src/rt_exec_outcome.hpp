@@ -8,6 +8,9 @@ namespace frt {
 bool exec_of_path_fails(const char* path);
 // fexecve(fd): the descriptor is not a regular file that this process may execute.
 bool exec_of_descriptor_fails(int fd);
+// execveat(dir, path, flags): as execve for path relative to dir (AT_EMPTY_PATH with an empty
+// path: as fexecve; AT_SYMLINK_NOFOLLOW: a symbolic link fails, ELOOP).
+bool exec_at_fails(int dir, const char* path, int flags);
 // execvp/execvpe(file): as execve for a name with a slash; else no directory of PATH (the
 // caller's environment; glibc's default when unset) holds such a file.
 bool exec_search_fails(const char* file);

@@ -10,6 +10,8 @@
 
 #include <cstring>
 
+#include "rt_exec_finish.hpp"
+#include "rt_exit.hpp"
 #include "rt_metadata.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_signals.hpp"
@@ -36,7 +38,14 @@ std::atomic<bool> g_exit_end_records{false};
 void on_exit_flush_signal(int, siginfo_t*, void*) {
     const int saved_errno = errno;
     ThreadState* t = tls_state;
-    if (t != nullptr && t->guard == 0 && !t->ended && !t->abandoned.load()) {
+    // Sent by an exec's finish: the thread parks until the exec's outcome (rt_exec_finish.cpp).
+    if (park_for_exec(t)) {
+        errno = saved_errno;
+        return;
+    }
+    // (only while the trace ends: an instance sent by an exec's finish to a thread that was
+    // inside the runtime may arrive after the failed exec, when the trace goes on)
+    if (t != nullptr && t->guard == 0 && !t->ended && !t->abandoned.load() && finalized()) {
         t->guard = 1; // stays set: after the exit flush the thread is no longer traced
         const u64 c = now();
         close_computation(t, c);
@@ -125,38 +134,22 @@ bool finalized() {
     return g_finalized.load();
 }
 
-// Writes what is complete and the end line. Called once: at exit, from _exit, or from a fatal
-// signal handler. Other threads still running are flushed up to their last complete record
-// and then write nothing more.
-void finalize(const char* how, long value, bool in_signal) {
-    if (g_state.load(std::memory_order_acquire) != RtState::Ready) return;
+bool begin_trace_end() {
+    if (g_state.load(std::memory_order_acquire) != RtState::Ready) return false;
     // A process that is a copy of the traced one but not followed (clone() without CLONE_VM):
     // its end is not the trace's, and the stream files it inherited are the parent's.
     if (!owns_trace()) {
         g_state.store(RtState::Disabled, std::memory_order_release);
-        return;
+        return false;
     }
-    if (g_finalized.exchange(true)) return;
-    ThreadState* self = tls_state;
-    if (self != nullptr) {
-        if (!in_signal || (self->guard == 0)) {
-            self->guard = 1;
-            const u64 c = now();
-            emit_switch(self, self->thread_pid);
-            emit_end(self, c);
-            flush_all_own(self);
-        } else if (!self->in_flush) {
-            // interrupted inside the runtime: keep what was complete
-            write_chunk(self, self->committed.load(std::memory_order_acquire));
-        }
-        self->abandoned.store(true);
-    }
-    // an exec ends every other thread as exit does: they have done all they will do
-    complete_other_threads(self, std::strcmp(how, "exit") == 0 || std::strcmp(how, "exec") == 0);
+    return !g_finalized.exchange(true);
+}
+
+u32 flush_running_threads(ThreadState* self, bool (*completed)(const ThreadState*)) {
     u32 running = 0;
     for (u32 i = 0; i < kRegistrySize; ++i) {
         ThreadState* t = registered_thread(i);
-        if (t == nullptr || t == self) continue;
+        if (t == nullptr || t == self || (completed != nullptr && completed(t))) continue;
         ++running;
         // bounded wait for the owner to finish its current record
         bool locked = false;
@@ -172,11 +165,45 @@ void finalize(const char* how, long value, bool in_signal) {
         }
         t->io_lock.store(0, std::memory_order_release);
     }
-    if (!in_signal) write_modules();
+    return running;
+}
+
+void end_trace(const char* how, long value, u32 running, bool write_module_lines, bool announce) {
+    if (write_module_lines) write_modules();
     write_end_line(how, value, running);
     spare_stream_remove();
-    if (!in_signal) announce_trace();
+    if (announce) announce_trace();
     g_state.store(RtState::Finished, std::memory_order_release);
+}
+
+void reopen_trace_end() {
+    spare_stream_prepare();
+    g_finalized.store(false);
+    g_state.store(RtState::Ready, std::memory_order_release);
+}
+
+// Writes what is complete and the end line. Called once: at exit, from _exit, or from a fatal
+// signal handler. Other threads still running are flushed up to their last complete record
+// and then write nothing more. (Before an exec: rt_exec_finish.cpp.)
+void finalize(const char* how, long value, bool in_signal) {
+    if (!begin_trace_end()) return;
+    ThreadState* self = tls_state;
+    if (self != nullptr) {
+        if (!in_signal || (self->guard == 0)) {
+            self->guard = 1;
+            const u64 c = now();
+            emit_switch(self, self->thread_pid);
+            emit_end(self, c);
+            flush_all_own(self);
+        } else if (!self->in_flush) {
+            // interrupted inside the runtime: keep what was complete
+            write_chunk(self, self->committed.load(std::memory_order_acquire));
+        }
+        self->abandoned.store(true);
+    }
+    complete_other_threads(self, std::strcmp(how, "exit") == 0);
+    const u32 running = flush_running_threads(self, nullptr);
+    end_trace(how, value, running, !in_signal, !in_signal);
 }
 
 } // namespace frt

@@ -39,6 +39,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "rt_exec_finish.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
@@ -246,6 +247,7 @@ void* thread_start(void* p) {
     // The thread maps its own handle before anything else (see pthread_create): a joiner that
     // looks it up finds this thread from now until the join that frees the handle.
     map_thread(static_cast<u64>(pthread_self()), a->pid);
+    wait_for_exec_outcome(); // registered once the trace is open again (rt_exec_finish.cpp)
     thread_started(a->pid, a->parent);
     const sigset_t mask = a->mask;
     free_start_args(a);

@@ -302,6 +302,17 @@ void write_end_line(const char* how, long value, u32 running) {
     write_metadata_line(l);
 }
 
+long metadata_size() {
+    const int fd = g_meta_fd.load(std::memory_order_relaxed);
+    return fd < 0 ? -1 : system_call(SYS_lseek, fd, 0, SEEK_END);
+}
+
+void retract_metadata_to(long size) {
+    // O_APPEND: the next line is written at the new end
+    const int fd = g_meta_fd.load(std::memory_order_relaxed);
+    if (fd >= 0 && size >= 0) system_call(SYS_ftruncate, fd, size);
+}
+
 void announce_trace() {
     if (!g_announce) return;
     Line m;

@@ -32,6 +32,10 @@ void write_fork_header();
 void note_stream_write_failed(u32 stream, int error);
 // The last line: how the process ended, its status or signal, the threads still running.
 void write_end_line(const char* how, long value, u32 running);
+// The metadata file's size (-1: none), and the file cut back to such a size: the end line of an
+// exec that failed is taken back (rt_exec_finish.cpp).
+long metadata_size();
+void retract_metadata_to(long size);
 // "trace written to DIR" on stderr, unless running under `firstrace record`.
 void announce_trace();
 

@@ -1,15 +1,18 @@
 // The program's syscall(): the raw system calls whose effects the runtime models are passed to
 // their models (futexes: rt_futex.cpp; signal masks that would block the exit flush signal:
 // rt_exit_flush_reach.cpp; closes and duplications that would touch the runtime's own descriptors:
-// rt_own_descriptors.cpp, as the libc calls), every other one is forwarded unchanged. Six arguments
-// are read whatever the call takes, as glibc's own syscall() passes six registers to the kernel:
-// the ones the call does not use are ignored by the kernel. The runtime's own system calls do not
-// come here (rt_system.hpp). ThreadSanitizer does not intercept syscall().
+// rt_own_descriptors.cpp, as the libc calls; execve and execveat: the trace finished before them
+// and taken up again when they fail, rt_exec_finish.cpp), every other one is forwarded unchanged.
+// Six arguments are read whatever the call takes, as glibc's own syscall() passes six registers to
+// the kernel: the ones the call does not use are ignored by the kernel. The runtime's own system
+// calls do not come here (rt_system.hpp). ThreadSanitizer does not intercept syscall().
 #include <errno.h>
 #include <stdarg.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 
+#include "rt_exec_finish.hpp"
+#include "rt_exec_outcome.hpp"
 #include "rt_own_descriptors.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -50,6 +53,12 @@ long own_descriptors_spared(long number, const long* a) {
         return kNotSpared;
     }
 }
+// Whether a raw execve/execveat fails at the kernel's first checks (rt_exec_outcome.cpp).
+bool raw_exec_fails(long number, const long* a) {
+    const char* path = reinterpret_cast<const char*>(a[number == SYS_execve ? 0 : 1]);
+    if (number == SYS_execve) return exec_of_path_fails(path);
+    return exec_at_fails(static_cast<int>(a[0]), path, static_cast<int>(a[4]));
+}
 } // namespace
 
 bool frt::copy_call_argument(void* to, u64 from, u64 n) {
@@ -73,6 +82,10 @@ FRT_EXPORT long syscall(long number, ...) {
     const u64 pc = FRT_CALLER();
     if (futex_call_modelled(number, a)) return futex_call(number, a, real, pc);
     if (const long r = own_descriptors_spared(number, a); r != kNotSpared) return r;
+    if (number == SYS_execve || number == SYS_execveat) // as the libc calls (rt_exec.cpp)
+        return exec_with_trace_finished(raw_exec_fails(number, a), [&] {
+            return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+        });
     RawSignalSet copy;
     keep_exit_flush_reachable(number, a, copy, pc);
     return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
