@@ -93,6 +93,44 @@ TEST_F(ExecOutcome, PathsAsTheKernelDecides) {
     EXPECT_TRUE(frt::exec_of_path_fails(nullptr));
 }
 
+TEST_F(ExecOutcome, ExecveatAsTheKernelDecides) {
+    // names relative to a directory descriptor, with and without AT_SYMLINK_NOFOLLOW (a link
+    // fails: ELOOP), and AT_EMPTY_PATH on a descriptor of the file itself
+    // (open across the exec: a script named relative to a close-on-exec descriptor fails later,
+    // when its interpreter cannot open /dev/fd/N/NAME, a failure not foreseen)
+    const int dir = open(root.c_str(), O_RDONLY | O_DIRECTORY);
+    ASSERT_GE(dir, 0);
+    const std::vector<std::string> names = {"bin1/frt-program",
+                                            "bin2/frt-script",
+                                            "bin2/frt-plain",
+                                            "dir",
+                                            "missing",
+                                            "dangling",
+                                            "link",
+                                            "",
+                                            "."};
+    for (const std::string& name : names) {
+        char* argv[] = {const_cast<char*>("frt"), nullptr};
+        for (int flags : {0, AT_SYMLINK_NOFOLLOW}) {
+            const bool fails =
+                exec_fails([&] { execveat(dir, name.c_str(), argv, environ, flags); });
+            EXPECT_EQ(frt::exec_at_fails(dir, name.c_str(), flags), fails)
+                << "'" << name << "' flags " << flags;
+        }
+        const int fd = openat(dir, name.empty() ? "." : name.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            const int kept = fcntl(fd, F_DUPFD, 100); // a script needs it open across the exec
+            const bool fails =
+                exec_fails([&] { execveat(kept, "", argv, environ, AT_EMPTY_PATH); });
+            EXPECT_EQ(frt::exec_at_fails(kept, "", AT_EMPTY_PATH), fails) << name << " (empty)";
+            close(kept);
+            close(fd);
+        }
+    }
+    EXPECT_TRUE(frt::exec_at_fails(dir, nullptr, 0));
+    close(dir);
+}
+
 TEST_F(ExecOutcome, ForeseesNothingBeyondTheFirstChecks) {
     // the kernel refuses this file for its format (ENOEXEC) only after the checks foreseen
     const std::string path = (root / "bin2" / "frt-garbage").string();
