@@ -162,8 +162,13 @@ elseif(MODE STREQUAL "exec-output")
   expect("record to succeed: ${r_err}" r_rc EQUAL 0)
   expect("the same stdout traced, got '${r_out}', untraced '${u_out}'" r_out STREQUAL u_out)
   expect("the same stderr traced, got '${r_err}', untraced '${u_err}'" r_err STREQUAL u_err)
-  file(GLOB helper_trace ${WORK}/exec-output.trace/exec-*/metadata)
-  expect("the helper's trace exec-<pid>, got '${helper_trace}'" helper_trace)
+  # the helper is the fork child's next image: its trace nests in the child's, fork-<pid>/exec-<pid>
+  file(GLOB_RECURSE traces LIST_DIRECTORIES false RELATIVE ${WORK}/exec-output.trace
+       ${WORK}/exec-output.trace/*/metadata)
+  list(FILTER traces INCLUDE REGEX "exec-")
+  expect("one exec'd trace, got '${traces}'" traces MATCHES "^[^;]+$")
+  expect("the helper's trace inside its fork child's (same pid), got '${traces}'"
+         traces MATCHES "^fork-([0-9]+)/exec-([0-9]+)/metadata$" AND CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
   run(a COMMAND ${BIN}/firstrace analyze ${WORK}/exec-output.trace --format json -q)
   expect("analyze to succeed: ${a_err}" a_rc EQUAL 0)
   string(JSON runs LENGTH "${a_out}" runs)

@@ -6,6 +6,7 @@
 // instrumented code announced itself, the modules again at exit and the end line.
 #include "rt_metadata.hpp"
 #include "rt_environment.hpp"
+#include "rt_exec_predecessor.hpp"
 #include "rt_own_descriptors.hpp"
 
 #include <errno.h>
@@ -225,10 +226,16 @@ bool open_trace_directory() {
         return false;
     }
     std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    // An image exec'd by a traced fork child: its trace nests in the child's fork-<pid>.
+    if (char relative[2048]; find_exec_predecessor(g_dir, relative, sizeof relative)) {
+        dir.s("/").s(relative);
+        if (dir.n < sizeof g_dir - 64) std::memcpy(g_dir, dir.c_str(), dir.n + 1);
+    }
     // The metadata file is created exclusively: the process that creates it owns the
     // directory. One that finds it taken was started under a traced process (exec'd by it or
     // by its fork child, or by posix_spawn/system/popen): it traces into exec-<pid> inside,
-    // whose metadata is taken in turn when this process is an exec of an exec of ...
+    // whose metadata is taken in turn when this process is an exec of an exec of ... (from the
+    // fork child's fork-<pid> when the image replaced was a fork child's)
     for (int depth = 0;; ++depth) {
         if (!open_checked_directory()) return false;
         own_descriptor(g_meta_fd,
