@@ -1,6 +1,7 @@
 // `firstrace analyze TRACE`: run the whole analysis and print (and optionally store) it.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <filesystem>
@@ -52,7 +53,8 @@ int analyze_command(const Arguments& args) {
         "exec-PID: an instrumented program it exec'd, spawned, ran with system or popen) are\n"
         "analyzed after it, each by itself: the text report gives each one's report in turn,\n"
         "JSON and --db one run each.\n"
-        "Exit status: 0 when analyzed (races or not), 2 on errors (one line on stderr).\n\n"
+        "Exit status: 0 when analyzed (races or not), 2 on errors (one line on stderr; of several\n"
+        "traces, one that cannot be read is named and the others are analyzed).\n\n"
         "options");
     visible.add_options()("help,h", "show this help")(
         "format", po::value<std::string>()->default_value("text"),
@@ -161,11 +163,25 @@ int analyze_command(const Arguments& args) {
     // One recorded execution in text: each process's report in turn, straight from its analysis
     std::ostream* reports_in_turn = nullptr;
     std::vector<ReportModel> models;
+    // Of several traces, one that cannot be read is named on stderr and the others analyzed;
+    // the exit status says that one failed.
+    std::size_t unreadable = 0;
     for (std::size_t k = 0; k < traces.size(); ++k) {
         const std::string& path = traces[k].path;
         const InputInProgress input(path);
         const auto reading = std::chrono::steady_clock::now();
-        const Trace trace = load_trace(path, options.progress);
+        std::optional<Trace> loaded;
+        try {
+            loaded.emplace(load_trace(path, options.progress));
+        } catch (const InputError& e) {
+            if (traces.size() == 1) throw;
+            progress.finish();
+            std::cerr << "firstrace analyze: " << printable_text(e.what())
+                      << " (not analyzed; the other traces are)\n";
+            ++unreadable;
+            continue;
+        }
+        const Trace& trace = *loaded;
         const std::chrono::duration<double> read_seconds =
             std::chrono::steady_clock::now() - reading;
         rusage read_usage{};
@@ -215,10 +231,12 @@ int analyze_command(const Arguments& args) {
         }
         models.push_back(make_report_model(trace, result, format == ReportFormat::Text));
     }
-    if (reports_in_turn != nullptr) return finish_report(*reports_in_turn);
+    const int status = unreadable == 0 ? 0 : 2;
+    if (reports_in_turn != nullptr) return std::max(finish_report(*reports_in_turn), status);
+    if (models.empty()) return status;
     std::ostream& out = open_report();
     if (format == ReportFormat::Json) {
-        if (models.size() == 1) {
+        if (traces.size() == 1) {
             write_json_report(out, models.front());
         } else {
             out << "{\"runs\":[";
@@ -232,7 +250,7 @@ int analyze_command(const Arguments& args) {
         write_text_report(out, models.size() == 1 ? models.front() : merge_report_models(models),
                           text_report_options(vm, !report_file));
     }
-    return finish_report(out);
+    return std::max(finish_report(out), status);
 }
 
 } // namespace firstrace::cli
