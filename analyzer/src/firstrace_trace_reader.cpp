@@ -649,12 +649,21 @@ class TraceBuilder {
         return site;
     }
 
-    std::vector<std::uint32_t> unfinished() const {
+    // Threads without an end. A thread the metadata names as not started when the trace ended
+    // (`not_started`: tracer ids) and that recorded nothing of its own lost nothing: not one.
+    std::vector<std::uint32_t> unfinished(const std::vector<std::uint64_t>& not_started) const {
+        std::vector<std::uint64_t> never_started = not_started; // sorted: a hostile file's
+        std::sort(never_started.begin(), never_started.end());  // millions stay n log n
         std::vector<std::uint32_t> out;
         // logical processes (OpenMP tasks and chunks) end with their thread, which is checked
-        for (std::uint32_t pid = 0; pid < processes_.size(); ++pid)
-            if (!processes_[pid].ended && processes_[pid].kind == fmt::kProcThread)
-                out.push_back(pid);
+        for (std::uint32_t pid = 0; pid < processes_.size(); ++pid) {
+            const RawProcess& p = processes_[pid];
+            if (p.ended || p.kind != fmt::kProcThread) continue;
+            if (!p.declared && p.events.empty() &&
+                std::binary_search(never_started.begin(), never_started.end(), p.wire_id))
+                continue;
+            out.push_back(pid);
+        }
         return out;
     }
 
@@ -1548,7 +1557,7 @@ Trace read_firstrace_trace(const std::string& directory, const ProgressCallback&
         read_bytes += stream_sizes[s];
     }
     builder.renumber_processes();
-    const auto unfinished = builder.unfinished();
+    const auto unfinished = builder.unfinished(meta.not_started);
     // Threads still running at the end were flushed by the ending thread (finalize): one that
     // did not answer in time keeps only its committed records, so the streams are cut at a
     // consistent point whenever any thread was running (a no-op when nothing was lost).

@@ -101,6 +101,10 @@ TraceMetadata parse_trace_metadata(std::istream& in, const std::string& path) {
             fields >> m.end_how >> m.end_value >> m.end_running;
         } else if (k == key::kStatus) {
             fields >> m.status_how >> m.status_value;
+        } else if (k == key::kNotStarted) {
+            std::uint64_t pid = 0;
+            if (!(fields >> pid)) throw InputError(path, number, "malformed not-started line");
+            m.not_started.push_back(pid);
         } else if (k == key::kWriteError) {
             std::uint64_t stream = 0;
             if (!(fields >> stream >> m.write_error_errno))

@@ -175,6 +175,21 @@ elseif(MODE STREQUAL "corrupt-nested")
   string(JSON parent GET "${j_out}" runs 0 trace)
   expect("the parent's run, got ${parent}" parent STREQUAL "${trace}")
 
+elseif(MODE STREQUAL "detached-at-exit")
+  # a detached thread created just before main returns: each trace complete, the race found
+  build(${SRC}/detached_at_exit.c ${WORK}/detached-at-exit)
+  foreach(i RANGE 1 10)
+    run(r COMMAND ${BIN}/firstrace record -q -o ${WORK}/detached-at-exit.trace
+                  -- ${WORK}/detached-at-exit)
+    expect("run ${i}: record to succeed: ${r_err}" r_rc EQUAL 0)
+    run(a COMMAND ${BIN}/firstrace analyze ${WORK}/detached-at-exit.trace --format json)
+    expect("run ${i}: analyze to succeed: ${a_err}" a_rc EQUAL 0)
+    string(JSON truncated GET "${a_out}" truncated)
+    expect("run ${i}: a complete trace, got: ${a_err}" NOT truncated)
+    string(JSON races LENGTH "${a_out}" races)
+    expect("run ${i}: the workers' race, got ${races}" races GREATER 0)
+  endforeach()
+
 elseif(MODE STREQUAL "outliving-child")
   # a descendant that runs on keeps record waiting only --wait-descendants seconds
   build(${SRC}/outliving_child.c ${WORK}/outliving-child)

@@ -40,6 +40,7 @@
 #include "rt_record_buffer.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
+#include "rt_thread_start_args.hpp"
 
 namespace frt {
 
@@ -205,6 +206,7 @@ bool finish_trace_for_exec() {
     g_resumable = park_other_threads(self);
     const u32 running = g_resumable ? 0 : flush_running_threads(self, parked);
     g_metadata_before_end = metadata_size();
+    list_unstarted_threads(false, write_not_started); // they wait for the outcome
     end_trace("exec", 0, running, false, true);
     return true;
 }

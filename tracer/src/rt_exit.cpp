@@ -18,6 +18,7 @@
 #include "rt_spare_stream.hpp"
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
+#include "rt_thread_start_args.hpp"
 
 namespace frt {
 
@@ -201,6 +202,7 @@ void finalize(const char* how, long value, bool in_signal) {
         }
         self->abandoned.store(true);
     }
+    list_unstarted_threads(true, write_not_started);
     complete_other_threads(self, std::strcmp(how, "exit") == 0);
     const u32 running = flush_running_threads(self, nullptr);
     end_trace(how, value, running, !in_signal, !in_signal);

@@ -43,6 +43,8 @@
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
+#include "rt_thread_registry.hpp"
+#include "rt_thread_start_args.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -149,45 +151,6 @@ FRT_DECLARE_REAL(pthread_setname_np);
 FRT_DECLARE_REAL(_exit);
 FRT_DECLARE_REAL(_Exit);
 
-// Created threads start here.
-struct StartArgs {
-    void* (*fn)(void*);
-    void* arg;
-    u32 pid;
-    u32 parent;
-    StartArgs* next;
-    sigset_t mask; // the new thread's signal mask once it is registered (see pthread_create)
-};
-std::atomic<u32> g_start_lock{0};
-StartArgs* g_start_free = nullptr;
-
-StartArgs* new_start_args() {
-    spin_lock(g_start_lock);
-    StartArgs* a = g_start_free;
-    if (a) g_start_free = a->next;
-    spin_unlock(g_start_lock);
-    if (a) return a;
-    // a page of them at a time, never returned (bounded by the threads alive at once)
-    void* page = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (page == MAP_FAILED) return nullptr;
-    auto* arr = static_cast<StartArgs*>(page);
-    const std::size_t n = 4096 / sizeof(StartArgs);
-    spin_lock(g_start_lock);
-    for (std::size_t i = 1; i < n; ++i) {
-        arr[i].next = g_start_free;
-        g_start_free = &arr[i];
-    }
-    spin_unlock(g_start_lock);
-    return &arr[0];
-}
-
-void free_start_args(StartArgs* a) {
-    spin_lock(g_start_lock);
-    a->next = g_start_free;
-    g_start_free = a;
-    spin_unlock(g_start_lock);
-}
-
 // A thread's stack and static TLS block: glibc caches the stacks of threads that ended and
 // hands them to later threads, with the thread descriptor (what pthread_self() points to) at
 // the same place in the block. The end of a thread is a Release on kObjThreadStorage at its
@@ -248,7 +211,11 @@ void* thread_start(void* p) {
     // looks it up finds this thread from now until the join that frees the handle.
     map_thread(static_cast<u64>(pthread_self()), a->pid);
     wait_for_exec_outcome(); // registered once the trace is open again (rt_exec_finish.cpp)
-    thread_started(a->pid, a->parent);
+    const bool claimed = start_args_claimed(a); // else the trace ended: it starts after the end
+    if (claimed)
+        thread_started(a->pid, a->parent);
+    else
+        untraced_from_now();
     const sigset_t mask = a->mask;
     free_start_args(a);
     alt_stack_attach();
@@ -304,6 +271,7 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     const u32 child = new_pid();
     a->pid = child;
     a->parent = t->pid;
+    start_args_created(a);
     // What glibc does inside pthread_create on the creator's side is not the program's access:
     // reusing a cached stack (get_cached_stack) it frees the dynamic TLS blocks of the thread
     // that ended on it, which that thread wrote without any ordering to the creator. The frees

@@ -298,6 +298,12 @@ void note_stream_write_failed(u32 stream, int error) {
     message(l.c_str());
 }
 
+void write_not_started(u32 pid) {
+    Line l;
+    l.s(key::kNotStarted).s(" ").u(pid);
+    write_metadata_line(l);
+}
+
 void write_end_line(const char* how, long value, u32 running) {
     if (const int error = g_write_errno.load(); error != 0) {
         Line w;

@@ -30,6 +30,8 @@ void write_fork_header();
 // stderr and, before the end line, in the metadata (`write-error <stream> <errno>`), so that
 // `firstrace record` fails and the reader names the cause (issue 13).
 void note_stream_write_failed(u32 stream, int error);
+// A thread created but not started when the trace ended (rt_thread_start_args.cpp).
+void write_not_started(u32 pid);
 // The last line: how the process ended, its status or signal, the threads still running.
 void write_end_line(const char* how, long value, u32 running);
 // The metadata file's size (-1: none), and the file cut back to such a size: the end line of an

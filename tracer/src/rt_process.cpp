@@ -7,10 +7,11 @@
 #include "rt_environment.hpp"
 #include "rt_metadata.hpp"
 #include "rt_own_descriptors.hpp"
-#include "rt_spare_stream.hpp"
 #include "rt_real.hpp"
 #include "rt_record_buffer.hpp"
+#include "rt_spare_stream.hpp"
 #include "rt_thread_registry.hpp"
+#include "rt_thread_start_args.hpp"
 
 namespace frt {
 
@@ -24,6 +25,7 @@ u32 g_stack_depth = 64;
 void after_fork_in_child() {
     own_descriptors_after_fork();
     sync_objects_after_fork();
+    start_args_after_fork();
     ThreadState* self = tls_state;
     const bool traced = g_state.load(std::memory_order_acquire) == RtState::Ready && !finalized() &&
                         self != nullptr && self->guard == 0;

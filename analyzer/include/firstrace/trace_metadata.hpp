@@ -38,6 +38,8 @@ struct TraceMetadata {
     // A `write-error` line: the tracer could not write this stream (errno); it ends early.
     std::optional<std::uint64_t> write_error_stream;
     int write_error_errno = 0;
+    // `not-started` lines: threads created but not started when the trace ended (tracer ids).
+    std::vector<std::uint64_t> not_started;
 
     // "2025-11-22T11:03:20Z" from start_time, when it is valid.
     std::optional<std::string> start_time_iso8601() const;

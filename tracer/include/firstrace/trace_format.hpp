@@ -228,6 +228,9 @@ inline constexpr const char* kStatus = "status";
 // write-error <stream number> <errno>: the tracer could not write that stream (disk full, I/O
 // error); it holds what was written before. Written before `end`.
 inline constexpr const char* kWriteError = "write-error";
+// not-started <pid>: a thread created (its creator's Fork is in the trace) that had not started
+// when the trace ended: it recorded nothing, and its missing end is not a truncation.
+inline constexpr const char* kNotStarted = "not-started";
 } // namespace metadata_key
 
 // Percent-escaping of metadata values (space, %, control characters, bytes >= 0x7f).
