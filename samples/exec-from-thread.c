@@ -46,8 +46,7 @@ int main(void) {
     pthread_create(&b, NULL, adder, (void*)2);
     pthread_create(&r, NULL, replacer, NULL);
     // Never returns: the exec replaces the process. (A thread inside a runtime call when the
-    // exec finishes the trace, e.g. still in pthread_create, cannot complete its event: the
-    // trace would say it was still running, as at exit.)
+    // exec finishes the trace, e.g. still in pthread_create, is asked again until it is out.)
     pthread_join(r, NULL);
     return 4;
 }
