@@ -411,6 +411,41 @@ TEST(FirstraceTraceReader, LostForkIsRestoredAtTheEndOfTheParent) {
     EXPECT_EQ(trace.processes[1].events.size(), 1u);
 }
 
+// A thread created just before the end that had not started (no record of its own): the
+// metadata names it `not-started` and the trace is complete; a thread that recorded something
+// without ending stays a truncation whatever the metadata says, as does one not named.
+TEST(FirstraceTraceReader, NotStartedThreadIsNoTruncation) {
+    TraceDir dir;
+    Records main;
+    main.process(0, 0)
+        .compute(1, 0x1000, fmt::kWrite, {{0x10, 0x18}})
+        .sync(fmt::kOpFork, fmt::kObjThread, 1, 0, 2)
+        .sync(fmt::kOpFork, fmt::kObjThread, 2, 0, 3)
+        .end(4);
+    Records started;
+    started.process(2, 1).compute(5, 0x2000, fmt::kRead, {{0x10, 0x18}});
+    dir.stream(0, main);
+    dir.stream(2, started);
+    const std::string head = "firstrace-trace 1\ninstrumented 1\n";
+    dir.metadata(head + "not-started 1\nend exit 0 0\n");
+    auto trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated); // thread 2 recorded an event and has no end
+    EXPECT_NE(trace.truncation_reason.find("(2)"), std::string::npos) << trace.truncation_reason;
+    dir.metadata(head + "not-started 1\nnot-started 2\nend exit 0 0\n");
+    trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated); // named, but it has records of its own
+    EXPECT_NE(trace.truncation_reason.find("(2)"), std::string::npos) << trace.truncation_reason;
+    fs::remove(fs::path(dir.path()) / "stream-2.frc");
+    trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_FALSE(trace.truncated) << trace.truncation_reason;
+    dir.metadata(head + "not-started 2\nend exit 0 0\n");
+    trace = firstrace::read_firstrace_trace(dir.path());
+    EXPECT_TRUE(trace.truncated); // thread 1 is not named
+    EXPECT_NE(trace.truncation_reason.find("(1)"), std::string::npos) << trace.truncation_reason;
+    dir.metadata(head + "not-started x\nend exit 0 0\n");
+    EXPECT_THROW(firstrace::read_firstrace_trace(dir.path()), firstrace::InputError);
+}
+
 // Randomized differential test of the cut against its definition: random lock traces of three
 // threads (two mutexes, counters in a random real order), each stream cut at a random point.
 // The kept prefixes must be the greatest vector of prefixes in which every kept acquire has all
