@@ -46,13 +46,16 @@ namespace frt {
 
 namespace {
 
-// The exec in flight and its outcome: the word the parked threads wait on.
+// The exec in flight, or the outcome of the last one: the word the parked threads wait on. The
+// outcome stays until the next exec: a parked thread that wakes late reads it then (or, when
+// the next exec is pending already, waits for that one's: its stream still ends in the same end
+// chunk, which the next outcome keeps or takes back as well).
 enum : u32 { kNoExec = 0, kExecPending = 1, kResumeTraced = 2, kGoOnUntraced = 3 };
 std::atomic<u32> g_exec{kNoExec};
-std::atomic<u32> g_parked{0}; // threads in the handler, parked or about to leave it
 
 // What each registered thread answered (by registry slot), and the thread asked (its os tid: the
-// slot may be another thread's by the next look).
+// slot may be another thread's by the next look). A parked thread sets it back to kNotAsked
+// when it leaves the handler (one still parked from an earlier exec counts as parked).
 enum : u32 { kNotAsked = 0, kAsked = 1, kInsideRuntime = 2, kParked = 3 };
 struct Answer {
     std::atomic<u32> state;
@@ -125,8 +128,6 @@ bool parked(const ThreadState* t) {
 // parked is found by the next look.
 bool park_other_threads(ThreadState* self) {
     const int pid = static_cast<int>(getpid());
-    for (Answer& a : g_answers)
-        a.state.store(kNotAsked, std::memory_order_relaxed);
     const u64 deadline = now() + 1'000'000'000ull;
     for (;;) {
         u32 waiting = 0;
@@ -149,14 +150,10 @@ bool park_other_threads(ThreadState* self) {
     }
 }
 
-// The outcome told to the parked threads; returns once they left the handler (bounded).
+// The outcome told to the parked threads (and to threads waiting to start).
 void release_parked_threads(u32 outcome) {
     g_exec.store(outcome, std::memory_order_release);
     futex(&g_exec, FUTEX_WAKE_PRIVATE, ~0u >> 1);
-    const u64 deadline = now() + 1'000'000'000ull;
-    while (g_parked.load(std::memory_order_acquire) != 0 && now() < deadline)
-        pause_briefly();
-    g_exec.store(kNoExec, std::memory_order_release);
 }
 
 } // namespace
@@ -174,7 +171,6 @@ bool park_for_exec(ThreadState* t) {
         answer.state.store(kParked, std::memory_order_release);
         return true;
     }
-    g_parked.fetch_add(1, std::memory_order_acq_rel);
     t->guard = 1;
     const ResumePoint p = end_resumably(t);
     answer.state.store(kParked, std::memory_order_release);
@@ -183,7 +179,7 @@ bool park_for_exec(ThreadState* t) {
         resume_at(t, p);
         t->guard = 0;
     } // else the guard stays: untraced from now, as after an exit flush
-    g_parked.fetch_sub(1, std::memory_order_acq_rel);
+    answer.state.store(kNotAsked, std::memory_order_release);
     return true;
 }
 
@@ -193,10 +189,20 @@ void wait_for_exec_outcome() {
 }
 
 bool finish_trace_for_exec() {
-    if (!begin_trace_end()) return false;
+    // One exec at a time: another thread's pending exec first (this thread parks meanwhile).
+    u32 last = g_exec.load(std::memory_order_acquire);
+    while (last == kExecPending || !g_exec.compare_exchange_weak(last, kExecPending)) {
+        if (last == kExecPending) {
+            wait_for_exec_outcome();
+            last = g_exec.load(std::memory_order_acquire);
+        }
+    }
+    if (!begin_trace_end()) { // not traced, or the trace ends already
+        release_parked_threads(last);
+        return false;
+    }
     // before any thread parks: one parked inside the dynamic loader holds the loader's lock
     write_modules();
-    g_exec.store(kExecPending, std::memory_order_release);
     ThreadState* self = tls_state;
     if (self != nullptr) {
         g_exec_thread_guard = self->guard;
