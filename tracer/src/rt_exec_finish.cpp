@@ -71,10 +71,9 @@ struct ResumePoint {
     u32 pid = 0;
 };
 
-// The exec's thread: its resume point and guard, whether every other thread parked, the metadata
+// The exec's thread: its resume point, whether every other thread parked, the metadata
 // file's size before the end line.
 ResumePoint g_exec_thread_point;
-u32 g_exec_thread_guard = 0;
 bool g_resumable = false;
 long g_metadata_before_end = -1;
 
@@ -204,12 +203,20 @@ bool finish_trace_for_exec() {
     // before any thread parks: one parked inside the dynamic loader holds the loader's lock
     write_modules();
     ThreadState* self = tls_state;
-    if (self != nullptr) {
-        g_exec_thread_guard = self->guard;
+    bool own_end_written = true;
+    if (self != nullptr && self->guard == 0) {
         self->guard = 1;
         g_exec_thread_point = end_resumably(self);
+    } else if (self != nullptr) {
+        // exec from a synchronous signal's handler that interrupted the runtime (a crash
+        // handler that restarts the program): the record in progress cannot be completed; what
+        // was complete is kept, as at a fatal signal, and the finish is final
+        if (!self->appending && !self->in_flush)
+            write_chunk(self, self->committed.load(std::memory_order_acquire));
+        self->abandoned.store(true);
+        own_end_written = false;
     }
-    g_resumable = park_other_threads(self);
+    g_resumable = park_other_threads(self) && own_end_written;
     const u32 running = g_resumable ? 0 : flush_running_threads(self, parked);
     g_metadata_before_end = metadata_size();
     list_unstarted_threads(false, write_not_started); // they wait for the outcome
@@ -227,7 +234,7 @@ void resume_trace_after_failed_exec() {
     if (self != nullptr) resume_at(self, g_exec_thread_point);
     reopen_trace_end();
     release_parked_threads(kResumeTraced);
-    if (self != nullptr) self->guard = g_exec_thread_guard;
+    if (self != nullptr) self->guard = 0;
 }
 
 } // namespace frt
