@@ -72,10 +72,10 @@ struct ResumePoint {
 };
 
 // The exec's thread: its resume point, whether every other thread parked, the metadata
-// file's size before the end line.
+// file's size before the finish wrote to it.
 ResumePoint g_exec_thread_point;
 bool g_resumable = false;
-long g_metadata_before_end = -1;
+long g_metadata_before_finish = -1;
 
 long futex(std::atomic<u32>* word, int op, u32 value) {
     return system_call(SYS_futex, reinterpret_cast<u32*>(word), op, value, nullptr, nullptr, 0);
@@ -200,6 +200,9 @@ bool finish_trace_for_exec() {
         release_parked_threads(last);
         return false;
     }
+    // (a failed exec takes back what it writes there: a loop of failing execs, a PATH search,
+    // does not grow the metadata)
+    g_metadata_before_finish = metadata_size();
     // before any thread parks: one parked inside the dynamic loader holds the loader's lock
     write_modules();
     ThreadState* self = tls_state;
@@ -218,18 +221,17 @@ bool finish_trace_for_exec() {
     }
     g_resumable = park_other_threads(self) && own_end_written;
     const u32 running = g_resumable ? 0 : flush_running_threads(self, parked);
-    g_metadata_before_end = metadata_size();
     list_unstarted_threads(false, write_not_started); // they wait for the outcome
     end_trace("exec", 0, running, false, true);
     return true;
 }
 
 void resume_trace_after_failed_exec() {
-    if (!g_resumable || g_metadata_before_end < 0) {
+    if (!g_resumable || g_metadata_before_finish < 0) {
         release_parked_threads(kGoOnUntraced);
         return;
     }
-    retract_metadata_to(g_metadata_before_end);
+    retract_metadata_to(g_metadata_before_finish);
     ThreadState* self = tls_state;
     if (self != nullptr) resume_at(self, g_exec_thread_point);
     reopen_trace_end();
