@@ -194,10 +194,16 @@ void free_start_args(StartArgs* a) {
 // that the frames and TLS variables of both do not look shared. Before the Acquire, the block
 // (rt_reuse_ordering.hpp): the analyzer makes the start a new lifetime of its bytes instead of
 // an ordering of the two threads.
+// A block glibc mapped afresh is a new mapping (rt_mmap.cpp): it may lie where glibc unmapped
+// a dead thread's stack or where the program unmapped memory, so the start is a new lifetime
+// of the block there too, with no ordering.
 void storage_handed_over(ThreadState* t) {
     const void* self = reinterpret_cast<const void*>(pthread_self());
-    if (find_object(fmt::kObjThreadStorage, self) == nullptr) return;
     u64 lo = 0, hi = 0;
+    if (find_object(fmt::kObjThreadStorage, self) == nullptr) {
+        if (own_stack(lo, hi)) record_mapping(t, lo, hi, 0);
+        return;
+    }
     if (own_stack(lo, hi)) record_storage_reuse(t, lo, hi, 0);
     acquire_now(t, fmt::kObjThreadStorage, self, 0);
 }
