@@ -17,8 +17,8 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -60,8 +60,8 @@ class SyncObjectLifetimes {
     // lifetime 0 (the memory's first): the object itself
     std::uint32_t in_lifetime(std::uint32_t object, std::uint64_t lifetime) {
         if (lifetime == 0 || object >= objects_.size()) return object;
-        const auto [it, inserted] =
-            copies_.try_emplace({object, lifetime}, static_cast<std::uint32_t>(objects_.size()));
+        const auto [it, inserted] = copies_.try_emplace(
+            lifetime << 32 | object, static_cast<std::uint32_t>(objects_.size()));
         if (inserted) {
             SyncObject copy = objects_[object];
             copy.name += " (lifetime " + std::to_string(lifetime) + ")";
@@ -72,7 +72,7 @@ class SyncObjectLifetimes {
 
   private:
     std::vector<SyncObject>& objects_;
-    std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint32_t> copies_;
+    std::unordered_map<std::uint64_t, std::uint32_t> copies_; // lifetime << 32 | object -> copy
 };
 
 } // namespace firstrace
