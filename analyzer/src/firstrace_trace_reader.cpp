@@ -489,10 +489,23 @@ class TraceBuilder {
     // while reading each (the Acquire's index is the next event's).
     void storage_block_read(std::uint8_t cls, std::uint64_t address, std::int64_t size,
                             std::uint64_t clock) {
+        if (cls == fmt::kObjMapping) return mapping_read(address, size, clock);
         if (cls != fmt::kObjThreadStorage) return;
         const auto index = static_cast<std::uint32_t>(processes_[current_].events.size());
         if (const std::optional<Interval> block = lifetime_range(address, size))
             storage_starts_.push_back({{*block, clock}, current_, index + 1, stream_});
+    }
+    // A new mapping (mmap) starts a new lifetime of its range: the kernel maps addresses only
+    // where nothing is mapped, so whatever used them before had them unmapped first, also when
+    // that unmapping is not in the trace (glibc unmapping a dead thread's cached stack, or a
+    // large freed block, in its own code). No Acquire belongs to it.
+    void mapping_read(std::uint64_t address, std::int64_t size, std::uint64_t clock) {
+        if (const std::optional<Interval> range = lifetime_range(address, size)) {
+            lifetime_starts_.push_back(
+                {*range, clock, static_cast<std::uint32_t>(lifetime_acquires_.size())});
+            lifetime_acquires_.push_back({kNone, kNone, kNone});
+            lifetime_process_ = kNone; // an Acquire after it starts a lifetime of its own
+        }
     }
     // Once every stream is read: a thread on a cached stack starts a new lifetime of the block
     // and its Acquire orders nothing, except on an OS thread whose private storage the
@@ -859,6 +872,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "aio";
                 break;
+            case fmt::kObjMapping:
+                o.kind = SyncObjectKind::Other;
+                prefix = "mapping";
+                break;
             case fmt::kObjOmpMutex:
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-lock";
@@ -1168,7 +1185,8 @@ class TraceBuilder {
                 }
             } else if (e.kind == EventKind::Other && cls == fmt::kObjHeapBlock) {
                 e.object = object(cls, 0, incarnation, 0, file); // the free's, named by it
-            } else if (e.kind == EventKind::Other && cls == fmt::kObjThreadStorage) {
+            } else if (e.kind == EventKind::Other &&
+                       (cls == fmt::kObjThreadStorage || cls == fmt::kObjMapping)) {
                 e.object = object(cls, obj, incarnation, 0, file); // the block, size aside
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);

@@ -63,11 +63,21 @@ bool own_stack(u64& lo, u64& hi) {
     return known;
 }
 
-void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
+namespace {
+void record_lifetime_start(ThreadState* t, u8 cls, u64 lo, u64 hi, u64 pc) {
     const u64 c0 = now();
     close_computation(t, c0);
-    record(t, firstrace::format::kOpOther, firstrace::format::kObjThreadStorage,
-           reinterpret_cast<const void*>(lo), 0, c0, pc, static_cast<i64>(hi - lo));
+    record(t, firstrace::format::kOpOther, cls, reinterpret_cast<const void*>(lo), 0, c0, pc,
+           static_cast<i64>(hi - lo));
+}
+} // namespace
+
+void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
+    record_lifetime_start(t, firstrace::format::kObjThreadStorage, lo, hi, pc);
+}
+
+void record_mapping(ThreadState* t, u64 lo, u64 hi, u64 pc) {
+    record_lifetime_start(t, firstrace::format::kObjMapping, lo, hi, pc);
 }
 
 } // namespace frt

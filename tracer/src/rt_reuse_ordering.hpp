@@ -30,5 +30,8 @@ bool own_stack(u64& lo, u64& hi);
 // size as its extra value. The reader makes it the start of a new lifetime of those bytes, as
 // a reuse of freed memory, and the Acquire no ordering (except on OpenMP's threads).
 void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
+// A new mapping [lo, hi) (mmap): an Other of kObjMapping at lo with the size as its extra
+// value; the reader starts a new lifetime of those bytes there, with no ordering.
+void record_mapping(ThreadState* t, u64 lo, u64 hi, u64 pc);
 
 } // namespace frt
