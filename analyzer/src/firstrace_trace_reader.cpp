@@ -29,6 +29,7 @@
 #include "memory_lifetimes.hpp"
 #include "symbolizer.hpp"
 #include "symbolizer_reuse.hpp"
+#include "sync_object_lifetimes.hpp"
 #include "trace_event_log.hpp"
 #include "trace_site_runs.hpp"
 #include <firstrace/trace_format.hpp>
@@ -532,7 +533,9 @@ class TraceBuilder {
 
     // Moves each access to reused memory to the key of its lifetime (memory_lifetimes.hpp): the
     // computation events touching reused bytes, in the order of their end, against the
-    // starts in effect then. An event whose site run is shared gets a copy of it first.
+    // starts in effect then. An event whose site run is shared gets a copy of it first. A
+    // synchronization operation on an object in reused memory likewise goes to the object of
+    // its lifetime (sync_object_lifetimes.hpp).
     void separate_lifetimes() {
         if (lifetime_starts_.empty()) return;
         MemoryLifetimes lifetimes(std::move(lifetime_starts_));
@@ -562,10 +565,12 @@ class TraceBuilder {
             const EventLog& events = processes_[p].events;
             for (std::uint32_t i = 0; i < events.size(); ++i) {
                 const Event& e = events[i];
-                if (e.kind == EventKind::Computation && touches(e, lifetimes))
+                if (e.kind == EventKind::Computation ? touches(e, lifetimes)
+                                                     : object_in_reused_memory(e, lifetimes))
                     touching.push_back({e.clock_finish, p, i});
             }
         }
+        SyncObjectLifetimes objects(trace_.objects);
         std::stable_sort(touching.begin(), touching.end(),
                          [](const Touching& a, const Touching& b) { return a.clock < b.clock; });
         std::vector<Interval>& out = scratch_ranges_;
@@ -578,6 +583,11 @@ class TraceBuilder {
                 continue;
             }
             Event& e = processes_[t.process].events[t.event];
+            if (e.kind != EventKind::Computation) { // a synchronization operation
+                const std::uint64_t address = trace_.objects[e.object].address;
+                e.object = objects.in_lifetime(e.object, lifetimes.lifetime_at(address));
+                continue;
+            }
             bool moves = false;
             // An event that began before a start of its bytes keeps them in the lifetime
             // before it too (MemoryLifetimes::split).
@@ -619,6 +629,16 @@ class TraceBuilder {
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 f(trace_.ranges[r]);
         }
+    }
+    // Whether e operates on an object in program memory (sync_object_lifetimes.hpp) whose first
+    // byte some start reuses. Only objects the reader made have a class: not the copies for
+    // later lifetimes, which separate_lifetimes makes once it has visited an event.
+    bool object_in_reused_memory(const Event& e, const MemoryLifetimes& lifetimes) const {
+        if (e.kind == EventKind::Fork || e.kind == EventKind::Join ||
+            e.object >= object_class_.size() || !lives_in_program_memory(object_class_[e.object]))
+            return false;
+        const std::uint64_t address = trace_.objects[e.object].address;
+        return address < kProgramAddressEnd && lifetimes.touches({address, address + 1});
     }
     bool touches(const Event& e, const MemoryLifetimes& lifetimes) const {
         bool touched = false;
@@ -884,6 +904,7 @@ class TraceBuilder {
             if (cls == fmt::kObjSemaphore) o.initial_value = extra;
             trace_.objects.push_back(o);
             object_extra_.push_back(extra);
+            object_class_.push_back(cls);
         }
         return it->second;
     }
@@ -1296,6 +1317,7 @@ class TraceBuilder {
     Symbolizer& symbolizer_;
     std::vector<RawProcess> processes_;
     std::vector<std::int64_t> object_extra_; // per object: barrier count (from its first record)
+    std::vector<std::uint8_t> object_class_; // per object read: its wire class
     std::vector<Interval> benign_;
     std::uint32_t current_ = kNone;
     std::uint32_t stream_ = kNone; // the stream being read
