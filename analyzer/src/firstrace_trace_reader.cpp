@@ -29,6 +29,7 @@
 #include "memory_lifetimes.hpp"
 #include "symbolizer.hpp"
 #include "symbolizer_reuse.hpp"
+#include "sync_object_lifetimes.hpp"
 #include "trace_event_log.hpp"
 #include "trace_site_runs.hpp"
 #include <firstrace/trace_format.hpp>
@@ -488,10 +489,23 @@ class TraceBuilder {
     // while reading each (the Acquire's index is the next event's).
     void storage_block_read(std::uint8_t cls, std::uint64_t address, std::int64_t size,
                             std::uint64_t clock) {
+        if (cls == fmt::kObjMapping) return mapping_read(address, size, clock);
         if (cls != fmt::kObjThreadStorage) return;
         const auto index = static_cast<std::uint32_t>(processes_[current_].events.size());
         if (const std::optional<Interval> block = lifetime_range(address, size))
             storage_starts_.push_back({{*block, clock}, current_, index + 1, stream_});
+    }
+    // A new mapping (mmap) starts a new lifetime of its range: the kernel maps addresses only
+    // where nothing is mapped, so whatever used them before had them unmapped first, also when
+    // that unmapping is not in the trace (glibc unmapping a dead thread's cached stack, or a
+    // large freed block, in its own code). No Acquire belongs to it.
+    void mapping_read(std::uint64_t address, std::int64_t size, std::uint64_t clock) {
+        if (const std::optional<Interval> range = lifetime_range(address, size)) {
+            lifetime_starts_.push_back(
+                {*range, clock, static_cast<std::uint32_t>(lifetime_acquires_.size())});
+            lifetime_acquires_.push_back({kNone, kNone, kNone});
+            lifetime_process_ = kNone; // an Acquire after it starts a lifetime of its own
+        }
     }
     // Once every stream is read: a thread on a cached stack starts a new lifetime of the block
     // and its Acquire orders nothing, except on an OS thread whose private storage the
@@ -519,7 +533,9 @@ class TraceBuilder {
 
     // Moves each access to reused memory to the key of its lifetime (memory_lifetimes.hpp): the
     // computation events touching reused bytes, in the order of their end, against the
-    // starts in effect then. An event whose site run is shared gets a copy of it first.
+    // starts in effect then. An event whose site run is shared gets a copy of it first. A
+    // synchronization operation on an object in reused memory likewise goes to the object of
+    // its lifetime (sync_object_lifetimes.hpp).
     void separate_lifetimes() {
         if (lifetime_starts_.empty()) return;
         MemoryLifetimes lifetimes(std::move(lifetime_starts_));
@@ -549,10 +565,12 @@ class TraceBuilder {
             const EventLog& events = processes_[p].events;
             for (std::uint32_t i = 0; i < events.size(); ++i) {
                 const Event& e = events[i];
-                if (e.kind == EventKind::Computation && touches(e, lifetimes))
+                if (e.kind == EventKind::Computation ? touches(e, lifetimes)
+                                                     : object_in_reused_memory(e, lifetimes))
                     touching.push_back({e.clock_finish, p, i});
             }
         }
+        SyncObjectLifetimes objects(trace_.objects);
         std::stable_sort(touching.begin(), touching.end(),
                          [](const Touching& a, const Touching& b) { return a.clock < b.clock; });
         std::vector<Interval>& out = scratch_ranges_;
@@ -565,6 +583,11 @@ class TraceBuilder {
                 continue;
             }
             Event& e = processes_[t.process].events[t.event];
+            if (e.kind != EventKind::Computation) { // a synchronization operation
+                const std::uint64_t address = trace_.objects[e.object].address;
+                e.object = objects.in_lifetime(e.object, lifetimes.lifetime_at(address));
+                continue;
+            }
             bool moves = false;
             // An event that began before a start of its bytes keeps them in the lifetime
             // before it too (MemoryLifetimes::split).
@@ -606,6 +629,16 @@ class TraceBuilder {
             for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
                 f(trace_.ranges[r]);
         }
+    }
+    // Whether e operates on an object in program memory (sync_object_lifetimes.hpp) whose first
+    // byte some start reuses. Only objects the reader made have a class: not the copies for
+    // later lifetimes, which separate_lifetimes makes once it has visited an event.
+    bool object_in_reused_memory(const Event& e, const MemoryLifetimes& lifetimes) const {
+        if (e.kind == EventKind::Fork || e.kind == EventKind::Join ||
+            e.object >= object_class_.size() || !lives_in_program_memory(object_class_[e.object]))
+            return false;
+        const std::uint64_t address = trace_.objects[e.object].address;
+        return address < kProgramAddressEnd && lifetimes.touches({address, address + 1});
     }
     bool touches(const Event& e, const MemoryLifetimes& lifetimes) const {
         bool touched = false;
@@ -848,6 +881,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "aio";
                 break;
+            case fmt::kObjMapping:
+                o.kind = SyncObjectKind::Other;
+                prefix = "mapping";
+                break;
             case fmt::kObjOmpMutex:
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-lock";
@@ -876,6 +913,7 @@ class TraceBuilder {
             if (cls == fmt::kObjSemaphore) o.initial_value = extra;
             trace_.objects.push_back(o);
             object_extra_.push_back(extra);
+            object_class_.push_back(cls);
         }
         return it->second;
     }
@@ -1156,7 +1194,8 @@ class TraceBuilder {
                 }
             } else if (e.kind == EventKind::Other && cls == fmt::kObjHeapBlock) {
                 e.object = object(cls, 0, incarnation, 0, file); // the free's, named by it
-            } else if (e.kind == EventKind::Other && cls == fmt::kObjThreadStorage) {
+            } else if (e.kind == EventKind::Other &&
+                       (cls == fmt::kObjThreadStorage || cls == fmt::kObjMapping)) {
                 e.object = object(cls, obj, incarnation, 0, file); // the block, size aside
             } else {
                 e.object = object(cls, obj, incarnation, extra, file);
@@ -1287,6 +1326,7 @@ class TraceBuilder {
     Symbolizer& symbolizer_;
     std::vector<RawProcess> processes_;
     std::vector<std::int64_t> object_extra_; // per object: barrier count (from its first record)
+    std::vector<std::uint8_t> object_class_; // per object read: its wire class
     std::vector<Interval> benign_;
     std::uint32_t current_ = kNone;
     std::uint32_t stream_ = kNone; // the stream being read

@@ -355,8 +355,9 @@ def lit_substitute(cmd, tool, t, src, suite_dir, tools):
         cc = "clang -fsanitize=thread"
         cxx = "clang++ -fsanitize=thread -std=c++11"
     else:
-        cc = "env FIRSTRACE_CC=clang %s/firstrace-cc" % tools
-        cxx = "env FIRSTRACE_CXX=clang++ %s/firstrace-c++ -std=c++11" % tools
+        cc = "env FIRSTRACE_CC=%s %s/firstrace-cc" % (OTHER_SUITES_FIRSTRACE_COMPILER, tools)
+        cxx = "env FIRSTRACE_CXX=%s %s/firstrace-c++ -std=c++11" % (
+            COMPILER_CXX[OTHER_SUITES_FIRSTRACE_COMPILER], tools)
     common = " -Wall -g -I%s -I%s " % (inc, suite_dir)
     # The C driver compiles a C++ source in the compiler's default dialect: gnu++17 for the clang
     # of the newer suites (16 and later), which they rely on (signal_in_mutex_lock.cpp:
@@ -547,7 +548,8 @@ def vg_compile(case, tool, exe, tools):
     if tool == "tsan":
         cmd = ["clang++" if cxx else "clang", "-fsanitize=thread"]
     else:
-        cmd = ["env", "FIRSTRACE_CC=clang", "FIRSTRACE_CXX=clang++",
+        cmd = ["env", "FIRSTRACE_CC=" + OTHER_SUITES_FIRSTRACE_COMPILER,
+               "FIRSTRACE_CXX=" + COMPILER_CXX[OTHER_SUITES_FIRSTRACE_COMPILER],
                os.path.join(tools, "firstrace-c++" if cxx else "firstrace-cc")]
     inc = [os.path.join(case.vg_root, "include"), os.path.join(case.vg_root, "drd"),
            os.path.join(case.vg_root, "helgrind"), os.path.dirname(src),
@@ -612,6 +614,10 @@ GCC_HARMLESS_TSAN_OPTIONS = {"halt_on_error", "atexit_sleep_ms"}
 # The compiler firstrace-cc wraps for GCC's tests: gcc (their compiler) unless
 # --firstrace-compiler clang.
 GCC_SUITE_FIRSTRACE_COMPILER = "gcc"
+# The compiler firstrace-cc wraps for compiler-rt's and Valgrind's tests: clang (TSan's) unless
+# --firstrace-compiler gcc (what a user building the same programs with gcc would get).
+OTHER_SUITES_FIRSTRACE_COMPILER = "clang"
+COMPILER_CXX = {"gcc": "g++", "clang": "clang++"}
 
 
 def tcl_words(text):
@@ -741,7 +747,7 @@ def gcc_compile(case, tool, exe, tools):
         cmd = ["clang++" if cxx else "clang"]
     else:
         cc = GCC_SUITE_FIRSTRACE_COMPILER
-        cmd = ["env", "FIRSTRACE_CC=" + cc, "FIRSTRACE_CXX=" + {"gcc": "g++", "clang": "clang++"}[cc],
+        cmd = ["env", "FIRSTRACE_CC=" + cc, "FIRSTRACE_CXX=" + COMPILER_CXX[cc],
                os.path.join(tools, "firstrace-c++" if cxx else "firstrace-cc")]
     cmd += case.flags + ["-I" + os.path.dirname(case.src)]
     cmd += ["-x", "c++" if cxx else "c"] + [case.src] + case.extra_sources + ["-x", "none"]
@@ -949,12 +955,13 @@ def main():
     ap.add_argument("--only", help="regular expression on case names")
     ap.add_argument("--keep", help="keep build products, logs and verdicts in this directory "
                     "(an interrupted run given the same directory resumes)")
-    ap.add_argument("--firstrace-compiler", choices=("gcc", "clang"), default="gcc",
-                    help="the compiler firstrace-cc wraps for GCC's tests (default gcc; the other "
-                    "suites are built with clang, as TSan is)")
+    ap.add_argument("--firstrace-compiler", choices=("gcc", "clang"),
+                    help="the compiler firstrace-cc wraps (default: gcc for GCC's tests, clang "
+                    "for compiler-rt's and Valgrind's, as TSan is; Archer's always clang)")
     a = ap.parse_args()
-    global GCC_SUITE_FIRSTRACE_COMPILER
-    GCC_SUITE_FIRSTRACE_COMPILER = a.firstrace_compiler
+    global GCC_SUITE_FIRSTRACE_COMPILER, OTHER_SUITES_FIRSTRACE_COMPILER
+    if a.firstrace_compiler:
+        GCC_SUITE_FIRSTRACE_COMPILER = OTHER_SUITES_FIRSTRACE_COMPILER = a.firstrace_compiler
     tools = os.path.abspath(os.path.join(a.build, "bin"))
     if not os.path.exists(os.path.join(tools, "firstrace-cc")):
         sys.exit("external.sh: %s/firstrace-cc not found (build first, or --build DIR)" % tools)

@@ -4,7 +4,7 @@
 # from each suite's own expectations (external.py explains how).
 #
 #   bench/peer_suite/external.sh SUITE_DIR [--build BUILD_DIR] [-j N] [--only REGEX] [--keep DIR]
-#                                 [--firstrace-compiler gcc|clang]   (GCC's tests only)
+#                                 [--firstrace-compiler gcc|clang]   (default: gcc for GCC's tests, clang otherwise)
 #
 # SUITE_DIR is a suite the user extracted (none of their code is in this repository):
 #   - LLVM compiler-rt's ThreadSanitizer lit tests: SUITE_DIR = .../compiler-rt/test/tsan, e.g.

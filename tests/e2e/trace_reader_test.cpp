@@ -669,6 +669,93 @@ TEST(FirstraceTraceReader, ReusedBytesNameTheBlockOfTheirLifetime) {
     EXPECT_EQ(pc_of(new_key), 0x2222u);
 }
 
+// A synchronization object in reused memory (sync_object_lifetimes.hpp): an operation on a mutex
+// or an atomic belongs to the lifetime of the object's byte at the operation's end, the latest
+// reuse covering it that started before, and the operations of one lifetime are one object.
+// Brute force: random operations of 3 threads on 4 objects (two classes at each of two
+// addresses) among random reuses of ranges holding them; two operations on one (class,
+// address) share an object exactly when the latest reuse before each is the same (or none).
+TEST(FirstraceTraceReader, SyncObjectsInReusedMemoryMatchBruteForce) {
+    std::mt19937_64 rng(20261125);
+    const auto rnd = [&](std::uint64_t n) { return rng() % n; };
+    constexpr std::uint32_t kThreads = 3;
+    const std::uint64_t address[2] = {0x9000, 0x9040};
+    const std::uint8_t cls[2] = {fmt::kObjMutex, fmt::kObjAtomic};
+    struct Start {
+        std::uint64_t lo, hi, clock;
+    };
+    struct Op {
+        int object; // address index * 2 + class index
+        std::uint64_t clock;
+        std::uint32_t process, event;
+    };
+    for (int round = 0; round < 200; ++round) {
+        TraceDir dir;
+        dir.complete_metadata();
+        Records main;
+        main.process(0, 0);
+        for (std::uint32_t t = 1; t <= kThreads; ++t)
+            main.sync(fmt::kOpFork, fmt::kObjThread, t, 0, t);
+        main.end(1'000'000);
+        std::vector<Records> threads(kThreads);
+        std::vector<std::uint32_t> events(kThreads, 0);
+        std::vector<Start> last_start(kThreads, Start{0, 0, 0}); // the previous event's, if one
+        for (std::uint32_t t = 0; t < kThreads; ++t)
+            threads[t].process(t + 1, 1);
+        std::vector<Start> starts;
+        std::vector<Op> ops;
+        std::uint64_t counter[4] = {0, 0, 0, 0};
+        const int steps = 5 + static_cast<int>(rnd(30));
+        for (int step = 0; step < steps; ++step) {
+            const auto t = static_cast<std::uint32_t>(rnd(kThreads));
+            const std::uint64_t clock = 10 + 10 * static_cast<std::uint64_t>(step);
+            if (rnd(4) == 0) { // a reuse of [lo, hi): holding one object's byte, both, or none
+                const std::uint64_t lo = 0x8ff0 + 0x10 * rnd(8);
+                const std::uint64_t hi = lo + 0x10 + 0x10 * rnd(8);
+                if (last_start[t].lo == lo && last_start[t].hi == hi) continue; // one allocation
+                threads[t].sync(fmt::kOpAcquire, fmt::kObjHeapBlock, lo, 1, clock,
+                                static_cast<std::int64_t>(hi - lo), 100 + step);
+                starts.push_back({lo, hi, clock});
+                last_start[t] = {lo, hi, clock};
+            } else {
+                const int object = static_cast<int>(rnd(4));
+                threads[t].sync(rnd(2) ? fmt::kOpAcquire : fmt::kOpRelease, cls[object % 2],
+                                address[object / 2], counter[object]++, clock);
+                ops.push_back({object, clock + 1, t + 1, events[t]});
+                last_start[t] = {0, 0, 0};
+            }
+            ++events[t];
+        }
+        dir.stream(0, main);
+        for (std::uint32_t t = 0; t < kThreads; ++t) {
+            threads[t].end(999'999);
+            dir.stream(t + 1, threads[t]);
+        }
+        const auto trace = firstrace::read_firstrace_trace(dir.path());
+        // the latest start before `clock` over the byte at `at` (-1: none)
+        const auto latest = [&](std::uint64_t at, std::uint64_t clock) {
+            int found = -1;
+            for (std::size_t i = 0; i < starts.size(); ++i)
+                if (starts[i].lo <= at && at < starts[i].hi && starts[i].clock < clock)
+                    found = static_cast<int>(i);
+            return found;
+        };
+        const auto object_of = [&](const Op& op) {
+            return trace.processes[op.process].events[op.event].object;
+        };
+        for (const Op& a : ops) {
+            const firstrace::SyncObject& o = trace.objects[object_of(a)];
+            EXPECT_EQ(o.address, address[a.object / 2]) << "round " << round;
+            for (const Op& b : ops) {
+                if (a.object != b.object) continue;
+                const std::uint64_t at = address[a.object / 2];
+                EXPECT_EQ(object_of(a) == object_of(b), latest(at, a.clock) == latest(at, b.clock))
+                    << "round " << round << ": operations at clocks " << a.clock << ", " << b.clock;
+            }
+        }
+    }
+}
+
 // --- process ids and calling contexts at scale (issues 10, 13) ---------------------------------
 
 // Process ids are the tracer's numbering; tables are as long as the processes a trace has,

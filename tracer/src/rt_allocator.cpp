@@ -30,6 +30,8 @@
 //               Release has counter 0, every Acquire counter 1. The analyzer makes such an
 //               Acquire the start of a new lifetime of the block's bytes, not an ordering of
 //               the two threads (DESIGN-NOTES "Lifetimes of reused memory").
+//               A block glibc maps for itself (above its mmap threshold) over a dead thread's
+//               stack starts a new lifetime of its bytes first, as a mapping does.
 //   realloc     a free of the old block and an allocation of the new one (in place: the
 //               same process, no edge).
 // All of this is recorded whatever the number of running threads: a thread that ended
@@ -171,6 +173,16 @@ bool freed_by_loader(u64 call_pc) {
     return g_loader.contains(call_pc) && tls_library_call_pc == 0;
 }
 
+// glibc maps a block above its mmap threshold in its own code (glibc malloc.c: IS_MMAPPED, bit
+// 1 of the chunk's size field, just below the block; the runtime allocates through glibc's
+// __libc_malloc, so every block has that header). Such a block is a new mapping, which may lie
+// where glibc unmapped a dead thread's cached stack unseen: then a new lifetime of its bytes,
+// as for mmap (rt_reuse_ordering.hpp).
+bool glibc_mapped_chunk(const void* p) {
+    constexpr size_t kIsMmapped = 0x2;
+    return (reinterpret_cast<const size_t*>(p)[-1] & kIsMmapped) != 0;
+}
+
 void heap_allocated(void* p, size_t n, u64 pc) {
     if (in_openmp_runtime(pc)) return;
     const bool for_system_library = allocated_for_system_library(pc);
@@ -182,6 +194,8 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     ThreadState* t = scope.thread();
     const u64 lo = reinterpret_cast<u64>(p);
     emit_alloc(t, lo, n, pc);
+    if (glibc_mapped_chunk(p) && overlaps_dead_stack(lo, lo + malloc_usable_size(p)))
+        record_mapping(t, lo, lo + malloc_usable_size(p), pc);
     record_reuse(t, lo, lo + malloc_usable_size(p), pc);
     if (!for_system_library) library_access(t, pc, p, n, true);
 }

@@ -158,11 +158,23 @@ FRT_DECLARE_REAL(_Exit);
 // that the frames and TLS variables of both do not look shared. Before the Acquire, the block
 // (rt_reuse_ordering.hpp): the analyzer makes the start a new lifetime of its bytes instead of
 // an ordering of the two threads.
+// A block glibc mapped afresh is a new mapping: it may lie where glibc unmapped a dead
+// thread's stack (a lifetime start, rt_reuse_ordering.hpp) or where the program freed or
+// unmapped memory (the reuse of those frees, as for an allocation). The thread's end hands its
+// block to the dead stacks.
 void storage_handed_over(ThreadState* t) {
     const void* self = reinterpret_cast<const void*>(pthread_self());
-    if (find_object(fmt::kObjThreadStorage, self) == nullptr) return;
     u64 lo = 0, hi = 0;
-    if (own_stack(lo, hi)) record_storage_reuse(t, lo, hi, 0);
+    const bool known = own_stack(lo, hi);
+    t->stack_lo = lo;
+    t->stack_hi = hi;
+    if (find_object(fmt::kObjThreadStorage, self) == nullptr) {
+        if (!known) return;
+        if (overlaps_dead_stack(lo, hi)) record_mapping(t, lo, hi, 0);
+        record_reuse(t, lo, hi, 0);
+        return;
+    }
+    if (known) record_storage_reuse(t, lo, hi, 0);
     acquire_now(t, fmt::kObjThreadStorage, self, 0);
 }
 
@@ -171,6 +183,7 @@ void thread_exit(ThreadState* t) {
     t->guard = 1;
     robust_mutexes_released_at_end(t);
     release_now(t, fmt::kObjThreadStorage, reinterpret_cast<const void*>(pthread_self()), 0, false);
+    stack_died(t->stack_lo, t->stack_hi);
     thread_finish(t);
 }
 

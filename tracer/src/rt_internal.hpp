@@ -107,6 +107,9 @@ struct ThreadState {
     int os_tid;
     u32 registry_slot;
     bool ended;
+    // the thread's stack block ([stack_lo, stack_hi): stack, static TLS, descriptor), known
+    // from its start; 0 when unknown (rt_reuse_ordering.hpp: dead stacks)
+    u64 stack_lo, stack_hi;
 
     // --- output ---
     std::atomic<u32> io_lock;    // held by whoever appends to or flushes buffer

@@ -4,7 +4,11 @@
 //           unmap), then a Release on the unmapping's own object, and the range is marked with
 //           its tag in the shadow of freed memory (rt_freed_memory.hpp) before the kernel can
 //           hand it out again.
-//   mmap    the mapping process acquires every unmapping (or heap free: glibc unmaps large
+//   mmap    a new lifetime of the range (an Other of kObjMapping carrying it) where it overlaps
+//           a dead thread's stack block: the kernel maps addresses only where nothing is mapped
+//           any more, and glibc unmaps those blocks in its own code, unseen here
+//           (rt_reuse_ordering.hpp; ThreadSanitizer resets a new mapping's shadow). Then the
+//           mapping process acquires every unmapping (or heap free: glibc unmaps large
 //           freed blocks) of another process that last gave back part of it. The kernel maps
 //           an address range again only after its unmapping, so the new mapping's user never
 //           races with the old one's. Then a write of the whole range: the mapping gives the
@@ -50,6 +54,7 @@ void mapped(void* p, size_t length, u64 pc) {
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
     const u64 lo = reinterpret_cast<u64>(p);
+    if (overlaps_dead_stack(lo, lo + length)) record_mapping(scope.thread(), lo, lo + length, pc);
     record_reuse(scope.thread(), lo, lo + length, pc);
     library_access(scope.thread(), pc, p, length, true);
 }

@@ -3,6 +3,7 @@
 // got, found through the shadow of freed memory.
 #include "rt_reuse_ordering.hpp"
 
+#include <atomic>
 #include <pthread.h>
 
 #include "rt_freed_memory.hpp"
@@ -63,11 +64,49 @@ bool own_stack(u64& lo, u64& hi) {
     return known;
 }
 
-void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
+namespace {
+void record_lifetime_start(ThreadState* t, u8 cls, u64 lo, u64 hi, u64 pc) {
     const u64 c0 = now();
     close_computation(t, c0);
-    record(t, firstrace::format::kOpOther, firstrace::format::kObjThreadStorage,
-           reinterpret_cast<const void*>(lo), 0, c0, pc, static_cast<i64>(hi - lo));
+    record(t, firstrace::format::kOpOther, cls, reinterpret_cast<const void*>(lo), 0, c0, pc,
+           static_cast<i64>(hi - lo));
+}
+} // namespace
+
+void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc) {
+    record_lifetime_start(t, firstrace::format::kObjThreadStorage, lo, hi, pc);
+}
+
+namespace {
+// A ring of the last kDeadStacks blocks: a thread's end writes one slot (its hi first cleared,
+// then lo, then hi: a reader that sees hi <= lo skips the slot being written), a mapping reads
+// them all. Older ones are forgotten: a mapping over such a block is then no lifetime start
+// (its earlier accesses may look racy with the mapping's), as before this ring.
+constexpr u32 kDeadStacks = 1024;
+std::atomic<u64> g_dead_lo[kDeadStacks], g_dead_hi[kDeadStacks];
+std::atomic<u32> g_dead_next{0};
+} // namespace
+
+void stack_died(u64 lo, u64 hi) {
+    if (hi <= lo) return;
+    const u32 i = g_dead_next.fetch_add(1, std::memory_order_relaxed) % kDeadStacks;
+    g_dead_hi[i].store(0, std::memory_order_relaxed);
+    g_dead_lo[i].store(lo, std::memory_order_relaxed);
+    g_dead_hi[i].store(hi, std::memory_order_release);
+}
+
+bool overlaps_dead_stack(u64 lo, u64 hi) {
+    const u32 n = g_dead_next.load(std::memory_order_relaxed);
+    for (u32 i = 0; i < kDeadStacks && i < n; ++i) {
+        const u64 dead_hi = g_dead_hi[i].load(std::memory_order_acquire);
+        const u64 dead_lo = g_dead_lo[i].load(std::memory_order_relaxed);
+        if (dead_lo < dead_hi && dead_lo < hi && lo < dead_hi) return true;
+    }
+    return false;
+}
+
+void record_mapping(ThreadState* t, u64 lo, u64 hi, u64 pc) {
+    record_lifetime_start(t, firstrace::format::kObjMapping, lo, hi, pc);
 }
 
 } // namespace frt

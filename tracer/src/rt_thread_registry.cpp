@@ -106,6 +106,7 @@ ThreadState* create_state(u32 pid, u32 parent) {
     t->parent = parent;
     t->os_tid = static_cast<int>(system_call(SYS_gettid));
     t->ended = false;
+    t->stack_lo = t->stack_hi = 0; // known at the thread's start (storage_handed_over)
     t->io_lock.store(0);
     t->abandoned.store(false);
     t->appending = false;

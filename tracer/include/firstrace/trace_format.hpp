@@ -155,6 +155,8 @@ enum ObjectClass : std::uint8_t {
     kObjSignal = 15,        // a signal number: sends -> sigwait; handler slot: sigaction -> handler
     kObjFutex = 16,         // a futex word (syscall(SYS_futex)): a wake -> a wait after it
     kObjAsyncIo = 17,       // a POSIX AIO control block: submission -> the completion observed
+    kObjMapping = 18,       // a new memory mapping (mmap): an Other carrying its range (size in
+                            // `extra`) starts a new lifetime of those bytes; no ordering
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
