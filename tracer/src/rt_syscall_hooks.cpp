@@ -46,6 +46,32 @@ template <class T> T* as_ptr(long v) {
 #define FRT_HOOK_PRE(name) FRT_EXPORT void __sanitizer_syscall_pre_impl_##name
 #define FRT_HOOK_POST(name) FRT_EXPORT void __sanitizer_syscall_post_impl_##name
 
+#define FRT_LONGS_0
+#define FRT_LONGS_1 long
+#define FRT_LONGS_2 long, long
+#define FRT_LONGS_3 long, long, long
+#define FRT_LONGS_4 long, long, long, long
+#define FRT_LONGS_5 long, long, long, long, long
+#define FRT_LONGS_6 long, long, long, long, long, long
+#define FRT_LONGS_7 long, long, long, long, long, long, long
+#define FRT_POST_LONGS_0 FRT_LONGS_1
+#define FRT_POST_LONGS_1 FRT_LONGS_2
+#define FRT_POST_LONGS_2 FRT_LONGS_3
+#define FRT_POST_LONGS_3 FRT_LONGS_4
+#define FRT_POST_LONGS_4 FRT_LONGS_5
+#define FRT_POST_LONGS_5 FRT_LONGS_6
+#define FRT_POST_LONGS_6 FRT_LONGS_7
+
+// The modelled hooks' signatures, from their list (rt_syscall_hooks_modelled.inc, from which,
+// with rt_syscall_hooks_unmodelled.inc, the build writes the <sanitizer/linux_syscall_hooks.h>
+// that firstrace-cc gives compilers without one): a definition below that takes another number
+// of arguments than its line says conflicts with this declaration.
+#define FRT_SYSCALL_HOOK(name, n)                                                                  \
+    extern "C" void __sanitizer_syscall_pre_impl_##name(FRT_LONGS_##n);                            \
+    extern "C" void __sanitizer_syscall_post_impl_##name(FRT_POST_LONGS_##n);
+#include "rt_syscall_hooks_modelled.inc"
+#undef FRT_SYSCALL_HOOK
+
 // --- data in ----------------------------------------------------------------------------------
 
 namespace {
@@ -226,21 +252,6 @@ FRT_HOOK_POST(fork)(long res) {
 
 // --- the hooks of system calls whose effects are not modelled -------------------------------
 
-#define FRT_LONGS_0
-#define FRT_LONGS_1 long
-#define FRT_LONGS_2 long, long
-#define FRT_LONGS_3 long, long, long
-#define FRT_LONGS_4 long, long, long, long
-#define FRT_LONGS_5 long, long, long, long, long
-#define FRT_LONGS_6 long, long, long, long, long, long
-#define FRT_LONGS_7 long, long, long, long, long, long, long
-#define FRT_POST_LONGS_0 FRT_LONGS_1
-#define FRT_POST_LONGS_1 FRT_LONGS_2
-#define FRT_POST_LONGS_2 FRT_LONGS_3
-#define FRT_POST_LONGS_3 FRT_LONGS_4
-#define FRT_POST_LONGS_4 FRT_LONGS_5
-#define FRT_POST_LONGS_5 FRT_LONGS_6
-#define FRT_POST_LONGS_6 FRT_LONGS_7
 #define FRT_SYSCALL_HOOK(name, n)                                                                  \
     FRT_HOOK_PRE(name)(FRT_LONGS_##n) {}                                                           \
     FRT_HOOK_POST(name)(FRT_POST_LONGS_##n) {}
