@@ -24,7 +24,13 @@
 //                                its priority's set, mq_receive acquires only the set of the
 //                                priority of the message it got (that message was sent with
 //                                it; a send of another priority cannot have been received);
-//                                any other descriptor is its own.
+//                                every open of a FIFO or a regular file shares the file's
+//                                (rt_fd_files.cpp); any other descriptor is its own.
+//   end of data                  close of a descriptor open for writing (a pipe, FIFO or
+//                                stream connection) is a send on the description's end of
+//                                data, which only a read returning 0 (end of file) acquires;
+//                                fflush and fclose are a send of the stream's buffer (the C
+//                                library writes it inside), also on a regular file.
 //   connections                  connect() is a Release before the call, accept() returning a
 //                                socket an Acquire after it, on the listening address's
 //                                description (rt_socket.cpp): what a client did before
@@ -82,6 +88,11 @@ constexpr u64 kQueueDescriptions = u64{1} << 40;
 constexpr u64 kQueues = u64{1} << 20;
 constexpr u32 kPriorities = 1u << 15;     // MQ_PRIO_MAX on Linux
 constexpr u32 kAnyPriority = kPriorities; // a queue's writers of every priority (readiness)
+// What a close of a descriptor open for writing sends: the end of its data. A read that returns
+// 0 (end of file on a pipe, FIFO or stream connection: every such descriptor was closed) is
+// ordered after it; a read that returns data is not (it observed a write, not the close), so
+// the end has keys of its own, apart from the writers' (bit 57: above every description key).
+constexpr u64 kEndOfData = u64{1} << 57;
 
 const void* current_byte(int fd, const DescriptorState& s) {
     return descriptor_byte(fd, s.incarnation.load(std::memory_order_relaxed));
@@ -128,17 +139,21 @@ void acquire_key(ThreadState* t, u64 key, u64 pc) {
 }
 
 // What a receive on fd acquires (a socket: its description and its family's of unknown peers; a
-// message queue: the writers of `priority`).
-void acquire_senders(ThreadState* t, int fd, DescriptorState& s, u64 pc, u32 priority) {
+// message queue: the writers of `priority`); `end`: it returned end of file, so also the ends of
+// data sent there (writes_ended).
+void acquire_senders(ThreadState* t, int fd, DescriptorState& s, u64 pc, u32 priority, bool end) {
+    const auto acquire = [&](u64 key) {
+        acquire_key(t, key, pc);
+        if (end) acquire_key(t, key | kEndOfData, pc);
+    };
     if (is_socket(s)) {
         const u64 d = socket_receive_description(fd, s);
-        acquire_key(t, description_key(d, fd), pc);
+        acquire(description_key(d, fd));
         if (const u64 unknown = socket_unknown_peers(s); d != unknown)
-            acquire_key(t, description_key(unknown, fd), pc);
+            acquire(description_key(unknown, fd));
         return;
     }
-    acquire_key(t, description_key(s.description.load(std::memory_order_relaxed), fd, priority),
-                pc);
+    acquire(description_key(s.description.load(std::memory_order_relaxed), fd, priority));
 }
 
 void send_through(int fd, u64 pc, const void* buf, u64 n, u32 priority, const struct sockaddr* to,
@@ -160,9 +175,37 @@ void send_through(int fd, u64 pc, const void* buf, u64 n, u32 priority, const st
         release_key(t, description_key(d, fd, kAnyPriority), pc);
 }
 
+// fd, open for writing, pushes out data without a write of the program (fflush, fclose: the C
+// library writes the stream's buffer inside) or ends its data (`end`: close): a send on its
+// description, or on its end of data. Read-only descriptors, a descriptor's own description
+// and message queues (mq_close) send nothing; a regular file has no end of data.
+void writes_ended(ThreadState* t, int fd, DescriptorState& s, u64 pc, bool end) {
+    const u8 kind = s.kind.load(std::memory_order_relaxed);
+    if (kind == kStreamSocket) {
+        const u64 key = description_key(socket_send_description(fd, s, nullptr, 0), fd);
+        release_key(t, end ? key | kEndOfData : key, pc);
+        return;
+    }
+    const u64 d = s.description.load(std::memory_order_relaxed);
+    if ((kind != kOtherKind && kind != kRegularFile) || (end && kind == kRegularFile) || d == 0 ||
+        (d >= kQueueDescriptions && d < kQueueDescriptions + kQueues))
+        return;
+    const long flags = system_call(SYS_fcntl, fd, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) return;
+    const u64 key = description_key(d, fd);
+    release_key(t, end ? key | kEndOfData : key, pc);
+}
+
 } // namespace
 
 namespace frt::fd {
+
+void writes_flushed(int fd, u64 pc) {
+    DescriptorState* s = descriptor_state(fd);
+    if (s == nullptr) return;
+    if (InterceptorScope scope(enter_call(pc)); scope)
+        writes_ended(scope.thread(), fd, *s, pc, false);
+}
 
 void descriptor_read(ThreadState* t, int fd, u64 pc) {
     if (const DescriptorState* s = descriptor_state(fd))
@@ -190,7 +233,7 @@ void after_receive(int fd, u64 pc, ssize_t r, u32 priority) {
     DescriptorState* s = descriptor_state(fd);
     if (s == nullptr) return;
     library_access(t, pc, current_byte(fd, *s), 1, false);
-    if (r >= 0) acquire_senders(t, fd, *s, pc, priority);
+    if (r >= 0) acquire_senders(t, fd, *s, pc, priority, r == 0);
 }
 
 // A message queue's readiness says a message of some priority is there: the writers of all.
@@ -198,7 +241,7 @@ void readiness_reported(int fd, u64 pc) {
     InterceptorScope scope(enter_call(pc));
     DescriptorState* s = descriptor_state(fd);
     if (!scope || s == nullptr) return;
-    acquire_senders(scope.thread(), fd, *s, pc, queue_of(fd) != kNoQueue ? kAnyPriority : 0);
+    acquire_senders(scope.thread(), fd, *s, pc, queue_of(fd) != kNoQueue ? kAnyPriority : 0, false);
 }
 
 void received_into(const void* buf, ssize_t r, u64 pc) {
@@ -236,6 +279,7 @@ void retired(int fd, u64 pc) {
     if (s == nullptr) return;
     if (InterceptorScope scope(enter_call(pc)); scope) {
         library_access(scope.thread(), pc, current_byte(fd, *s), 1, true);
+        writes_ended(scope.thread(), fd, *s, pc, true);
         release_now(scope.thread(), fmt::kObjFile, current_byte(fd, *s), pc, false);
     }
     s->description.store(0, std::memory_order_relaxed);
@@ -554,24 +598,24 @@ FRT_EXPORT int open(const char* path, int flags, ...) {
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(open)(path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(open)(path, flags, mode), FRT_CALLER());
 }
 FRT_EXPORT int open64(const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(open64)(path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(open64)(path, flags, mode), FRT_CALLER());
 }
 FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(openat)(dir, path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(openat)(dir, path, flags, mode), FRT_CALLER());
 }
 FRT_EXPORT int creat(const char* path, mode_t mode) {
-    return created(REAL(creat)(path, mode), FRT_CALLER());
+    return file_opened(REAL(creat)(path, mode), FRT_CALLER());
 }
 namespace frt::fd {
 int queue_opened(int fd, u32 queue, u64 pc) {

@@ -34,6 +34,13 @@ u64 iov_bytes(const struct iovec* iov, int n);
 void retired(int fd, u64 pc);
 // The kernel handed out fd at the call at pc (a negative fd: nothing); returns fd.
 int created(int fd, u64 pc);
+// created() for a call that opens a path (open, openat, creat, fopen, ...): a FIFO's or regular
+// file's descriptors share the file's description, and opening a regular file for reading
+// acquires its writers (rt_fd_files.cpp); returns fd.
+int file_opened(int fd, u64 pc);
+// fd's writes so far are out (fflush of its stream): a send without data on its description
+// when fd is open for writing on a pipe, FIFO, file or stream connection (close does the same).
+void writes_flushed(int fd, u64 pc);
 // pipe/pipe2/socketpair returned r: on success both ends share a new description.
 int pipe_created(int r, const int fds[2], u64 pc);
 // newfd now refers to oldfd's description (fresh: the kernel chose newfd); returns newfd.

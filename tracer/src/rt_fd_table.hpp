@@ -18,6 +18,7 @@ enum Kind : u8 {
     kSignalfdKind,   // a read accepts signals (rt_signals.cpp)
     kStreamSocket,   // SOCK_STREAM, SOCK_SEQPACKET: one connection (rt_socket.cpp)
     kDatagramSocket, // SOCK_DGRAM, SOCK_RAW: addressed datagrams (rt_socket.cpp)
+    kRegularFile,    // its description is its file's (rt_fd_files.cpp): no end of file to send
 };
 
 struct DescriptorState {

@@ -41,6 +41,7 @@
 #include <strings.h>
 #include <wchar.h>
 
+#include "rt_fd.hpp"
 #include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -490,6 +491,7 @@ FRT_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
 }
 FRT_EXPORT int fflush(FILE* f) {
     stream_used(FRT_CALLER(), f);
+    if (f != nullptr) fd::writes_flushed(f->_fileno, FRT_CALLER()); // its buffer goes out
     const int r = REAL(fflush)(f);
     memory_stream_flushed(FRT_CALLER(), f);
     return r;

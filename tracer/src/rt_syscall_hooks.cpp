@@ -178,15 +178,15 @@ FRT_HOOK_POST(dup3)(long res, long oldfd, long, long) {
 }
 FRT_HOOK_PRE(open)(long, long, long) {}
 FRT_HOOK_POST(open)(long res, long, long, long) {
-    created(as_fd(res), FRT_CALLER());
+    file_opened(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(openat)(long, long, long, long) {}
 FRT_HOOK_POST(openat)(long res, long, long, long, long) {
-    created(as_fd(res), FRT_CALLER());
+    file_opened(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(creat)(long, long) {}
 FRT_HOOK_POST(creat)(long res, long, long) {
-    created(as_fd(res), FRT_CALLER());
+    file_opened(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(eventfd)(long) {}
 FRT_HOOK_POST(eventfd)(long res, long) {
