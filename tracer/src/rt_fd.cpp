@@ -328,6 +328,8 @@ FRT_DECLARE_REAL(read);
 FRT_DECLARE_REAL(write);
 FRT_DECLARE_REAL(pread);
 FRT_DECLARE_REAL(pwrite);
+FRT_DECLARE_REAL(pread64);
+FRT_DECLARE_REAL(pwrite64);
 FRT_DECLARE_REAL(readv);
 FRT_DECLARE_REAL(writev);
 FRT_DECLARE_REAL(recv);
@@ -351,7 +353,15 @@ using openat_fn = int (*)(int, const char*, int, ...);
 FRT_DECLARE_REAL_TYPED(open, open_fn);
 FRT_DECLARE_REAL_TYPED(open64, open_fn);
 FRT_DECLARE_REAL_TYPED(openat, openat_fn);
+FRT_DECLARE_REAL_TYPED(openat64, openat_fn);
 FRT_DECLARE_REAL(creat);
+FRT_DECLARE_REAL(creat64);
+using open_2_fn = int (*)(const char*, int);
+using openat_2_fn = int (*)(int, const char*, int);
+FRT_DECLARE_REAL_TYPED(__open_2, open_2_fn);
+FRT_DECLARE_REAL_TYPED(__open64_2, open_2_fn);
+FRT_DECLARE_REAL_TYPED(__openat_2, openat_2_fn);
+FRT_DECLARE_REAL_TYPED(__openat64_2, openat_2_fn);
 
 // The mode argument of open/openat, present when a file may be created.
 mode_t mode_of(int flags, va_list ap) {
@@ -367,11 +377,20 @@ FRT_EXPORT ssize_t read(int fd, void* buf, size_t n) {
     signals_read(fd, buf, r, FRT_CALLER());
     return r;
 }
-FRT_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
-    const ssize_t r = REAL(pread)(fd, buf, n, off);
-    after_receive(fd, FRT_CALLER(), r);
-    received_into(buf, r, FRT_CALLER());
+namespace {
+// A receive of r bytes into buf (pread, pread64 and their checked forms).
+ssize_t read_into(int fd, void* buf, ssize_t r, u64 pc) {
+    after_receive(fd, pc, r);
+    received_into(buf, r, pc);
     return r;
+}
+} // namespace
+FRT_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
+    return read_into(fd, buf, REAL(pread)(fd, buf, n, off), FRT_CALLER());
+}
+// -D_FILE_OFFSET_BITS=64 programs call the 64 names (other symbols of the same functions).
+FRT_EXPORT ssize_t pread64(int fd, void* buf, size_t n, off64_t off) {
+    return read_into(fd, buf, REAL(pread64)(fd, buf, n, off), FRT_CALLER());
 }
 FRT_EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
     const ssize_t r = REAL(readv)(fd, iov, n);
@@ -408,6 +427,10 @@ FRT_EXPORT ssize_t write(int fd, const void* buf, size_t n) {
 FRT_EXPORT ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
     before_send(fd, FRT_CALLER(), buf, n);
     return REAL(pwrite)(fd, buf, n, off);
+}
+FRT_EXPORT ssize_t pwrite64(int fd, const void* buf, size_t n, off64_t off) {
+    before_send(fd, FRT_CALLER(), buf, n);
+    return REAL(pwrite64)(fd, buf, n, off);
 }
 FRT_EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
     iov_access(iov, n, iov_bytes(iov, n), false, FRT_CALLER());
@@ -560,6 +583,7 @@ using recv_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int);
 using recvfrom_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int, struct sockaddr*, socklen_t*);
 FRT_DECLARE_REAL_TYPED(__read_chk, read_chk_fn);
 FRT_DECLARE_REAL_TYPED(__pread_chk, pread_chk_fn);
+FRT_DECLARE_REAL_TYPED(__pread64_chk, pread_chk_fn);
 FRT_DECLARE_REAL_TYPED(__recv_chk, recv_chk_fn);
 FRT_DECLARE_REAL_TYPED(__recvfrom_chk, recvfrom_chk_fn);
 } // namespace
@@ -572,10 +596,10 @@ FRT_EXPORT ssize_t __read_chk(int fd, void* buf, size_t n, size_t size) {
     return r;
 }
 FRT_EXPORT ssize_t __pread_chk(int fd, void* buf, size_t n, off_t off, size_t size) {
-    const ssize_t r = REAL(__pread_chk)(fd, buf, n, off, size);
-    after_receive(fd, FRT_CALLER(), r);
-    received_into(buf, r, FRT_CALLER());
-    return r;
+    return read_into(fd, buf, REAL(__pread_chk)(fd, buf, n, off, size), FRT_CALLER());
+}
+FRT_EXPORT ssize_t __pread64_chk(int fd, void* buf, size_t n, off64_t off, size_t size) {
+    return read_into(fd, buf, REAL(__pread64_chk)(fd, buf, n, off, size), FRT_CALLER());
 }
 FRT_EXPORT ssize_t __recv_chk(int fd, void* buf, size_t n, size_t size, int flags) {
     const ssize_t r = REAL(__recv_chk)(fd, buf, n, size, flags);
@@ -614,8 +638,31 @@ FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
     va_end(ap);
     return file_opened(REAL(openat)(dir, path, flags, mode), FRT_CALLER());
 }
+FRT_EXPORT int openat64(int dir, const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return file_opened(REAL(openat64)(dir, path, flags, mode), FRT_CALLER());
+}
 FRT_EXPORT int creat(const char* path, mode_t mode) {
     return file_opened(REAL(creat)(path, mode), FRT_CALLER());
+}
+FRT_EXPORT int creat64(const char* path, mode_t mode) {
+    return file_opened(REAL(creat64)(path, mode), FRT_CALLER());
+}
+// _FORTIFY_SOURCE's open and openat without a mode (flags not known at compile time).
+FRT_EXPORT int __open_2(const char* path, int flags) {
+    return file_opened(REAL(__open_2)(path, flags), FRT_CALLER());
+}
+FRT_EXPORT int __open64_2(const char* path, int flags) {
+    return file_opened(REAL(__open64_2)(path, flags), FRT_CALLER());
+}
+FRT_EXPORT int __openat_2(int dir, const char* path, int flags) {
+    return file_opened(REAL(__openat_2)(dir, path, flags), FRT_CALLER());
+}
+FRT_EXPORT int __openat64_2(int dir, const char* path, int flags) {
+    return file_opened(REAL(__openat64_2)(dir, path, flags), FRT_CALLER());
 }
 namespace frt::fd {
 int queue_opened(int fd, u32 queue, u64 pc) {
@@ -655,12 +702,14 @@ FRT_EXPORT int signalfd(int fd, const sigset_t* mask, int flags) {
 FRT_INTERCEPTOR_ALIAS(signalfd)
 FRT_INTERCEPTOR_ALIAS(read)
 FRT_INTERCEPTOR_ALIAS(pread)
+FRT_INTERCEPTOR_ALIAS(pread64)
 FRT_INTERCEPTOR_ALIAS(readv)
 FRT_INTERCEPTOR_ALIAS(recv)
 FRT_INTERCEPTOR_ALIAS(recvfrom)
 FRT_INTERCEPTOR_ALIAS(recvmsg)
 FRT_INTERCEPTOR_ALIAS(write)
 FRT_INTERCEPTOR_ALIAS(pwrite)
+FRT_INTERCEPTOR_ALIAS(pwrite64)
 FRT_INTERCEPTOR_ALIAS(writev)
 FRT_INTERCEPTOR_ALIAS(send)
 FRT_INTERCEPTOR_ALIAS(sendto)
@@ -678,9 +727,16 @@ FRT_INTERCEPTOR_ALIAS(fcntl)
 FRT_INTERCEPTOR_ALIAS(open)
 FRT_INTERCEPTOR_ALIAS(open64)
 FRT_INTERCEPTOR_ALIAS(openat)
+FRT_INTERCEPTOR_ALIAS(openat64)
 FRT_INTERCEPTOR_ALIAS(creat)
+FRT_INTERCEPTOR_ALIAS(creat64)
+FRT_INTERCEPTOR_ALIAS(__open_2)
+FRT_INTERCEPTOR_ALIAS(__open64_2)
+FRT_INTERCEPTOR_ALIAS(__openat_2)
+FRT_INTERCEPTOR_ALIAS(__openat64_2)
 FRT_INTERCEPTOR_ALIAS(eventfd)
 FRT_INTERCEPTOR_ALIAS(__read_chk)
 FRT_INTERCEPTOR_ALIAS(__pread_chk)
+FRT_INTERCEPTOR_ALIAS(__pread64_chk)
 FRT_INTERCEPTOR_ALIAS(__recv_chk)
 FRT_INTERCEPTOR_ALIAS(__recvfrom_chk)

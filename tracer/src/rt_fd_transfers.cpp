@@ -3,7 +3,9 @@
 // acquires its writers after it; buffers read and written):
 //
 //   preadv, preadv2             write the first r bytes of the iovecs (r: the result).
-//   pwritev, pwritev2           read all the iovecs' bytes.
+//   pwritev, pwritev2           read all the iovecs' bytes. Their 64 names (preadv64,
+//                               preadv64v2, pwritev64, pwritev64v2: -D_FILE_OFFSET_BITS=64
+//                               programs call them) the same.
 //   recvmmsg                    each message received: its iovecs' first msg_len bytes and
 //                               msg_len itself written.
 //   sendmmsg                    each message's iovecs read; msg_len of those sent written.
@@ -41,6 +43,10 @@ FRT_DECLARE_REAL(preadv);
 FRT_DECLARE_REAL(pwritev);
 FRT_DECLARE_REAL(preadv2);
 FRT_DECLARE_REAL(pwritev2);
+FRT_DECLARE_REAL(preadv64);
+FRT_DECLARE_REAL(preadv64v2);
+FRT_DECLARE_REAL(pwritev64);
+FRT_DECLARE_REAL(pwritev64v2);
 FRT_DECLARE_REAL(recvmmsg);
 FRT_DECLARE_REAL(sendmmsg);
 FRT_DECLARE_REAL(eventfd_read);
@@ -99,6 +105,21 @@ FRT_EXPORT ssize_t pwritev(int fd, const struct iovec* iov, int n, off_t off) {
 FRT_EXPORT ssize_t pwritev2(int fd, const struct iovec* iov, int n, off_t off, int flags) {
     sending(fd, iov, n, FRT_CALLER());
     return REAL(pwritev2)(fd, iov, n, off, flags);
+}
+// -D_FILE_OFFSET_BITS=64 programs call the 64 names (other symbols of the same functions).
+FRT_EXPORT ssize_t preadv64(int fd, const struct iovec* iov, int n, off64_t off) {
+    return received(fd, iov, n, REAL(preadv64)(fd, iov, n, off), FRT_CALLER());
+}
+FRT_EXPORT ssize_t preadv64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
+    return received(fd, iov, n, REAL(preadv64v2)(fd, iov, n, off, flags), FRT_CALLER());
+}
+FRT_EXPORT ssize_t pwritev64(int fd, const struct iovec* iov, int n, off64_t off) {
+    sending(fd, iov, n, FRT_CALLER());
+    return REAL(pwritev64)(fd, iov, n, off);
+}
+FRT_EXPORT ssize_t pwritev64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
+    sending(fd, iov, n, FRT_CALLER());
+    return REAL(pwritev64v2)(fd, iov, n, off, flags);
 }
 FRT_EXPORT int recvmmsg(int fd, struct mmsghdr* msgs, unsigned n, int flags,
                         struct timespec* timeout) {
@@ -180,6 +201,10 @@ FRT_INTERCEPTOR_ALIAS(preadv)
 FRT_INTERCEPTOR_ALIAS(preadv2)
 FRT_INTERCEPTOR_ALIAS(pwritev)
 FRT_INTERCEPTOR_ALIAS(pwritev2)
+FRT_INTERCEPTOR_ALIAS(preadv64)
+FRT_INTERCEPTOR_ALIAS(preadv64v2)
+FRT_INTERCEPTOR_ALIAS(pwritev64)
+FRT_INTERCEPTOR_ALIAS(pwritev64v2)
 FRT_INTERCEPTOR_ALIAS(recvmmsg)
 FRT_INTERCEPTOR_ALIAS(sendmmsg)
 FRT_INTERCEPTOR_ALIAS(eventfd_read)
