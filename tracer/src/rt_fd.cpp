@@ -280,6 +280,7 @@ void retired(int fd, u64 pc) {
     if (InterceptorScope scope(enter_call(pc)); scope) {
         library_access(scope.thread(), pc, current_byte(fd, *s), 1, true);
         writes_ended(scope.thread(), fd, *s, pc, true);
+        file_lock_closed(scope.thread(), fd, *s, pc);
         release_now(scope.thread(), fmt::kObjFile, current_byte(fd, *s), pc, false);
     }
     s->description.store(0, std::memory_order_relaxed);
@@ -302,6 +303,7 @@ int created(int fd, u64 pc) {
     s->kind.store(kOtherKind, std::memory_order_relaxed);
     s->resolved.store(0, std::memory_order_relaxed);
     s->role.store(0, std::memory_order_relaxed);
+    s->file_lock.store(0, std::memory_order_relaxed);
     if (inc >= incarnations(fd)) {
         if (InterceptorScope scope(enter_call(pc)); scope) {
             if (find_object(fmt::kObjFile, current_byte(fd, *s)) != nullptr)

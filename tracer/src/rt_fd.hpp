@@ -38,6 +38,8 @@ int created(int fd, u64 pc);
 // file's descriptors share the file's description, and opening a regular file for reading
 // acquires its writers (rt_fd_files.cpp); returns fd.
 int file_opened(int fd, u64 pc);
+// The file fd is open on, as a hash of its (device, inode) (never 0), or 0 when fstat fails.
+u64 file_key(int fd);
 // fd's writes so far are out (fflush of its stream): a send without data on its description
 // when fd is open for writing on a pipe, FIFO, file or stream connection (close does the same).
 void writes_flushed(int fd, u64 pc);
@@ -60,6 +62,9 @@ u32 queue_of(int fd);
 void descriptor_read(ThreadState* t, int fd, u64 pc);
 void release_description(ThreadState* t, u64 d, u64 pc);
 void acquire_description(ThreadState* t, u64 d, u64 pc);
+// fd, whose state is s, is closed: the flock it holds is released (rt_file_locks.cpp).
+struct DescriptorState;
+void file_lock_closed(ThreadState* t, int fd, DescriptorState& s, u64 pc);
 // before_send for sendto/sendmsg: `to` the destination they give (a datagram socket's).
 void before_send_to(int fd, u64 pc, const void* buf, u64 n, const struct sockaddr* to,
                     socklen_t len);

@@ -32,34 +32,37 @@ namespace {
 constexpr u64 kFileDescriptions = u64{1} << 34;
 
 struct FileIdentity {
-    u64 description; // 0: neither a FIFO nor a regular file
+    u64 hash; // of (device, inode); 0: fstat failed
     bool regular;
+    bool fifo;
 };
 
 FileIdentity identify(int fd) {
     struct stat st;
-    if (system_call(SYS_fstat, fd, &st) != 0) return {0, false};
-    const bool regular = S_ISREG(st.st_mode);
-    if (!regular && !S_ISFIFO(st.st_mode)) return {0, false};
+    if (system_call(SYS_fstat, fd, &st) != 0) return {0, false, false};
     u64 h = (static_cast<u64>(st.st_dev) * 0x9E3779B97F4A7C15ull) ^ static_cast<u64>(st.st_ino);
     h *= 0xFF51AFD7ED558CCDull;
     h ^= h >> 31;
-    return {kFileDescriptions | (h & (kFileDescriptions - 1)), regular};
+    return {h | 1, S_ISREG(st.st_mode), S_ISFIFO(st.st_mode)};
 }
 } // namespace
+
+u64 frt::fd::file_key(int fd) {
+    return identify(fd).hash;
+}
 
 int frt::fd::file_opened(int fd, u64 pc) {
     created(fd, pc);
     DescriptorState* s = descriptor_state(fd);
     if (s == nullptr) return fd;
     const FileIdentity file = identify(fd);
-    if (file.description == 0) return fd;
-    s->description.store(file.description, std::memory_order_relaxed);
+    if (!file.regular && !file.fifo) return fd;
+    const u64 d = kFileDescriptions | (file.hash & (kFileDescriptions - 1));
+    s->description.store(d, std::memory_order_relaxed);
     if (!file.regular) return fd;
     s->kind.store(kRegularFile, std::memory_order_relaxed);
     const long flags = system_call(SYS_fcntl, fd, F_GETFL);
     if (flags < 0 || (flags & O_ACCMODE) == O_WRONLY) return fd;
-    if (InterceptorScope scope(enter_call(pc)); scope)
-        acquire_description(scope.thread(), file.description, pc);
+    if (InterceptorScope scope(enter_call(pc)); scope) acquire_description(scope.thread(), d, pc);
     return fd;
 }

@@ -26,9 +26,10 @@ struct DescriptorState {
     std::atomic<u64> peer;        // a connected datagram socket: its peer address's description
     std::atomic<u32> incarnation;
     std::atomic<u8> kind;
-    std::atomic<u8> family;   // sockets: AF_INET, AF_INET6, AF_UNIX, ...
-    std::atomic<u8> resolved; // sockets: `description` is the connection's / bound address's
-    std::atomic<u8> role;     // stream sockets: made by connect() (1) or by accept() (2)
+    std::atomic<u8> family;    // sockets: AF_INET, AF_INET6, AF_UNIX, ...
+    std::atomic<u8> resolved;  // sockets: `description` is the connection's / bound address's
+    std::atomic<u8> role;      // stream sockets: made by connect() (1) or by accept() (2)
+    std::atomic<u8> file_lock; // the flock mode it holds (rt_file_locks.cpp)
 };
 
 // fd's state; null when fd is not modelled (negative, kMaxFd or more, or no memory for it).
