@@ -27,7 +27,8 @@
 //                                every open of a FIFO or a regular file shares the file's
 //                                (rt_fd_files.cpp); any other descriptor is its own.
 //   end of data                  close of a descriptor open for writing (a pipe, FIFO or
-//                                stream connection) is a send on the description's end of
+//                                stream connection), and shutdown(SHUT_WR or SHUT_RDWR) of a
+//                                connection, is a send on the description's end of
 //                                data, which only a read returning 0 (end of file) acquires;
 //                                fflush and fclose are a send of the stream's buffer (the C
 //                                library writes it inside), also on a regular file.
@@ -341,6 +342,7 @@ FRT_DECLARE_REAL(send);
 FRT_DECLARE_REAL(sendto);
 FRT_DECLARE_REAL(sendmsg);
 FRT_DECLARE_REAL(close);
+FRT_DECLARE_REAL(shutdown);
 FRT_DECLARE_REAL(dup);
 FRT_DECLARE_REAL(dup2);
 FRT_DECLARE_REAL(dup3);
@@ -470,6 +472,19 @@ FRT_EXPORT int close(int fd) {
     if (is_own_descriptor(fd)) return refused(EBADF);
     retired(fd, FRT_CALLER());
     return REAL(close)(fd);
+}
+
+// shutdown(SHUT_WR or SHUT_RDWR) ends the connection's data in that direction, as a close of
+// the last descriptor does: the peer reads end of file. A use of fd.
+FRT_EXPORT int shutdown(int fd, int how) {
+    const u64 pc = FRT_CALLER();
+    if (DescriptorState* s = descriptor_state(fd); s != nullptr) {
+        if (InterceptorScope scope(enter_call(pc)); scope) {
+            descriptor_read(scope.thread(), fd, pc);
+            if (how == SHUT_WR || how == SHUT_RDWR) writes_ended(scope.thread(), fd, *s, pc, true);
+        }
+    }
+    return REAL(shutdown)(fd, how);
 }
 
 // close_range/closefrom: each open descriptor of the range is closed as by close() (the
@@ -717,6 +732,7 @@ FRT_INTERCEPTOR_ALIAS(send)
 FRT_INTERCEPTOR_ALIAS(sendto)
 FRT_INTERCEPTOR_ALIAS(sendmsg)
 FRT_INTERCEPTOR_ALIAS(close)
+FRT_INTERCEPTOR_ALIAS(shutdown)
 FRT_INTERCEPTOR_ALIAS(close_range)
 FRT_INTERCEPTOR_ALIAS(closefrom)
 FRT_INTERCEPTOR_ALIAS(pipe)
