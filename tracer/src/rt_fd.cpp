@@ -63,6 +63,9 @@
 #include <linux/close_range.h>
 #include <stdarg.h>
 #include <sys/eventfd.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -81,6 +84,10 @@
 using namespace frt;
 using namespace frt::fd;
 namespace fmt = firstrace::format;
+
+// glibc 2.36's <sys/pidfd.h> declares these without C linkage in C++.
+extern "C" int pidfd_open(pid_t pid, unsigned flags);
+extern "C" int pidfd_getfd(int pidfd, int target, unsigned flags);
 
 namespace {
 std::atomic<u64> g_next_description{kSocketDescription + 1};
@@ -351,6 +358,15 @@ FRT_DECLARE_REAL(pipe2);
 FRT_DECLARE_REAL(socketpair);
 FRT_DECLARE_REAL(fcntl);
 FRT_DECLARE_REAL(eventfd);
+FRT_DECLARE_REAL(memfd_create);
+FRT_DECLARE_REAL(open_by_handle_at);
+FRT_DECLARE_REAL(inotify_init);
+FRT_DECLARE_REAL(inotify_init1);
+FRT_DECLARE_REAL(fanotify_init);
+FRT_DECLARE_REAL(pidfd_open);
+FRT_DECLARE_REAL(pidfd_getfd);
+FRT_DECLARE_REAL(posix_openpt);
+FRT_DECLARE_REAL(getpt);
 FRT_DECLARE_REAL(signalfd);
 using open_fn = int (*)(const char*, int, ...);
 using openat_fn = int (*)(int, const char*, int, ...);
@@ -702,6 +718,35 @@ u32 queue_of(int fd) {
 FRT_EXPORT int eventfd(unsigned value, int flags) {
     return created(REAL(eventfd)(value, flags), FRT_CALLER());
 }
+// Other calls that hand out a descriptor (a new incarnation of its number): a memfd is a
+// regular file that /proc/self/fd can open again (its file's description, rt_fd_files.cpp).
+FRT_EXPORT int memfd_create(const char* name, unsigned flags) {
+    return file_opened(REAL(memfd_create)(name, flags), FRT_CALLER());
+}
+FRT_EXPORT int open_by_handle_at(int mount, struct file_handle* handle, int flags) {
+    return file_opened(REAL(open_by_handle_at)(mount, handle, flags), FRT_CALLER());
+}
+FRT_EXPORT int inotify_init() {
+    return created(REAL(inotify_init)(), FRT_CALLER());
+}
+FRT_EXPORT int inotify_init1(int flags) {
+    return created(REAL(inotify_init1)(flags), FRT_CALLER());
+}
+FRT_EXPORT int fanotify_init(unsigned flags, unsigned event_flags) {
+    return created(REAL(fanotify_init)(flags, event_flags), FRT_CALLER());
+}
+FRT_EXPORT int pidfd_open(pid_t pid, unsigned flags) {
+    return created(REAL(pidfd_open)(pid, flags), FRT_CALLER());
+}
+FRT_EXPORT int pidfd_getfd(int pidfd, int target, unsigned flags) {
+    return created(REAL(pidfd_getfd)(pidfd, target, flags), FRT_CALLER());
+}
+FRT_EXPORT int posix_openpt(int flags) {
+    return created(REAL(posix_openpt)(flags), FRT_CALLER());
+}
+FRT_EXPORT int getpt() {
+    return created(REAL(getpt)(), FRT_CALLER());
+}
 
 FRT_EXPORT int signalfd(int fd, const sigset_t* mask, int flags) {
     const u64 pc = FRT_CALLER();
@@ -753,6 +798,15 @@ FRT_INTERCEPTOR_ALIAS(__open64_2)
 FRT_INTERCEPTOR_ALIAS(__openat_2)
 FRT_INTERCEPTOR_ALIAS(__openat64_2)
 FRT_INTERCEPTOR_ALIAS(eventfd)
+FRT_INTERCEPTOR_ALIAS(memfd_create)
+FRT_INTERCEPTOR_ALIAS(open_by_handle_at)
+FRT_INTERCEPTOR_ALIAS(inotify_init)
+FRT_INTERCEPTOR_ALIAS(inotify_init1)
+FRT_INTERCEPTOR_ALIAS(fanotify_init)
+FRT_INTERCEPTOR_ALIAS(pidfd_open)
+FRT_INTERCEPTOR_ALIAS(pidfd_getfd)
+FRT_INTERCEPTOR_ALIAS(posix_openpt)
+FRT_INTERCEPTOR_ALIAS(getpt)
 FRT_INTERCEPTOR_ALIAS(__read_chk)
 FRT_INTERCEPTOR_ALIAS(__pread_chk)
 FRT_INTERCEPTOR_ALIAS(__pread64_chk)
