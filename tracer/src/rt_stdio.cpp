@@ -107,11 +107,11 @@ u64 opening(u64 pc) {
     if (!from_runtime(pc)) tls_library_call_pc = pc;
     return pc;
 }
-// The C library writes the stream's buffer out, then closes its descriptor.
+// The C library writes out what the stream's buffer holds, then closes its descriptor.
 void closing(FILE* f, u64 pc) {
     if (f == nullptr) return;
     const int fd = REAL(fileno)(f);
-    fd::writes_flushed(fd, pc);
+    if (f->_IO_write_ptr > f->_IO_write_base) fd::writes_flushed(fd, pc);
     fd::retired(fd, pc);
 }
 } // namespace
