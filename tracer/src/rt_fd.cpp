@@ -30,8 +30,9 @@
 //                                stream connection), and shutdown(SHUT_WR or SHUT_RDWR) of a
 //                                connection, is a send on the description's end of
 //                                data, which only a read returning 0 (end of file) acquires;
-//                                fflush and fclose are a send of the stream's buffer (the C
-//                                library writes it inside), also on a regular file.
+//                                fflush and fclose of a stream whose buffer holds data are
+//                                a send of it (the C library writes it inside), also on a
+//                                regular file; what a stream reads: rt_stdio_input.cpp.
 //   connections                  connect() is a Release before the call, accept() returning a
 //                                socket an Acquire after it, on the listening address's
 //                                description (rt_socket.cpp): what a client did before
