@@ -199,7 +199,8 @@ void writes_ended(ThreadState* t, int fd, DescriptorState& s, u64 pc, bool end) 
     if ((kind != kOtherKind && kind != kRegularFile) || (end && kind == kRegularFile) || d == 0 ||
         (d >= kQueueDescriptions && d < kQueueDescriptions + kQueues))
         return;
-    const long flags = system_call(SYS_fcntl, fd, F_GETFL);
+    const u8 known = s.access.load(std::memory_order_relaxed);
+    const long flags = known != 0 ? known - 1 : system_call(SYS_fcntl, fd, F_GETFL);
     if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) return;
     const u64 key = description_key(d, fd);
     release_key(t, end ? key | kEndOfData : key, pc);
@@ -313,6 +314,7 @@ int created(int fd, u64 pc) {
     s->resolved.store(0, std::memory_order_relaxed);
     s->role.store(0, std::memory_order_relaxed);
     s->file_lock.store(0, std::memory_order_relaxed);
+    s->access.store(0, std::memory_order_relaxed);
     if (inc >= incarnations(fd)) {
         if (InterceptorScope scope(enter_call(pc)); scope) {
             if (find_object(fmt::kObjFile, current_byte(fd, *s)) != nullptr)
@@ -528,26 +530,29 @@ FRT_EXPORT void closefrom(int low) {
 
 // pipe, pipe2, socketpair: two new descriptors of one description (a write to one is read at
 // the other).
-int frt::fd::pipe_created(int r, const int fds[2], u64 pc) {
+int frt::fd::pipe_created(int r, const int fds[2], u64 pc, bool one_way) {
     if (r == 0) {
         created(fds[0], pc);
         created(fds[1], pc);
         const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
         for (int i = 0; i < 2; ++i)
-            if (DescriptorState* s = descriptor_state(fds[i]))
+            if (DescriptorState* s = descriptor_state(fds[i])) {
                 s->description.store(d, std::memory_order_relaxed);
+                const int mode = !one_way ? O_RDWR : i == 0 ? O_RDONLY : O_WRONLY;
+                s->access.store(static_cast<u8>(mode + 1), std::memory_order_relaxed);
+            }
     }
     return r;
 }
 
 FRT_EXPORT int pipe(int fds[2]) {
-    return pipe_created(REAL(pipe)(fds), fds, FRT_CALLER());
+    return pipe_created(REAL(pipe)(fds), fds, FRT_CALLER(), true);
 }
 FRT_EXPORT int pipe2(int fds[2], int flags) {
-    return pipe_created(REAL(pipe2)(fds, flags), fds, FRT_CALLER());
+    return pipe_created(REAL(pipe2)(fds, flags), fds, FRT_CALLER(), true);
 }
 FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
-    return pipe_created(REAL(socketpair)(domain, type, protocol, fds), fds, FRT_CALLER());
+    return pipe_created(REAL(socketpair)(domain, type, protocol, fds), fds, FRT_CALLER(), false);
 }
 
 namespace frt::fd {
@@ -571,6 +576,7 @@ int duplicated(int oldfd, int newfd, bool fresh, u64 pc) {
                            std::memory_order_relaxed);
         to->role.store(from->role.load(std::memory_order_relaxed), std::memory_order_relaxed);
         to->kind.store(from->kind.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to->access.store(from->access.load(std::memory_order_relaxed), std::memory_order_relaxed);
         to->description.store(d, std::memory_order_relaxed);
     }
     return newfd;
@@ -656,47 +662,47 @@ FRT_EXPORT int open(const char* path, int flags, ...) {
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return file_opened(REAL(open)(path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(open)(path, flags, mode), FRT_CALLER(), flags);
 }
 FRT_EXPORT int open64(const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return file_opened(REAL(open64)(path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(open64)(path, flags, mode), FRT_CALLER(), flags);
 }
 FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return file_opened(REAL(openat)(dir, path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(openat)(dir, path, flags, mode), FRT_CALLER(), flags);
 }
 FRT_EXPORT int openat64(int dir, const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return file_opened(REAL(openat64)(dir, path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(openat64)(dir, path, flags, mode), FRT_CALLER(), flags);
 }
 FRT_EXPORT int creat(const char* path, mode_t mode) {
-    return file_opened(REAL(creat)(path, mode), FRT_CALLER());
+    return file_opened(REAL(creat)(path, mode), FRT_CALLER(), O_WRONLY);
 }
 FRT_EXPORT int creat64(const char* path, mode_t mode) {
-    return file_opened(REAL(creat64)(path, mode), FRT_CALLER());
+    return file_opened(REAL(creat64)(path, mode), FRT_CALLER(), O_WRONLY);
 }
 // _FORTIFY_SOURCE's open and openat without a mode (flags not known at compile time).
 FRT_EXPORT int __open_2(const char* path, int flags) {
-    return file_opened(REAL(__open_2)(path, flags), FRT_CALLER());
+    return file_opened(REAL(__open_2)(path, flags), FRT_CALLER(), flags);
 }
 FRT_EXPORT int __open64_2(const char* path, int flags) {
-    return file_opened(REAL(__open64_2)(path, flags), FRT_CALLER());
+    return file_opened(REAL(__open64_2)(path, flags), FRT_CALLER(), flags);
 }
 FRT_EXPORT int __openat_2(int dir, const char* path, int flags) {
-    return file_opened(REAL(__openat_2)(dir, path, flags), FRT_CALLER());
+    return file_opened(REAL(__openat_2)(dir, path, flags), FRT_CALLER(), flags);
 }
 FRT_EXPORT int __openat64_2(int dir, const char* path, int flags) {
-    return file_opened(REAL(__openat64_2)(dir, path, flags), FRT_CALLER());
+    return file_opened(REAL(__openat64_2)(dir, path, flags), FRT_CALLER(), flags);
 }
 namespace frt::fd {
 int queue_opened(int fd, u32 queue, u64 pc) {

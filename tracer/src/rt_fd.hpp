@@ -34,17 +34,18 @@ u64 iov_bytes(const struct iovec* iov, int n);
 void retired(int fd, u64 pc);
 // The kernel handed out fd at the call at pc (a negative fd: nothing); returns fd.
 int created(int fd, u64 pc);
-// created() for a call that opens a path (open, openat, creat, fopen, ...): a FIFO's or regular
-// file's descriptors share the file's description, and opening a regular file for reading
-// acquires its writers (rt_fd_files.cpp); returns fd.
-int file_opened(int fd, u64 pc);
+// created() for a call that opens a path (open, openat, creat, fopen, ...; `flags`: open's, or
+// -1 when not known): a FIFO's or regular file's descriptors share the file's description, and
+// opening a regular file for reading acquires its writers (rt_fd_files.cpp); returns fd.
+int file_opened(int fd, u64 pc, int flags = -1);
 // The file fd is open on, as a hash of its (device, inode) (never 0), or 0 when fstat fails.
 u64 file_key(int fd);
 // fd's writes so far are out (fflush of its stream): a send without data on its description
 // when fd is open for writing on a pipe, FIFO, file or stream connection (close does the same).
 void writes_flushed(int fd, u64 pc);
-// pipe/pipe2/socketpair returned r: on success both ends share a new description.
-int pipe_created(int r, const int fds[2], u64 pc);
+// pipe/pipe2/socketpair returned r: on success both ends share a new description (`one_way`:
+// a pipe, whose fds[0] only reads and fds[1] only writes).
+int pipe_created(int r, const int fds[2], u64 pc, bool one_way);
 // newfd now refers to oldfd's description (fresh: the kernel chose newfd); returns newfd.
 int duplicated(int oldfd, int newfd, bool fresh, u64 pc);
 // A use of fd by a call that neither sends nor receives (a read of its byte): dup2/dup3 onto an

@@ -51,7 +51,7 @@ u64 frt::fd::file_key(int fd) {
     return identify(fd).hash;
 }
 
-int frt::fd::file_opened(int fd, u64 pc) {
+int frt::fd::file_opened(int fd, u64 pc, int flags) {
     created(fd, pc);
     DescriptorState* s = descriptor_state(fd);
     if (s == nullptr) return fd;
@@ -59,10 +59,12 @@ int frt::fd::file_opened(int fd, u64 pc) {
     if (!file.regular && !file.fifo) return fd;
     const u64 d = kFileDescriptions | (file.hash & (kFileDescriptions - 1));
     s->description.store(d, std::memory_order_relaxed);
+    const long mode = flags >= 0 ? flags : system_call(SYS_fcntl, fd, F_GETFL);
+    if (mode >= 0)
+        s->access.store(static_cast<u8>((mode & O_ACCMODE) + 1), std::memory_order_relaxed);
     if (!file.regular) return fd;
     s->kind.store(kRegularFile, std::memory_order_relaxed);
-    const long flags = system_call(SYS_fcntl, fd, F_GETFL);
-    if (flags < 0 || (flags & O_ACCMODE) == O_WRONLY) return fd;
+    if (mode < 0 || (mode & O_ACCMODE) == O_WRONLY) return fd;
     if (InterceptorScope scope(enter_call(pc)); scope) acquire_description(scope.thread(), d, pc);
     return fd;
 }

@@ -30,6 +30,7 @@ struct DescriptorState {
     std::atomic<u8> resolved;  // sockets: `description` is the connection's / bound address's
     std::atomic<u8> role;      // stream sockets: made by connect() (1) or by accept() (2)
     std::atomic<u8> file_lock; // the flock mode it holds (rt_file_locks.cpp)
+    std::atomic<u8> access;    // its O_ACCMODE + 1 when known (0: ask fcntl)
 };
 
 // fd's state; null when fd is not modelled (negative, kMaxFd or more, or no memory for it).

@@ -148,15 +148,15 @@ FRT_HOOK_PRE(close)(long fd) {
 FRT_HOOK_POST(close)(long, long) {}
 FRT_HOOK_PRE(pipe)(long) {}
 FRT_HOOK_POST(pipe)(long res, long fds) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER(), true);
 }
 FRT_HOOK_PRE(pipe2)(long, long) {}
 FRT_HOOK_POST(pipe2)(long res, long fds, long) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER(), true);
 }
 FRT_HOOK_PRE(socketpair)(long, long, long, long) {}
 FRT_HOOK_POST(socketpair)(long res, long, long, long, long fds) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER(), false);
 }
 FRT_HOOK_PRE(dup)(long) {}
 FRT_HOOK_POST(dup)(long res, long fd) {
