@@ -272,6 +272,26 @@ void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc) {
     }
 }
 
+void message_header_received(const struct msghdr* m, u64 pc) {
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        ThreadState* t = scope.thread();
+        if (m->msg_name != nullptr) library_access(t, pc, m->msg_name, m->msg_namelen, true);
+        if (m->msg_control != nullptr)
+            library_access(t, pc, m->msg_control, m->msg_controllen, true);
+        library_access(t, pc, &m->msg_flags, sizeof m->msg_flags, true);
+    }
+    for (const struct cmsghdr* c = CMSG_FIRSTHDR(m); c != nullptr;
+         c = CMSG_NXTHDR(const_cast<struct msghdr*>(m), const_cast<struct cmsghdr*>(c))) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        const u64 count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (u64 i = 0; i < count; ++i) {
+            int received;
+            __builtin_memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
+            file_opened(received, pc);
+        }
+    }
+}
+
 u64 iov_bytes(const struct iovec* iov, int n) {
     u64 s = 0;
     for (int i = 0; i < n; ++i)
@@ -440,6 +460,7 @@ FRT_EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
     if (r > 0)
         iov_access(msg->msg_iov, static_cast<int>(msg->msg_iovlen), static_cast<u64>(r), true,
                    FRT_CALLER());
+    if (r >= 0) message_header_received(msg, FRT_CALLER());
     return r;
 }
 

@@ -18,7 +18,8 @@ namespace frt::fd {
 void before_send(int fd, u64 pc, const void* buf, u64 n, u32 priority = 0);
 // After a call that took data in through fd returned r (read, recv, ...): the use of fd and,
 // when r >= 0, the Acquire of every writer object of fd's description (a message queue's: of
-// the received message's priority).
+// the received message's priority); r == 0 is end of file, which also acquires the ends of
+// data sent there (a close of a write end).
 void after_receive(int fd, u64 pc, ssize_t r, u32 priority = 0);
 // The kernel reported fd ready (epoll_wait, rt_epoll.cpp): the Acquire of every writer object of
 // fd's description, as a read would, without the read's use of fd (a message queue's: of every
@@ -26,6 +27,11 @@ void after_receive(int fd, u64 pc, ssize_t r, u32 priority = 0);
 void readiness_reported(int fd, u64 pc);
 // The r bytes a receive stored at buf (writes; nothing when r <= 0).
 void received_into(const void* buf, ssize_t r, u64 pc);
+// What recvmsg stored in a message header besides the data: the sender's address, the
+// control messages and the flags (writes), and each descriptor an SCM_RIGHTS message handed
+// out (a new incarnation of its number, as open's: another thread's close of the number's old
+// descriptor does not race with its uses).
+void message_header_received(const struct msghdr* m, u64 pc);
 // The first `bytes` bytes of an iovec array, read or written.
 void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc);
 u64 iov_bytes(const struct iovec* iov, int n);

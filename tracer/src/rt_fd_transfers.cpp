@@ -7,7 +7,7 @@
 //                               preadv64v2, pwritev64, pwritev64v2: -D_FILE_OFFSET_BITS=64
 //                               programs call them) the same.
 //   recvmmsg                    each message received: its iovecs' first msg_len bytes and
-//                               msg_len itself written.
+//                               msg_len itself written, its header as recvmsg's.
 //   sendmmsg                    each message's iovecs read; msg_len of those sent written.
 //   eventfd_read, eventfd_write glibc's wrappers call read(2)/write(2) inside the library, where
 //                               the interposed read and write do not see them: a receive that
@@ -74,7 +74,7 @@ void message_length_written(const unsigned* len, u64 pc) {
 
 // A kernel-side copy from in to out (splice & co.): the receive on in, then the send on out.
 void relayed(int in, int out, u64 pc) {
-    fd::after_receive(in, pc, 0);
+    fd::after_receive(in, pc, 1); // data (0 would be end of file)
     fd::before_send(out, pc, nullptr, 0);
 }
 // The offset a kernel-side copy reads and advances (null: the descriptor's own position).
@@ -125,11 +125,12 @@ FRT_EXPORT int recvmmsg(int fd, struct mmsghdr* msgs, unsigned n, int flags,
                         struct timespec* timeout) {
     const u64 pc = FRT_CALLER();
     const int r = REAL(recvmmsg)(fd, msgs, n, flags, timeout);
-    fd::after_receive(fd, pc, r > 0 ? 0 : -1);
+    fd::after_receive(fd, pc, r > 0 ? r : -1);
     for (int i = 0; i < r; ++i) {
         const struct msghdr& m = msgs[i].msg_hdr;
         fd::iov_access(m.msg_iov, static_cast<int>(m.msg_iovlen), msgs[i].msg_len, true, pc);
         message_length_written(&msgs[i].msg_len, pc);
+        fd::message_header_received(&m, pc);
     }
     return r;
 }
@@ -148,7 +149,7 @@ FRT_EXPORT int sendmmsg(int fd, struct mmsghdr* msgs, unsigned n, int flags) {
 }
 FRT_EXPORT int eventfd_read(int fd, eventfd_t* value) {
     const int r = REAL(eventfd_read)(fd, value);
-    fd::after_receive(fd, FRT_CALLER(), r == 0 ? 0 : -1);
+    fd::after_receive(fd, FRT_CALLER(), r == 0 ? static_cast<ssize_t>(sizeof *value) : -1);
     if (r == 0) fd::received_into(value, sizeof *value, FRT_CALLER());
     return r;
 }

@@ -99,6 +99,7 @@ FRT_HOOK_POST(recvmsg)(long res, long fd, long msg, long) {
     const auto* m = as_ptr<const msghdr>(msg);
     hook_received_iov(res, fd, reinterpret_cast<long>(m->msg_iov), static_cast<long>(m->msg_iovlen),
                       FRT_CALLER());
+    if (res >= 0) message_header_received(m, FRT_CALLER());
 }
 
 // --- data out ---------------------------------------------------------------------------------
