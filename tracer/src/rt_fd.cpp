@@ -24,7 +24,15 @@
 //                                its priority's set, mq_receive acquires only the set of the
 //                                priority of the message it got (that message was sent with
 //                                it; a send of another priority cannot have been received);
-//                                any other descriptor is its own.
+//                                every open of a FIFO or a regular file shares the file's
+//                                (rt_fd_files.cpp); any other descriptor is its own.
+//   end of data                  close of a descriptor open for writing (a pipe, FIFO or
+//                                stream connection), and shutdown(SHUT_WR or SHUT_RDWR) of a
+//                                connection, is a send on the description's end of
+//                                data, which only a read returning 0 (end of file) acquires;
+//                                fflush and fclose of a stream whose buffer holds data are
+//                                a send of it (the C library writes it inside), also on a
+//                                regular file; what a stream reads: rt_stdio_input.cpp.
 //   connections                  connect() is a Release before the call, accept() returning a
 //                                socket an Acquire after it, on the listening address's
 //                                description (rt_socket.cpp): what a client did before
@@ -56,6 +64,9 @@
 #include <linux/close_range.h>
 #include <stdarg.h>
 #include <sys/eventfd.h>
+#include <sys/fanotify.h>
+#include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -75,6 +86,10 @@ using namespace frt;
 using namespace frt::fd;
 namespace fmt = firstrace::format;
 
+// glibc 2.36's <sys/pidfd.h> declares these without C linkage in C++.
+extern "C" int pidfd_open(pid_t pid, unsigned flags);
+extern "C" int pidfd_getfd(int pidfd, int target, unsigned flags);
+
 namespace {
 std::atomic<u64> g_next_description{kSocketDescription + 1};
 // Message queue i's description is kQueueDescriptions + i (the counter above never gets there).
@@ -82,6 +97,11 @@ constexpr u64 kQueueDescriptions = u64{1} << 40;
 constexpr u64 kQueues = u64{1} << 20;
 constexpr u32 kPriorities = 1u << 15;     // MQ_PRIO_MAX on Linux
 constexpr u32 kAnyPriority = kPriorities; // a queue's writers of every priority (readiness)
+// What a close of a descriptor open for writing sends: the end of its data. A read that returns
+// 0 (end of file on a pipe, FIFO or stream connection: every such descriptor was closed) is
+// ordered after it; a read that returns data is not (it observed a write, not the close), so
+// the end has keys of its own, apart from the writers' (bit 57: above every description key).
+constexpr u64 kEndOfData = u64{1} << 57;
 
 const void* current_byte(int fd, const DescriptorState& s) {
     return descriptor_byte(fd, s.incarnation.load(std::memory_order_relaxed));
@@ -128,17 +148,21 @@ void acquire_key(ThreadState* t, u64 key, u64 pc) {
 }
 
 // What a receive on fd acquires (a socket: its description and its family's of unknown peers; a
-// message queue: the writers of `priority`).
-void acquire_senders(ThreadState* t, int fd, DescriptorState& s, u64 pc, u32 priority) {
+// message queue: the writers of `priority`); `end`: it returned end of file, so also the ends of
+// data sent there (writes_ended).
+void acquire_senders(ThreadState* t, int fd, DescriptorState& s, u64 pc, u32 priority, bool end) {
+    const auto acquire = [&](u64 key) {
+        acquire_key(t, key, pc);
+        if (end) acquire_key(t, key | kEndOfData, pc);
+    };
     if (is_socket(s)) {
         const u64 d = socket_receive_description(fd, s);
-        acquire_key(t, description_key(d, fd), pc);
+        acquire(description_key(d, fd));
         if (const u64 unknown = socket_unknown_peers(s); d != unknown)
-            acquire_key(t, description_key(unknown, fd), pc);
+            acquire(description_key(unknown, fd));
         return;
     }
-    acquire_key(t, description_key(s.description.load(std::memory_order_relaxed), fd, priority),
-                pc);
+    acquire(description_key(s.description.load(std::memory_order_relaxed), fd, priority));
 }
 
 void send_through(int fd, u64 pc, const void* buf, u64 n, u32 priority, const struct sockaddr* to,
@@ -160,9 +184,38 @@ void send_through(int fd, u64 pc, const void* buf, u64 n, u32 priority, const st
         release_key(t, description_key(d, fd, kAnyPriority), pc);
 }
 
+// fd, open for writing, pushes out data without a write of the program (fflush, fclose: the C
+// library writes the stream's buffer inside) or ends its data (`end`: close): a send on its
+// description, or on its end of data. Read-only descriptors, a descriptor's own description
+// and message queues (mq_close) send nothing; a regular file has no end of data.
+void writes_ended(ThreadState* t, int fd, DescriptorState& s, u64 pc, bool end) {
+    const u8 kind = s.kind.load(std::memory_order_relaxed);
+    if (kind == kStreamSocket) {
+        const u64 key = description_key(socket_send_description(fd, s, nullptr, 0), fd);
+        release_key(t, end ? key | kEndOfData : key, pc);
+        return;
+    }
+    const u64 d = s.description.load(std::memory_order_relaxed);
+    if ((kind != kOtherKind && kind != kRegularFile) || (end && kind == kRegularFile) || d == 0 ||
+        (d >= kQueueDescriptions && d < kQueueDescriptions + kQueues))
+        return;
+    const u8 known = s.access.load(std::memory_order_relaxed);
+    const long flags = known != 0 ? known - 1 : system_call(SYS_fcntl, fd, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) return;
+    const u64 key = description_key(d, fd);
+    release_key(t, end ? key | kEndOfData : key, pc);
+}
+
 } // namespace
 
 namespace frt::fd {
+
+void writes_flushed(int fd, u64 pc) {
+    DescriptorState* s = descriptor_state(fd);
+    if (s == nullptr) return;
+    if (InterceptorScope scope(enter_call(pc)); scope)
+        writes_ended(scope.thread(), fd, *s, pc, false);
+}
 
 void descriptor_read(ThreadState* t, int fd, u64 pc) {
     if (const DescriptorState* s = descriptor_state(fd))
@@ -190,7 +243,7 @@ void after_receive(int fd, u64 pc, ssize_t r, u32 priority) {
     DescriptorState* s = descriptor_state(fd);
     if (s == nullptr) return;
     library_access(t, pc, current_byte(fd, *s), 1, false);
-    if (r >= 0) acquire_senders(t, fd, *s, pc, priority);
+    if (r >= 0) acquire_senders(t, fd, *s, pc, priority, r == 0);
 }
 
 // A message queue's readiness says a message of some priority is there: the writers of all.
@@ -198,7 +251,7 @@ void readiness_reported(int fd, u64 pc) {
     InterceptorScope scope(enter_call(pc));
     DescriptorState* s = descriptor_state(fd);
     if (!scope || s == nullptr) return;
-    acquire_senders(scope.thread(), fd, *s, pc, queue_of(fd) != kNoQueue ? kAnyPriority : 0);
+    acquire_senders(scope.thread(), fd, *s, pc, queue_of(fd) != kNoQueue ? kAnyPriority : 0, false);
 }
 
 void received_into(const void* buf, ssize_t r, u64 pc) {
@@ -219,6 +272,26 @@ void iov_access(const struct iovec* iov, int n, u64 bytes, bool write, u64 pc) {
     }
 }
 
+void message_header_received(const struct msghdr* m, u64 pc) {
+    if (InterceptorScope scope(enter_call(pc)); scope) {
+        ThreadState* t = scope.thread();
+        if (m->msg_name != nullptr) library_access(t, pc, m->msg_name, m->msg_namelen, true);
+        if (m->msg_control != nullptr)
+            library_access(t, pc, m->msg_control, m->msg_controllen, true);
+        library_access(t, pc, &m->msg_flags, sizeof m->msg_flags, true);
+    }
+    for (const struct cmsghdr* c = CMSG_FIRSTHDR(m); c != nullptr;
+         c = CMSG_NXTHDR(const_cast<struct msghdr*>(m), const_cast<struct cmsghdr*>(c))) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+        const u64 count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (u64 i = 0; i < count; ++i) {
+            int received;
+            __builtin_memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof received);
+            file_opened(received, pc);
+        }
+    }
+}
+
 u64 iov_bytes(const struct iovec* iov, int n) {
     u64 s = 0;
     for (int i = 0; i < n; ++i)
@@ -236,6 +309,8 @@ void retired(int fd, u64 pc) {
     if (s == nullptr) return;
     if (InterceptorScope scope(enter_call(pc)); scope) {
         library_access(scope.thread(), pc, current_byte(fd, *s), 1, true);
+        writes_ended(scope.thread(), fd, *s, pc, true);
+        file_lock_closed(scope.thread(), fd, *s, pc);
         release_now(scope.thread(), fmt::kObjFile, current_byte(fd, *s), pc, false);
     }
     s->description.store(0, std::memory_order_relaxed);
@@ -258,6 +333,8 @@ int created(int fd, u64 pc) {
     s->kind.store(kOtherKind, std::memory_order_relaxed);
     s->resolved.store(0, std::memory_order_relaxed);
     s->role.store(0, std::memory_order_relaxed);
+    s->file_lock.store(0, std::memory_order_relaxed);
+    s->access.store(0, std::memory_order_relaxed);
     if (inc >= incarnations(fd)) {
         if (InterceptorScope scope(enter_call(pc)); scope) {
             if (find_object(fmt::kObjFile, current_byte(fd, *s)) != nullptr)
@@ -284,6 +361,8 @@ FRT_DECLARE_REAL(read);
 FRT_DECLARE_REAL(write);
 FRT_DECLARE_REAL(pread);
 FRT_DECLARE_REAL(pwrite);
+FRT_DECLARE_REAL(pread64);
+FRT_DECLARE_REAL(pwrite64);
 FRT_DECLARE_REAL(readv);
 FRT_DECLARE_REAL(writev);
 FRT_DECLARE_REAL(recv);
@@ -293,6 +372,7 @@ FRT_DECLARE_REAL(send);
 FRT_DECLARE_REAL(sendto);
 FRT_DECLARE_REAL(sendmsg);
 FRT_DECLARE_REAL(close);
+FRT_DECLARE_REAL(shutdown);
 FRT_DECLARE_REAL(dup);
 FRT_DECLARE_REAL(dup2);
 FRT_DECLARE_REAL(dup3);
@@ -301,13 +381,30 @@ FRT_DECLARE_REAL(pipe2);
 FRT_DECLARE_REAL(socketpair);
 FRT_DECLARE_REAL(fcntl);
 FRT_DECLARE_REAL(eventfd);
+FRT_DECLARE_REAL(memfd_create);
+FRT_DECLARE_REAL(open_by_handle_at);
+FRT_DECLARE_REAL(inotify_init);
+FRT_DECLARE_REAL(inotify_init1);
+FRT_DECLARE_REAL(fanotify_init);
+FRT_DECLARE_REAL(pidfd_open);
+FRT_DECLARE_REAL(pidfd_getfd);
+FRT_DECLARE_REAL(posix_openpt);
+FRT_DECLARE_REAL(getpt);
 FRT_DECLARE_REAL(signalfd);
 using open_fn = int (*)(const char*, int, ...);
 using openat_fn = int (*)(int, const char*, int, ...);
 FRT_DECLARE_REAL_TYPED(open, open_fn);
 FRT_DECLARE_REAL_TYPED(open64, open_fn);
 FRT_DECLARE_REAL_TYPED(openat, openat_fn);
+FRT_DECLARE_REAL_TYPED(openat64, openat_fn);
 FRT_DECLARE_REAL(creat);
+FRT_DECLARE_REAL(creat64);
+using open_2_fn = int (*)(const char*, int);
+using openat_2_fn = int (*)(int, const char*, int);
+FRT_DECLARE_REAL_TYPED(__open_2, open_2_fn);
+FRT_DECLARE_REAL_TYPED(__open64_2, open_2_fn);
+FRT_DECLARE_REAL_TYPED(__openat_2, openat_2_fn);
+FRT_DECLARE_REAL_TYPED(__openat64_2, openat_2_fn);
 
 // The mode argument of open/openat, present when a file may be created.
 mode_t mode_of(int flags, va_list ap) {
@@ -323,11 +420,20 @@ FRT_EXPORT ssize_t read(int fd, void* buf, size_t n) {
     signals_read(fd, buf, r, FRT_CALLER());
     return r;
 }
-FRT_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
-    const ssize_t r = REAL(pread)(fd, buf, n, off);
-    after_receive(fd, FRT_CALLER(), r);
-    received_into(buf, r, FRT_CALLER());
+namespace {
+// A receive of r bytes into buf (pread, pread64 and their checked forms).
+ssize_t read_into(int fd, void* buf, ssize_t r, u64 pc) {
+    after_receive(fd, pc, r);
+    received_into(buf, r, pc);
     return r;
+}
+} // namespace
+FRT_EXPORT ssize_t pread(int fd, void* buf, size_t n, off_t off) {
+    return read_into(fd, buf, REAL(pread)(fd, buf, n, off), FRT_CALLER());
+}
+// -D_FILE_OFFSET_BITS=64 programs call the 64 names (other symbols of the same functions).
+FRT_EXPORT ssize_t pread64(int fd, void* buf, size_t n, off64_t off) {
+    return read_into(fd, buf, REAL(pread64)(fd, buf, n, off), FRT_CALLER());
 }
 FRT_EXPORT ssize_t readv(int fd, const struct iovec* iov, int n) {
     const ssize_t r = REAL(readv)(fd, iov, n);
@@ -354,6 +460,7 @@ FRT_EXPORT ssize_t recvmsg(int fd, struct msghdr* msg, int flags) {
     if (r > 0)
         iov_access(msg->msg_iov, static_cast<int>(msg->msg_iovlen), static_cast<u64>(r), true,
                    FRT_CALLER());
+    if (r >= 0) message_header_received(msg, FRT_CALLER());
     return r;
 }
 
@@ -364,6 +471,10 @@ FRT_EXPORT ssize_t write(int fd, const void* buf, size_t n) {
 FRT_EXPORT ssize_t pwrite(int fd, const void* buf, size_t n, off_t off) {
     before_send(fd, FRT_CALLER(), buf, n);
     return REAL(pwrite)(fd, buf, n, off);
+}
+FRT_EXPORT ssize_t pwrite64(int fd, const void* buf, size_t n, off64_t off) {
+    before_send(fd, FRT_CALLER(), buf, n);
+    return REAL(pwrite64)(fd, buf, n, off);
 }
 FRT_EXPORT ssize_t writev(int fd, const struct iovec* iov, int n) {
     iov_access(iov, n, iov_bytes(iov, n), false, FRT_CALLER());
@@ -403,6 +514,19 @@ FRT_EXPORT int close(int fd) {
     return REAL(close)(fd);
 }
 
+// shutdown(SHUT_WR or SHUT_RDWR) ends the connection's data in that direction, as a close of
+// the last descriptor does: the peer reads end of file. A use of fd.
+FRT_EXPORT int shutdown(int fd, int how) {
+    const u64 pc = FRT_CALLER();
+    if (DescriptorState* s = descriptor_state(fd); s != nullptr) {
+        if (InterceptorScope scope(enter_call(pc)); scope) {
+            descriptor_read(scope.thread(), fd, pc);
+            if (how == SHUT_WR || how == SHUT_RDWR) writes_ended(scope.thread(), fd, *s, pc, true);
+        }
+    }
+    return REAL(shutdown)(fd, how);
+}
+
 // close_range/closefrom: each open descriptor of the range is closed as by close() (the
 // runtime's own are spared); CLOSE_RANGE_CLOEXEC closes nothing, and CLOSE_RANGE_UNSHARE closes
 // in a table of the calling thread's own, which the other threads do not share: neither retires
@@ -427,26 +551,29 @@ FRT_EXPORT void closefrom(int low) {
 
 // pipe, pipe2, socketpair: two new descriptors of one description (a write to one is read at
 // the other).
-int frt::fd::pipe_created(int r, const int fds[2], u64 pc) {
+int frt::fd::pipe_created(int r, const int fds[2], u64 pc, bool one_way) {
     if (r == 0) {
         created(fds[0], pc);
         created(fds[1], pc);
         const u64 d = g_next_description.fetch_add(1, std::memory_order_relaxed);
         for (int i = 0; i < 2; ++i)
-            if (DescriptorState* s = descriptor_state(fds[i]))
+            if (DescriptorState* s = descriptor_state(fds[i])) {
                 s->description.store(d, std::memory_order_relaxed);
+                const int mode = !one_way ? O_RDWR : i == 0 ? O_RDONLY : O_WRONLY;
+                s->access.store(static_cast<u8>(mode + 1), std::memory_order_relaxed);
+            }
     }
     return r;
 }
 
 FRT_EXPORT int pipe(int fds[2]) {
-    return pipe_created(REAL(pipe)(fds), fds, FRT_CALLER());
+    return pipe_created(REAL(pipe)(fds), fds, FRT_CALLER(), true);
 }
 FRT_EXPORT int pipe2(int fds[2], int flags) {
-    return pipe_created(REAL(pipe2)(fds, flags), fds, FRT_CALLER());
+    return pipe_created(REAL(pipe2)(fds, flags), fds, FRT_CALLER(), true);
 }
 FRT_EXPORT int socketpair(int domain, int type, int protocol, int fds[2]) {
-    return pipe_created(REAL(socketpair)(domain, type, protocol, fds), fds, FRT_CALLER());
+    return pipe_created(REAL(socketpair)(domain, type, protocol, fds), fds, FRT_CALLER(), false);
 }
 
 namespace frt::fd {
@@ -470,6 +597,7 @@ int duplicated(int oldfd, int newfd, bool fresh, u64 pc) {
                            std::memory_order_relaxed);
         to->role.store(from->role.load(std::memory_order_relaxed), std::memory_order_relaxed);
         to->kind.store(from->kind.load(std::memory_order_relaxed), std::memory_order_relaxed);
+        to->access.store(from->access.load(std::memory_order_relaxed), std::memory_order_relaxed);
         to->description.store(d, std::memory_order_relaxed);
     }
     return newfd;
@@ -516,6 +644,7 @@ using recv_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int);
 using recvfrom_chk_fn = ssize_t (*)(int, void*, size_t, size_t, int, struct sockaddr*, socklen_t*);
 FRT_DECLARE_REAL_TYPED(__read_chk, read_chk_fn);
 FRT_DECLARE_REAL_TYPED(__pread_chk, pread_chk_fn);
+FRT_DECLARE_REAL_TYPED(__pread64_chk, pread_chk_fn);
 FRT_DECLARE_REAL_TYPED(__recv_chk, recv_chk_fn);
 FRT_DECLARE_REAL_TYPED(__recvfrom_chk, recvfrom_chk_fn);
 } // namespace
@@ -528,10 +657,10 @@ FRT_EXPORT ssize_t __read_chk(int fd, void* buf, size_t n, size_t size) {
     return r;
 }
 FRT_EXPORT ssize_t __pread_chk(int fd, void* buf, size_t n, off_t off, size_t size) {
-    const ssize_t r = REAL(__pread_chk)(fd, buf, n, off, size);
-    after_receive(fd, FRT_CALLER(), r);
-    received_into(buf, r, FRT_CALLER());
-    return r;
+    return read_into(fd, buf, REAL(__pread_chk)(fd, buf, n, off, size), FRT_CALLER());
+}
+FRT_EXPORT ssize_t __pread64_chk(int fd, void* buf, size_t n, off64_t off, size_t size) {
+    return read_into(fd, buf, REAL(__pread64_chk)(fd, buf, n, off, size), FRT_CALLER());
 }
 FRT_EXPORT ssize_t __recv_chk(int fd, void* buf, size_t n, size_t size, int flags) {
     const ssize_t r = REAL(__recv_chk)(fd, buf, n, size, flags);
@@ -554,24 +683,47 @@ FRT_EXPORT int open(const char* path, int flags, ...) {
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(open)(path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(open)(path, flags, mode), FRT_CALLER(), flags);
 }
 FRT_EXPORT int open64(const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(open64)(path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(open64)(path, flags, mode), FRT_CALLER(), flags);
 }
 FRT_EXPORT int openat(int dir, const char* path, int flags, ...) {
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_of(flags, ap);
     va_end(ap);
-    return created(REAL(openat)(dir, path, flags, mode), FRT_CALLER());
+    return file_opened(REAL(openat)(dir, path, flags, mode), FRT_CALLER(), flags);
+}
+FRT_EXPORT int openat64(int dir, const char* path, int flags, ...) {
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_of(flags, ap);
+    va_end(ap);
+    return file_opened(REAL(openat64)(dir, path, flags, mode), FRT_CALLER(), flags);
 }
 FRT_EXPORT int creat(const char* path, mode_t mode) {
-    return created(REAL(creat)(path, mode), FRT_CALLER());
+    return file_opened(REAL(creat)(path, mode), FRT_CALLER(), O_WRONLY);
+}
+FRT_EXPORT int creat64(const char* path, mode_t mode) {
+    return file_opened(REAL(creat64)(path, mode), FRT_CALLER(), O_WRONLY);
+}
+// _FORTIFY_SOURCE's open and openat without a mode (flags not known at compile time).
+FRT_EXPORT int __open_2(const char* path, int flags) {
+    return file_opened(REAL(__open_2)(path, flags), FRT_CALLER(), flags);
+}
+FRT_EXPORT int __open64_2(const char* path, int flags) {
+    return file_opened(REAL(__open64_2)(path, flags), FRT_CALLER(), flags);
+}
+FRT_EXPORT int __openat_2(int dir, const char* path, int flags) {
+    return file_opened(REAL(__openat_2)(dir, path, flags), FRT_CALLER(), flags);
+}
+FRT_EXPORT int __openat64_2(int dir, const char* path, int flags) {
+    return file_opened(REAL(__openat64_2)(dir, path, flags), FRT_CALLER(), flags);
 }
 namespace frt::fd {
 int queue_opened(int fd, u32 queue, u64 pc) {
@@ -594,6 +746,35 @@ u32 queue_of(int fd) {
 FRT_EXPORT int eventfd(unsigned value, int flags) {
     return created(REAL(eventfd)(value, flags), FRT_CALLER());
 }
+// Other calls that hand out a descriptor (a new incarnation of its number): a memfd is a
+// regular file that /proc/self/fd can open again (its file's description, rt_fd_files.cpp).
+FRT_EXPORT int memfd_create(const char* name, unsigned flags) {
+    return file_opened(REAL(memfd_create)(name, flags), FRT_CALLER());
+}
+FRT_EXPORT int open_by_handle_at(int mount, struct file_handle* handle, int flags) {
+    return file_opened(REAL(open_by_handle_at)(mount, handle, flags), FRT_CALLER());
+}
+FRT_EXPORT int inotify_init() {
+    return created(REAL(inotify_init)(), FRT_CALLER());
+}
+FRT_EXPORT int inotify_init1(int flags) {
+    return created(REAL(inotify_init1)(flags), FRT_CALLER());
+}
+FRT_EXPORT int fanotify_init(unsigned flags, unsigned event_flags) {
+    return created(REAL(fanotify_init)(flags, event_flags), FRT_CALLER());
+}
+FRT_EXPORT int pidfd_open(pid_t pid, unsigned flags) {
+    return created(REAL(pidfd_open)(pid, flags), FRT_CALLER());
+}
+FRT_EXPORT int pidfd_getfd(int pidfd, int target, unsigned flags) {
+    return created(REAL(pidfd_getfd)(pidfd, target, flags), FRT_CALLER());
+}
+FRT_EXPORT int posix_openpt(int flags) {
+    return created(REAL(posix_openpt)(flags), FRT_CALLER());
+}
+FRT_EXPORT int getpt() {
+    return created(REAL(getpt)(), FRT_CALLER());
+}
 
 FRT_EXPORT int signalfd(int fd, const sigset_t* mask, int flags) {
     const u64 pc = FRT_CALLER();
@@ -611,17 +792,20 @@ FRT_EXPORT int signalfd(int fd, const sigset_t* mask, int flags) {
 FRT_INTERCEPTOR_ALIAS(signalfd)
 FRT_INTERCEPTOR_ALIAS(read)
 FRT_INTERCEPTOR_ALIAS(pread)
+FRT_INTERCEPTOR_ALIAS(pread64)
 FRT_INTERCEPTOR_ALIAS(readv)
 FRT_INTERCEPTOR_ALIAS(recv)
 FRT_INTERCEPTOR_ALIAS(recvfrom)
 FRT_INTERCEPTOR_ALIAS(recvmsg)
 FRT_INTERCEPTOR_ALIAS(write)
 FRT_INTERCEPTOR_ALIAS(pwrite)
+FRT_INTERCEPTOR_ALIAS(pwrite64)
 FRT_INTERCEPTOR_ALIAS(writev)
 FRT_INTERCEPTOR_ALIAS(send)
 FRT_INTERCEPTOR_ALIAS(sendto)
 FRT_INTERCEPTOR_ALIAS(sendmsg)
 FRT_INTERCEPTOR_ALIAS(close)
+FRT_INTERCEPTOR_ALIAS(shutdown)
 FRT_INTERCEPTOR_ALIAS(close_range)
 FRT_INTERCEPTOR_ALIAS(closefrom)
 FRT_INTERCEPTOR_ALIAS(pipe)
@@ -634,9 +818,25 @@ FRT_INTERCEPTOR_ALIAS(fcntl)
 FRT_INTERCEPTOR_ALIAS(open)
 FRT_INTERCEPTOR_ALIAS(open64)
 FRT_INTERCEPTOR_ALIAS(openat)
+FRT_INTERCEPTOR_ALIAS(openat64)
 FRT_INTERCEPTOR_ALIAS(creat)
+FRT_INTERCEPTOR_ALIAS(creat64)
+FRT_INTERCEPTOR_ALIAS(__open_2)
+FRT_INTERCEPTOR_ALIAS(__open64_2)
+FRT_INTERCEPTOR_ALIAS(__openat_2)
+FRT_INTERCEPTOR_ALIAS(__openat64_2)
 FRT_INTERCEPTOR_ALIAS(eventfd)
+FRT_INTERCEPTOR_ALIAS(memfd_create)
+FRT_INTERCEPTOR_ALIAS(open_by_handle_at)
+FRT_INTERCEPTOR_ALIAS(inotify_init)
+FRT_INTERCEPTOR_ALIAS(inotify_init1)
+FRT_INTERCEPTOR_ALIAS(fanotify_init)
+FRT_INTERCEPTOR_ALIAS(pidfd_open)
+FRT_INTERCEPTOR_ALIAS(pidfd_getfd)
+FRT_INTERCEPTOR_ALIAS(posix_openpt)
+FRT_INTERCEPTOR_ALIAS(getpt)
 FRT_INTERCEPTOR_ALIAS(__read_chk)
 FRT_INTERCEPTOR_ALIAS(__pread_chk)
+FRT_INTERCEPTOR_ALIAS(__pread64_chk)
 FRT_INTERCEPTOR_ALIAS(__recv_chk)
 FRT_INTERCEPTOR_ALIAS(__recvfrom_chk)

@@ -18,6 +18,7 @@ enum Kind : u8 {
     kSignalfdKind,   // a read accepts signals (rt_signals.cpp)
     kStreamSocket,   // SOCK_STREAM, SOCK_SEQPACKET: one connection (rt_socket.cpp)
     kDatagramSocket, // SOCK_DGRAM, SOCK_RAW: addressed datagrams (rt_socket.cpp)
+    kRegularFile,    // its description is its file's (rt_fd_files.cpp): no end of file to send
 };
 
 struct DescriptorState {
@@ -25,9 +26,11 @@ struct DescriptorState {
     std::atomic<u64> peer;        // a connected datagram socket: its peer address's description
     std::atomic<u32> incarnation;
     std::atomic<u8> kind;
-    std::atomic<u8> family;   // sockets: AF_INET, AF_INET6, AF_UNIX, ...
-    std::atomic<u8> resolved; // sockets: `description` is the connection's / bound address's
-    std::atomic<u8> role;     // stream sockets: made by connect() (1) or by accept() (2)
+    std::atomic<u8> family;    // sockets: AF_INET, AF_INET6, AF_UNIX, ...
+    std::atomic<u8> resolved;  // sockets: `description` is the connection's / bound address's
+    std::atomic<u8> role;      // stream sockets: made by connect() (1) or by accept() (2)
+    std::atomic<u8> file_lock; // the flock mode it holds (rt_file_locks.cpp)
+    std::atomic<u8> access;    // its O_ACCMODE + 1 when known (0: ask fcntl)
 };
 
 // fd's state; null when fd is not modelled (negative, kMaxFd or more, or no memory for it).

@@ -3,9 +3,11 @@
 // acquires its writers after it; buffers read and written):
 //
 //   preadv, preadv2             write the first r bytes of the iovecs (r: the result).
-//   pwritev, pwritev2           read all the iovecs' bytes.
+//   pwritev, pwritev2           read all the iovecs' bytes. Their 64 names (preadv64,
+//                               preadv64v2, pwritev64, pwritev64v2: -D_FILE_OFFSET_BITS=64
+//                               programs call them) the same.
 //   recvmmsg                    each message received: its iovecs' first msg_len bytes and
-//                               msg_len itself written.
+//                               msg_len itself written, its header as recvmsg's.
 //   sendmmsg                    each message's iovecs read; msg_len of those sent written.
 //   eventfd_read, eventfd_write glibc's wrappers call read(2)/write(2) inside the library, where
 //                               the interposed read and write do not see them: a receive that
@@ -41,6 +43,10 @@ FRT_DECLARE_REAL(preadv);
 FRT_DECLARE_REAL(pwritev);
 FRT_DECLARE_REAL(preadv2);
 FRT_DECLARE_REAL(pwritev2);
+FRT_DECLARE_REAL(preadv64);
+FRT_DECLARE_REAL(preadv64v2);
+FRT_DECLARE_REAL(pwritev64);
+FRT_DECLARE_REAL(pwritev64v2);
 FRT_DECLARE_REAL(recvmmsg);
 FRT_DECLARE_REAL(sendmmsg);
 FRT_DECLARE_REAL(eventfd_read);
@@ -68,7 +74,7 @@ void message_length_written(const unsigned* len, u64 pc) {
 
 // A kernel-side copy from in to out (splice & co.): the receive on in, then the send on out.
 void relayed(int in, int out, u64 pc) {
-    fd::after_receive(in, pc, 0);
+    fd::after_receive(in, pc, 1); // data (0 would be end of file)
     fd::before_send(out, pc, nullptr, 0);
 }
 // The offset a kernel-side copy reads and advances (null: the descriptor's own position).
@@ -100,15 +106,31 @@ FRT_EXPORT ssize_t pwritev2(int fd, const struct iovec* iov, int n, off_t off, i
     sending(fd, iov, n, FRT_CALLER());
     return REAL(pwritev2)(fd, iov, n, off, flags);
 }
+// -D_FILE_OFFSET_BITS=64 programs call the 64 names (other symbols of the same functions).
+FRT_EXPORT ssize_t preadv64(int fd, const struct iovec* iov, int n, off64_t off) {
+    return received(fd, iov, n, REAL(preadv64)(fd, iov, n, off), FRT_CALLER());
+}
+FRT_EXPORT ssize_t preadv64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
+    return received(fd, iov, n, REAL(preadv64v2)(fd, iov, n, off, flags), FRT_CALLER());
+}
+FRT_EXPORT ssize_t pwritev64(int fd, const struct iovec* iov, int n, off64_t off) {
+    sending(fd, iov, n, FRT_CALLER());
+    return REAL(pwritev64)(fd, iov, n, off);
+}
+FRT_EXPORT ssize_t pwritev64v2(int fd, const struct iovec* iov, int n, off64_t off, int flags) {
+    sending(fd, iov, n, FRT_CALLER());
+    return REAL(pwritev64v2)(fd, iov, n, off, flags);
+}
 FRT_EXPORT int recvmmsg(int fd, struct mmsghdr* msgs, unsigned n, int flags,
                         struct timespec* timeout) {
     const u64 pc = FRT_CALLER();
     const int r = REAL(recvmmsg)(fd, msgs, n, flags, timeout);
-    fd::after_receive(fd, pc, r > 0 ? 0 : -1);
+    fd::after_receive(fd, pc, r > 0 ? r : -1);
     for (int i = 0; i < r; ++i) {
         const struct msghdr& m = msgs[i].msg_hdr;
         fd::iov_access(m.msg_iov, static_cast<int>(m.msg_iovlen), msgs[i].msg_len, true, pc);
         message_length_written(&msgs[i].msg_len, pc);
+        fd::message_header_received(&m, pc);
     }
     return r;
 }
@@ -127,7 +149,7 @@ FRT_EXPORT int sendmmsg(int fd, struct mmsghdr* msgs, unsigned n, int flags) {
 }
 FRT_EXPORT int eventfd_read(int fd, eventfd_t* value) {
     const int r = REAL(eventfd_read)(fd, value);
-    fd::after_receive(fd, FRT_CALLER(), r == 0 ? 0 : -1);
+    fd::after_receive(fd, FRT_CALLER(), r == 0 ? static_cast<ssize_t>(sizeof *value) : -1);
     if (r == 0) fd::received_into(value, sizeof *value, FRT_CALLER());
     return r;
 }
@@ -180,6 +202,10 @@ FRT_INTERCEPTOR_ALIAS(preadv)
 FRT_INTERCEPTOR_ALIAS(preadv2)
 FRT_INTERCEPTOR_ALIAS(pwritev)
 FRT_INTERCEPTOR_ALIAS(pwritev2)
+FRT_INTERCEPTOR_ALIAS(preadv64)
+FRT_INTERCEPTOR_ALIAS(preadv64v2)
+FRT_INTERCEPTOR_ALIAS(pwritev64)
+FRT_INTERCEPTOR_ALIAS(pwritev64v2)
 FRT_INTERCEPTOR_ALIAS(recvmmsg)
 FRT_INTERCEPTOR_ALIAS(sendmmsg)
 FRT_INTERCEPTOR_ALIAS(eventfd_read)

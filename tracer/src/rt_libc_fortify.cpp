@@ -149,6 +149,7 @@ FRT_EXPORT char* __strncat_chk(char* d, const char* s, size_t n, size_t size) {
     return REAL(__strncat_chk)(d, s, n, size);
 }
 FRT_EXPORT char* __fgets_chk(char* s, size_t size, int n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     char* r = REAL(__fgets_chk)(s, size, n, f);
     if (r != nullptr)
@@ -156,6 +157,7 @@ FRT_EXPORT char* __fgets_chk(char* s, size_t size, int n, FILE* f) {
     return r;
 }
 FRT_EXPORT size_t __fread_chk(void* p, size_t size_of_p, size_t size, size_t n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     const size_t r = REAL(__fread_chk)(p, size_of_p, size, n, f);
     if (Call c(FRT_CALLER()); c) c.bytes(p, r * size, true);

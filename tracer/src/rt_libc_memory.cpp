@@ -41,6 +41,7 @@
 #include <strings.h>
 #include <wchar.h>
 
+#include "rt_fd.hpp"
 #include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -433,6 +434,7 @@ FRT_EXPORT size_t fwrite(const void* p, size_t size, size_t n, FILE* f) {
     return REAL(fwrite)(p, size, n, f);
 }
 FRT_EXPORT size_t fread(void* p, size_t size, size_t n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     const size_t r = REAL(fread)(p, size, n, f);
     accessed(FRT_CALLER(), p, size * r, true);
@@ -454,6 +456,7 @@ FRT_EXPORT int puts(const char* s) {
     return REAL(puts)(s);
 }
 FRT_EXPORT char* fgets(char* s, int n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     char* r = REAL(fgets)(s, n, f);
     if (r != nullptr) accessed(FRT_CALLER(), s, string_length(s) + 1, true);
@@ -472,6 +475,7 @@ FRT_EXPORT int putchar(int c) {
     return REAL(putchar)(c);
 }
 ssize_t line_read(u64 pc, char** line, size_t* n, int delim, FILE* f) {
+    StreamInput input(pc, f);
     stream_used(pc, f);
     const ssize_t r = REAL(getdelim)(line, n, delim, f);
     accessed(pc, line, sizeof *line, true);
@@ -490,6 +494,8 @@ FRT_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
 }
 FRT_EXPORT int fflush(FILE* f) {
     stream_used(FRT_CALLER(), f);
+    if (f != nullptr && f->_IO_write_ptr > f->_IO_write_base) // its buffer goes out
+        fd::writes_flushed(f->_fileno, FRT_CALLER());
     const int r = REAL(fflush)(f);
     memory_stream_flushed(FRT_CALLER(), f);
     return r;

@@ -8,7 +8,8 @@
 //   ctime_r, asctime_r                    read the time / struct tm, write the text.
 //   stat, lstat, fstat, fstatat           read the path, write the struct stat (on success);
 //                                         also the 64-bit names (stat64, ...), statx,
-//                                         statfs/fstatfs and statvfs/fstatvfs.
+//                                         statfs/fstatfs and statvfs/fstatvfs (and their
+//                                         64 names).
 //   rand_r                                read and write the seed (a shared seed races).
 //   getcwd                                writes the path it stores (with its terminator).
 //   strtol & co., strtod & co.            read the characters parsed and the one that ended
@@ -94,6 +95,10 @@ FRT_DECLARE_REAL(statfs);
 FRT_DECLARE_REAL(fstatfs);
 FRT_DECLARE_REAL(statvfs);
 FRT_DECLARE_REAL(fstatvfs);
+FRT_DECLARE_REAL(statfs64);
+FRT_DECLARE_REAL(fstatfs64);
+FRT_DECLARE_REAL(statvfs64);
+FRT_DECLARE_REAL(fstatvfs64);
 FRT_DECLARE_REAL(rand_r);
 FRT_DECLARE_REAL(getcwd);
 FRT_DECLARE_REAL(strtol);
@@ -246,6 +251,18 @@ FRT_EXPORT int statvfs(const char* path, struct statvfs* st) {
 }
 FRT_EXPORT int fstatvfs(int fd, struct statvfs* st) {
     return status_stored(FRT_CALLER(), nullptr, st, REAL(fstatvfs)(fd, st));
+}
+FRT_EXPORT int statfs64(const char* path, struct statfs64* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statfs64)(path, st));
+}
+FRT_EXPORT int fstatfs64(int fd, struct statfs64* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstatfs64)(fd, st));
+}
+FRT_EXPORT int statvfs64(const char* path, struct statvfs64* st) {
+    return status_stored(FRT_CALLER(), path, st, REAL(statvfs64)(path, st));
+}
+FRT_EXPORT int fstatvfs64(int fd, struct statvfs64* st) {
+    return status_stored(FRT_CALLER(), nullptr, st, REAL(fstatvfs64)(fd, st));
 }
 FRT_EXPORT int rand_r(unsigned* seed) {
     accessed(FRT_CALLER(), seed, sizeof *seed, false);
@@ -492,6 +509,10 @@ FRT_INTERCEPTOR_ALIAS(statfs)
 FRT_INTERCEPTOR_ALIAS(fstatfs)
 FRT_INTERCEPTOR_ALIAS(statvfs)
 FRT_INTERCEPTOR_ALIAS(fstatvfs)
+FRT_INTERCEPTOR_ALIAS(statfs64)
+FRT_INTERCEPTOR_ALIAS(fstatfs64)
+FRT_INTERCEPTOR_ALIAS(statvfs64)
+FRT_INTERCEPTOR_ALIAS(fstatvfs64)
 FRT_INTERCEPTOR_ALIAS(rand_r)
 FRT_INTERCEPTOR_ALIAS(getcwd)
 FRT_INTERCEPTOR_ALIAS(strtol)

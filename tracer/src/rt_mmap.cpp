@@ -21,8 +21,17 @@
 //           the kernel's choice): a write of the range when the call succeeds, as the mapping's
 //           is; other advice changes no contents. (glibc's posix_madvise ignores
 //           POSIX_MADV_DONTNEED: nothing to record.)
+//   mremap  the part of the old range the call gives back (all of it with MREMAP_MAYMOVE: the
+//           kernel may move the mapping, and an access by another thread that nothing orders
+//           after the call may then hit the old address; the tail when it shrinks) is
+//           unmapped as by munmap, before the call; MREMAP_DONTUNMAP leaves the old range
+//           mapped without its contents: a write of it, no free. The part the call maps (the
+//           whole new range with MREMAP_MAYMOVE, the extension when it grows in place) is
+//           mapped as by mmap, after it: it acquires the unmappings of its bytes (a range
+//           another thread unmapped, or a mremap moved away from) and is written.
 // glibc's own mappings (malloc's large blocks, thread stacks) do not come through here: malloc
 // records its blocks itself (rt_allocator.cpp), stacks are ordered by their threads' ends.
+#include <stdarg.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -40,6 +49,8 @@ FRT_DECLARE_REAL(mmap);
 FRT_DECLARE_REAL(mmap64);
 FRT_DECLARE_REAL(munmap);
 FRT_DECLARE_REAL(madvise);
+using mremap_fn = void* (*)(void*, size_t, size_t, int, ...);
+FRT_DECLARE_REAL_TYPED(mremap, mremap_fn);
 
 // The runtime maps its own memory early (thread states), possibly before the real functions
 // are resolved or while this thread is inside dlsym: then the system call itself.
@@ -99,6 +110,48 @@ FRT_EXPORT int munmap(void* address, size_t length) {
 }
 
 namespace {
+// [lo, lo + length) is unmapped by the call at pc: a write of it, then its free (before the
+// kernel can hand the range out again). `free`: false when the range stays mapped.
+void unmapping(u64 lo, u64 length, bool free, u64 pc) {
+    if (length == 0) return;
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return;
+    library_access(scope.thread(), pc, reinterpret_cast<void*>(lo), length, true);
+    if (free) record_free(scope.thread(), lo, lo + length, pc);
+}
+} // namespace
+
+FRT_EXPORT void* mremap(void* old_address, size_t old_size, size_t new_size, int flags, ...) {
+    void* new_address = nullptr;
+    if (flags & MREMAP_FIXED) {
+        va_list ap;
+        va_start(ap, flags);
+        new_address = va_arg(ap, void*);
+        va_end(ap);
+    }
+    const u64 pc = FRT_CALLER();
+    const u64 lo = reinterpret_cast<u64>(old_address);
+    const bool may_move = (flags & MREMAP_MAYMOVE) != 0;
+    if (unmaps_something(lo, old_size)) {
+        if (may_move)
+            unmapping(lo, old_size, (flags & MREMAP_DONTUNMAP) == 0, pc);
+        else if (new_size < old_size)
+            unmapping(lo + new_size, old_size - new_size, true, pc);
+    }
+    auto real = REAL(mremap);
+    void* p = real != nullptr
+                  ? real(old_address, old_size, new_size, flags, new_address)
+                  : reinterpret_cast<void*>(system_call(SYS_mremap, old_address, old_size, new_size,
+                                                        flags, new_address));
+    if (p == MAP_FAILED) return p;
+    if (may_move)
+        mapped(p, new_size, pc);
+    else if (new_size > old_size)
+        mapped(static_cast<char*>(p) + old_size, new_size - old_size, pc);
+    return p;
+}
+
+namespace {
 bool discards_contents(int advice) {
     return advice == MADV_DONTNEED || advice == MADV_REMOVE || advice == MADV_FREE;
 }
@@ -122,3 +175,4 @@ FRT_INTERCEPTOR_ALIAS(mmap)
 FRT_INTERCEPTOR_ALIAS(mmap64)
 FRT_INTERCEPTOR_ALIAS(munmap)
 FRT_INTERCEPTOR_ALIAS(madvise)
+FRT_INTERCEPTOR_ALIAS(mremap)

@@ -236,7 +236,7 @@ ssize_t receive_message(mqd_t q, char* buf, unsigned* prio, u64 pc, Receive rece
         if (InterceptorScope scope(enter_call(pc)); scope)
             acquire_now(scope.thread(), fmt::kObjFile, ticket_object(c, match.position), pc);
     } else {
-        fd::after_receive(q, pc, r >= 0 ? 0 : -1, priority);
+        fd::after_receive(q, pc, r >= 0 ? 1 : -1, priority); // a message (0: end of file)
     }
     if (r >= 0) {
         fd::received_into(buf, r, pc);

@@ -194,6 +194,7 @@ int scan(u64 pc, Real real, Source source, const Char* format, va_list ap) {
 template <class Real, class Char>
 int scan_stdin(u64 pc, Real real, const Char* format, va_list ap) {
     stream_used(pc, stdin);
+    StreamInput input(pc, stdin);
     va_list copy;
     va_copy(copy, ap);
     const int r = real(format, ap);
@@ -250,14 +251,17 @@ FRT_EXPORT int __isoc99_sscanf(const char* s, const char* format, ...) {
 
 FRT_EXPORT int c_vfscanf(FILE* f, const char* format, va_list ap) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     return scan(FRT_CALLER(), REAL(vfscanf), f, format, ap);
 }
 FRT_EXPORT int __isoc99_vfscanf(FILE* f, const char* format, va_list ap) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     return scan(FRT_CALLER(), REAL(__isoc99_vfscanf), f, format, ap);
 }
 FRT_EXPORT int c_fscanf(FILE* f, const char* format, ...) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     va_list ap;
     va_start(ap, format);
     const int r = scan(FRT_CALLER(), REAL(vfscanf), f, format, ap);
@@ -266,6 +270,7 @@ FRT_EXPORT int c_fscanf(FILE* f, const char* format, ...) {
 }
 FRT_EXPORT int __isoc99_fscanf(FILE* f, const char* format, ...) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     va_list ap;
     va_start(ap, format);
     const int r = scan(FRT_CALLER(), REAL(__isoc99_vfscanf), f, format, ap);
@@ -321,14 +326,17 @@ FRT_EXPORT int __isoc99_swscanf(const wchar_t* s, const wchar_t* format, ...) {
 }
 FRT_EXPORT int c_vfwscanf(FILE* f, const wchar_t* format, va_list ap) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     return scan(FRT_CALLER(), REAL(vfwscanf), f, format, ap);
 }
 FRT_EXPORT int __isoc99_vfwscanf(FILE* f, const wchar_t* format, va_list ap) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     return scan(FRT_CALLER(), REAL(__isoc99_vfwscanf), f, format, ap);
 }
 FRT_EXPORT int c_fwscanf(FILE* f, const wchar_t* format, ...) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     va_list ap;
     va_start(ap, format);
     const int r = scan(FRT_CALLER(), REAL(vfwscanf), f, format, ap);
@@ -337,6 +345,7 @@ FRT_EXPORT int c_fwscanf(FILE* f, const wchar_t* format, ...) {
 }
 FRT_EXPORT int __isoc99_fwscanf(FILE* f, const wchar_t* format, ...) {
     stream_used(FRT_CALLER(), f);
+    StreamInput input(FRT_CALLER(), f);
     va_list ap;
     va_start(ap, format);
     const int r = scan(FRT_CALLER(), REAL(__isoc99_vfwscanf), f, format, ap);

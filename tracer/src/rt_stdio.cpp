@@ -99,7 +99,7 @@ void memory_stream_stored(u64 pc, const MemoryStream& m) {
 
 FILE* opened(FILE* f, u64 pc) {
     tls_library_call_pc = 0;
-    if (f != nullptr) fd::created(REAL(fileno)(f), pc);
+    if (f != nullptr) fd::file_opened(REAL(fileno)(f), pc);
     return f;
 }
 // glibc allocates the FILE (and later its buffer) inside the call: the program's allocation.
@@ -107,8 +107,12 @@ u64 opening(u64 pc) {
     if (!from_runtime(pc)) tls_library_call_pc = pc;
     return pc;
 }
+// The C library writes out what the stream's buffer holds, then closes its descriptor.
 void closing(FILE* f, u64 pc) {
-    if (f != nullptr) fd::retired(REAL(fileno)(f), pc);
+    if (f == nullptr) return;
+    const int fd = REAL(fileno)(f);
+    if (f->_IO_write_ptr > f->_IO_write_base) fd::writes_flushed(fd, pc);
+    fd::retired(fd, pc);
 }
 } // namespace
 

@@ -21,6 +21,25 @@ void stream_lock_used(ThreadState* t, u64 pc, FILE* f);
 // flags), and of its lock field when the thread does not hold the stream (flockfile).
 void stream_used_unlocked(u64 pc, FILE* f, bool modifies);
 
+// Made around an input call on f at pc (before the real call, destroyed after it): when the
+// call refilled the stream's buffer from its descriptor, or met end of file, a receive on the
+// descriptor (rt_stdio_input.cpp).
+class StreamInput {
+  public:
+    StreamInput(u64 pc, FILE* f);
+    ~StreamInput();
+    StreamInput(const StreamInput&) = delete;
+    StreamInput& operator=(const StreamInput&) = delete;
+
+  private:
+    u64 pc_;
+    FILE* f_;
+    char* base_ = nullptr;
+    char* ptr_ = nullptr;
+    char* end_ = nullptr;
+    int flags_ = 0;
+};
+
 // fflush(f) at pc returned: if f is a memory stream (open_memstream, fmemopen), what it stored
 // into the program's memory (rt_stdio.cpp).
 void memory_stream_flushed(u64 pc, FILE* f);

@@ -228,14 +228,17 @@ FRT_EXPORT void funlockfile(FILE* f) {
 // --- calls that lock the stream ------------------------------------------------------------------
 
 FRT_EXPORT int fgetc(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     return REAL(fgetc)(f);
 }
 FRT_EXPORT int getc(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     return REAL(getc)(f);
 }
 FRT_EXPORT int getchar() {
+    StreamInput input(FRT_CALLER(), stdin);
     stream_used(FRT_CALLER(), stdin);
     return REAL(getchar)();
 }
@@ -330,14 +333,17 @@ FRT_EXPORT int fileno(FILE* f) {
 // ------------------------------------------------------------------------------
 
 FRT_EXPORT int getc_unlocked(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     used_unlocked(FRT_CALLER(), f, true);
     return REAL(getc_unlocked)(f);
 }
 FRT_EXPORT int getchar_unlocked() {
+    StreamInput input(FRT_CALLER(), stdin);
     used_unlocked(FRT_CALLER(), stdin, true);
     return REAL(getchar_unlocked)();
 }
 FRT_EXPORT int fgetc_unlocked(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     used_unlocked(FRT_CALLER(), f, true);
     return REAL(fgetc_unlocked)(f);
 }
@@ -354,6 +360,7 @@ FRT_EXPORT int fputc_unlocked(int c, FILE* f) {
     return REAL(fputc_unlocked)(c, f);
 }
 FRT_EXPORT size_t fread_unlocked(void* p, size_t size, size_t n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     used_unlocked(FRT_CALLER(), f, true);
     const size_t r = REAL(fread_unlocked)(p, size, n, f);
     accessed(FRT_CALLER(), p, size * r, true);
@@ -365,6 +372,7 @@ FRT_EXPORT size_t fwrite_unlocked(const void* p, size_t size, size_t n, FILE* f)
     return REAL(fwrite_unlocked)(p, size, n, f);
 }
 FRT_EXPORT char* fgets_unlocked(char* s, int n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     used_unlocked(FRT_CALLER(), f, true);
     char* r = REAL(fgets_unlocked)(s, n, f);
     if (r != nullptr) accessed(FRT_CALLER(), s, string_length(s) + 1, true);

@@ -89,14 +89,17 @@ int formatted(u64 pc, wchar_t* buf, size_t n, const wchar_t* format, va_list ap)
 // --- calls that lock the stream ----------------------------------------------------------------
 
 FRT_EXPORT wint_t fgetwc(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     return REAL(fgetwc)(f);
 }
 FRT_EXPORT wint_t getwc(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     return REAL(getwc)(f);
 }
 FRT_EXPORT wint_t getwchar() {
+    StreamInput input(FRT_CALLER(), stdin);
     stream_used(FRT_CALLER(), stdin);
     return REAL(getwchar)();
 }
@@ -117,6 +120,7 @@ FRT_EXPORT wint_t ungetwc(wint_t c, FILE* f) {
     return REAL(ungetwc)(c, f);
 }
 FRT_EXPORT wchar_t* fgetws(wchar_t* s, int n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used(FRT_CALLER(), f);
     wchar_t* r = REAL(fgetws)(s, n, f);
     if (r != nullptr) text_used(FRT_CALLER(), s, true);
@@ -165,14 +169,17 @@ FRT_EXPORT int swprintf(wchar_t* buf, size_t n, const wchar_t* format, ...) {
 // --- _unlocked calls ---------------------------------------------------------------------------
 
 FRT_EXPORT wint_t getwc_unlocked(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used_unlocked(FRT_CALLER(), f, true);
     return REAL(getwc_unlocked)(f);
 }
 FRT_EXPORT wint_t getwchar_unlocked() {
+    StreamInput input(FRT_CALLER(), stdin);
     stream_used_unlocked(FRT_CALLER(), stdin, true);
     return REAL(getwchar_unlocked)();
 }
 FRT_EXPORT wint_t fgetwc_unlocked(FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used_unlocked(FRT_CALLER(), f, true);
     return REAL(fgetwc_unlocked)(f);
 }
@@ -189,6 +196,7 @@ FRT_EXPORT wint_t putwchar_unlocked(wchar_t c) {
     return REAL(putwchar_unlocked)(c);
 }
 FRT_EXPORT wchar_t* fgetws_unlocked(wchar_t* s, int n, FILE* f) {
+    StreamInput input(FRT_CALLER(), f);
     stream_used_unlocked(FRT_CALLER(), f, true);
     wchar_t* r = REAL(fgetws_unlocked)(s, n, f);
     if (r != nullptr) text_used(FRT_CALLER(), s, true);

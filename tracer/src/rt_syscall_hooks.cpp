@@ -125,6 +125,7 @@ FRT_HOOK_POST(recvmsg)(long res, long fd, long msg, long) {
     const auto* m = as_ptr<const msghdr>(msg);
     hook_received_iov(res, fd, reinterpret_cast<long>(m->msg_iov), static_cast<long>(m->msg_iovlen),
                       FRT_CALLER());
+    if (res >= 0) message_header_received(m, FRT_CALLER());
 }
 
 // --- data out ---------------------------------------------------------------------------------
@@ -174,15 +175,15 @@ FRT_HOOK_PRE(close)(long fd) {
 FRT_HOOK_POST(close)(long, long) {}
 FRT_HOOK_PRE(pipe)(long) {}
 FRT_HOOK_POST(pipe)(long res, long fds) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER(), true);
 }
 FRT_HOOK_PRE(pipe2)(long, long) {}
 FRT_HOOK_POST(pipe2)(long res, long fds, long) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER(), true);
 }
 FRT_HOOK_PRE(socketpair)(long, long, long, long) {}
 FRT_HOOK_POST(socketpair)(long res, long, long, long, long fds) {
-    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER());
+    pipe_created(static_cast<int>(res), as_ptr<const int>(fds), FRT_CALLER(), false);
 }
 FRT_HOOK_PRE(dup)(long) {}
 FRT_HOOK_POST(dup)(long res, long fd) {
@@ -204,15 +205,15 @@ FRT_HOOK_POST(dup3)(long res, long oldfd, long, long) {
 }
 FRT_HOOK_PRE(open)(long, long, long) {}
 FRT_HOOK_POST(open)(long res, long, long, long) {
-    created(as_fd(res), FRT_CALLER());
+    file_opened(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(openat)(long, long, long, long) {}
 FRT_HOOK_POST(openat)(long res, long, long, long, long) {
-    created(as_fd(res), FRT_CALLER());
+    file_opened(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(creat)(long, long) {}
 FRT_HOOK_POST(creat)(long res, long, long) {
-    created(as_fd(res), FRT_CALLER());
+    file_opened(as_fd(res), FRT_CALLER());
 }
 FRT_HOOK_PRE(eventfd)(long) {}
 FRT_HOOK_POST(eventfd)(long res, long) {
