@@ -190,6 +190,17 @@ elseif(MODE STREQUAL "detached-at-exit")
     expect("run ${i}: the workers' race, got ${races}" races GREATER 0)
   endforeach()
 
+elseif(MODE STREQUAL "exit-wakes-sleeper")
+  # a worker's exit() while main sleeps: the exit flush must not wake main early
+  build(${SRC}/exit_wakes_sleeper.c ${WORK}/exit-wakes-sleeper)
+  foreach(i RANGE 1 3)
+    run(r COMMAND ${BIN}/firstrace record -q -o ${WORK}/exit-wakes-sleeper.trace
+                  -- ${WORK}/exit-wakes-sleeper)
+    expect("run ${i}: the program's own exit status 0, got ${r_rc}: ${r_err}" r_rc EQUAL 0)
+    string(FIND "${r_err}" "main woke early" woke)
+    expect("run ${i}: main not woken by the exit flush: ${r_err}" woke EQUAL -1)
+  endforeach()
+
 elseif(MODE STREQUAL "outliving-child")
   # a descendant that runs on keeps record waiting only --wait-descendants seconds
   build(${SRC}/outliving_child.c ${WORK}/outliving-child)

@@ -245,6 +245,15 @@ FRT_EXPORT void* valloc(size_t n) {
     heap_allocated(p, n, FRT_CALLER());
     return p;
 }
+// pvalloc (glibc): valloc of the size rounded up to whole pages (one page for 0).
+FRT_EXPORT void* pvalloc(size_t n) {
+    const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    const size_t rounded = n == 0 ? page : (n + page - 1) / page * page;
+    if (rounded < n) return nullptr; // the rounding overflowed: glibc fails with ENOMEM too
+    void* p = __libc_memalign(page, rounded);
+    heap_allocated(p, rounded, FRT_CALLER());
+    return p;
+}
 
 // --- the sanitizer allocator interface (sanitizer/allocator_interface.h), on glibc's malloc ---
 
@@ -363,3 +372,4 @@ FRT_INTERCEPTOR_ALIAS(posix_memalign)
 FRT_INTERCEPTOR_ALIAS(aligned_alloc)
 FRT_INTERCEPTOR_ALIAS(memalign)
 FRT_INTERCEPTOR_ALIAS(valloc)
+FRT_INTERCEPTOR_ALIAS(pvalloc)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -36,7 +37,36 @@ std::atomic<bool> g_finalized{false};
 std::atomic<u32> g_exit_acks{0};
 std::atomic<bool> g_exit_end_records{false};
 
-void on_exit_flush_signal(int, siginfo_t*, void*) {
+// Whether the system call this signal interrupted fails with EINTR when the handler returns:
+// one the kernel does not restart under SA_RESTART (pause, sleep, poll, select, epoll_wait,
+// sigsuspend, ...; x86-64: the handler sees -EINTR in rax, just after a `syscall` instruction).
+bool interrupted_call_fails(const void* context) {
+#if defined(__x86_64__)
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    if (uc == nullptr || uc->uc_mcontext.gregs[REG_RAX] != -EINTR) return false;
+    const auto* ip = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]);
+    return ip != nullptr && ip[-2] == 0x0f && ip[-1] == 0x05;
+#else
+    (void)context;
+    return false;
+#endif
+}
+
+// A thread the exit flush woke from such a call would run on where the exit had stopped it: a
+// main blocked in pause() or sleep() while a worker calls exit() would return from main with
+// its own status, or print, as it never does untraced. It waits here instead, every signal
+// blocked (the handler's mask), for the exit to end the process: bounded, should the exit wait
+// for it after all (a library's destructor joining it), when it goes on as before. Only a thread
+// outside the runtime: one inside may hold what the exit still needs.
+void wait_for_the_process_end() {
+    const u64 until = now() + 2'000'000'000ull;
+    while (now() < until) {
+        struct timespec pause = {0, 10'000'000};
+        system_call(SYS_nanosleep, &pause, nullptr);
+    }
+}
+
+void on_exit_flush_signal(int, siginfo_t*, void* context) {
     const int saved_errno = errno;
     ThreadState* t = tls_state;
     // Sent by an exec's finish: the thread parks until the exec's outcome (rt_exec_finish.cpp).
@@ -46,6 +76,7 @@ void on_exit_flush_signal(int, siginfo_t*, void*) {
     }
     // (only while the trace ends: an instance sent by an exec's finish to a thread that was
     // inside the runtime may arrive after the failed exec, when the trace goes on)
+    bool wait = false;
     if (t != nullptr && t->guard == 0 && !t->ended && !t->abandoned.load() && finalized()) {
         t->guard = 1; // stays set: after the exit flush the thread is no longer traced
         const u64 c = now();
@@ -54,8 +85,10 @@ void on_exit_flush_signal(int, siginfo_t*, void*) {
             emit_switch(t, t->thread_pid);
             emit_end(t, c);
         }
+        wait = interrupted_call_fails(context);
     }
     g_exit_acks.fetch_add(1, std::memory_order_release);
+    if (wait) wait_for_the_process_end();
     errno = saved_errno;
 }
 
