@@ -41,8 +41,7 @@ typedef enum {
 #else
 #define FIRSTRACE_TSAN_BOOL _Bool
 #endif
-#define FIRSTRACE_TSAN_RMW(bits, U, op)                                                            \
-    U __tsan_atomic##bits##_##op(volatile void* a, U v, int mo);
+#define FIRSTRACE_TSAN_RMW(bits, U, op) U __tsan_atomic##bits##_##op(volatile void* a, U v, int mo);
 #define FIRSTRACE_TSAN_ATOMICS(bits, U)                                                            \
     U __tsan_atomic##bits##_load(const volatile void* a, int mo);                                  \
     void __tsan_atomic##bits##_store(volatile void* a, U v, int mo);                               \
