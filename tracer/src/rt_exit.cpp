@@ -44,8 +44,12 @@ bool interrupted_call_fails(const void* context) {
 #if defined(__x86_64__)
     const auto* uc = static_cast<const ucontext_t*>(context);
     if (uc == nullptr || uc->uc_mcontext.gregs[REG_RAX] != -EINTR) return false;
-    const auto* ip = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]);
-    return ip != nullptr && ip[-2] == 0x0f && ip[-1] == 0x05;
+    // rax may hold -EINTR by chance anywhere: read the instruction before only within the
+    // page of ip (mapped: the thread was executing there), never the page before it
+    const auto rip = static_cast<u64>(uc->uc_mcontext.gregs[REG_RIP]);
+    if (rip % 4096 < 2) return false;
+    const auto* ip = reinterpret_cast<const unsigned char*>(rip);
+    return ip[-2] == 0x0f && ip[-1] == 0x05;
 #else
     (void)context;
     return false;
