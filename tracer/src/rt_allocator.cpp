@@ -194,8 +194,7 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     ThreadState* t = scope.thread();
     const u64 lo = reinterpret_cast<u64>(p);
     emit_alloc(t, lo, n, pc);
-    if (glibc_mapped_chunk(p) && overlaps_dead_stack(lo, lo + malloc_usable_size(p)))
-        record_mapping(t, lo, lo + malloc_usable_size(p), pc);
+    if (glibc_mapped_chunk(p)) record_mapping(t, lo, lo + malloc_usable_size(p), pc);
     record_reuse(t, lo, lo + malloc_usable_size(p), pc);
     if (!for_system_library) library_access(t, pc, p, n, true);
 }

@@ -170,7 +170,7 @@ void storage_handed_over(ThreadState* t) {
     t->stack_hi = hi;
     if (find_object(fmt::kObjThreadStorage, self) == nullptr) {
         if (!known) return;
-        if (overlaps_dead_stack(lo, hi)) record_mapping(t, lo, hi, 0);
+        record_mapping(t, lo, hi, 0);
         record_reuse(t, lo, hi, 0);
         return;
     }

@@ -65,7 +65,7 @@ void mapped(void* p, size_t length, u64 pc) {
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
     const u64 lo = reinterpret_cast<u64>(p);
-    if (overlaps_dead_stack(lo, lo + length)) record_mapping(scope.thread(), lo, lo + length, pc);
+    record_mapping(scope.thread(), lo, lo + length, pc);
     record_reuse(scope.thread(), lo, lo + length, pc);
     library_access(scope.thread(), pc, p, length, true);
 }

@@ -95,6 +95,7 @@ void stack_died(u64 lo, u64 hi) {
     g_dead_hi[i].store(hi, std::memory_order_release);
 }
 
+namespace {
 bool overlaps_dead_stack(u64 lo, u64 hi) {
     const u32 n = g_dead_next.load(std::memory_order_relaxed);
     for (u32 i = 0; i < kDeadStacks && i < n; ++i) {
@@ -104,9 +105,11 @@ bool overlaps_dead_stack(u64 lo, u64 hi) {
     }
     return false;
 }
+} // namespace
 
 void record_mapping(ThreadState* t, u64 lo, u64 hi, u64 pc) {
-    record_lifetime_start(t, firstrace::format::kObjMapping, lo, hi, pc);
+    if (overlaps_dead_stack(lo, hi))
+        record_lifetime_start(t, firstrace::format::kObjMapping, lo, hi, pc);
 }
 
 } // namespace frt

@@ -32,15 +32,13 @@ bool own_stack(u64& lo, u64& hi);
 void record_storage_reuse(ThreadState* t, u64 lo, u64 hi, u64 pc);
 // Memory glibc unmaps in its own code: the stack blocks of threads that ended (its stack cache
 // unmaps them when it is full, with no interposed munmap and no mark in the shadow of freed
-// memory). A thread's end remembers its block among the last kDeadStacks; a new mapping (mmap,
-// a block glibc's malloc maps, a stack glibc maps afresh) that overlaps one of them records
-// itself with record_mapping: an Other of kObjMapping at lo with the size as its extra value,
-// which the reader makes a new lifetime of [lo, hi), with no ordering. Only then: a lifetime
-// start makes the analyzer move every later access of the range to its lifetime's key (a
-// mapping of an array the threads then use costs 4x the analysis time and 6x its memory).
+// memory). A thread's end remembers its block among the last kDeadStacks (stack_died).
 void stack_died(u64 lo, u64 hi);
-// Whether [lo, hi) overlaps the block of a thread that ended (one of the last kDeadStacks).
-bool overlaps_dead_stack(u64 lo, u64 hi);
+// A new mapping [lo, hi) (mmap, a block glibc's malloc maps, a stack glibc maps afresh): when it
+// overlaps a remembered dead stack, an Other of kObjMapping at lo with the size as its extra
+// value, which the reader makes a new lifetime of [lo, hi), with no ordering. Only then: a
+// lifetime start makes the analyzer move every later access of the range to its lifetime's key
+// (a mapping of an array the threads then use costs 4x the analysis time and 6x its memory).
 void record_mapping(ThreadState* t, u64 lo, u64 hi, u64 pc);
 
 } // namespace frt
