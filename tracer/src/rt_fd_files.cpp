@@ -40,9 +40,8 @@ struct FileIdentity {
 FileIdentity identify(int fd) {
     struct stat st;
     if (system_call(SYS_fstat, fd, &st) != 0) return {0, false, false};
-    u64 h = (static_cast<u64>(st.st_dev) * 0x9E3779B97F4A7C15ull) ^ static_cast<u64>(st.st_ino);
-    h *= 0xFF51AFD7ED558CCDull;
-    h ^= h >> 31;
+    const u64 h =
+        hash64((static_cast<u64>(st.st_dev) * 0x9E3779B97F4A7C15ull) ^ static_cast<u64>(st.st_ino));
     return {h | 1, S_ISREG(st.st_mode), S_ISFIFO(st.st_mode)};
 }
 } // namespace
