@@ -77,3 +77,10 @@ if(DEFINED REPORT_CHECK)
     message(FATAL_ERROR "${out}${err}\n${text}")
   endif()
 endif()
+
+# A passing check leaves nothing behind: the suite's traces and databases take over 2 GB
+# otherwise (a CI machine's disk filled up). A failing check stops above and keeps its files
+# for a look; FIRSTRACE_KEEP_TEST_WORK=1 keeps them always.
+if(NOT DEFINED ENV{FIRSTRACE_KEEP_TEST_WORK})
+  file(REMOVE_RECURSE ${exe}.trace ${exe}.db ${exe}.json ${exe}.txt ${exe})
+endif()
