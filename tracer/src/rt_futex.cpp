@@ -186,6 +186,54 @@ long returned(Outcome o) {
     return o.result;
 }
 
+// The Releases a modelled call makes before the kernel runs it: of the words it wakes or moves
+// waiters between (and the requeue link), the array of waiters futex_waitv reads. A call that
+// may wait ends the computation event before it.
+void releases_before(ThreadState* t, FutexOp op, long number, const long (&a)[6], u64 pc) {
+    switch (op) {
+    case FutexOp::Wake:
+        release_word(t, static_cast<u64>(a[0]), pc);
+        return;
+    case FutexOp::Requeue:
+        if (u64 from, to; requeue_words(number, a, from, to)) {
+            if (number == kSysFutexRequeue)
+                library_access(t, pc, word(a[0]), 2 * sizeof(FutexWaiter), false);
+            release_word(t, from, pc);
+            release_word(t, to, pc);
+            link_requeue(from, to);
+        }
+        return;
+    case FutexOp::WakeOp:
+        release_word(t, static_cast<u64>(a[0]), pc);
+        release_word(t, static_cast<u64>(a[4]), pc);
+        add_access_slow(t, pc, static_cast<u64>(a[4]), sizeof(u32), fmt::kAtomic | fmt::kWrite);
+        return;
+    case FutexOp::WaitMany:
+        library_access(t, pc, word(a[0]), waiter_count(a[1]) * sizeof(FutexWaiter), false);
+        [[fallthrough]];
+    default:
+        close_computation(t, now());
+        return;
+    }
+}
+
+// The Acquires of a call that returned `result` (-1 and `error` when it failed).
+void acquires_after(ThreadState* t, FutexOp op, const long (&a)[6], long result, int error,
+                    u64 pc) {
+    const bool woken = result >= 0 || error == EAGAIN;
+    if (op == FutexOp::Wait && woken) acquire_wait(t, static_cast<u64>(a[0]), pc);
+    if (op == FutexOp::Lock && result == 0) acquire_word(t, static_cast<u64>(a[0]), pc);
+    if (op == FutexOp::WaitRequeuePi && woken) {
+        acquire_wait(t, static_cast<u64>(a[0]), pc);
+        if (result == 0) acquire_word(t, static_cast<u64>(a[4]), pc);
+    }
+    if (op == FutexOp::WaitMany && woken) {
+        const auto* w = reinterpret_cast<const FutexWaiter*>(a[0]);
+        for (long i = 0; i < waiter_count(a[1]); ++i)
+            if (result < 0 || i == result) acquire_wait(t, w[i].uaddr, pc);
+    }
+}
+
 } // namespace
 
 bool frt::futex_call_modelled(long number, const long (&a)[6]) {
@@ -200,47 +248,13 @@ long frt::futex_call(long number, const long (&a)[6], SyscallFn real, u64 pc) {
         InterceptorScope scope(enter_call(pc));
         if (!scope) return real(number, a[0], a[1], a[2], a[3], a[4], a[5]);
         ThreadState* t = scope.thread();
-        switch (op) {
-        case FutexOp::Wake:
-            release_word(t, static_cast<u64>(a[0]), pc);
+        releases_before(t, op, number, a, pc);
+        if (op == FutexOp::Wake || op == FutexOp::Requeue)
             return returned(call_outside(scope, number, a, real));
-        case FutexOp::Requeue:
-            if (u64 from, to; requeue_words(number, a, from, to)) {
-                if (number == kSysFutexRequeue)
-                    library_access(t, pc, word(a[0]), 2 * sizeof(FutexWaiter), false);
-                release_word(t, from, pc);
-                release_word(t, to, pc);
-                link_requeue(from, to);
-            }
-            return returned(call_outside(scope, number, a, real));
-        case FutexOp::WakeOp:
-            release_word(t, static_cast<u64>(a[0]), pc);
-            release_word(t, static_cast<u64>(a[4]), pc);
-            add_access_slow(t, pc, static_cast<u64>(a[4]), sizeof(u32), fmt::kAtomic | fmt::kWrite);
-            break; // the call itself is the atomic operation, recorded below
-        case FutexOp::WaitMany:
-            library_access(t, pc, word(a[0]), waiter_count(a[1]) * sizeof(FutexWaiter), false);
-            [[fallthrough]];
-        default: {
-            close_computation(t, now());
+        if (op != FutexOp::WakeOp) {
             const Outcome o = call_outside(scope, number, a, real);
-            result = o.result;
-            error = o.error;
-            const bool woken = result >= 0 || error == EAGAIN;
-            if (op == FutexOp::Wait && woken) acquire_wait(t, static_cast<u64>(a[0]), pc);
-            if (op == FutexOp::Lock && result == 0) acquire_word(t, static_cast<u64>(a[0]), pc);
-            if (op == FutexOp::WaitRequeuePi && woken) {
-                acquire_wait(t, static_cast<u64>(a[0]), pc);
-                if (result == 0) acquire_word(t, static_cast<u64>(a[4]), pc);
-            }
-            if (op == FutexOp::WaitMany && woken) {
-                const auto* w = reinterpret_cast<const FutexWaiter*>(a[0]);
-                for (long i = 0; i < waiter_count(a[1]); ++i)
-                    if (result < 0 || i == result) acquire_wait(t, w[i].uaddr, pc);
-            }
-            errno = error;
-            return result;
-        }
+            acquires_after(t, op, a, o.result, o.error, pc);
+            return returned(o);
         }
     }
     // FUTEX_WAKE_OP: the kernel's read-modify-write of the second word, made as an atomic the
@@ -252,4 +266,30 @@ long frt::futex_call(long number, const long (&a)[6], SyscallFn real, u64 pc) {
     });
     errno = error;
     return result;
+}
+
+// The hooks of a call the program makes itself (rt_syscall_hooks.cpp): the same Releases before
+// and Acquires after; FUTEX_WAKE_OP's change of the second word is an atomic write of it.
+void frt::futex_hook_before(long number, const long (&a)[6], u64 pc) {
+    const FutexOp op = classify(number, a[1]);
+    if (op == FutexOp::Unmodelled) return;
+    if (InterceptorScope scope(enter_call(pc)); scope)
+        releases_before(scope.thread(), op, number, a, pc);
+}
+
+void frt::futex_hook_after(long number, const long (&a)[6], long result, u64 pc) {
+    const FutexOp op = classify(number, a[1]);
+    if (op == FutexOp::Unmodelled) return;
+    // A raw system call returns -errno; syscall() returns -1 and sets errno.
+    int error = 0;
+    if (result == -1) {
+        error = errno;
+    } else if (result < 0 && result >= -4095) {
+        error = static_cast<int>(-result);
+        result = -1;
+    }
+    const int saved = errno;
+    if (InterceptorScope scope(enter_call(pc)); scope)
+        acquires_after(scope.thread(), op, a, result, error, pc);
+    errno = saved;
 }

@@ -16,6 +16,10 @@ using SyscallFn = long (*)(long, ...);
 bool futex_call_modelled(long number, const long (&a)[6]);
 // Makes the modelled futex call through `real` with its Releases before and Acquires after.
 long futex_call(long number, const long (&a)[6], SyscallFn real, u64 pc);
+// The same model around a futex call the program makes itself and announces with the
+// <sanitizer/linux_syscall_hooks.h> hooks (`result`: the call's return, -errno or -1 with errno).
+void futex_hook_before(long number, const long (&a)[6], u64 pc);
+void futex_hook_after(long number, const long (&a)[6], long result, u64 pc);
 
 // Copies n bytes at the program's address `from` that a system call is about to read, without
 // faulting where the kernel would return EFAULT (process_vm_readv of the process itself): false

@@ -18,11 +18,16 @@
 //   fork                     after, in the child: what glibc's atfork child handler does (the
 //                            child continues in a trace of its own, rt_process.cpp), since the
 //                            raw system call runs no atfork handler
+//   futex                    as the program's syscall(SYS_futex, ...) (rt_futex.cpp): the
+//                            Releases of wakes and requeues before, the Acquires of woken waits
+//                            and taken PI locks after (the hooks of LLVM 15 and later headers)
+//   getrandom                after: the writes of the bytes it stored (res of them)
 //
 // Every other hook of the header (rt_syscall_hooks_unmodelled.inc) is defined too, so that such
 // a program links, and does nothing: the memory its system call reads or writes is not
 // recorded (tracer/README.md, "Not modelled"). The hooks never change what the call does.
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 
@@ -30,6 +35,7 @@
 #include "rt_own_descriptors.hpp"
 #include "rt_record.hpp"
 #include "rt_socket.hpp"
+#include "rt_syscall.hpp"
 
 using namespace frt;
 using namespace frt::fd;
@@ -249,6 +255,20 @@ FRT_HOOK_POST(connect)(long res, long fd, long addr, long len) {
 FRT_HOOK_PRE(fork)() {}
 FRT_HOOK_POST(fork)(long res) {
     if (res == 0) after_fork_in_child();
+}
+
+// --- futexes and results ---------------------------------------------------------------------
+
+FRT_HOOK_PRE(futex)(long uaddr, long op, long val, long timeout, long uaddr2, long val3) {
+    futex_hook_before(SYS_futex, {uaddr, op, val, timeout, uaddr2, val3}, FRT_CALLER());
+}
+FRT_HOOK_POST(futex)
+(long res, long uaddr, long op, long val, long timeout, long uaddr2, long val3) {
+    futex_hook_after(SYS_futex, {uaddr, op, val, timeout, uaddr2, val3}, res, FRT_CALLER());
+}
+FRT_HOOK_PRE(getrandom)(long, long, long) {}
+FRT_HOOK_POST(getrandom)(long res, long buf, long, long) {
+    received_into(as_ptr<void>(buf), res, FRT_CALLER());
 }
 
 // --- the hooks of system calls whose effects are not modelled -------------------------------
