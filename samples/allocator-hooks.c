@@ -2,7 +2,9 @@
 // sanitizer runtimes call on every allocation and free: compiler-rt's malloc_hook test): two
 // workers allocate and free blocks of a marker size, the hooks count them in atomics, main checks
 // the counts after the joins (exit status 1 if a hook was not called: firstrace before called
-// only hooks installed with __sanitizer_install_malloc_and_free_hooks). The hooks are the
+// only hooks installed with __sanitizer_install_malloc_and_free_hooks). Each worker also asks
+// the allocator queries of allocator_interface.h about its block (declared here: gcc ships no
+// such header; exit status 1 if a size is below the size asked for). The hooks are the
 // program's code, traced. No race.
 #include <pthread.h>
 #include <stdatomic.h>
@@ -11,7 +13,10 @@
 #include <stdlib.h>
 
 enum { kMarker = 4242, kBlocks = 100 };
-static atomic_long allocated, freed;
+static atomic_long allocated, freed, wrong_answers;
+int __sanitizer_get_ownership(const volatile void* p);
+size_t __sanitizer_get_allocated_size(const volatile void* p);
+size_t __sanitizer_get_allocated_size_fast(const volatile void* p); // LLVM 17+
 static _Thread_local const volatile void* last_block; // a thread's own
 
 void __sanitizer_malloc_hook(const volatile void* p, size_t n) {
@@ -29,6 +34,9 @@ static void* worker(void* arg) {
     for (int i = 0; i < kBlocks; i++) {
         char* volatile b = malloc(kMarker);
         b[0] = (char)i;
+        if (!__sanitizer_get_ownership(b) || __sanitizer_get_allocated_size(b) < kMarker ||
+            __sanitizer_get_allocated_size_fast(b) < kMarker)
+            atomic_fetch_add_explicit(&wrong_answers, 1, memory_order_relaxed);
         free(b);
     }
     return NULL;
@@ -42,5 +50,5 @@ int main(void) {
         pthread_join(t[i], NULL);
     const long a = atomic_load(&allocated), f = atomic_load(&freed);
     printf("hooks saw %ld allocations and %ld frees of the marker size\n", a, f);
-    return a == 2 * kBlocks && f == 2 * kBlocks ? 0 : 1;
+    return a == 2 * kBlocks && f == 2 * kBlocks && atomic_load(&wrong_answers) == 0 ? 0 : 1;
 }

@@ -259,6 +259,10 @@ FRT_EXPORT void* pvalloc(size_t n) {
 FRT_EXPORT size_t __sanitizer_get_allocated_size(const volatile void* p) {
     return p != nullptr ? malloc_usable_size(const_cast<void*>(p)) : 0;
 }
+// LLVM 17+: the same for a block's start, without the ownership check glibc never makes.
+FRT_EXPORT size_t __sanitizer_get_allocated_size_fast(const volatile void* p) {
+    return __sanitizer_get_allocated_size(p);
+}
 // glibc cannot tell whether an arbitrary pointer is the start of one of its blocks: the heap
 // blocks the program got are in the trace (kRecAlloc), this answers for non-null pointers.
 FRT_EXPORT int __sanitizer_get_ownership(const volatile void* p) {
