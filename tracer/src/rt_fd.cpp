@@ -380,6 +380,7 @@ FRT_DECLARE_REAL(pipe);
 FRT_DECLARE_REAL(pipe2);
 FRT_DECLARE_REAL(socketpair);
 FRT_DECLARE_REAL(fcntl);
+FRT_DECLARE_REAL(fcntl64);
 FRT_DECLARE_REAL(eventfd);
 FRT_DECLARE_REAL(memfd_create);
 FRT_DECLARE_REAL(open_by_handle_at);
@@ -625,15 +626,33 @@ FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
     if (oldfd != newfd) descriptor_used(newfd, FRT_CALLER());
     return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags), false, FRT_CALLER());
 }
+namespace {
+// fcntl and fcntl64: a runtime descriptor is not open for the program; duplicates share the
+// description; open file description locks are locks (rt_file_locks.cpp).
+int descriptor_control(int fd, int cmd, unsigned long arg, u64 pc, int (*real)(int, int, ...)) {
+    if (is_own_descriptor(fd)) return refused(EBADF);
+    if (cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW)
+        return open_description_lock(fd, cmd, reinterpret_cast<const struct flock*>(arg), pc, real);
+    const int r = real(fd, cmd, arg);
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true, pc);
+    return r;
+}
+} // namespace
+
 FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     va_list ap;
     va_start(ap, cmd);
     const unsigned long arg = va_arg(ap, unsigned long); // int, long or pointer: one register
     va_end(ap);
-    if (is_own_descriptor(fd)) return refused(EBADF);
-    const int r = REAL(fcntl)(fd, cmd, arg);
-    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true, FRT_CALLER());
-    return r;
+    return descriptor_control(fd, cmd, arg, FRT_CALLER(), REAL(fcntl));
+}
+// -D_FILE_OFFSET_BITS=64 programs call this name (glibc >= 2.28).
+FRT_EXPORT int fcntl64(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    const unsigned long arg = va_arg(ap, unsigned long);
+    va_end(ap);
+    return descriptor_control(fd, cmd, arg, FRT_CALLER(), REAL(fcntl64));
 }
 
 // _FORTIFY_SOURCE forms (the buffer size known to the compiler is checked by the real ones).
@@ -815,6 +834,7 @@ FRT_INTERCEPTOR_ALIAS(dup)
 FRT_INTERCEPTOR_ALIAS(dup2)
 FRT_INTERCEPTOR_ALIAS(dup3)
 FRT_INTERCEPTOR_ALIAS(fcntl)
+FRT_INTERCEPTOR_ALIAS(fcntl64)
 FRT_INTERCEPTOR_ALIAS(open)
 FRT_INTERCEPTOR_ALIAS(open64)
 FRT_INTERCEPTOR_ALIAS(openat)
