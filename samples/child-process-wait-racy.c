@@ -16,8 +16,7 @@ static atomic_int forked, spawned;
 
 static void* forker(void* arg) {
     pid_t child = fork();
-    if (child == 0)
-        _exit(3);
+    if (child == 0) _exit(3);
     atomic_store_explicit(&forked, 1, memory_order_relaxed);
     forked_config = 1; // RACE
     return arg;
@@ -34,8 +33,7 @@ static void* spawner(void* arg) {
 
 static void* signal_forker(void* arg) {
     pid_t child = fork();
-    if (child == 0)
-        _exit(0);
+    if (child == 0) _exit(0);
     signalled_config = 3; // RACE
     return arg;
 }

@@ -21,8 +21,7 @@ static atomic_int forked, spawned;
 static void* forker(void* arg) {
     forked_config = 1;
     pid_t child = fork();
-    if (child == 0)
-        _exit(3);
+    if (child == 0) _exit(3);
     atomic_store_explicit(&forked, 1, memory_order_relaxed);
     return arg;
 }
@@ -39,8 +38,7 @@ static void* spawner(void* arg) {
 static void* signal_forker(void* arg) {
     signalled_config = 3;
     pid_t child = fork();
-    if (child == 0)
-        _exit(0);
+    if (child == 0) _exit(0);
     return arg;
 }
 
