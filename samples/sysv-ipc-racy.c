@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { kLock = 0, kRecordReady = 1 };
+enum { kLock = 0, kRecordReady = 1, kPolled = 2 };
 static int semaphores, queue;
 static long counter;
-static int record;
+static int record, polled_record;
 static int messages[8];
 static _Atomic(char*) segment; // relaxed
 
@@ -48,6 +48,8 @@ static void* record_filler(void* arg) {
     record = 42;
     semaphore_add(kRecordReady, 1);
     record = 43; // RACE
+    semctl(semaphores, kPolled, SETVAL, 1);
+    polled_record = 5; // RACE
     return arg;
 }
 
@@ -73,7 +75,7 @@ static void* segment_user(void* arg) {
 }
 
 int main(void) {
-    semaphores = semget(IPC_PRIVATE, 2, 0600);
+    semaphores = semget(IPC_PRIVATE, 3, 0600);
     queue = msgget(IPC_PRIVATE, 0600);
     semctl(semaphores, kLock, SETVAL, 1);
     pthread_t t[5];
@@ -88,6 +90,9 @@ int main(void) {
     while (semtimedop(semaphores, &wait_record, 1, &limit) != 0) {
     }
     long seen = record; // RACE
+    while (semctl(semaphores, kPolled, GETVAL) != 1)
+        usleep(100);
+    seen += polled_record; // RACE
     for (int i = 0; i < 8; ++i) {
         struct message m;
         while (msgrcv(queue, &m, sizeof m.index, 0, 0) < 0) {

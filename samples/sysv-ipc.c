@@ -3,7 +3,8 @@
 // a worker posts after filling a record (main's semtimedop waits for it), messages whose
 // index names a record the sender wrote before sending, and a shared memory segment that a
 // worker attaches, writes and detaches, after which main attaches its own segment (the kernel
-// may place it at the same address: new memory). Race-free; the runtime did not model System V
+// may place it at the same address: new memory); a record published by semctl(SETVAL) that
+// main polls with semctl(GETVAL). Race-free; the runtime did not model System V
 // IPC before (false races on the counter, the record, the messages' records and the segment).
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -17,10 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { kLock = 0, kRecordReady = 1 };
+enum { kLock = 0, kRecordReady = 1, kPolled = 2 };
 static int semaphores, queue;
 static long counter;
-static int record;
+static int record, polled_record;
 static int messages[8];
 static atomic_int detached; // relaxed: the segment's detach orders main's attach
 
@@ -47,6 +48,8 @@ static void* locker(void* arg) {
 static void* record_filler(void* arg) {
     record = 42;
     semaphore_add(kRecordReady, 1);
+    polled_record = 5;
+    semctl(semaphores, kPolled, SETVAL, 1); // XBD 4.12: semctl synchronizes memory
     return arg;
 }
 
@@ -70,7 +73,7 @@ static void* segment_user(void* arg) {
 }
 
 int main(void) {
-    semaphores = semget(IPC_PRIVATE, 2, 0600);
+    semaphores = semget(IPC_PRIVATE, 3, 0600);
     queue = msgget(IPC_PRIVATE, 0600);
     semctl(semaphores, kLock, SETVAL, 1);
     pthread_t t[5];
@@ -85,6 +88,9 @@ int main(void) {
     while (semtimedop(semaphores, &wait_record, 1, &limit) != 0) {
     }
     long seen = record;
+    while (semctl(semaphores, kPolled, GETVAL) != 1)
+        usleep(100);
+    seen += polled_record;
     for (int i = 0; i < 8; ++i) {
         struct message m;
         while (msgrcv(queue, &m, sizeof m.index, 0, 0) < 0) {

@@ -21,13 +21,20 @@
 //   shmdt              a write of the attachment's range and its free, as munmap's, before the
 //                      call (the size is the one kept at shmat; a detach of an address this
 //                      process did not attach here records nothing).
+//   semctl             XBD 4.12 lists semctl with semop among the functions that synchronize
+//                      memory: SETVAL (of one semaphore) and SETALL (of the set's) release
+//                      the semaphores before the call, as an increment does; GETVAL (one) and
+//                      GETALL (all) acquire them after a successful call, as a decrement does
+//                      (a thread that polls GETVAL until another's SETVAL or V shows is
+//                      ordered after it). SETALL and GETALL write and read the values array,
+//                      GETALL the set's size as IPC_STAT tells it.
 // Semaphores and queues are named by their identifiers (set, number / queue, type) hashed;
 // identifiers are system-wide, so two processes' records never meet (each process its own
-// trace). semctl's SETVAL/SETALL set a value without ordering anything (as sem_init):
-// nothing recorded. Between processes (fork children) each process's trace is analyzed alone.
+// trace). Between processes (fork children) each process's trace is analyzed alone.
 // ThreadSanitizer does not intercept System V IPC: semaphore and message hand-offs are false
 // races there.
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <sys/ipc.h>
 #include <sys/msg.h>
@@ -47,6 +54,7 @@ namespace fmt = firstrace::format;
 namespace {
 FRT_DECLARE_REAL(semop);
 FRT_DECLARE_REAL(semtimedop);
+FRT_DECLARE_REAL(semctl);
 FRT_DECLARE_REAL(msgsnd);
 FRT_DECLARE_REAL(msgrcv);
 FRT_DECLARE_REAL(shmat);
@@ -89,6 +97,34 @@ int semaphore_operations(u64 pc, int id, const sembuf* ops, size_t n, Call call)
     return r;
 }
 
+// The number of semaphores in set `id` (0 when IPC_STAT fails).
+u64 semaphores_in(int id) {
+    struct semid_ds ds;
+    union {
+        int value;
+        struct semid_ds* buffer;
+        unsigned short* values;
+    } arg;
+    arg.buffer = &ds;
+    return REAL(semctl)(id, 0, IPC_STAT, arg) == 0 ? static_cast<u64>(ds.sem_nsems) : 0;
+}
+
+// semctl's commands that set or get semaphore values, for the semaphores [first, first + n).
+void semaphore_values_set(u64 pc, int id, u64 first, u64 n, const unsigned short* values) {
+    InterceptorScope scope(program_call(pc));
+    if (!scope) return;
+    if (values != nullptr) library_access(scope.thread(), pc, values, n * sizeof *values, false);
+    for (u64 i = first; i < first + n; ++i)
+        g_ipc.release(scope.thread(), ipc_key(kSemaphore, id, i), pc);
+}
+void semaphore_values_got(u64 pc, int id, u64 first, u64 n, unsigned short* values) {
+    InterceptorScope scope(program_call(pc));
+    if (!scope) return;
+    if (values != nullptr) library_access(scope.thread(), pc, values, n * sizeof *values, true);
+    for (u64 i = first; i < first + n; ++i)
+        g_ipc.acquire(scope.thread(), ipc_key(kSemaphore, id, i), pc);
+}
+
 // The attachments made here: address and size (the segment's, rounded to pages as the kernel
 // maps it). A full table leaves later attachments unrecorded at their detach.
 constexpr u32 kAttachments = 1024;
@@ -125,6 +161,26 @@ FRT_EXPORT int semop(int id, struct sembuf* ops, size_t n) {
 FRT_EXPORT int semtimedop(int id, struct sembuf* ops, size_t n, const struct timespec* timeout) {
     return semaphore_operations(FRT_CALLER(), id, ops, n,
                                 [&] { return REAL(semtimedop)(id, ops, n, timeout); });
+}
+
+// semctl's fourth argument is a union semun (the caller defines it): one register.
+FRT_EXPORT int semctl(int id, int number, int command, ...) {
+    va_list ap;
+    va_start(ap, command);
+    const unsigned long arg = va_arg(ap, unsigned long);
+    va_end(ap);
+    const u64 pc = FRT_CALLER();
+    auto* values = reinterpret_cast<unsigned short*>(arg);
+    const u64 all = command == SETALL || command == GETALL ? semaphores_in(id) : 0;
+    if (command == SETVAL) semaphore_values_set(pc, id, static_cast<u64>(number), 1, nullptr);
+    if (command == SETALL) semaphore_values_set(pc, id, 0, all, values);
+    const int r = REAL(semctl)(id, number, command, arg);
+    if (r < 0) return r;
+    const int saved_errno = errno;
+    if (command == GETVAL) semaphore_values_got(pc, id, static_cast<u64>(number), 1, nullptr);
+    if (command == GETALL) semaphore_values_got(pc, id, 0, all, values);
+    errno = saved_errno;
+    return r;
 }
 
 FRT_EXPORT int msgsnd(int id, const void* message, size_t size, int flags) {
@@ -175,6 +231,7 @@ FRT_EXPORT int shmdt(const void* address) {
 // The __interceptor_ names (rt_record.hpp).
 FRT_INTERCEPTOR_ALIAS(semop)
 FRT_INTERCEPTOR_ALIAS(semtimedop)
+FRT_INTERCEPTOR_ALIAS(semctl)
 FRT_INTERCEPTOR_ALIAS(msgsnd)
 FRT_INTERCEPTOR_ALIAS(msgrcv)
 FRT_INTERCEPTOR_ALIAS(shmat)
