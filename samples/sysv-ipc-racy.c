@@ -19,6 +19,7 @@ static long counter;
 static int record, polled_record;
 static int messages[8];
 static _Atomic(char*) segment; // relaxed
+static atomic_int segment_read; // relaxed: the detach waits for main's read, unordered
 
 struct message {
     long type;
@@ -69,7 +70,8 @@ static void* segment_user(void* arg) {
     shmctl(id, IPC_RMID, NULL);
     atomic_store_explicit(&segment, p, memory_order_relaxed);
     memset(p, 1, 1 << 16); // RACE
-    usleep(10000);
+    while (!atomic_load_explicit(&segment_read, memory_order_relaxed))
+        usleep(100);
     shmdt(p); // RACE? (the detach writes it)
     return arg;
 }
@@ -103,6 +105,7 @@ int main(void) {
     while ((p = atomic_load_explicit(&segment, memory_order_relaxed)) == NULL)
         usleep(100);
     seen += p[7]; // RACE
+    atomic_store_explicit(&segment_read, 1, memory_order_relaxed);
 
     for (int i = 0; i < 5; ++i)
         pthread_join(t[i], NULL);

@@ -36,7 +36,7 @@ FRT_DECLARE_REAL(fork);
 FRT_DECLARE_REAL(posix_spawn);
 FRT_DECLARE_REAL(posix_spawnp);
 
-WriterSets<fmt::kObjIpc> g_children;
+constinit WriterSets<fmt::kObjIpc> g_children;
 // Kind 4 in bits 54-57 of the ipc keys (rt_sysv_ipc.cpp has kinds 1-3).
 constexpr u64 kChildrenKey = u64{4} << 54;
 

@@ -61,7 +61,7 @@ FRT_DECLARE_REAL(shmat);
 FRT_DECLARE_REAL(shmdt);
 FRT_DECLARE_REAL(shmctl);
 
-WriterSets<fmt::kObjIpc> g_ipc;
+constinit WriterSets<fmt::kObjIpc> g_ipc;
 
 enum IpcKind : u64 { kSemaphore = 1, kSemaphoreZero = 2, kMessages = 3 };
 // Keys below 2^58 (WriterSets); the kind in bits 54-57, apart from the children's keys
