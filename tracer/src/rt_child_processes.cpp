@@ -7,14 +7,16 @@
 //   fork, vfork (as fork, below), posix_spawn (it writes the pid), posix_spawnp
 //                    before the call, the creating thread releases the process's children
 //                    object (rt_writer_sets.hpp: every creating thread its own) and sends
-//                    SIGCHLD (rt_signals.cpp), both whether the call succeeds or not.
-//   wait, waitpid, wait3, wait4, waitid
+//                    SIGCHLD (rt_signals.cpp), both whether the call succeeds or not. When
+//                    the call returns the child's pid, the creating thread releases the
+//                    child's own object too (keyed by the pid).
+//   wait, waitpid, wait4, waitid
 //                    returning a child that exited or was killed (not a stop or a
-//                    continuation): an acquire of every creation so far. Which creation made
-//                    the child is not recorded (the pid is known only after the call, and a
-//                    waiter may see the child end before its creator's fork returns): a waiter
-//                    is also ordered after other threads' creations of other children, an
-//                    ordering more, never a false race.
+//                    continuation): an acquire of the child's own object; when its creator has
+//                    not released it yet (a waiter may see the child end before the creator's
+//                    fork returns), of every creation so far: the waiter is then also ordered
+//                    after other threads' creations of other children, an ordering more, never
+//                    a false race. A reused pid's object orders after both creators.
 // system() and pclose() wait in the calling thread, which created the child: nothing to add.
 // A pidfd's readiness (poll on pidfd_open's descriptor) is not modelled. ThreadSanitizer
 // models none of this (a fork/wait hand-off between threads is a false race there).
@@ -37,8 +39,12 @@ FRT_DECLARE_REAL(posix_spawn);
 FRT_DECLARE_REAL(posix_spawnp);
 
 constinit WriterSets<fmt::kObjIpc> g_children;
-// Kind 4 in bits 54-57 of the ipc keys (rt_sysv_ipc.cpp has kinds 1-3).
+// Kinds 4 (every creation) and 5 (a child, by pid) in bits 54-57 of the ipc keys
+// (rt_sysv_ipc.cpp has kinds 1-3).
 constexpr u64 kChildrenKey = u64{4} << 54;
+u64 child_key(pid_t pid) {
+    return u64{5} << 54 | static_cast<u32>(pid);
+}
 
 void child_creating(u64 pc) {
     if (InterceptorScope scope(program_call(pc)); scope) {
@@ -46,32 +52,42 @@ void child_creating(u64 pc) {
         signal_sent(scope.thread(), SIGCHLD, pc);
     }
 }
+// The creation at pc returned the child `pid` (in the parent).
+pid_t child_created(u64 pc, pid_t pid) {
+    if (pid > 0)
+        if (InterceptorScope scope(program_call(pc)); scope)
+            g_children.release(scope.thread(), child_key(pid), pc);
+    return pid;
+}
 // posix_spawn writes the child's pid.
 int spawned(u64 pc, int r, pid_t* pid) {
-    if (r == 0 && pid != nullptr)
+    if (r == 0 && pid != nullptr) {
         if (InterceptorScope scope(program_call(pc)); scope)
             library_access(scope.thread(), pc, pid, sizeof *pid, true);
+        child_created(pc, *pid);
+    }
     return r;
 }
-void child_ended(u64 pc) {
+void child_ended(u64 pc, pid_t pid) {
     if (InterceptorScope scope(program_call(pc)); scope)
-        g_children.acquire(scope.thread(), kChildrenKey, pc);
+        if (!g_children.acquire(scope.thread(), child_key(pid), pc))
+            g_children.acquire(scope.thread(), kChildrenKey, pc);
 }
 } // namespace
 
 void frt::child_waited(u64 pc, pid_t pid, const int* status) {
     if (pid > 0 && (status == nullptr || WIFEXITED(*status) || WIFSIGNALED(*status)))
-        child_ended(pc);
+        child_ended(pc, pid);
 }
 void frt::child_waited(u64 pc, const siginfo_t* info) {
     if (info != nullptr && info->si_pid != 0 &&
         (info->si_code == CLD_EXITED || info->si_code == CLD_KILLED || info->si_code == CLD_DUMPED))
-        child_ended(pc);
+        child_ended(pc, info->si_pid);
 }
 
 FRT_EXPORT pid_t fork() {
     child_creating(FRT_CALLER());
-    return REAL(fork)();
+    return child_created(FRT_CALLER(), REAL(fork)());
 }
 // vfork: the child shares the parent's memory until it calls exec or _exit, so the runtime's
 // _exit in the child would end the parent's trace. As in ThreadSanitizer, vfork is fork (a
@@ -79,7 +95,7 @@ FRT_EXPORT pid_t fork() {
 // not write into the parent's trace (rt_process.cpp).
 FRT_EXPORT pid_t vfork() {
     child_creating(FRT_CALLER());
-    return REAL(fork)();
+    return child_created(FRT_CALLER(), REAL(fork)());
 }
 FRT_EXPORT int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* actions,
                            const posix_spawnattr_t* attributes, char* const argv[],

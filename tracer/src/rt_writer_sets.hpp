@@ -19,14 +19,19 @@ template <u8 Class> class WriterSets {
         writers(key).fetch_or(1ull << bit, std::memory_order_relaxed);
         release_now(t, Class, object_of(key, bit), pc, false);
     }
-    void acquire(ThreadState* t, u64 key, u64 pc) {
+    // False when the key has no release yet (nothing acquired).
+    bool acquire(ThreadState* t, u64 key, u64 pc) {
         u64 set = writers(key).load(std::memory_order_relaxed);
+        bool acquired = false;
         while (set != 0) {
             const u32 bit = static_cast<u32>(__builtin_ctzll(set));
             set &= set - 1;
-            if (find_object(Class, object_of(key, bit)) != nullptr)
+            if (find_object(Class, object_of(key, bit)) != nullptr) {
                 acquire_now(t, Class, object_of(key, bit), pc);
+                acquired = true;
+            }
         }
+        return acquired;
     }
 
   private:
