@@ -885,6 +885,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "mapping";
                 break;
+            case fmt::kObjIpc:
+                o.kind = SyncObjectKind::Other;
+                prefix = "ipc";
+                break;
             case fmt::kObjOmpMutex:
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-lock";

@@ -81,6 +81,7 @@
 #include "rt_signals.hpp"
 #include "rt_socket.hpp"
 #include "rt_system.hpp"
+#include "rt_writer_sets.hpp"
 
 using namespace frt;
 using namespace frt::fd;
@@ -112,39 +113,22 @@ bool is_socket(const DescriptorState& s) {
     return k == kStreamSocket || k == kDatagramSocket;
 }
 
-// A description's key: with the writer's bit below it (the writer_object() shift) it is below
-// 2^63 and distinct from every other key. An own description (0) is keyed by its number; a
+// A description's key: below 2^58 (rt_writer_sets.hpp: the writer's bit goes below it) and
+// distinct from every other key. An own description (0) is keyed by its number; a
 // message queue's by (queue, priority), above every other key.
 u64 description_key(u64 d, int fd, u32 priority = 0) {
     if (d >= kQueueDescriptions && d < kQueueDescriptions + kQueues)
         return u64{1} << 56 | ((d - kQueueDescriptions) * (kPriorities + 1) + priority);
     return d != 0 ? d << 21 : static_cast<u64>(fd) + 1;
 }
-constexpr u32 kWriterSets = 4096;
-std::atomic<u64> g_writers[kWriterSets];
-std::atomic<u64>& writers(u64 key) {
-    return g_writers[(key * 0x9E3779B97F4A7C15ull) >> 52];
-}
-const void* writer_object(u64 key, u32 bit) {
-    return reinterpret_cast<const void*>(key << 6 | bit);
-}
-
-// The Release of this writer's object of a description key (the writers it has seen: bit = pid
-// mod 64).
+// The Release of this writer's object of a description key, and the Acquire of every writer
+// object of the key so far (rt_writer_sets.hpp: one object per writer, bit = pid mod 64).
+constinit WriterSets<fmt::kObjFile> g_writers;
 void release_key(ThreadState* t, u64 key, u64 pc) {
-    const u32 bit = t->pid % 64;
-    writers(key).fetch_or(1ull << bit, std::memory_order_relaxed);
-    release_now(t, fmt::kObjFile, writer_object(key, bit), pc, false);
+    g_writers.release(t, key, pc);
 }
-// The Acquire of every writer object of a description key seen so far.
 void acquire_key(ThreadState* t, u64 key, u64 pc) {
-    u64 set = writers(key).load(std::memory_order_relaxed);
-    while (set != 0) {
-        const u32 bit = static_cast<u32>(__builtin_ctzll(set));
-        set &= set - 1;
-        if (find_object(fmt::kObjFile, writer_object(key, bit)) != nullptr)
-            acquire_now(t, fmt::kObjFile, writer_object(key, bit), pc);
-    }
+    g_writers.acquire(t, key, pc);
 }
 
 // What a receive on fd acquires (a socket: its description and its family's of unknown peers; a
@@ -380,6 +364,7 @@ FRT_DECLARE_REAL(pipe);
 FRT_DECLARE_REAL(pipe2);
 FRT_DECLARE_REAL(socketpair);
 FRT_DECLARE_REAL(fcntl);
+FRT_DECLARE_REAL(fcntl64);
 FRT_DECLARE_REAL(eventfd);
 FRT_DECLARE_REAL(memfd_create);
 FRT_DECLARE_REAL(open_by_handle_at);
@@ -625,15 +610,33 @@ FRT_EXPORT int dup3(int oldfd, int newfd, int flags) {
     if (oldfd != newfd) descriptor_used(newfd, FRT_CALLER());
     return duplicated(oldfd, REAL(dup3)(oldfd, newfd, flags), false, FRT_CALLER());
 }
+namespace {
+// fcntl and fcntl64: a runtime descriptor is not open for the program; duplicates share the
+// description; open file description locks are locks (rt_file_locks.cpp).
+int descriptor_control(int fd, int cmd, unsigned long arg, u64 pc, int (*real)(int, int, ...)) {
+    if (is_own_descriptor(fd)) return refused(EBADF);
+    if (cmd == F_OFD_SETLK || cmd == F_OFD_SETLKW)
+        return open_description_lock(fd, cmd, reinterpret_cast<const struct flock*>(arg), pc, real);
+    const int r = real(fd, cmd, arg);
+    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true, pc);
+    return r;
+}
+} // namespace
+
 FRT_EXPORT int fcntl(int fd, int cmd, ...) {
     va_list ap;
     va_start(ap, cmd);
     const unsigned long arg = va_arg(ap, unsigned long); // int, long or pointer: one register
     va_end(ap);
-    if (is_own_descriptor(fd)) return refused(EBADF);
-    const int r = REAL(fcntl)(fd, cmd, arg);
-    if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC) duplicated(fd, r, true, FRT_CALLER());
-    return r;
+    return descriptor_control(fd, cmd, arg, FRT_CALLER(), REAL(fcntl));
+}
+// -D_FILE_OFFSET_BITS=64 programs call this name (glibc >= 2.28).
+FRT_EXPORT int fcntl64(int fd, int cmd, ...) {
+    va_list ap;
+    va_start(ap, cmd);
+    const unsigned long arg = va_arg(ap, unsigned long);
+    va_end(ap);
+    return descriptor_control(fd, cmd, arg, FRT_CALLER(), REAL(fcntl64));
 }
 
 // _FORTIFY_SOURCE forms (the buffer size known to the compiler is checked by the real ones).
@@ -815,6 +818,7 @@ FRT_INTERCEPTOR_ALIAS(dup)
 FRT_INTERCEPTOR_ALIAS(dup2)
 FRT_INTERCEPTOR_ALIAS(dup3)
 FRT_INTERCEPTOR_ALIAS(fcntl)
+FRT_INTERCEPTOR_ALIAS(fcntl64)
 FRT_INTERCEPTOR_ALIAS(open)
 FRT_INTERCEPTOR_ALIAS(open64)
 FRT_INTERCEPTOR_ALIAS(openat)

@@ -72,6 +72,9 @@ void acquire_description(ThreadState* t, u64 d, u64 pc);
 // fd, whose state is s, is closed: the flock it holds is released (rt_file_locks.cpp).
 struct DescriptorState;
 void file_lock_closed(ThreadState* t, int fd, DescriptorState& s, u64 pc);
+// fcntl(fd, F_OFD_SETLK or F_OFD_SETLKW, request) made by `real` (rt_file_locks.cpp).
+int open_description_lock(int fd, int cmd, const struct flock* request, u64 pc,
+                          int (*real)(int, int, ...));
 // before_send for sendto/sendmsg: `to` the destination they give (a datagram socket's).
 void before_send_to(int fd, u64 pc, const void* buf, u64 n, const struct sockaddr* to,
                     socklen_t len);

@@ -873,16 +873,6 @@ FRT_EXPORT int sem_clockwait(sem_t* s, clockid_t clock, const struct timespec* a
     return sem_wait_common(s, FRT_CALLER(), REAL(sem_clockwait), clock, abstime);
 }
 
-// --- processes --------------------------------------------------------------------------------
-
-// vfork: the child shares the parent's memory until it calls exec or _exit, so the runtime's
-// _exit in the child would end the parent's trace. As in ThreadSanitizer, vfork is fork (a
-// conforming child only calls exec or _exit, which behave the same); the child of fork does
-// not write into the parent's trace (rt_process.cpp).
-FRT_EXPORT pid_t vfork() {
-    return fork();
-}
-
 // --- process exit -----------------------------------------------------------------------------
 
 FRT_EXPORT void _exit(int status) {
@@ -909,7 +899,6 @@ FRT_INTERCEPTOR_ALIAS(pthread_cond_init)
 FRT_INTERCEPTOR_ALIAS(pthread_cond_destroy)
 FRT_INTERCEPTOR_ALIAS(pthread_barrier_destroy)
 FRT_INTERCEPTOR_ALIAS(sem_destroy)
-FRT_INTERCEPTOR_ALIAS(vfork)
 FRT_INTERCEPTOR_ALIAS(pthread_create)
 FRT_INTERCEPTOR_ALIAS(pthread_join)
 FRT_INTERCEPTOR_ALIAS(pthread_tryjoin_np)

@@ -431,7 +431,10 @@ FRT_EXPORT void qsort_r(void* base, size_t n, size_t size,
 FRT_EXPORT size_t fwrite(const void* p, size_t size, size_t n, FILE* f) {
     stream_used(FRT_CALLER(), f);
     accessed(FRT_CALLER(), p, size * n, false);
-    return REAL(fwrite)(p, size, n, f);
+    StreamOutput output(FRT_CALLER(), f, p, size * n);
+    const size_t r = REAL(fwrite)(p, size, n, f);
+    output.finished(static_cast<i64>(r * size));
+    return r;
 }
 FRT_EXPORT size_t fread(void* p, size_t size, size_t n, FILE* f) {
     StreamInput input(FRT_CALLER(), f);
@@ -443,7 +446,10 @@ FRT_EXPORT size_t fread(void* p, size_t size, size_t n, FILE* f) {
 FRT_EXPORT int fputs(const char* s, FILE* f) {
     stream_used(FRT_CALLER(), f);
     accessed(FRT_CALLER(), s, string_length(s) + 1, false);
-    return REAL(fputs)(s, f);
+    StreamOutput output(FRT_CALLER(), f, s, string_length(s));
+    const int r = REAL(fputs)(s, f);
+    output.finished(r >= 0 ? 1 : -1);
+    return r;
 }
 FRT_EXPORT void perror(const char* s) {
     stream_used(FRT_CALLER(), stderr);
@@ -453,7 +459,10 @@ FRT_EXPORT void perror(const char* s) {
 FRT_EXPORT int puts(const char* s) {
     stream_used(FRT_CALLER(), stdout);
     accessed(FRT_CALLER(), s, string_length(s) + 1, false);
-    return REAL(puts)(s);
+    StreamOutput output(FRT_CALLER(), stdout, s, string_length(s) + 1, true);
+    const int r = REAL(puts)(s);
+    output.finished(r >= 0 ? 1 : -1);
+    return r;
 }
 FRT_EXPORT char* fgets(char* s, int n, FILE* f) {
     StreamInput input(FRT_CALLER(), f);
@@ -464,15 +473,27 @@ FRT_EXPORT char* fgets(char* s, int n, FILE* f) {
 }
 FRT_EXPORT int fputc(int c, FILE* f) {
     stream_used(FRT_CALLER(), f);
-    return REAL(fputc)(c, f);
+    const char text = static_cast<char>(c);
+    StreamOutput output(FRT_CALLER(), f, &text, 1);
+    const int r = REAL(fputc)(c, f);
+    output.finished(r != EOF ? 1 : -1);
+    return r;
 }
 FRT_EXPORT int putc(int c, FILE* f) {
     stream_used(FRT_CALLER(), f);
-    return REAL(putc)(c, f);
+    const char text = static_cast<char>(c);
+    StreamOutput output(FRT_CALLER(), f, &text, 1);
+    const int r = REAL(putc)(c, f);
+    output.finished(r != EOF ? 1 : -1);
+    return r;
 }
 FRT_EXPORT int putchar(int c) {
     stream_used(FRT_CALLER(), stdout);
-    return REAL(putchar)(c);
+    const char text = static_cast<char>(c);
+    StreamOutput output(FRT_CALLER(), stdout, &text, 1);
+    const int r = REAL(putchar)(c);
+    output.finished(r != EOF ? 1 : -1);
+    return r;
 }
 ssize_t line_read(u64 pc, char** line, size_t* n, int delim, FILE* f) {
     StreamInput input(pc, f);

@@ -28,7 +28,14 @@
 //                                         writes the buffer. strerror needs nothing: since
 //                                         glibc 2.32 an unknown number's text is in a
 //                                         thread-local buffer, a known one is constant.
-//   wait, waitpid, wait4, waitid          write the status / siginfo (and wait4's rusage).
+//   wait, waitpid, wait4, waitid          write the status / siginfo (and wait4's rusage);
+//                                         a terminated child is ordered
+//                                         (rt_child_processes.hpp).
+//   pthread_getname_np                    writes the name it stores (with its terminator).
+//   process_vm_readv, process_vm_writev   of the calling process (its own pid): read the
+//                                         source ranges and write the destination ranges
+//                                         of the bytes copied (another process's memory is
+//                                         not this trace's).
 //   nanosleep, clock_nanosleep            read the request, write the remaining time.
 //   uname, gethostname, getrandom,        write what they store.
 //   getrusage, times, sysinfo
@@ -46,6 +53,7 @@
 #include <sys/sysinfo.h>
 #include <sys/time.h>
 #include <sys/times.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -53,6 +61,7 @@
 
 extern "C" int __xpg_strerror_r(int e, char* buf, size_t n);
 
+#include "rt_child_processes.hpp"
 #include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -128,6 +137,9 @@ FRT_DECLARE_REAL(waitid);
 FRT_DECLARE_REAL(nanosleep);
 FRT_DECLARE_REAL(clock_nanosleep);
 FRT_DECLARE_REAL(uname);
+FRT_DECLARE_REAL(pthread_getname_np);
+FRT_DECLARE_REAL(process_vm_readv);
+FRT_DECLARE_REAL(process_vm_writev);
 FRT_DECLARE_REAL(gethostname);
 FRT_DECLARE_REAL(getrandom);
 FRT_DECLARE_REAL(getrusage);
@@ -152,6 +164,7 @@ template <class Real> time_t normalized(u64 pc, struct tm* tm, Real real) {
 // A wait that stored the child's status (r > 0: a child was reaped).
 pid_t waited(u64 pc, pid_t r, const int* status) {
     if (r > 0 && status != nullptr) accessed(pc, status, sizeof *status, true);
+    child_waited(pc, r, status);
     return r;
 }
 
@@ -441,6 +454,7 @@ FRT_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* usage
 FRT_EXPORT int waitid(idtype_t type, id_t id, siginfo_t* info, int options) {
     const int r = REAL(waitid)(type, id, info, options);
     if (r == 0) accessed(FRT_CALLER(), info, sizeof *info, true);
+    if (r == 0) child_waited(FRT_CALLER(), info);
     return r;
 }
 FRT_EXPORT int nanosleep(const struct timespec* request, struct timespec* remaining) {
@@ -456,6 +470,50 @@ FRT_EXPORT int clock_nanosleep(clockid_t clock, int flags, const struct timespec
     if (r == EINTR && (flags & TIMER_ABSTIME) == 0)
         accessed(FRT_CALLER(), remaining, sizeof *remaining, true);
     return r;
+}
+FRT_EXPORT int pthread_getname_np(pthread_t thread, char* name, size_t n) {
+    const int r = REAL(pthread_getname_np)(thread, name, n);
+    if (r == 0) accessed(FRT_CALLER(), name, strnlen(name, n) + (strnlen(name, n) < n), true);
+    return r;
+}
+
+namespace {
+// The first `bytes` bytes of an iovec list, read or written, as the kernel copies them in order.
+void iovecs_accessed(u64 pc, const struct iovec* v, unsigned long count, u64 bytes, bool write) {
+    for (unsigned long i = 0; i < count && bytes != 0; ++i) {
+        const u64 n = v[i].iov_len < bytes ? v[i].iov_len : bytes;
+        accessed(pc, v[i].iov_base, n, write);
+        bytes -= n;
+    }
+}
+// process_vm_readv/writev returned r: the bytes copied, from `from` into `to`, when the process
+// is the caller's own.
+ssize_t process_memory_copied(u64 pc, pid_t pid, ssize_t r, const struct iovec* from,
+                              unsigned long from_count, const struct iovec* to,
+                              unsigned long to_count) {
+    if (r > 0 && pid == getpid()) {
+        iovecs_accessed(pc, from, from_count, static_cast<u64>(r), false);
+        iovecs_accessed(pc, to, to_count, static_cast<u64>(r), true);
+    }
+    return r;
+}
+} // namespace
+
+FRT_EXPORT ssize_t process_vm_readv(pid_t pid, const struct iovec* local, unsigned long local_count,
+                                    const struct iovec* remote, unsigned long remote_count,
+                                    unsigned long flags) {
+    return process_memory_copied(
+        FRT_CALLER(), pid,
+        REAL(process_vm_readv)(pid, local, local_count, remote, remote_count, flags), remote,
+        remote_count, local, local_count);
+}
+FRT_EXPORT ssize_t process_vm_writev(pid_t pid, const struct iovec* local,
+                                     unsigned long local_count, const struct iovec* remote,
+                                     unsigned long remote_count, unsigned long flags) {
+    return process_memory_copied(
+        FRT_CALLER(), pid,
+        REAL(process_vm_writev)(pid, local, local_count, remote, remote_count, flags), local,
+        local_count, remote, remote_count);
 }
 FRT_EXPORT int uname(struct utsname* out) {
     const int r = REAL(uname)(out);
@@ -542,6 +600,9 @@ FRT_INTERCEPTOR_ALIAS(waitid)
 FRT_INTERCEPTOR_ALIAS(nanosleep)
 FRT_INTERCEPTOR_ALIAS(clock_nanosleep)
 FRT_INTERCEPTOR_ALIAS(uname)
+FRT_INTERCEPTOR_ALIAS(pthread_getname_np)
+FRT_INTERCEPTOR_ALIAS(process_vm_readv)
+FRT_INTERCEPTOR_ALIAS(process_vm_writev)
 FRT_INTERCEPTOR_ALIAS(gethostname)
 FRT_INTERCEPTOR_ALIAS(getrandom)
 FRT_INTERCEPTOR_ALIAS(getrusage)

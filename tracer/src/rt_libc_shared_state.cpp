@@ -29,10 +29,11 @@
 //                            closedir is a plain write of the stream (races with a readdir that
 //                            nothing orders before it); glibc allocates and frees the stream
 //                            inside: the program's call (tls_library_call_pc, rt_stdio.hpp).
-//   tmpnam, ttyname, getlogin
-//                            tmpnam(NULL), ttyname and getlogin return a static buffer: a
-//                            write of the text stored there (two threads' calls race);
-//                            tmpnam(buf), ttyname_r and getlogin_r write the caller's buffer,
+//   tmpnam, ttyname, getlogin, ptsname
+//                            tmpnam(NULL), ttyname, getlogin and ptsname return a static
+//                            buffer: a write of the text stored there (two threads' calls
+//                            race: XSH 2.9.1 lists them); tmpnam(buf), ttyname_r, getlogin_r and
+//                            ptsname_r write the caller's buffer,
 //                            tempnam a block it allocates (the program's allocation).
 //   getaddrinfo              reads the node and service names and *hints, writes *res and the
 //                            whole result list (each addrinfo, its address and canonical name):
@@ -106,6 +107,8 @@ FRT_DECLARE_REAL(ttyname);
 FRT_DECLARE_REAL(ttyname_r);
 FRT_DECLARE_REAL(getlogin);
 FRT_DECLARE_REAL(getlogin_r);
+FRT_DECLARE_REAL(ptsname);
+FRT_DECLARE_REAL(ptsname_r);
 
 // localtime & co. read the time zone (tzset: glibc opens, reads and closes /etc/localtime
 // inside, allocating and freeing): those blocks are the program's call, as for fclose.
@@ -308,6 +311,14 @@ FRT_EXPORT int ttyname_r(int fd, char* buf, size_t n) {
     if (r == 0) text_written(FRT_CALLER(), buf);
     return r;
 }
+FRT_EXPORT char* ptsname(int fd) {
+    return text_written(FRT_CALLER(), REAL(ptsname)(fd));
+}
+FRT_EXPORT int ptsname_r(int fd, char* buf, size_t n) {
+    const int r = REAL(ptsname_r)(fd, buf, n);
+    if (r == 0) text_written(FRT_CALLER(), buf);
+    return r;
+}
 FRT_EXPORT char* getlogin() {
     return text_written(FRT_CALLER(), REAL(getlogin)());
 }
@@ -341,6 +352,8 @@ FRT_INTERCEPTOR_ALIAS(freeaddrinfo)
 FRT_INTERCEPTOR_ALIAS(tmpnam)
 FRT_INTERCEPTOR_ALIAS(tempnam)
 FRT_INTERCEPTOR_ALIAS(ttyname)
+FRT_INTERCEPTOR_ALIAS(ptsname)
+FRT_INTERCEPTOR_ALIAS(ptsname_r)
 FRT_INTERCEPTOR_ALIAS(ttyname_r)
 FRT_INTERCEPTOR_ALIAS(getlogin)
 FRT_INTERCEPTOR_ALIAS(getlogin_r)

@@ -36,6 +36,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "rt_mmap.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
@@ -59,8 +60,9 @@ void* map_real(Real real, void* address, size_t length, int prot, int flags, int
     if (real != nullptr) return real(address, length, prot, flags, fd, offset);
     return reinterpret_cast<void*>(system_call(SYS_mmap, address, length, prot, flags, fd, offset));
 }
+} // namespace
 
-void mapped(void* p, size_t length, u64 pc) {
+void frt::mapped(void* p, size_t length, u64 pc) {
     if (p == MAP_FAILED || length == 0) return;
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
@@ -69,7 +71,6 @@ void mapped(void* p, size_t length, u64 pc) {
     record_reuse(scope.thread(), lo, lo + length, pc);
     library_access(scope.thread(), pc, p, length, true);
 }
-} // namespace
 
 FRT_EXPORT void* mmap(void* address, size_t length, int prot, int flags, int fd, off_t offset) {
     void* p = map_real(REAL(mmap), address, length, prot, flags, fd, offset);
@@ -109,17 +110,13 @@ FRT_EXPORT int munmap(void* address, size_t length) {
     return static_cast<int>(system_call(SYS_munmap, address, length));
 }
 
-namespace {
-// [lo, lo + length) is unmapped by the call at pc: a write of it, then its free (before the
-// kernel can hand the range out again). `free`: false when the range stays mapped.
-void unmapping(u64 lo, u64 length, bool free, u64 pc) {
+void frt::unmapping(u64 lo, u64 length, bool free, u64 pc) {
     if (length == 0) return;
     InterceptorScope scope(enter_call(pc));
     if (!scope) return;
     library_access(scope.thread(), pc, reinterpret_cast<void*>(lo), length, true);
     if (free) record_free(scope.thread(), lo, lo + length, pc);
 }
-} // namespace
 
 FRT_EXPORT void* mremap(void* old_address, size_t old_size, size_t new_size, int flags, ...) {
     void* new_address = nullptr;

@@ -14,11 +14,13 @@
 // program's call. A memory stream stores into the program's memory when it is flushed or
 // closed (POSIX open_memstream: fflush and fclose update *ptr and *sizeloc; glibc's fmemopen
 // writes its buffer then): those calls write *ptr, *sizeloc and the text with its terminator
-// (open_memstream), or the buffer (fmemopen opened for writing). Up to kMemoryStreams such
-// streams are open at once; more are only allocations. Not modelled: what an fmemopen stream
-// opened for reading reads of its buffer, a memory stream's writes that happen when its
-// internal buffer fills between two flushes, fopencookie's callbacks (the program's code,
-// traced where instrumented).
+// (open_memstream), or the buffer (fmemopen opened for writing). An fmemopen stream opened for
+// reading copies its buffer into the stream's when an input call refills it (rt_stdio_input.cpp):
+// a read of the bytes copied, buffer[start, start + n) with n the refill's size and start its
+// position then (ftello less what the call consumed of the refill). Up to kMemoryStreams such
+// streams are open at once; more are only allocations. Not modelled: a memory stream's writes
+// that happen when its internal buffer fills between two flushes, fopencookie's callbacks (the
+// program's code, traced where instrumented).
 #include <stdio.h>
 #include <wchar.h>
 
@@ -45,6 +47,7 @@ FRT_DECLARE_REAL(fmemopen);
 FRT_DECLARE_REAL(open_memstream);
 FRT_DECLARE_REAL(open_wmemstream);
 FRT_DECLARE_REAL(fopencookie);
+FRT_DECLARE_REAL(ftello64);
 
 // The open memory streams: where each stores on flush and close. A slot is taken by a CAS on
 // `stream`; the other fields are written before `stream` is published (release) and read after
@@ -55,11 +58,14 @@ struct MemoryStream {
     size_t* size;  // open_memstream: the size it reports; fmemopen: null
     u64 capacity;  // fmemopen: the buffer's size
     u64 char_size; // 1, or sizeof(wchar_t) for open_wmemstream
+    bool writes;   // open_memstream; fmemopen opened for writing
+    bool reads;    // fmemopen opened for reading
 };
 constexpr int kMemoryStreams = 64;
 MemoryStream g_memory_streams[kMemoryStreams];
 
-FILE* memory_stream_opened(FILE* f, void* text, size_t* size, u64 capacity, u64 char_size) {
+FILE* memory_stream_opened(FILE* f, void* text, size_t* size, u64 capacity, u64 char_size,
+                           bool writes = true, bool reads = false) {
     if (f == nullptr) return f;
     for (MemoryStream& m : g_memory_streams) {
         FILE* empty = nullptr;
@@ -71,6 +77,8 @@ FILE* memory_stream_opened(FILE* f, void* text, size_t* size, u64 capacity, u64 
         m.size = size;
         m.capacity = capacity;
         m.char_size = char_size;
+        m.writes = writes;
+        m.reads = reads;
         m.stream.store(f, std::memory_order_release);
         break;
     }
@@ -84,6 +92,7 @@ MemoryStream* memory_stream(FILE* f) {
 }
 // What a flush or close of the memory stream m stored, recorded for the program's call at pc.
 void memory_stream_stored(u64 pc, const MemoryStream& m) {
+    if (!m.writes) return;
     InterceptorScope scope(program_call(pc));
     if (!scope) return;
     ThreadState* t = scope.thread();
@@ -159,6 +168,20 @@ namespace frt {
 void memory_stream_flushed(u64 pc, FILE* f) {
     if (const MemoryStream* m = memory_stream(f)) memory_stream_stored(pc, *m);
 }
+void memory_stream_refilled(u64 pc, FILE* f) {
+    const MemoryStream* m = memory_stream(f);
+    if (m == nullptr || !m->reads || m->size != nullptr) return;
+    const off64_t position = REAL(ftello64)(f);
+    const u64 n = static_cast<u64>(f->_IO_read_end - f->_IO_read_base);
+    const u64 consumed = static_cast<u64>(f->_IO_read_ptr - f->_IO_read_base);
+    if (position < 0 || static_cast<u64>(position) < consumed) return;
+    const u64 start = static_cast<u64>(position) - consumed;
+    if (start >= m->capacity || n == 0) return;
+    InterceptorScope scope(program_call(pc));
+    if (scope)
+        library_access(scope.thread(), pc, static_cast<char*>(m->text) + start,
+                       n < m->capacity - start ? n : m->capacity - start, false);
+}
 } // namespace frt
 
 FRT_EXPORT int fclose(FILE* f) {
@@ -193,10 +216,11 @@ FRT_EXPORT FILE* fmemopen(void* buf, size_t size, const char* mode) {
         ProgramAllocations program(FRT_CALLER());
         f = REAL(fmemopen)(buf, size, mode);
     }
-    const bool writes =
-        mode != nullptr && (mode[0] != 'r' || mode[1] == '+' || (mode[1] != 0 && mode[2] == '+'));
-    if (buf == nullptr || !writes) return f;
-    return memory_stream_opened(f, buf, nullptr, size, 1);
+    const bool update = mode != nullptr && (mode[1] == '+' || (mode[1] != 0 && mode[2] == '+'));
+    const bool writes = mode != nullptr && (mode[0] != 'r' || update);
+    const bool reads = mode != nullptr && (mode[0] == 'r' || update);
+    if (buf == nullptr) return f;
+    return memory_stream_opened(f, buf, nullptr, size, 1, writes, reads);
 }
 FRT_EXPORT FILE* open_memstream(char** text, size_t* size) {
     FILE* f;

@@ -40,9 +40,32 @@ class StreamInput {
     int flags_ = 0;
 };
 
+// Made around an output call on f at pc that adds `bytes` bytes (kUnknown: known only from its
+// result), `text` when known (for line buffering; `ends_line`: the call appends a newline):
+// when the call transmits buffered bytes to the descriptor, a send on it, before the call when
+// that can be told (rt_stdio_output.cpp). finished(): the call returned `written` bytes (or a
+// positive count) when it succeeded.
+class StreamOutput {
+  public:
+    static constexpr u64 kUnknown = ~0ull;
+    StreamOutput(u64 pc, FILE* f, const void* text, u64 bytes, bool ends_line = false);
+    void finished(i64 written);
+    StreamOutput(const StreamOutput&) = delete;
+    StreamOutput& operator=(const StreamOutput&) = delete;
+
+  private:
+    u64 pc_;
+    FILE* f_;
+    u64 bytes_;
+    u64 pending_ = 0;
+};
+
 // fflush(f) at pc returned: if f is a memory stream (open_memstream, fmemopen), what it stored
 // into the program's memory (rt_stdio.cpp).
 void memory_stream_flushed(u64 pc, FILE* f);
+// An input call on f at pc refilled f's buffer: if f is an fmemopen stream opened for reading,
+// the read of the buffer bytes the refill copied (rt_stdio.cpp).
+void memory_stream_refilled(u64 pc, FILE* f);
 
 // Set while the program's call at this pc runs a library function that allocates or frees on
 // its behalf (fopen/fclose: the FILE and its buffer): the blocks' allocation and free are that

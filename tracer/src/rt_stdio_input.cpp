@@ -10,7 +10,8 @@
 // met end of file, a receive returning 0 (also after the writers' ends of data). A refill that
 // leaves the bounds and position where they were (a read of exactly as many bytes as the last,
 // from a non-empty buffer) is not seen. The FILE's fields are read without its lock: another
-// thread's concurrent call on the stream may be taken for this one's (an ordering more).
+// thread's concurrent call on the stream may be taken for this one's (an ordering more). A
+// refill of an fmemopen stream reads the program's buffer (rt_stdio.cpp).
 #include "rt_fd.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -32,14 +33,18 @@ StreamInput::StreamInput(u64 pc, FILE* f) : pc_(pc), f_(f) {
 StreamInput::~StreamInput() {
     if (f_ == nullptr) return;
     const int flags = f_->_flags;
+    const bool was_empty = ptr_ >= end_;
+    const bool moved =
+        f_->_IO_read_base != base_ || f_->_IO_read_end != end_ || f_->_IO_read_ptr < ptr_;
+    if (f_->_fileno < 0) { // a memory stream: what a refill copied from the program's buffer
+        if ((flags & _IO_ERR_SEEN) == 0 && moved) memory_stream_refilled(pc_, f_);
+        return;
+    }
     if ((flags & _IO_EOF_SEEN) != 0 && (flags_ & _IO_EOF_SEEN) == 0) {
         fd::after_receive(f_->_fileno, pc_, 0);
         return;
     }
     if ((flags & _IO_ERR_SEEN) != 0) return;
-    const bool was_empty = ptr_ >= end_;
-    const bool moved =
-        f_->_IO_read_base != base_ || f_->_IO_read_end != end_ || f_->_IO_read_ptr < ptr_;
     if (was_empty || moved)
         fd::after_receive(f_->_fileno, pc_, f_->_IO_read_end - f_->_IO_read_base);
 }

@@ -70,7 +70,10 @@ template <class Print>
 int printed_to(u64 pc, FILE* f, const char* format, va_list ap, Print print) {
     stream_used(pc, f);
     arguments_used(pc, format, ap);
-    return print();
+    StreamOutput output(pc, f, nullptr, StreamOutput::kUnknown);
+    const int r = print();
+    output.finished(r);
+    return r;
 }
 
 // A call that formats into buf (at most n bytes): the arguments, the real call, then the

@@ -157,6 +157,8 @@ enum ObjectClass : std::uint8_t {
     kObjAsyncIo = 17,       // a POSIX AIO control block: submission -> the completion observed
     kObjMapping = 18,       // a new memory mapping (mmap): an Other carrying its range (size in
                             // `extra`) starts a new lifetime of those bytes; no ordering
+    kObjIpc = 19,           // a kernel object that many threads release (SysV semaphores and
+                            // message queues, a process's children: rt_writer_sets.hpp)
     // Reserved blocks (see RecordType):
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
