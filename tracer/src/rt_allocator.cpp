@@ -10,7 +10,9 @@
 //               ThreadSanitizer. (C11 7.22.3p2 says only that allocation touches no other
 //               storage; the runtime cannot tell C's malloc from C++'s.) Not for the blocks
 //               the C library and the dynamic loader allocate for themselves
-//               (allocated_for_system_library). Before it, an
+//               (allocated_for_system_library), nor for those a thread-safe library call
+//               allocates and frees for its own state (rt_library_own_blocks.hpp; not a write
+//               on their free either). Before it, an
 //               Acquire of every free by another process that last gave back some byte of the block
 //               (malloc_usable_size bytes; rt_freed_memory.hpp): the allocator hands bytes out
 //               again only after their free (C11 7.22.3p2), so nothing done to them before the
@@ -42,6 +44,7 @@
 #include <sys/auxv.h>
 #include <unistd.h>
 
+#include "rt_library_own_blocks.hpp"
 #include "rt_loader_lock.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -115,7 +118,8 @@ void heap_free(void* p, u64 pc) {
     before_free(t, call_pc); // inside dlclose: the loader's lock (rt_loader_lock.cpp)
     const u64 lo = reinterpret_cast<u64>(p);
     const u64 size = malloc_usable_size(p);
-    if (!freed_by_library_thread(t, call_pc) && !freed_by_loader(call_pc))
+    if (!freed_by_library_thread(t, call_pc) && !freed_by_loader(call_pc) &&
+        !tls_library_owns_blocks)
         library_access(t, pc, p, size, true);
     record_free(t, lo, lo + size, pc);
 }
@@ -196,10 +200,12 @@ void heap_allocated(void* p, size_t n, u64 pc) {
     emit_alloc(t, lo, n, pc);
     if (glibc_mapped_chunk(p)) record_mapping(t, lo, lo + malloc_usable_size(p), pc);
     record_reuse(t, lo, lo + malloc_usable_size(p), pc);
-    if (!for_system_library) library_access(t, pc, p, n, true);
+    if (!for_system_library && !tls_library_owns_blocks) library_access(t, pc, p, n, true);
 }
 
 } // namespace
+
+__thread bool frt::tls_library_owns_blocks __attribute__((tls_model("initial-exec"))) = false;
 
 FRT_EXPORT void* malloc(size_t n) {
     void* p = __libc_malloc(n);

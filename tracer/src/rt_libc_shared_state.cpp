@@ -39,7 +39,8 @@
 //                            whole result list (each addrinfo, its address and canonical name):
 //                            a thread that gets the list through a racy publication races with
 //                            the call. freeaddrinfo frees the list (writes of the blocks), both
-//                            attributed to the program's call.
+//                            attributed to the program's call. What glibc allocates and frees
+//                            inside getaddrinfo is its own (rt_library_own_blocks.hpp).
 // Only from threads the runtime already knows, never from inside the runtime.
 #include <dirent.h>
 #include <netdb.h>
@@ -51,6 +52,7 @@
 
 #include "rt_fd.hpp"
 #include "rt_library_call.hpp"
+#include "rt_library_own_blocks.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_stdio.hpp"
@@ -272,7 +274,7 @@ FRT_EXPORT int getaddrinfo(const char* node, const char* service, const struct a
     accessed(pc, hints, sizeof *hints, false);
     int r;
     {
-        ProgramAllocations program(pc);
+        LibraryOwnBlocks library(pc); // its caches, freed by any thread (rt_library_own_blocks.hpp)
         r = REAL(getaddrinfo)(node, service, hints, res);
     }
     if (r == 0) {
