@@ -4,8 +4,7 @@
 // the lock then orders everything after (a's own lock reads the mutex in the same computation
 // event as the init, before its acquire: that event is the one that races). Two threads meet
 // at a barrier and whichever is the serial thread destroys it at once, while the other may
-// still be returning from the wait: no race, once the round is complete no thread is blocked on
-// the barrier (barrier-serial-destroy.c; a race here before).
+// still be returning from the wait.
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
@@ -38,8 +37,8 @@ static void* worker_b(void* arg) {
 
 static void* meet(void* arg) {
     (void)arg;
-    if (pthread_barrier_wait(&meeting) == PTHREAD_BARRIER_SERIAL_THREAD)
-        pthread_barrier_destroy(&meeting);
+    if (pthread_barrier_wait(&meeting) == PTHREAD_BARRIER_SERIAL_THREAD) // RACE
+        pthread_barrier_destroy(&meeting);                               // RACE
     return NULL;
 }
 

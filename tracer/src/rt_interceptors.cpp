@@ -765,13 +765,11 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     const u64 episode = count > 0 ? arrival / static_cast<u64>(count) : arrival;
     record(t, fmt::kOpBarrierArrive, fmt::kObjBarrier, b, episode, c0, pc, count, inc);
     const int r = scope.outside([&] { return real(b); });
-    // No read of the barrier on leaving the wait: once the round is complete no thread is
-    // blocked on it, and POSIX leaves pthread_barrier_destroy undefined only while one is
-    // (XSH pthread_barrier_destroy), so a thread of the round may destroy it as soon as its own
-    // wait returns, while the others are still leaving theirs (glibc's destroy waits for them;
-    // libuv's test barrier_serial_thread). A destroy that is not ordered after every arrival
-    // still races with the arrivals' reads above. (ThreadSanitizer reads the barrier again
-    // after the wait and reports such a destroy.)
+    // Leaving the wait reads the barrier again, before this thread is ordered after the other
+    // arrivals: a pthread_barrier_destroy by the serial thread races with another thread's
+    // return from the same wait (POSIX: undefined while a thread is still in the wait;
+    // ThreadSanitizer reads the barrier after the wait too).
+    sync_object_used(t, pc, b);
     const u64 c1 = now();
     close_computation(t, c1);
     record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, c1, pc, count, inc);
