@@ -92,8 +92,13 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
                                             : nullptr;
         add_access_slow(t, pc, a, size, flags);
         if (o == nullptr) {
+            // under the guard, as every other path: libatomic's operation (rt_libatomic.cpp)
+            // locks a mutex of its table and copies with memcpy, and those calls are parts of
+            // this atomic, not accesses and locks of the program (recorded, they raced with
+            // the same object's operations made on the other paths)
+            auto result = op();
             scope.exit();
-            return op();
+            return result;
         }
         // the guard stays held with the lock: a signal handler's atomic on o passes untraced
         spin_lock(o->spin);
