@@ -4,8 +4,8 @@
 // table with a release store of the stage and then advances the stage with relaxed stores; a
 // reader that sees the last stage with an acquire load synchronizes with the release (it waits
 // with relaxed loads first, so that its acquire reads the last stage). A checker's relaxed RMW
-// in between continues the sequence too. Here the loader writes a last
-// entry after its release store: the reader synchronizes with the release only.
+// in between continues the sequence too. Here the loader writes a last entry after its release
+// store: the reader synchronizes with the release only.
 #include <pthread.h>
 #include <stdatomic.h>
 
