@@ -9,9 +9,14 @@
 //
 // std::locale's destructor (D1 and D2, one function) and copy assignment are exported and reached
 // through the PLT, from the program and from libstdc++'s streams alike: each drop of a counted
-// reference is one (rt_library_refcount.hpp). Not modelled: a facet shared by several _Impls is
-// destroyed by the last of their destructions, whose own counts are only decremented inside
-// ~_Impl; its uses through the other locales stay unordered with that.
+// reference is one (rt_library_refcount.hpp). The process's global locale (std::locale::global)
+// is exempt while it is global: it cannot be destroyed then, and every stream copies and drops
+// it, so that from five threads on its releases would merge (over-ordering the threads,
+// rt_atomic_model.hpp) and each drop would write a record. Not modelled: the drops of a global
+// locale's copies made before std::locale::global replaced it (a false race when its last copy
+// goes later in another thread); a facet shared by several _Impls is destroyed by the last of
+// their destructions, whose own counts are only decremented inside ~_Impl; its uses through the
+// other locales stay unordered with that.
 #include "rt_library_refcount.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -25,9 +30,14 @@ struct Locale {
 using DestructorFn = void (*)(Locale*);
 using AssignFn = Locale* (*)(Locale*, const Locale*);
 using ClassicFn = const Locale* (*)();
+using GlobalFn = Locale* (*)(Locale*, const Locale*); // the old global returned through sret
 FRT_DECLARE_REAL_TYPED(_ZNSt6localeD1Ev, DestructorFn);
 FRT_DECLARE_REAL_TYPED(_ZNSt6localeaSERKS_, AssignFn);
 FRT_DECLARE_REAL_TYPED(_ZNSt6locale7classicEv, ClassicFn);
+FRT_DECLARE_REAL_TYPED(_ZNSt6locale6globalERKS_, GlobalFn);
+
+// The _Impl of the locale made global last (null: the classic one is).
+std::atomic<int*> g_global_impl{nullptr};
 
 // The classic locale's _Impl, whose references libstdc++ does not count. Any locale being
 // destroyed or assigned was made after the locale machinery's initialization, so classic()
@@ -46,7 +56,8 @@ int* classic_impl() {
 
 bool counted(const int* impl) {
     const int* classic = classic_impl();
-    return impl != nullptr && classic != nullptr && impl != classic;
+    return impl != nullptr && classic != nullptr && impl != classic &&
+           impl != g_global_impl.load(std::memory_order_relaxed);
 }
 
 void destroy_locale(Locale* self, u64 pc) {
@@ -86,5 +97,13 @@ FRT_EXPORT Locale* _ZNSt6localeaSERKS_(Locale* self, const Locale* other) {
             Locale holder{old};
             destroy(&holder);
         });
+    return result;
+}
+
+FRT_EXPORT Locale* _ZNSt6locale6globalERKS_(Locale* old_global, const Locale* other) {
+    auto real = REAL(_ZNSt6locale6globalERKS_);
+    if (real == nullptr) return old_global;
+    Locale* result = real(old_global, other);
+    g_global_impl.store(other->impl, std::memory_order_relaxed);
     return result;
 }
