@@ -14,7 +14,9 @@
 // the acquire is recorded, and the library's drop of that reference destroys the object. Only
 // the destroying drop acquires: droppers of an object that lives on (a process-wide locale) are
 // not ordered after each other. The final acquire also ends the count's release sequence, so a
-// new object allocated at the same address does not pair with the old one's releases.
+// new object allocated at the same address does not pair with the old one's releases. A drop
+// that finds the count at 1 holds the only reference and destroys: it records nothing unless an
+// earlier holder released (an exception thrown and caught in one thread costs no record).
 #pragma once
 
 #include "rt_atomic_model.hpp"
@@ -25,6 +27,16 @@ namespace frt {
 // drop of one more reference of the same object (it destroys the object when that is the last).
 template <class Drop, class DestroyingDrop>
 void drop_counted_reference(int* count, u64 pc, Drop&& drop, DestroyingDrop&& destroying_drop) {
+    if (__atomic_load_n(count, __ATOMIC_ACQUIRE) == 1) {
+        // The caller holds the only reference (an exception thrown and caught in one thread):
+        // this drop destroys, and only earlier holders' releases, if any, need acquiring.
+        bool released = false;
+        if (InterceptorScope scope; scope)
+            released = find_object(firstrace::format::kObjAtomic, count) != nullptr;
+        if (released) library_atomic_op(count, {true, false, true}, pc, [] {});
+        drop();
+        return;
+    }
     __atomic_fetch_add(count, 1, __ATOMIC_ACQ_REL); // the runtime's own reference
     library_atomic_op(count, {false, true, false}, pc, [] {});
     drop();
