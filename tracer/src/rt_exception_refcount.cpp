@@ -50,7 +50,7 @@ template <class Drop> void drop_exception_reference(char* object, u64 pc, Drop&&
         drop();
         return;
     }
-    drop_counted_reference(reference_count(object), pc, drop, [&] {
+    drop_counted_reference(reference_count(object), 1, pc, drop, [&] {
         void* pointer = object; // an exception_ptr holding the runtime's reference
         release(&pointer);
     });

@@ -9,14 +9,14 @@
 // the destroying drop acquires them all first. Which drop reaches zero is known only inside the
 // library, after the count changed and just before the destructor runs, so the interceptor
 // holds a reference of its own across the library's drop (which then never destroys) and drops
-// it itself: when it is the last one (count 1: nobody else holds the object, so nobody can take
+// it itself: when it is the last one (nobody else holds the object, so nobody can take
 // a reference any more), every other holder's release was recorded before its own decrement,
 // the acquire is recorded, and the library's drop of that reference destroys the object. Only
 // the destroying drop acquires: droppers of an object that lives on (a process-wide locale) are
 // not ordered after each other. The final acquire also ends the count's release sequence, so a
 // new object allocated at the same address does not pair with the old one's releases. A drop
-// that finds the count at 1 holds the only reference and destroys: it records nothing unless an
-// earlier holder released (an exception thrown and caught in one thread costs no record).
+// that finds the count at `sole` holds the only reference and destroys: it records nothing unless
+// an earlier holder released (an exception thrown and caught in one thread costs no record).
 #pragma once
 
 #include "rt_atomic_model.hpp"
@@ -25,9 +25,12 @@ namespace frt {
 
 // `drop()` is the library's drop of the caller's reference; `destroying_drop()` the library's
 // drop of one more reference of the same object (it destroys the object when that is the last).
+// `sole` is the count's value while one holder is left (1, or 0 where the library counts the
+// holders besides the first, as libstdc++'s copy-on-write strings do).
 template <class Drop, class DestroyingDrop>
-void drop_counted_reference(int* count, u64 pc, Drop&& drop, DestroyingDrop&& destroying_drop) {
-    if (__atomic_load_n(count, __ATOMIC_ACQUIRE) == 1) {
+void drop_counted_reference(int* count, int sole, u64 pc, Drop&& drop,
+                            DestroyingDrop&& destroying_drop) {
+    if (__atomic_load_n(count, __ATOMIC_ACQUIRE) == sole) {
         // The caller holds the only reference (an exception thrown and caught in one thread):
         // this drop destroys, and only earlier holders' releases, if any, need acquiring.
         bool released = false;
@@ -42,7 +45,7 @@ void drop_counted_reference(int* count, u64 pc, Drop&& drop, DestroyingDrop&& de
     drop();
     int c = __atomic_load_n(count, __ATOMIC_ACQUIRE);
     for (;;) {
-        if (c == 1) {
+        if (c == sole) {
             library_atomic_op(count, {true, false, true}, pc, [] {});
             destroying_drop();
             return;

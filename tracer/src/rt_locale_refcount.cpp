@@ -69,7 +69,7 @@ void destroy_locale(Locale* self, u64 pc) {
         return;
     }
     drop_counted_reference(
-        impl, pc, [&] { real(self); },
+        impl, 1, pc, [&] { real(self); },
         [&] {
             Locale holder{impl}; // a locale holding the runtime's reference
             real(&holder);
@@ -92,7 +92,7 @@ FRT_EXPORT Locale* _ZNSt6localeaSERKS_(Locale* self, const Locale* other) {
     if (destroy == nullptr || old == other->impl || !counted(old)) return real(self, other);
     Locale* result = self;
     drop_counted_reference(
-        old, FRT_CALLER(), [&] { result = real(self, other); },
+        old, 1, FRT_CALLER(), [&] { result = real(self, other); },
         [&] {
             Locale holder{old};
             destroy(&holder);
