@@ -1,14 +1,15 @@
 // The release-sequence model of atomics (tracer/src/rt_atomic_model.*) against the definition
-// (C11 7.17.4, C++20 [intro.races]), by brute force over random operation sequences.
+// (C11 7.17.4 and 5.1.2.4p10, C++11-17 [intro.races]), by brute force over random operation
+// sequences.
 //
 // Operations on one atomic run in its modification order (the runtime serializes them under
 // the object's lock), so an acquire reads the latest store before it. Reference: the acquire
 // synchronizes with every release A before it, of another process, such that every
-// modification after A up to the store read is an RMW. Model: the records atomic_effect writes,
-// paired as the analyzer pairs them (each Acquire after the latest Release with a lower counter
-// on the same object, same class/address/incarnation). With at most kHeads releasing processes
-// the two must order the acquirer after the same releases, up to process order: per process,
-// the latest release reached is the same.
+// modification after A up to the store read is an RMW or a store of A's process. Model: the records
+// atomic_effect writes, paired as the analyzer pairs them (each Acquire after the latest Release
+// with a lower counter on the same object, same class/address/incarnation). With at most kHeads
+// releasing processes the two must order the acquirer after the same releases, up to process order:
+// per process, the latest release reached is the same.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -64,7 +65,8 @@ Reached reference(const std::vector<Op>& ops) {
             if (!is_release(ops[a].kind) || ops[a].pid == ops[i].pid) continue;
             bool continues = true;
             for (std::size_t k = a + 1; k <= read; ++k)
-                if (writes(ops[k].kind) && !is_rmw(ops[k].kind)) continues = false;
+                if (writes(ops[k].kind) && !is_rmw(ops[k].kind) && ops[k].pid != ops[a].pid)
+                    continues = false;
             if (continues) out[i][ops[a].pid] = a; // ascending a: the latest stays
         }
     }
@@ -150,6 +152,20 @@ TEST(ReleaseSequences, RelaxedStoreEndsTheSequence) {
         {Kind::ReleaseStore, 0}, {Kind::RelaxedStore, 1}, {Kind::AcquireLoad, 2}};
     EXPECT_TRUE(model(ops).empty());
     EXPECT_TRUE(reference(ops).empty());
+}
+
+// A store of the releasing process continues its sequence and ends the others'; a later release
+// of an ended process heads a sequence again.
+TEST(ReleaseSequences, OwnStoreContinuesTheSequenceAndEndsTheOthers) {
+    const std::vector<Op> ops = {{Kind::ReleaseStore, 0}, {Kind::ReleaseRmw, 1},
+                                 {Kind::RelaxedStore, 0}, {Kind::AcquireLoad, 2},
+                                 {Kind::ReleaseRmw, 1},   {Kind::AcquireLoad, 3}};
+    const auto got = model(ops);
+    ASSERT_EQ(got, reference(ops));
+    ASSERT_TRUE(got.count(3));
+    EXPECT_EQ(got.at(3), (std::map<u32, std::size_t>{{0, 0}}));
+    ASSERT_TRUE(got.count(5));
+    EXPECT_EQ(got.at(5), (std::map<u32, std::size_t>{{0, 0}, {1, 4}}));
 }
 
 } // namespace

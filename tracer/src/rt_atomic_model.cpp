@@ -6,14 +6,27 @@
 namespace frt {
 namespace {
 
+// A head whose sequence a store of another process ended (C11 5.1.2.4p10): it keeps its slot
+// and its counter, so that a later release of its process continues the counter sequence of
+// its object, but acquires no longer pair with it.
+constexpr u32 kEnded = 1u << 31;
+
 FRT_INLINE u64 head_incarnation(u32 sequence, u32 pid) {
     return (u64{sequence} << 22) | pid;
+}
+
+FRT_INLINE bool active(const ObjEntry::ReleaseHead& h) {
+    return h.pid_plus_one != 0 && (h.pid_plus_one & kEnded) == 0;
+}
+
+FRT_INLINE bool of_process(const ObjEntry::ReleaseHead& h, u32 pid) {
+    return (h.pid_plus_one & ~kEnded) == pid + 1;
 }
 
 void acquire_heads(ObjEntry* o, u32 pid, AtomicRecords& out) {
     const u32 sequence = o->incarnation.load(std::memory_order_relaxed);
     for (ObjEntry::ReleaseHead& h : o->heads) {
-        if (h.pid_plus_one == 0 || h.pid_plus_one == pid + 1) continue;
+        if (!active(h) || h.pid_plus_one == pid + 1) continue;
         out.entries[out.count++] = {firstrace::format::kOpAcquire,
                                     head_incarnation(sequence, h.pid_plus_one - 1),
                                     h.next_counter++};
@@ -28,8 +41,25 @@ void end_sequence(ObjEntry* o) {
 
 bool has_heads(const ObjEntry* o) {
     for (const ObjEntry::ReleaseHead& h : o->heads)
-        if (h.pid_plus_one != 0) return true;
+        if (active(h)) return true;
     return false;
+}
+
+// A store that is not a read-modify-write, by process `pid`, ends the release sequences of the
+// other processes' releases; one headed by a release of `pid` itself goes on through it (C11
+// 5.1.2.4p10, C++11-17 [intro.races]: "performed by the same thread that performed the
+// release"; C++20 dropped that clause, P0982, but gcc 12 and clang 14 compile C++17 and C++14 by
+// default, and ThreadSanitizer keeps the release too).
+void end_other_sequences(ObjEntry* o, u32 pid) {
+    bool own = false;
+    for (const ObjEntry::ReleaseHead& h : o->heads)
+        own |= active(h) && h.pid_plus_one == pid + 1;
+    if (!own) {
+        end_sequence(o);
+        return;
+    }
+    for (ObjEntry::ReleaseHead& h : o->heads)
+        if (active(h) && h.pid_plus_one != pid + 1) h.pid_plus_one |= kEnded;
 }
 
 } // namespace
@@ -37,14 +67,14 @@ bool has_heads(const ObjEntry* o) {
 void atomic_effect(ObjEntry* o, u32 pid, AtomicEffect effect, AtomicRecords& out) {
     out.count = 0;
     if (effect.acquire) acquire_heads(o, pid, out);
-    // a plain store ends the sequence (nothing to end when no release heads one)
+    // a plain store ends the sequences (nothing to end when no release heads one)
     const bool ends = effect.plain_store && has_heads(o);
-    if (ends) end_sequence(o);
+    if (ends) end_other_sequences(o, pid);
     if (effect.release) {
         ObjEntry::ReleaseHead* head = nullptr;
         ObjEntry::ReleaseHead* free_slot = nullptr;
         for (ObjEntry::ReleaseHead& h : o->heads) {
-            if (h.pid_plus_one == pid + 1) head = &h;
+            if (of_process(h, pid)) head = &h;
             if (h.pid_plus_one == 0 && free_slot == nullptr) free_slot = &h;
         }
         if (head == nullptr && free_slot == nullptr) {
@@ -57,6 +87,7 @@ void atomic_effect(ObjEntry* o, u32 pid, AtomicEffect effect, AtomicRecords& out
             head = free_slot;
             *head = {pid + 1, 0};
         }
+        head->pid_plus_one = pid + 1; // a head that was ended starts again
         out.entries[out.count++] = {
             firstrace::format::kOpRelease,
             head_incarnation(o->incarnation.load(std::memory_order_relaxed), pid),

@@ -1,22 +1,24 @@
 // Release sequences of an atomic object (C11 7.17.4 / 5.1.2.4, C++20 [intro.races]).
 //
 // A release store or RMW A on M heads a release sequence: A and the maximal run of RMWs on M
-// after it in M's modification order, whatever their memory order and thread (C++20: a
-// plain store, even by A's thread, ends it). An acquire that reads a value written by any
-// store of that run synchronizes with A. So an acquire reading an RMW that is itself a
-// release synchronizes with every release heading a sequence still running through it:
+// after it in M's modification order, whatever their memory order and thread, and of stores by
+// A's own thread (C11 5.1.2.4p10, C++11-17; C++20 dropped these, but gcc 12 and clang 14 compile
+// C++17 and C++14 by default): a plain store by another thread ends it. An acquire that reads a
+// value written by any store of that run synchronizes with A. So an acquire reading an RMW that is
+// itself a release synchronizes with every release heading a sequence still running through it:
 // release RMWs by several threads (reference counts, latches) all reach the acquirer, and none
 // of them reaches another (a release RMW does not acquire).
 //
 // The counter model pairs an Acquire with the latest Release of the same object only, so each
 // process gets its own object per release sequence: kObjAtomic at M, incarnation =
-// (sequence number << 22) | pid. A sequence number counts the plain stores on M (each ends a
-// sequence and starts the next). The object's state (ObjEntry::incarnation and heads, under
-// its spin lock) lists the processes whose releases head the current sequence, at most
-// kHeads of them; an acquire acquires each (one Acquire per process: its latest release in
-// the sequence covers its earlier ones by process order). A release by one more process than
-// kHeads falls back to merging: it acquires the heads first and starts a fresh sequence of its
-// own (over-orders that process: can hide a race, never invent one).
+// (sequence number << 22) | pid. A sequence number counts the plain stores on M that ended
+// every sequence running (a store by a process whose release heads one ends the others only:
+// their heads stay, marked ended, with their counters). The object's state (ObjEntry::incarnation
+// and heads, under its spin lock) lists the processes whose releases head the current sequence, at
+// most kHeads of them; an acquire acquires each (one Acquire per process: its latest release in the
+// sequence covers its earlier ones by process order). A release by one more process than kHeads
+// falls back to merging: it acquires the heads first and starts a fresh sequence of its own
+// (over-orders that process: can hide a race, never invent one).
 //
 // The tracer knows which store a load read when both ran under the object's spin lock: stores
 // and RMWs with release order, acquire loads and RMWs, and plain relaxed stores on an object

@@ -17,8 +17,8 @@ __extension__ typedef __int128 i128; // the 16-byte atomics
 // seq_cst order record a Release; loads and RMWs with consume, acquire, acq_rel or seq_cst
 // record an Acquire of every release heading the release sequence they read
 // (rt_atomic_model.hpp: one object per releasing process and sequence; relaxed RMWs continue a
-// sequence, plain stores end it). The object's counters must follow the real order of the
-// operations on it, so the operation and the sequence update happen together under the
+// sequence, plain stores by other processes end it). The object's counters must follow the real
+// order of the operations on it, so the operation and the sequence update happen together under the
 // object's spin lock. An acquire that cannot see a release newer than the ones this thread
 // already acquired on the same object adds no edge and is elided (spin-wait loops would
 // otherwise write one event per turn).
@@ -84,16 +84,22 @@ auto atomic_op(u64 pc, const volatile void* addr, unsigned size, int mo, int fai
             t->relaxed_reads[t->relaxed_reads_next++ % kRelaxedReads] = a;
     }
     if (!may_acq && !may_rel) {
-        // A relaxed store ends the release sequence of the object it writes, if one runs
-        // (rt_atomic_model.hpp): serialized with the object's acquires so that an acquire
-        // reading it is not paired with the release it cut off. A relaxed RMW continues it.
+        // A relaxed store ends the release sequences of other processes' releases on the
+        // object it writes, if one runs (rt_atomic_model.hpp): serialized with the object's
+        // acquires so that an acquire reading it is not paired with a release it cut off. A
+        // relaxed RMW continues them.
         ObjEntry* o = kind == OpKind::Store ? find_object(firstrace::format::kObjAtomic,
                                                           const_cast<const void*>(addr))
                                             : nullptr;
         add_access_slow(t, pc, a, size, flags);
         if (o == nullptr) {
+            // under the guard, as every other path: libatomic's operation (rt_libatomic.cpp)
+            // locks a mutex of its table and copies with memcpy, and those calls are parts of
+            // this atomic, not accesses and locks of the program (recorded, they raced with
+            // the same object's operations made on the other paths)
+            auto result = op();
             scope.exit();
-            return op();
+            return result;
         }
         // the guard stays held with the lock: a signal handler's atomic on o passes untraced
         spin_lock(o->spin);
