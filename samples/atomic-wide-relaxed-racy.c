@@ -18,6 +18,7 @@ struct snapshot {
 static _Atomic struct snapshot current;
 static atomic_int done;
 static long total;
+static volatile long observed_total; // 0 or 3000, by the race: kept, not checked
 
 static void* sampler(void* arg) {
     (void)arg;
@@ -38,7 +39,7 @@ int main(void) {
         struct snapshot s = atomic_load_explicit(&current, memory_order_relaxed);
         if (s.seq > seen) seen = s.seq;
     }
-    long t_total = total; // RACE
+    observed_total = total; // RACE
     pthread_join(t, 0);
-    return seen > 3000 || t_total != 3000;
+    return seen > 3000;
 }
