@@ -21,7 +21,6 @@
 //   futex                    as the program's syscall(SYS_futex, ...) (rt_futex.cpp): the
 //                            Releases of wakes and requeues before, the Acquires of woken waits
 //                            and taken PI locks after (the hooks of LLVM 15 and later headers)
-//   getrandom                after: the writes of the bytes it stored (res of them)
 //
 // Every other hook of the header (rt_syscall_hooks_unmodelled.inc) is defined too, so that such
 // a program links, and does nothing: the memory its system call reads or writes is not
@@ -257,7 +256,7 @@ FRT_HOOK_POST(fork)(long res) {
     if (res == 0) after_fork_in_child();
 }
 
-// --- futexes and results ---------------------------------------------------------------------
+// --- futexes ---------------------------------------------------------------------
 
 FRT_HOOK_PRE(futex)(long uaddr, long op, long val, long timeout, long uaddr2, long val3) {
     futex_hook_before(SYS_futex, {uaddr, op, val, timeout, uaddr2, val3}, FRT_CALLER());
@@ -265,10 +264,6 @@ FRT_HOOK_PRE(futex)(long uaddr, long op, long val, long timeout, long uaddr2, lo
 FRT_HOOK_POST(futex)
 (long res, long uaddr, long op, long val, long timeout, long uaddr2, long val3) {
     futex_hook_after(SYS_futex, {uaddr, op, val, timeout, uaddr2, val3}, res, FRT_CALLER());
-}
-FRT_HOOK_PRE(getrandom)(long, long, long) {}
-FRT_HOOK_POST(getrandom)(long res, long buf, long, long) {
-    received_into(as_ptr<void>(buf), res, FRT_CALLER());
 }
 
 // --- the hooks of system calls whose effects are not modelled -------------------------------
