@@ -17,7 +17,7 @@ static atomic_long allocated, freed, wrong_answers;
 int __sanitizer_get_ownership(const volatile void* p);
 size_t __sanitizer_get_allocated_size(const volatile void* p);
 size_t __sanitizer_get_allocated_size_fast(const volatile void* p); // LLVM 17+
-static _Thread_local const volatile void* last_block; // a thread's own
+static _Thread_local const volatile void* last_block;               // a thread's own
 
 void __sanitizer_malloc_hook(const volatile void* p, size_t n) {
     if (n != kMarker) return;

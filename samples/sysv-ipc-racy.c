@@ -18,7 +18,7 @@ static int semaphores, queue;
 static long counter;
 static int record, polled_record;
 static int messages[8];
-static _Atomic(char*) segment; // relaxed
+static _Atomic(char*) segment;  // relaxed
 static atomic_int segment_read; // relaxed: the detach waits for main's read, unordered
 
 struct message {
