@@ -11,8 +11,9 @@
 # receives the Debian sources (`apt-get source --download-only`: needs deb-src lines and the
 # network, so this is no ctest test), the three builds of each program, the workload input, the
 # traces, the analysis summaries and the ThreadSanitizer logs; run again, it reuses what is
-# there (delete WORK_DIR/build/PROGRAM-* to rebuild). PROGRAM: zstd xz lbzip2 pbzip2 (default:
-# all). Each program is built from its upstream tarball (Debian's `.orig`), at -O1 -g with
+# there (delete WORK_DIR/build/PROGRAM-* to rebuild). PROGRAM: zstd xz lbzip2 pbzip2 memcached
+# (default: all; memcached needs libevent-dev and python3: a server with 4 worker threads, driven
+# over loopback by memcached_load.py beside this script, 8 clients, then told to shut down). Each program is built from its upstream tarball (Debian's `.orig`), at -O1 -g with
 # clang (FIRSTRACE_CC=clang for the firstrace build, the same instrumentation pass as TSan's;
 # set FIRSTRACE_COMPILER=gcc to build the firstrace variant with gcc instead).
 #
@@ -30,7 +31,7 @@
 set -u -o pipefail
 
 usage() {
-    echo "usage: $0 BUILD_DIR WORK_DIR [zstd|xz|lbzip2|pbzip2 ...]" >&2
+    echo "usage: $0 BUILD_DIR WORK_DIR [zstd|xz|lbzip2|pbzip2|memcached ...]" >&2
     exit 2
 }
 [[ $# -ge 2 ]] || usage
@@ -39,9 +40,10 @@ mkdir -p "$2" || usage
 WORK=$(cd "$2" && pwd)
 shift 2
 PROGRAMS=("$@")
-[[ ${#PROGRAMS[@]} -gt 0 ]] || PROGRAMS=(zstd xz lbzip2 pbzip2)
+[[ ${#PROGRAMS[@]} -gt 0 ]] || PROGRAMS=(zstd xz lbzip2 pbzip2 memcached)
 
 FIRSTRACE=$BUILD/bin/firstrace
+SCRIPT_DIR=$(cd "$(dirname "$0")" && pwd)
 for tool in "$FIRSTRACE" "$BUILD/bin/firstrace-cc" "$BUILD/bin/firstrace-c++"; do
     [[ -x $tool ]] || {
         echo "$0: $tool is missing: build firstrace first" >&2
@@ -107,6 +109,12 @@ build_pbzip2() {
     make pbzip2 CXX="$CXX" LDFLAGS="$LDFLAGS" CXXFLAGS="$CXXFLAGS -std=gnu++98 -pthread \
         -D_POSIX_PTHREAD_SEMANTICS -D_LARGEFILE64_SOURCE -D_FILE_OFFSET_BITS=64 \
         -DUSE_STACKSIZE_CUSTOMIZATION" >build.log 2>&1 && echo "$PWD/pbzip2"
+}
+
+build_memcached() {
+    # extstore and the docs need more than libevent; the server alone is the program
+    ./configure --disable-docs --disable-extstore >configure.log 2>&1 &&
+        make -j"$JOBS" memcached >build.log 2>&1 && echo "$PWD/memcached"
 }
 
 package_of() {
@@ -181,6 +189,12 @@ workloads() {
     pbzip2)
         echo "compress -p4|-p4 -9 -f -k -c @IN@ >@OUT@"
         echo "decompress -p4|-p4 -d -f -c @ZIN@ >@OUT@"
+        ;;
+    memcached)
+        # the server in the background (exec'd as the other programs are), the client in front;
+        # the client's last command shuts the server down (-A), `wait` waits for its exit
+        local port=${REAL_PROGRAMS_PORT:-22122}
+        echo "serve -t4, 8 clients|-u $(id -un) -A -t 4 -p $port -U 0 -l 127.0.0.1 & python3 $SCRIPT_DIR/memcached_load.py $port 8 2000 >@OUT@; wait"
         ;;
     esac
 }
@@ -300,7 +314,7 @@ run_one() {
 : >"$WORK/results.txt"
 for prog in "${PROGRAMS[@]}"; do
     case $prog in
-    zstd | xz | lbzip2 | pbzip2) ;;
+    zstd | xz | lbzip2 | pbzip2 | memcached) ;;
     *)
         log "unknown program $prog"
         exit 2
