@@ -2,6 +2,7 @@
 // unordered (before, the runtime saw none of these stores and missed every race; clang 14
 // ThreadSanitizer reports each).
 #define _GNU_SOURCE
+#include <locale.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -10,6 +11,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 static pthread_barrier_t both;
 static int fd;
@@ -21,10 +23,13 @@ static size_t stack_size;
 static uid_t ids[3];
 static char path[256];
 static struct sched_param param;
+static wchar_t wide[16];
+static char narrow[16], collated[64];
 
 static void* worker(void* arg) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
+    locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     sigset_t own;
     socklen_t length = sizeof name;
     pthread_barrier_wait(&both);
@@ -38,7 +43,14 @@ static void* worker(void* arg) {
     getresuid(&ids[0], &ids[1], &ids[2]);                // RACE
     confstr(_CS_PATH, path, sizeof path);                // RACE
     sched_getparam(0, &param);                           // RACE
+    const char* from = "hello";
+    mbsnrtowcs(wide, &from, 5, 16, NULL); // RACE
+    const wchar_t* wide_from = L"hello";
+    wcsnrtombs(narrow, &wide_from, 5, 16, NULL);           // RACE
+    wcsxfrm(wide, L"abc", 16);                             // RACE
+    strxfrm_l(collated, "abc", sizeof collated, c_locale); // RACE
     pthread_attr_destroy(&attr);
+    freelocale(c_locale);
     return arg;
 }
 

@@ -1,10 +1,12 @@
 // Library calls that answer into the caller's memory: a socket's name and an option, pending
 // signals and a signal set, an interval timer, a thread attribute, the real/effective/saved ids,
-// a configuration string, the scheduling parameters. Each call's stored bytes are a write by the
+// a configuration string, the scheduling parameters, multibyte and wide conversions of at most
+// n characters, collation transforms. Each call's stored bytes are a write by the
 // caller (ThreadSanitizer records the same ranges). Two workers store into shared answers under
 // a mutex and main reads them after joining; into their own locals without one. The racy
 // variant drops the mutex (before, the runtime saw none of these stores and missed every race).
 #define _GNU_SOURCE
+#include <locale.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -13,6 +15,7 @@
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <wchar.h>
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t both;
@@ -25,10 +28,13 @@ static size_t stack_size;
 static uid_t ids[3];
 static char path[256];
 static struct sched_param param;
+static wchar_t wide[16];
+static char narrow[16], collated[64];
 
 static void* worker(void* arg) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
+    locale_t c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
     sigset_t own;
     socklen_t length = sizeof name;
     pthread_barrier_wait(&both);
@@ -43,8 +49,15 @@ static void* worker(void* arg) {
     getresuid(&ids[0], &ids[1], &ids[2]);
     confstr(_CS_PATH, path, sizeof path);
     sched_getparam(0, &param);
+    const char* from = "hello";
+    mbsnrtowcs(wide, &from, 5, 16, NULL);
+    const wchar_t* wide_from = L"hello";
+    wcsnrtombs(narrow, &wide_from, 5, 16, NULL);
+    wcsxfrm(wide, L"abc", 16);
+    strxfrm_l(collated, "abc", sizeof collated, c_locale);
     pthread_mutex_unlock(&lock);
     pthread_attr_destroy(&attr);
+    freelocale(c_locale);
     return arg;
 }
 
