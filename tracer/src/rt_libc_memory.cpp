@@ -517,7 +517,7 @@ FRT_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
 }
 FRT_EXPORT int fflush(FILE* f) {
     stream_used(FRT_CALLER(), f);
-    if (f != nullptr && f->_IO_write_ptr > f->_IO_write_base) // its buffer goes out
+    if (f != nullptr && output_pending(f)) // its buffer goes out
         fd::writes_flushed(f->_fileno, FRT_CALLER());
     const int r = REAL(fflush)(f);
     memory_stream_flushed(FRT_CALLER(), f);

@@ -423,7 +423,7 @@ FRT_EXPORT void clearerr_unlocked(FILE* f) {
 }
 FRT_EXPORT int fflush_unlocked(FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
-    if (f != nullptr && f->_IO_write_ptr > f->_IO_write_base) // its buffer goes out (as fflush)
+    if (f != nullptr && output_pending(f)) // its buffer goes out (as fflush)
         fd::writes_flushed(f->_fileno, FRT_CALLER());
     return REAL(fflush_unlocked)(f);
 }
