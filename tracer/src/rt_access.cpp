@@ -89,8 +89,6 @@ FRT_EXPORT void __tsan_func_entry(void* caller_pc) {
     if (FRT_LIKELY(d < kMaxStack)) {
         const u64 pc = reinterpret_cast<u64>(caller_pc);
         t->stack[d] = pc;
-        // the caller's stack pointer at this call (one lea: the frame this entry pushes)
-        t->frame_sp[d] = reinterpret_cast<u64>(__builtin_dwarf_cfa());
         t->stack_hash = t->stack_hashes[d + 1] = stack_hash_push(t->stack_hashes[d], pc);
     }
 }

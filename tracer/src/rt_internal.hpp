@@ -90,9 +90,6 @@ struct ThreadState {
     std::size_t arena_used;
     u64 stack[kMaxStack];
     u64 stack_hashes[kMaxStack + 1]; // stack_hashes[d]: hash of stack[0, d)
-    // frame_sp[d]: the stack pointer of frame d's function when it entered (its caller's
-    // frame lies above it): a non-local jump pops the frames below its target (rt_frames_left.cpp)
-    u64 frame_sp[kMaxStack];
     DepotSlot* depot;
     u32 depot_gen;
     u32 depot_ids; // ids handed out in this stream
