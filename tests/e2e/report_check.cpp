@@ -8,7 +8,8 @@
 //     recorded heap blocks, the line marked `// ALLOC` (the block's allocation line);
 //   - on such a bug line, `NAMED text` (the memory's name, e.g. a DWARF member path) and
 //     `HOLDING text` (a lock the thread held there, to the end of the line) appear in those
-//     40 lines too.
+//     40 lines too, and `CALLED from CALLER` names the frame the access's stack shows under
+//     FUNC's (`#1 CALLER`: a calling context after non-local jumps).
 //
 //   firstrace_report_check SAMPLE DB TEXT
 //
@@ -115,6 +116,28 @@ int main(int argc, char** argv) {
                         head.find(", " + name) == std::string::npos)
                         failures.push_back("the memory of " + where + " is not named " + name +
                                            " in the first 40 lines");
+                }
+                if (const auto called = line.find(" CALLED from "); called != std::string::npos) {
+                    std::string caller = line.substr(called + 13);
+                    caller = caller.substr(0, caller.find_first_of(" \t\r"));
+                    // the access's line, its frame #0, then #1
+                    auto next_line = [&](std::size_t at) {
+                        if (at == std::string::npos) return at;
+                        const auto end = head.find('\n', at);
+                        return end == std::string::npos ? end : end + 1;
+                    };
+                    // (the report may print the sample's path before `where`)
+                    std::size_t access = head.find("in " + function + " at ");
+                    while (access != std::string::npos &&
+                           head.compare(head.find('\n', access) - where.size(), where.size(),
+                                        where) != 0)
+                        access = head.find("in " + function + " at ", access + 1);
+                    const auto frame1 = next_line(next_line(access));
+                    const auto text = head.find_first_not_of(' ', frame1);
+                    if (frame1 == std::string::npos || text == std::string::npos ||
+                        head.compare(text, 4 + caller.size(), "#1 " + caller + " ") != 0)
+                        failures.push_back("the access at " + where + " is not shown called from " +
+                                           caller + " in the first 40 lines");
                 }
                 if (const auto held = line.find(" HOLDING "); held != std::string::npos) {
                     std::string lock = line.substr(held + 9);

@@ -20,7 +20,7 @@
 //   strtok_r       reads and writes the caller's *saveptr, reads what it scanned, writes the
 //                  terminator it stores over a delimiter; strsep the same with *stringp.
 //   more strings   memccpy (up to and including the byte found), strcasestr, stpncpy, strcoll,
-//                  strxfrm (the source read whole, what it stores written).
+//                  strxfrm, strxfrm_l (the source read whole, what it stores written).
 //   searches       memchr/rawmemchr/strchrnul/strpbrk/strspn/strcspn: the bytes examined up to
 //                  and including the one that ended the search (memrchr: all n, as TSan; the
 //                  sets of strpbrk/strspn/strcspn and memmem's needle: whole), memmem: the
@@ -78,6 +78,7 @@ FRT_DECLARE_REAL_TYPED(strcasestr, find_str_fn);
 FRT_DECLARE_REAL(stpncpy);
 FRT_DECLARE_REAL(strcoll);
 FRT_DECLARE_REAL(strxfrm);
+FRT_DECLARE_REAL(strxfrm_l);
 FRT_DECLARE_REAL(fwrite);
 FRT_DECLARE_REAL(fread);
 FRT_DECLARE_REAL(fputs);
@@ -315,10 +316,11 @@ FRT_EXPORT int strcoll(const char* a, const char* b) {
     return REAL(strcoll)(a, b);
 }
 FRT_EXPORT size_t strxfrm(char* d, const char* s, size_t n) {
-    accessed(FRT_CALLER(), s, string_length(s) + 1, false);
-    const size_t r = REAL(strxfrm)(d, s, n);
-    if (n != 0) accessed(FRT_CALLER(), d, r < n ? r + 1 : n, true);
-    return r;
+    return collation_transformed(FRT_CALLER(), d, s, n, [&] { return REAL(strxfrm)(d, s, n); });
+}
+FRT_EXPORT size_t strxfrm_l(char* d, const char* s, size_t n, locale_t locale) {
+    return collation_transformed(FRT_CALLER(), d, s, n,
+                                 [&] { return REAL(strxfrm_l)(d, s, n, locale); });
 }
 // The GNU strerror_r (what _GNU_SOURCE programs and C++ get): may or may not use buf.
 FRT_EXPORT char* strerror_r(int e, char* buf, size_t n) {
@@ -515,7 +517,7 @@ FRT_EXPORT ssize_t __getdelim(char** line, size_t* n, int delim, FILE* f) {
 }
 FRT_EXPORT int fflush(FILE* f) {
     stream_used(FRT_CALLER(), f);
-    if (f != nullptr && f->_IO_write_ptr > f->_IO_write_base) // its buffer goes out
+    if (f != nullptr && output_pending(f)) // its buffer goes out
         fd::writes_flushed(f->_fileno, FRT_CALLER());
     const int r = REAL(fflush)(f);
     memory_stream_flushed(FRT_CALLER(), f);
@@ -549,6 +551,7 @@ FRT_INTERCEPTOR_ALIAS(strcasestr)
 FRT_INTERCEPTOR_ALIAS(stpncpy)
 FRT_INTERCEPTOR_ALIAS(strcoll)
 FRT_INTERCEPTOR_ALIAS(strxfrm)
+FRT_INTERCEPTOR_ALIAS(strxfrm_l)
 FRT_INTERCEPTOR_ALIAS(fwrite)
 FRT_INTERCEPTOR_ALIAS(fread)
 FRT_INTERCEPTOR_ALIAS(fputs)

@@ -28,7 +28,7 @@
 //                                         writes the buffer. strerror needs nothing: since
 //                                         glibc 2.32 an unknown number's text is in a
 //                                         thread-local buffer, a known one is constant.
-//   wait, waitpid, wait4, waitid          write the status / siginfo (and wait4's rusage);
+//   wait, waitpid, wait3, wait4, waitid   write the status / siginfo (and the rusage);
 //                                         a terminated child is ordered
 //                                         (rt_child_processes.hpp).
 //   pthread_getname_np                    writes the name it stores (with its terminator).
@@ -132,6 +132,7 @@ FRT_DECLARE_REAL(inet_aton);
 FRT_DECLARE_REAL(__xpg_strerror_r);
 FRT_DECLARE_REAL(wait);
 FRT_DECLARE_REAL(waitpid);
+FRT_DECLARE_REAL(wait3);
 FRT_DECLARE_REAL(wait4);
 FRT_DECLARE_REAL(waitid);
 FRT_DECLARE_REAL(nanosleep);
@@ -446,6 +447,11 @@ FRT_EXPORT pid_t wait(int* status) {
 FRT_EXPORT pid_t waitpid(pid_t pid, int* status, int options) {
     return waited(FRT_CALLER(), REAL(waitpid)(pid, status, options), status);
 }
+FRT_EXPORT pid_t wait3(int* status, int options, struct rusage* usage) {
+    const pid_t r = waited(FRT_CALLER(), REAL(wait3)(status, options, usage), status);
+    if (r > 0) accessed(FRT_CALLER(), usage, sizeof *usage, true);
+    return r;
+}
 FRT_EXPORT pid_t wait4(pid_t pid, int* status, int options, struct rusage* usage) {
     const pid_t r = waited(FRT_CALLER(), REAL(wait4)(pid, status, options, usage), status);
     if (r > 0) accessed(FRT_CALLER(), usage, sizeof *usage, true);
@@ -595,6 +601,7 @@ FRT_INTERCEPTOR_ALIAS(inet_aton)
 FRT_INTERCEPTOR_ALIAS(__xpg_strerror_r)
 FRT_INTERCEPTOR_ALIAS(wait)
 FRT_INTERCEPTOR_ALIAS(waitpid)
+FRT_INTERCEPTOR_ALIAS(wait3)
 FRT_INTERCEPTOR_ALIAS(wait4)
 FRT_INTERCEPTOR_ALIAS(waitid)
 FRT_INTERCEPTOR_ALIAS(nanosleep)

@@ -21,6 +21,7 @@
 #include <pwd.h>
 #include <sys/socket.h>
 
+#include "rt_library_lookup.hpp"
 #include "rt_real.hpp"
 #include "rt_stdio.hpp"
 
@@ -49,97 +50,6 @@ FRT_DECLARE_REAL(getservbyport);
 FRT_DECLARE_REAL(getprotobyname);
 FRT_DECLARE_REAL(getprotobynumber);
 FRT_DECLARE_REAL(getnameinfo);
-
-// The accesses of one lookup: a library call that also knows the databases' entries.
-class Lookup : public LibraryCall {
-  public:
-    using LibraryCall::LibraryCall;
-    // A null-terminated array of pointers, and what each points to (`each` bytes, or a string
-    // when each == 0).
-    void array(char* const* a, u64 each) {
-        if (a == nullptr) return;
-        u64 n = 0;
-        for (; a[n] != nullptr; ++n) {
-            if (each == 0)
-                text(a[n], true);
-            else
-                bytes(a[n], each, true);
-        }
-        bytes(a, (n + 1) * sizeof *a, true);
-    }
-
-    void written(const struct passwd* p) {
-        if (p == nullptr) return;
-        bytes(p, sizeof *p, true);
-        for (const char* s : {p->pw_name, p->pw_passwd, p->pw_gecos, p->pw_dir, p->pw_shell})
-            text(s, true);
-    }
-    void written(const struct group* g) {
-        if (g == nullptr) return;
-        bytes(g, sizeof *g, true);
-        text(g->gr_name, true);
-        text(g->gr_passwd, true);
-        array(g->gr_mem, 0);
-    }
-    void written(const struct hostent* h) {
-        if (h == nullptr) return;
-        bytes(h, sizeof *h, true);
-        text(h->h_name, true);
-        array(h->h_aliases, 0);
-        array(h->h_addr_list, static_cast<u64>(h->h_length));
-    }
-    void written(const struct servent* s) {
-        if (s == nullptr) return;
-        bytes(s, sizeof *s, true);
-        text(s->s_name, true);
-        text(s->s_proto, true);
-        array(s->s_aliases, 0);
-    }
-    void written(const struct protoent* p) {
-        if (p == nullptr) return;
-        bytes(p, sizeof *p, true);
-        text(p->p_name, true);
-        array(p->p_aliases, 0);
-    }
-};
-
-// A non-reentrant lookup: the real call (its allocations the program's), then its result.
-template <class Result, class Real> Result* looked_up(u64 pc, const char* name, Real real) {
-    if (name != nullptr)
-        if (Lookup l(pc); l) l.text(name, false);
-    Result* r;
-    {
-        ProgramAllocations program(pc);
-        r = real();
-    }
-    if (Lookup l(pc); l) l.written(r);
-    return r;
-}
-
-// A reentrant lookup returning an error number: on success *result and, when found, the entry.
-template <class Entry, class Real>
-int looked_up_r(u64 pc, const char* name, Entry** result, Real real) {
-    if (name != nullptr)
-        if (Lookup l(pc); l) l.text(name, false);
-    int r;
-    {
-        ProgramAllocations program(pc);
-        r = real();
-    }
-    if (Lookup l(pc); l && r == 0) {
-        l.bytes(result, sizeof(Entry*), true);
-        l.written(*result);
-    }
-    return r;
-}
-
-// The hosts' reentrant forms also store *h_errnop.
-template <class Real>
-int host_looked_up_r(u64 pc, const char* name, struct hostent** result, int* h_errnop, Real real) {
-    const int r = looked_up_r(pc, name, result, real);
-    if (Lookup l(pc); l) l.bytes(h_errnop, sizeof(int), true);
-    return r;
-}
 
 } // namespace
 

@@ -11,6 +11,8 @@
 //                                     converted (otherwise the bytes it took are not known here:
 //                                     none recorded);
 //   mbsrtowcs, wcsrtombs              the same, and *src (moved on) and the conversion state;
+//   mbsnrtowcs, wcsnrtombs            the same with the source at most its limit long;
+//   wcsxfrm, wcsxfrm_l                the source read whole, what they store written;
 //   mbrtowc, mbtowc                   the bytes of the character read, the wide character
 //                                     written; wcrtomb, wctomb: the bytes stored;
 //   iconv                             the input bytes it consumed read, the output it produced
@@ -41,6 +43,10 @@ FRT_DECLARE_REAL(mbstowcs);
 FRT_DECLARE_REAL(wcstombs);
 FRT_DECLARE_REAL(mbsrtowcs);
 FRT_DECLARE_REAL(wcsrtombs);
+FRT_DECLARE_REAL(mbsnrtowcs);
+FRT_DECLARE_REAL(wcsnrtombs);
+FRT_DECLARE_REAL(wcsxfrm);
+FRT_DECLARE_REAL(wcsxfrm_l);
 FRT_DECLARE_REAL(mbrtowc);
 FRT_DECLARE_REAL(mbtowc);
 FRT_DECLARE_REAL(wcrtomb);
@@ -63,13 +69,27 @@ u64 compared(const wchar_t* a, const wchar_t* b, u64 max) {
 // A conversion that stored r characters of `out_size` bytes into dst (room for n): those and
 // the terminator when r < n; the source read whole (with its terminator) when it was all
 // converted or only measured.
+// (mbsnrtowcs, wcsnrtombs: the source is at most src_max characters.)
 template <class In>
-void converted(u64 pc, const In* src, const void* dst, size_t n, size_t r, u64 out_size) {
+void converted(u64 pc, const In* src, const void* dst, size_t n, size_t r, u64 out_size,
+               u64 src_max = ~0ull) {
     Strings s(pc);
     if (!s || r == kFailed) return;
     if (dst != nullptr) s.bytes(dst, (r + (r < n ? 1 : 0)) * out_size, true);
     if (src != nullptr && (dst == nullptr || r < n))
-        s.bytes(src, (string_length(src, ~0ull) + 1) * sizeof(In), false);
+        s.bytes(src, string_extent(src, src_max) * sizeof(In), false);
+}
+// The restartable conversions: converted, and *src (moved on) and the state written when they
+// stored into dst.
+template <class In>
+void converted_restartable(u64 pc, const In* from, const void* dst, size_t n, size_t r,
+                           u64 out_size, const In* const* src, const mbstate_t* ps,
+                           u64 src_max = ~0ull) {
+    converted(pc, from, dst, n, r, out_size, src_max);
+    if (Strings c(pc); c && dst != nullptr) {
+        c.bytes(src, sizeof *src, true);
+        c.bytes(ps, sizeof *ps, true);
+    }
 }
 
 } // namespace
@@ -166,22 +186,33 @@ FRT_EXPORT size_t wcstombs(char* dst, const wchar_t* src, size_t n) {
 FRT_EXPORT size_t mbsrtowcs(wchar_t* dst, const char** src, size_t n, mbstate_t* ps) {
     const char* from = src != nullptr ? *src : nullptr;
     const size_t r = REAL(mbsrtowcs)(dst, src, n, ps);
-    converted(FRT_CALLER(), from, dst, n, r, kWide);
-    if (Strings c(FRT_CALLER()); c && dst != nullptr) {
-        c.bytes(src, sizeof *src, true);
-        c.bytes(ps, sizeof *ps, true);
-    }
+    converted_restartable(FRT_CALLER(), from, dst, n, r, kWide, src, ps);
+    return r;
+}
+FRT_EXPORT size_t mbsnrtowcs(wchar_t* dst, const char** src, size_t max, size_t n, mbstate_t* ps) {
+    const char* from = src != nullptr ? *src : nullptr;
+    const size_t r = REAL(mbsnrtowcs)(dst, src, max, n, ps);
+    converted_restartable(FRT_CALLER(), from, dst, n, r, kWide, src, ps, max);
     return r;
 }
 FRT_EXPORT size_t wcsrtombs(char* dst, const wchar_t** src, size_t n, mbstate_t* ps) {
     const wchar_t* from = src != nullptr ? *src : nullptr;
     const size_t r = REAL(wcsrtombs)(dst, src, n, ps);
-    converted(FRT_CALLER(), from, dst, n, r, 1);
-    if (Strings c(FRT_CALLER()); c && dst != nullptr) {
-        c.bytes(src, sizeof *src, true);
-        c.bytes(ps, sizeof *ps, true);
-    }
+    converted_restartable(FRT_CALLER(), from, dst, n, r, 1, src, ps);
     return r;
+}
+FRT_EXPORT size_t wcsnrtombs(char* dst, const wchar_t** src, size_t max, size_t n, mbstate_t* ps) {
+    const wchar_t* from = src != nullptr ? *src : nullptr;
+    const size_t r = REAL(wcsnrtombs)(dst, src, max, n, ps);
+    converted_restartable(FRT_CALLER(), from, dst, n, r, 1, src, ps, max);
+    return r;
+}
+FRT_EXPORT size_t wcsxfrm(wchar_t* d, const wchar_t* s, size_t n) {
+    return collation_transformed(FRT_CALLER(), d, s, n, [&] { return REAL(wcsxfrm)(d, s, n); });
+}
+FRT_EXPORT size_t wcsxfrm_l(wchar_t* d, const wchar_t* s, size_t n, locale_t locale) {
+    return collation_transformed(FRT_CALLER(), d, s, n,
+                                 [&] { return REAL(wcsxfrm_l)(d, s, n, locale); });
 }
 FRT_EXPORT size_t mbrtowc(wchar_t* pwc, const char* s, size_t n, mbstate_t* ps) {
     const size_t r = REAL(mbrtowc)(pwc, s, n, ps);
@@ -247,6 +278,10 @@ FRT_INTERCEPTOR_ALIAS(mbstowcs)
 FRT_INTERCEPTOR_ALIAS(wcstombs)
 FRT_INTERCEPTOR_ALIAS(mbsrtowcs)
 FRT_INTERCEPTOR_ALIAS(wcsrtombs)
+FRT_INTERCEPTOR_ALIAS(mbsnrtowcs)
+FRT_INTERCEPTOR_ALIAS(wcsnrtombs)
+FRT_INTERCEPTOR_ALIAS(wcsxfrm)
+FRT_INTERCEPTOR_ALIAS(wcsxfrm_l)
 FRT_INTERCEPTOR_ALIAS(mbrtowc)
 FRT_INTERCEPTOR_ALIAS(mbtowc)
 FRT_INTERCEPTOR_ALIAS(wcrtomb)

@@ -64,4 +64,16 @@ class LibraryCall {
     InterceptorScope scope_;
 };
 
+// A collation transform made at pc (strxfrm, wcsxfrm and their _l forms) of s into d, room for
+// n characters, by `real` (returning the transform's length): s read whole, what it stored
+// written (with the terminator when it fit).
+template <class Char, class Real>
+size_t collation_transformed(u64 pc, Char* d, const Char* s, size_t n, Real real) {
+    if (LibraryCall c(pc); c) c.text(s, false);
+    const size_t r = real();
+    if (n != 0)
+        if (LibraryCall c(pc); c) c.bytes(d, (r < n ? r + 1 : n) * sizeof(Char), true);
+    return r;
+}
+
 } // namespace frt

@@ -120,7 +120,7 @@ u64 opening(u64 pc) {
 void closing(FILE* f, u64 pc) {
     if (f == nullptr) return;
     const int fd = REAL(fileno)(f);
-    if (f->_IO_write_ptr > f->_IO_write_base) fd::writes_flushed(fd, pc);
+    if (output_pending(f)) fd::writes_flushed(fd, pc);
     fd::retired(fd, pc);
 }
 } // namespace

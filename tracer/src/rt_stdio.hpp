@@ -49,16 +49,25 @@ class StreamOutput {
   public:
     static constexpr u64 kUnknown = ~0ull;
     StreamOutput(u64 pc, FILE* f, const void* text, u64 bytes, bool ends_line = false);
+    // A wide-character output call (its stream's wide buffer; counts in wide characters).
+    struct Wide {};
+    StreamOutput(u64 pc, FILE* f, const wchar_t* text, u64 characters, Wide);
     void finished(i64 written);
     StreamOutput(const StreamOutput&) = delete;
     StreamOutput& operator=(const StreamOutput&) = delete;
 
   private:
+    StreamOutput(u64 pc, FILE* f, const void* text, u64 characters, bool ends_line, bool wide);
     u64 pc_;
     FILE* f_;
     u64 bytes_;
+    bool wide_;
     u64 pending_ = 0;
 };
+
+// Whether f's output buffer holds characters not yet transmitted (its byte buffer, or the wide
+// buffer of a wide-oriented stream): fflush and fclose send them (rt_stdio_output.cpp).
+bool output_pending(const FILE* f);
 
 // fflush(f) at pc returned: if f is a memory stream (open_memstream, fmemopen), what it stored
 // into the program's memory (rt_stdio.cpp).

@@ -38,6 +38,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "rt_fd.hpp"
 #include "rt_library_call.hpp"
 #include "rt_real.hpp"
 #include "rt_record.hpp"
@@ -125,6 +126,7 @@ FRT_DECLARE_REAL(getc_unlocked);
 FRT_DECLARE_REAL(getchar_unlocked);
 FRT_DECLARE_REAL(fgetc_unlocked);
 FRT_DECLARE_REAL(putc_unlocked);
+FRT_DECLARE_REAL(__overflow);
 FRT_DECLARE_REAL(putchar_unlocked);
 FRT_DECLARE_REAL(fputc_unlocked);
 FRT_DECLARE_REAL(fread_unlocked);
@@ -347,17 +349,35 @@ FRT_EXPORT int fgetc_unlocked(FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
     return REAL(fgetc_unlocked)(f);
 }
+namespace {
+// A character put by an _unlocked call (or the inline body's __overflow) at pc, through the
+// real call: a send on the descriptor when it transmits the buffer (rt_stdio_output.cpp).
+template <class Real> int character_put(u64 pc, FILE* f, int c, Real real) {
+    const char text = static_cast<char>(c);
+    StreamOutput output(pc, f, &text, 1);
+    const int r = real();
+    output.finished(r != EOF ? 1 : -1);
+    return r;
+}
+} // namespace
+
 FRT_EXPORT int putc_unlocked(int c, FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
-    return REAL(putc_unlocked)(c, f);
+    return character_put(FRT_CALLER(), f, c, [&] { return REAL(putc_unlocked)(c, f); });
 }
 FRT_EXPORT int putchar_unlocked(int c) {
     used_unlocked(FRT_CALLER(), stdout, true);
-    return REAL(putchar_unlocked)(c);
+    return character_put(FRT_CALLER(), stdout, c, [&] { return REAL(putchar_unlocked)(c); });
 }
 FRT_EXPORT int fputc_unlocked(int c, FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
-    return REAL(fputc_unlocked)(c, f);
+    return character_put(FRT_CALLER(), f, c, [&] { return REAL(fputc_unlocked)(c, f); });
+}
+// glibc's slow path of the inline putc_unlocked/putchar_unlocked bodies (<bits/stdio.h>, -O1
+// and above): called when the buffer is full, not yet allocated, or line-buffered; it puts c
+// and transmits when the buffer overflows or a line ends. The inline body made the accesses.
+FRT_EXPORT int __overflow(FILE* f, int c) {
+    return character_put(FRT_CALLER(), f, c, [&] { return REAL(__overflow)(f, c); });
 }
 FRT_EXPORT size_t fread_unlocked(void* p, size_t size, size_t n, FILE* f) {
     StreamInput input(FRT_CALLER(), f);
@@ -369,7 +389,10 @@ FRT_EXPORT size_t fread_unlocked(void* p, size_t size, size_t n, FILE* f) {
 FRT_EXPORT size_t fwrite_unlocked(const void* p, size_t size, size_t n, FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
     accessed(FRT_CALLER(), p, size * n, false);
-    return REAL(fwrite_unlocked)(p, size, n, f);
+    StreamOutput output(FRT_CALLER(), f, p, size * n);
+    const size_t r = REAL(fwrite_unlocked)(p, size, n, f);
+    output.finished(static_cast<i64>(r * size));
+    return r;
 }
 FRT_EXPORT char* fgets_unlocked(char* s, int n, FILE* f) {
     StreamInput input(FRT_CALLER(), f);
@@ -381,7 +404,10 @@ FRT_EXPORT char* fgets_unlocked(char* s, int n, FILE* f) {
 FRT_EXPORT int fputs_unlocked(const char* s, FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
     accessed(FRT_CALLER(), s, string_length(s) + 1, false);
-    return REAL(fputs_unlocked)(s, f);
+    StreamOutput output(FRT_CALLER(), f, s, string_length(s));
+    const int r = REAL(fputs_unlocked)(s, f);
+    output.finished(r >= 0 ? 1 : -1);
+    return r;
 }
 FRT_EXPORT int feof_unlocked(FILE* f) {
     used_unlocked(FRT_CALLER(), f, false);
@@ -397,6 +423,8 @@ FRT_EXPORT void clearerr_unlocked(FILE* f) {
 }
 FRT_EXPORT int fflush_unlocked(FILE* f) {
     used_unlocked(FRT_CALLER(), f, true);
+    if (f != nullptr && output_pending(f)) // its buffer goes out (as fflush)
+        fd::writes_flushed(f->_fileno, FRT_CALLER());
     return REAL(fflush_unlocked)(f);
 }
 FRT_EXPORT int fileno_unlocked(FILE* f) {
@@ -435,6 +463,7 @@ FRT_INTERCEPTOR_ALIAS(getc_unlocked)
 FRT_INTERCEPTOR_ALIAS(getchar_unlocked)
 FRT_INTERCEPTOR_ALIAS(fgetc_unlocked)
 FRT_INTERCEPTOR_ALIAS(putc_unlocked)
+FRT_INTERCEPTOR_ALIAS(__overflow)
 FRT_INTERCEPTOR_ALIAS(putchar_unlocked)
 FRT_INTERCEPTOR_ALIAS(fputc_unlocked)
 FRT_INTERCEPTOR_ALIAS(fread_unlocked)

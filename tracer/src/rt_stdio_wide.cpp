@@ -56,6 +56,22 @@ FRT_DECLARE_REAL(putwchar_unlocked);
 FRT_DECLARE_REAL(fgetws_unlocked);
 FRT_DECLARE_REAL(fputws_unlocked);
 
+// A wide character put by the call made at pc through `real`: a send on the descriptor when it
+// transmits the stream's buffer (rt_stdio_output.cpp).
+template <class Real> wint_t wide_character_put(u64 pc, FILE* f, wchar_t c, Real real) {
+    StreamOutput output(pc, f, &c, 1, StreamOutput::Wide{});
+    const wint_t r = real();
+    output.finished(r != WEOF ? 1 : -1);
+    return r;
+}
+// A wide string put by the call made at pc through `real` (fputws and its _unlocked form).
+template <class Real> int wide_text_put(u64 pc, FILE* f, const wchar_t* s, Real real) {
+    StreamOutput output(pc, f, s, string_length(s), StreamOutput::Wide{});
+    const int r = real();
+    output.finished(r >= 0 ? 1 : -1);
+    return r;
+}
+
 // The wide string at s (with its terminator) read or written by the program's call at pc.
 void text_used(u64 pc, const wchar_t* s, bool write) {
     if (LibraryCall c(pc); c) c.text(s, write);
@@ -67,7 +83,10 @@ int printed(u64 pc, FILE* f, const wchar_t* format, va_list ap) {
     va_copy(copy, ap);
     wprintf_arguments(pc, format, copy);
     va_end(copy);
-    return REAL(vfwprintf)(f, format, ap);
+    StreamOutput output(pc, f, nullptr, StreamOutput::kUnknown, StreamOutput::Wide{});
+    const int r = REAL(vfwprintf)(f, format, ap);
+    output.finished(r);
+    return r;
 }
 
 int formatted(u64 pc, wchar_t* buf, size_t n, const wchar_t* format, va_list ap) {
@@ -105,15 +124,15 @@ FRT_EXPORT wint_t getwchar() {
 }
 FRT_EXPORT wint_t fputwc(wchar_t c, FILE* f) {
     stream_used(FRT_CALLER(), f);
-    return REAL(fputwc)(c, f);
+    return wide_character_put(FRT_CALLER(), f, c, [&] { return REAL(fputwc)(c, f); });
 }
 FRT_EXPORT wint_t putwc(wchar_t c, FILE* f) {
     stream_used(FRT_CALLER(), f);
-    return REAL(putwc)(c, f);
+    return wide_character_put(FRT_CALLER(), f, c, [&] { return REAL(putwc)(c, f); });
 }
 FRT_EXPORT wint_t putwchar(wchar_t c) {
     stream_used(FRT_CALLER(), stdout);
-    return REAL(putwchar)(c);
+    return wide_character_put(FRT_CALLER(), stdout, c, [&] { return REAL(putwchar)(c); });
 }
 FRT_EXPORT wint_t ungetwc(wint_t c, FILE* f) {
     stream_used(FRT_CALLER(), f);
@@ -129,7 +148,7 @@ FRT_EXPORT wchar_t* fgetws(wchar_t* s, int n, FILE* f) {
 FRT_EXPORT int fputws(const wchar_t* s, FILE* f) {
     stream_used(FRT_CALLER(), f);
     text_used(FRT_CALLER(), s, false);
-    return REAL(fputws)(s, f);
+    return wide_text_put(FRT_CALLER(), f, s, [&] { return REAL(fputws)(s, f); });
 }
 FRT_EXPORT int fwide(FILE* f, int mode) {
     stream_used(FRT_CALLER(), f);
@@ -185,15 +204,15 @@ FRT_EXPORT wint_t fgetwc_unlocked(FILE* f) {
 }
 FRT_EXPORT wint_t fputwc_unlocked(wchar_t c, FILE* f) {
     stream_used_unlocked(FRT_CALLER(), f, true);
-    return REAL(fputwc_unlocked)(c, f);
+    return wide_character_put(FRT_CALLER(), f, c, [&] { return REAL(fputwc_unlocked)(c, f); });
 }
 FRT_EXPORT wint_t putwc_unlocked(wchar_t c, FILE* f) {
     stream_used_unlocked(FRT_CALLER(), f, true);
-    return REAL(putwc_unlocked)(c, f);
+    return wide_character_put(FRT_CALLER(), f, c, [&] { return REAL(putwc_unlocked)(c, f); });
 }
 FRT_EXPORT wint_t putwchar_unlocked(wchar_t c) {
     stream_used_unlocked(FRT_CALLER(), stdout, true);
-    return REAL(putwchar_unlocked)(c);
+    return wide_character_put(FRT_CALLER(), stdout, c, [&] { return REAL(putwchar_unlocked)(c); });
 }
 FRT_EXPORT wchar_t* fgetws_unlocked(wchar_t* s, int n, FILE* f) {
     StreamInput input(FRT_CALLER(), f);
@@ -205,7 +224,7 @@ FRT_EXPORT wchar_t* fgetws_unlocked(wchar_t* s, int n, FILE* f) {
 FRT_EXPORT int fputws_unlocked(const wchar_t* s, FILE* f) {
     stream_used_unlocked(FRT_CALLER(), f, true);
     text_used(FRT_CALLER(), s, false);
-    return REAL(fputws_unlocked)(s, f);
+    return wide_text_put(FRT_CALLER(), f, s, [&] { return REAL(fputws_unlocked)(s, f); });
 }
 
 // The __interceptor_ names (rt_record.hpp).

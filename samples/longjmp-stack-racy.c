@@ -1,0 +1,61 @@
+// longjmp-stack with the counts added without the mutex: each worker's update of the total
+// races with the other's, and the report must show the access in add_count called from the
+// worker (before, 60 stale frames of the parser's jumps lay between them).
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdio.h>
+
+static long total;
+
+struct parser {
+    jmp_buf bail;
+    sigjmp_buf sigbail;
+    int how;
+};
+
+__attribute__((noinline)) static void descend(struct parser* p, int depth) {
+    if (depth == 0) {
+        if (p->how == 0) longjmp(p->bail, 1);
+        if (p->how == 1) siglongjmp(p->sigbail, 1);
+        _longjmp(p->bail, 1);
+    }
+    descend(p, depth - 1);
+    __asm__ volatile("" ::: "memory"); // not a tail call: one frame per level
+}
+
+__attribute__((noinline)) static int parse(struct parser* p, int input) {
+    p->how = input % 3;
+    if (p->how == 1) {
+        if (sigsetjmp(p->sigbail, 0) != 0) return 1;
+    } else if (p->how == 0) {
+        if (setjmp(p->bail) != 0) return 1;
+    } else if (_setjmp(p->bail) != 0) {
+        return 1;
+    }
+    descend(p, 5);
+    return 0;
+}
+
+__attribute__((noinline)) static void add_count(long n) {
+    total += n; // RACE BUG in add_count CALLED from worker
+}
+
+static void* worker(void* arg) {
+    struct parser p;
+    long n = 0;
+    for (int i = 0; i < 300; ++i)
+        n += parse(&p, i);
+    add_count(n);
+    return arg;
+}
+
+int main(void) {
+    pthread_t t[2];
+    for (int i = 0; i < 2; ++i)
+        pthread_create(&t[i], NULL, worker, NULL);
+    for (int i = 0; i < 2; ++i)
+        pthread_join(t[i], NULL);
+    printf("%ld\n", total);
+    return 0;
+}
