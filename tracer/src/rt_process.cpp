@@ -12,6 +12,7 @@
 #include "rt_spare_stream.hpp"
 #include "rt_thread_registry.hpp"
 #include "rt_thread_start_args.hpp"
+#include "rt_tsan_settings.hpp"
 
 namespace frt {
 
@@ -41,6 +42,7 @@ void after_fork_in_child() {
     }
     thread_registry_after_fork(self);
     write_fork_header();
+    write_tsan_settings();
     // the forking thread: a fresh stream, its unflushed records were the parent's
     restart_after_fork(self);
     g_state.store(RtState::Ready, std::memory_order_release);
@@ -74,6 +76,10 @@ void ensure_init() {
     install_exit_handlers();
     pthread_atfork(nullptr, nullptr, after_fork_in_child);
     g_state.store(RtState::Ready, std::memory_order_release);
+    // The program's TSan settings and its initialisation hook: program code, run once the
+    // runtime records it (TSan's Initialize ends with OnInitialize).
+    capture_tsan_settings();
+    call_tsan_on_initialize();
 }
 
 } // namespace frt
