@@ -90,5 +90,7 @@ __attribute__((constructor)) static void frt_constructor() {
     frt::ensure_init();
 }
 __attribute__((destructor)) static void frt_destructor() {
+    // (the loader runs this before the runtime's own atexit handler, rt_exit.cpp)
+    frt::call_tsan_on_finalize();
     frt::finalize("exit", 0, false);
 }

@@ -26,6 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <atomic>
+
 #include <firstrace/tsan_flags.hpp>
 
 extern "C" {
@@ -219,7 +221,8 @@ void call_tsan_on_finalize() {
     // TSan passes whether it reported anything; firstrace reports after the run, so nothing
     // has failed yet. TSan exits with `exitcode` when the hook returns non-zero; firstrace
     // leaves the program's exit status alone (README, "What the runtime understands").
-    if (g_on_finalize != nullptr) g_on_finalize(0);
+    static std::atomic<bool> called{false};
+    if (g_on_finalize != nullptr && !called.exchange(true)) g_on_finalize(0);
 }
 
 } // namespace frt

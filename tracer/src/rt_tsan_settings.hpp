@@ -14,7 +14,9 @@ void write_tsan_settings();
 // The program's __tsan_on_initialize(), if it defines one (TSan calls it at the end of its
 // initialisation).
 void call_tsan_on_initialize();
-// The program's __tsan_on_finalize(0), if it defines one (TSan calls it from its exit handler).
+// The program's __tsan_on_finalize(0), if it defines one, once: TSan calls it from its exit
+// handler, after the program's own; here the first of the runtime's exit handler and its
+// destructor (which the loader runs first) calls it, before the trace ends.
 void call_tsan_on_finalize();
 
 } // namespace frt
