@@ -38,7 +38,8 @@ Two suite layouts are understood:
   which a TSan report prevents). Out of scope, with the reason: `dg-do compile` tests (gcc's
   instrumentation pass, no program runs), tests expecting only another report (thread leak)
   or TSan's heap-use-after-free (as for compiler-rt), tests of TSan's flags
-  (`__tsan_default_options`, TSAN_OPTIONS other than halt_on_error) and of gcc's
+  (`__tsan_default_options` or TSAN_OPTIONS setting flags other than halt_on_error and those
+  firstrace applies, MODELLED_TSAN_OPTIONS) and of gcc's
   instrumentation parameters (`--param=tsan-*`), programs without threads. firstrace builds
   them with gcc/g++ (the suite's compiler) through firstrace-cc/firstrace-c++; TSan is
   clang's, on the same flags.
