@@ -9,6 +9,7 @@
 #include <map>
 #include <ostream>
 #include <set>
+#include <unordered_map>
 
 #include "firstrace/race_accesses.hpp"
 #include "report_call_stacks.hpp"
@@ -41,8 +42,11 @@ class CandidateBuilder {
         return {};
     }
 
-    std::vector<SuppressionFrame> frames(std::uint32_t site) const {
-        std::vector<SuppressionFrame> out;
+    // Symbolized once per site: races share their sites (a site is in every race of its event).
+    const std::vector<SuppressionFrame>& frames(std::uint32_t site) {
+        auto [it, added] = frames_.try_emplace(site);
+        if (!added) return it->second;
+        std::vector<SuppressionFrame>& out = it->second;
         const AccessSite& s = trace_.sites[site];
         for (std::uint32_t l : call_stack(trace_, s.location, s.context))
             if (l < trace_.locations.size()) {
@@ -51,6 +55,7 @@ class CandidateBuilder {
             }
         return out;
     }
+    std::unordered_map<std::uint32_t, std::vector<SuppressionFrame>> frames_;
 
     // The data symbols (global variables) holding the shared bytes (STD traces: the variables).
     std::vector<std::string> globals(const std::vector<Interval>& shared) const {
