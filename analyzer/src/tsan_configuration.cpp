@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "firstrace/errors.hpp"
+#include "symbolizer_instrumented_module.hpp"
 #include <firstrace/tsan_flags.hpp>
 
 namespace firstrace {
@@ -38,7 +39,7 @@ void add_suppressions(TsanConfiguration& c, const std::string& text, const std::
 } // namespace
 
 bool TsanConfiguration::filters() const {
-    return !report_bugs || !suppressions.empty();
+    return !report_bugs || ignore_noninstrumented_modules || !suppressions.empty();
 }
 
 TsanConfiguration tsan_configuration(const TraceMetadata& m) {
@@ -46,6 +47,8 @@ TsanConfiguration tsan_configuration(const TraceMetadata& m) {
     std::string value;
     if (flag_value(m, "report_bugs", value))
         c.report_bugs = format::tsan_flag_bool(value.data(), value.size()) != 0;
+    if (flag_value(m, "ignore_noninstrumented_modules", value))
+        c.ignore_noninstrumented_modules = format::tsan_flag_bool(value.data(), value.size()) == 1;
     if (m.tsan_suppressions_errno != 0)
         c.warnings.push_back("the program's suppressions file " + m.tsan_suppressions_file +
                              " could not be read when it ran (" +
@@ -55,6 +58,16 @@ TsanConfiguration tsan_configuration(const TraceMetadata& m) {
         add_suppressions(c, m.tsan_suppressions, m.tsan_suppressions_file);
     if (m.tsan_default_suppressions)
         add_suppressions(c, *m.tsan_default_suppressions, "__tsan_default_suppressions()");
+    if (c.ignore_noninstrumented_modules) {
+        // TSan's libignore takes every module without instrumentation as a called_from_lib
+        // one (the runtime, whose own accesses these are not, aside).
+        std::string modules;
+        for (const LoadedModule& module : m.modules)
+            if (module.path.find("libfirstrace_rt") == std::string::npos &&
+                !tsan_instrumented_module(module.path))
+                modules += "called_from_lib:^" + module.path + "$\n";
+        add_suppressions(c, modules, "ignore_noninstrumented_modules=1");
+    }
     return c;
 }
 

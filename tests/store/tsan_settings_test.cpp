@@ -14,6 +14,7 @@
 #include "firstrace/trace_metadata.hpp"
 #include "firstrace/triage_report.hpp"
 #include "firstrace/tsan_configuration.hpp"
+#include "symbolizer_instrumented_module.hpp"
 #include "test_support.hpp"
 #include <firstrace/tsan_flags.hpp>
 
@@ -102,6 +103,20 @@ TEST(TsanSettings, ConfigurationAsTsanReadsIt) {
     ASSERT_EQ(c.warnings.size(), 1u);
     EXPECT_NE(c.warnings[0].find("/tmp/missing.supp"), std::string::npos);
     EXPECT_TRUE(c.suppressions.empty());
+}
+
+TEST(TsanSettings, InstrumentedModulesCallIntoTheRuntime) {
+    EXPECT_FALSE(tsan_instrumented_module(FIRSTRACE_BINARY)) << "the analyzer is not instrumented";
+    EXPECT_TRUE(tsan_instrumented_module("/nonexistent/lib.so")) << "unreadable: not ignored";
+    const TsanConfiguration c =
+        tsan_configuration(metadata("tsan-options ignore_noninstrumented_modules=1\n"
+                                    "module 0 1000 2000 " FIRSTRACE_BINARY "\n"
+                                    "module 0 3000 4000 /nonexistent/lib.so\n"));
+    EXPECT_TRUE(c.ignore_noninstrumented_modules);
+    ASSERT_EQ(c.suppressions.size(), 1u);
+    ASSERT_EQ(c.suppressions[0].rules().size(), 1u);
+    EXPECT_EQ(c.suppressions[0].rules()[0].type, "called_from_lib");
+    EXPECT_EQ(c.suppressions[0].rules()[0].pattern, std::string("^") + FIRSTRACE_BINARY + "$");
 }
 
 // The event pairs of a model's races, with whether each race's partition is first.

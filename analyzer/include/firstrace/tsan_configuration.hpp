@@ -14,6 +14,10 @@ namespace firstrace {
 struct TsanConfiguration {
     // report_bugs=0: TSan reports nothing.
     bool report_bugs = true;
+    // ignore_noninstrumented_modules=1: what the runtime's interceptors do for calls from
+    // modules without ThreadSanitizer instrumentation is ignored (as a called_from_lib
+    // suppression of each such module).
+    bool ignore_noninstrumented_modules = false;
     // The suppressions= file's, then __tsan_default_suppressions()'s (TSan's order), each named
     // by its source; the rules count their hits.
     std::vector<Suppressions> suppressions;
