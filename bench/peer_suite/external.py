@@ -84,7 +84,7 @@ ANALYZE_MEMORY = 4 << 30
 HARMLESS_TSAN_OPTIONS = {"atexit_sleep_ms", "print_suppressions"}
 # TSan run-time settings firstrace applies (the runtime keeps them in the trace, analyze applies
 # them: README "What the runtime understands"): tests of these are in scope, and both tools run
-# with the test's TSAN_OPTIONS.
+# with the test's TSAN_OPTIONS (firstrace ignores the others).
 MODELLED_TSAN_OPTIONS = {"suppressions", "report_bugs", "ignore_noninstrumented_modules"}
 # A program's __tsan_default_options() returning only such flags is in scope too.
 DEFAULT_OPTIONS = re.compile(r"__tsan_default_options\s*\([^)]*\)\s*\{\s*return\s*\"([^\"]*)\"")
