@@ -3,9 +3,13 @@
 // counter (suppressed by function: race:count_hit), set a global flag (suppressed by the global's
 // name: race:^ignored_global$) and add to the result, whose race is
 // suppressed too, by its innermost frame (race_top:^worker$): clang's ThreadSanitizer reports
-// none of the three races, and neither does firstrace.
+// none of the three races, and neither does firstrace. The program forks first, and the child
+// runs the workers too: its trace holds the parent's settings.
+// PROCESS-TRACES: 2
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int stats_hits;
 int ignored_global;
@@ -41,6 +45,7 @@ static void* worker(void* arg) {
 }
 
 int main(void) {
+    const pid_t child = fork();
     pthread_t t[2];
     int one = 1;
     for (int i = 0; i < 2; ++i)
@@ -48,5 +53,7 @@ int main(void) {
     for (int i = 0; i < 2; ++i)
         pthread_join(t[i], NULL);
     printf("%d %d %d\n", stats_hits, ignored_global, result);
+    if (child == 0) _exit(0);
+    waitpid(child, NULL, 0);
     return 0;
 }

@@ -41,12 +41,15 @@ namespace key = firstrace::format::metadata_key;
 
 namespace {
 
-// A captured string: its bytes (truncated to the buffer) and whether it was truncated.
+// A captured string: its bytes (truncated to the buffer) and whether it was truncated. No
+// member initializers: the objects are zero-initialized statics, not initialized by code that
+// could run after the runtime's initialisation (which may come first, from an early call) and
+// reset them.
 template <std::size_t N> struct Captured {
     char text[N];
-    std::size_t length = 0;
-    bool present = false;
-    bool truncated = false;
+    std::size_t length;
+    bool present;
+    bool truncated;
     void set(const char* s, std::size_t n) {
         present = true;
         truncated = n > N - 1;
@@ -56,10 +59,10 @@ template <std::size_t N> struct Captured {
     }
 };
 
-Captured<8192> g_default_options;
-Captured<8192> g_environment_options;
-Captured<65536> g_default_suppressions;
-Captured<262144> g_file_suppressions;
+constinit Captured<8192> g_default_options{};
+constinit Captured<8192> g_environment_options{};
+constinit Captured<65536> g_default_suppressions{};
+constinit Captured<262144> g_file_suppressions{};
 char g_file_path[4096];
 void (*g_on_initialize)() = nullptr;
 int (*g_on_finalize)(int) = nullptr;
