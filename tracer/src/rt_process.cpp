@@ -76,10 +76,6 @@ void ensure_init() {
     install_exit_handlers();
     pthread_atfork(nullptr, nullptr, after_fork_in_child);
     g_state.store(RtState::Ready, std::memory_order_release);
-    // The program's TSan settings and its initialisation hook: program code, run once the
-    // runtime records it (TSan's Initialize ends with OnInitialize).
-    capture_tsan_settings();
-    call_tsan_on_initialize();
 }
 
 } // namespace frt
@@ -88,6 +84,14 @@ void ensure_init() {
 // __tsan_init from their constructors.
 __attribute__((constructor)) static void frt_constructor() {
     frt::ensure_init();
+    // The program's TSan settings and its initialisation hook (TSan's Initialize ends with
+    // OnInitialize) here, not in ensure_init: that can be reached from an interceptor while
+    // the calling thread is being attached, and what these do (dlsym's allocations, the
+    // program's code) would attach it a second time.
+    if (frt::g_state.load(std::memory_order_acquire) == frt::RtState::Ready) {
+        frt::capture_tsan_settings();
+        frt::call_tsan_on_initialize();
+    }
 }
 __attribute__((destructor)) static void frt_destructor() {
     // (the loader runs this before the runtime's own atexit handler, rt_exit.cpp)
