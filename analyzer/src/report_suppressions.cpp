@@ -1,4 +1,6 @@
-// ThreadSanitizer-style suppression files for `firstrace report --suppressions`.
+// ThreadSanitizer-style suppressions: `firstrace report --suppressions` files and the program's
+// own (tsan_configuration.hpp, applied by `analyze`).
+#include <cctype>
 #include <istream>
 #include <sstream>
 
@@ -94,33 +96,105 @@ Suppressions Suppressions::parse(std::istream& in, const std::string& file) {
     return s;
 }
 
-bool Suppressions::suppresses(const ReportRace& race) const {
-    auto matches = [](const std::string& pattern, const std::string& function,
-                      const std::string& file) {
-        return (!function.empty() && suppression_pattern_matches(pattern, function)) ||
-               (!file.empty() && suppression_pattern_matches(pattern, file));
+const Suppressions::Rule*
+Suppressions::rule_for_stack(const std::vector<SuppressionFrame>& stack) const {
+    auto matches = [](const std::string& pattern, const SuppressionFrame& f) {
+        for (const std::string* text : {&f.function, &f.file, &f.module})
+            if (!text->empty() && suppression_pattern_matches(pattern, *text)) return true;
+        return false;
     };
-    for (const Rule& rule : rules_) {
-        if (rule.type != "race" && rule.type != "race_top") continue;
-        // As in ThreadSanitizer: `race_top` matches the innermost frame of an access (the
-        // access itself), `race` any frame of its stack. Without a stack, the access' headline
-        // location is its only frame.
-        const bool top_only = rule.type == "race_top";
-        for (const auto* sites : {&race.sites_a, &race.sites_b})
-            for (const ReportSite& site : *sites) {
-                bool hit = false;
-                if (site.stack.empty()) hit = matches(rule.pattern, site.function, site.file);
-                for (std::size_t k = 0; k < site.stack.size() && !hit; ++k) {
-                    hit = matches(rule.pattern, site.stack[k].function, site.stack[k].file);
-                    if (top_only) break;
+    // As TSan: each frame from the innermost, against every `race:` rule; then `race_top:`
+    // against the innermost frame alone.
+    for (const SuppressionFrame& frame : stack)
+        for (const Rule& rule : rules_)
+            if (rule.type == "race" && matches(rule.pattern, frame)) return &rule;
+    if (stack.empty()) return nullptr;
+    for (const Rule& rule : rules_)
+        if (rule.type == "race_top" && matches(rule.pattern, stack.front())) return &rule;
+    // libignore: the runtime ignores what a call from a matching module does.
+    for (const Rule& rule : rules_)
+        if (rule.type == "called_from_lib" && !stack.front().module.empty() &&
+            suppression_pattern_matches(rule.pattern, stack.front().module))
+            return &rule;
+    return nullptr;
+}
+
+const Suppressions::Rule*
+Suppressions::rule_for_globals(const std::vector<std::string>& globals) const {
+    for (const std::string& name : globals)
+        for (const Rule& rule : rules_)
+            if (rule.type == "race" && !name.empty() &&
+                suppression_pattern_matches(rule.pattern, name))
+                return &rule;
+    return nullptr;
+}
+
+const Suppressions::Rule* Suppressions::suppressing_rule(const SuppressionCandidate& race) const {
+    if (rules_.empty()) return nullptr;
+    const Rule* first = nullptr;
+    if (race.pairs.empty()) {
+        for (const auto* stacks : {&race.stacks_a, &race.stacks_b})
+            for (const auto& stack : *stacks)
+                if (const Rule* r = rule_for_stack(stack)) {
+                    ++r->hits;
+                    return r;
                 }
-                if (hit) {
-                    ++rule.hits;
-                    return true;
-                }
-            }
+        return nullptr;
     }
-    return false;
+    for (const SuppressionCandidate::Pair& p : race.pairs) {
+        const Rule* r = nullptr;
+        if (p.a < race.stacks_a.size()) r = rule_for_stack(race.stacks_a[p.a]);
+        if (r == nullptr && p.b < race.stacks_b.size()) r = rule_for_stack(race.stacks_b[p.b]);
+        if (r == nullptr) r = rule_for_globals(p.globals);
+        if (r == nullptr) return nullptr; // this race site is reported
+        if (first == nullptr) first = r;
+    }
+    ++first->hits;
+    return first;
+}
+
+namespace {
+
+std::vector<SuppressionFrame> suppression_frames(const ReportSite& site) {
+    std::vector<SuppressionFrame> frames;
+    if (site.stack.empty()) frames.push_back({site.function, site.file, ""});
+    for (const ReportFrame& f : site.stack)
+        frames.push_back({f.function, f.file, ""});
+    return frames;
+}
+
+// The global variables a report names ("X", "ring.tail", "a, b, … (5 in all)"): not heap
+// blocks ("heap block of ...") or addresses ("0x...").
+std::vector<std::string> named_globals(const std::string& variables) {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    while (at < variables.size()) {
+        std::size_t end = variables.find(", ", at);
+        if (end == std::string::npos) end = variables.size();
+        const std::string item = variables.substr(at, end - at);
+        if (item.rfind("heap block", 0) != 0 && item.rfind("0x", 0) != 0) {
+            std::size_t n = 0;
+            while (n < item.size() && (std::isalnum(static_cast<unsigned char>(item[n])) ||
+                                       item[n] == '_' || item[n] == ':'))
+                ++n;
+            if (n > 0) out.push_back(item.substr(0, n));
+        }
+        at = end + 2;
+    }
+    return out;
+}
+
+} // namespace
+
+bool Suppressions::suppresses(const ReportRace& race) const {
+    SuppressionCandidate c;
+    for (const ReportSite& site : race.sites_a)
+        c.stacks_a.push_back(suppression_frames(site));
+    for (const ReportSite& site : race.sites_b)
+        c.stacks_b.push_back(suppression_frames(site));
+    for (const ReportSitePair& p : race.pairs)
+        c.pairs.push_back({p.a, p.b, named_globals(p.variable)});
+    return suppressing_rule(c) != nullptr;
 }
 
 } // namespace firstrace

@@ -105,6 +105,21 @@ TraceMetadata parse_trace_metadata(std::istream& in, const std::string& path) {
             std::uint64_t pid = 0;
             if (!(fields >> pid)) throw InputError(path, number, "malformed not-started line");
             m.not_started.push_back(pid);
+        } else if (k == key::kTsanDefaultOptions) {
+            m.tsan_default_options = m.tsan_default_options.value_or("") + escaped_field(fields);
+        } else if (k == key::kTsanOptions) {
+            m.tsan_options = m.tsan_options.value_or("") + escaped_field(fields);
+        } else if (k == key::kTsanDefaultSuppressions) {
+            m.tsan_default_suppressions =
+                m.tsan_default_suppressions.value_or("") + escaped_field(fields);
+        } else if (k == key::kTsanSuppressionsFile) {
+            m.tsan_suppressions_file = escaped_field(fields);
+        } else if (k == key::kTsanSuppressionsError) {
+            if (!(fields >> m.tsan_suppressions_errno))
+                throw InputError(path, number, "malformed tsan-suppressions-error line");
+            m.tsan_suppressions_file = escaped_field(fields);
+        } else if (k == key::kTsanSuppressions) {
+            m.tsan_suppressions += escaped_field(fields);
         } else if (k == key::kWriteError) {
             std::uint64_t stream = 0;
             if (!(fields >> stream >> m.write_error_errno))

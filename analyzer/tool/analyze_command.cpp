@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "command_line.hpp"
 #include "commands.hpp"
@@ -15,6 +16,7 @@
 #include "firstrace/errors.hpp"
 #include "firstrace/printable_text.hpp"
 #include "firstrace/process_traces.hpp"
+#include "firstrace/race_suppression.hpp"
 #include "firstrace/report_model.hpp"
 #include "firstrace/results_database.hpp"
 #include "firstrace/trace_loader.hpp"
@@ -82,6 +84,9 @@ int analyze_command(const Arguments& args) {
         "max-sites", po::value<std::size_t>()->default_value(20), "text: race sites shown in full")(
         "colour", po::value<std::string>()->default_value("auto"),
         ("text: " + spellings(kColours) + " (auto: when the report goes to a terminal)").c_str())(
+        "ignore-tsan-settings",
+        "report every race: do not apply the traced program's ThreadSanitizer settings\n"
+        "(its suppressions, report_bugs=0), which apply by default")(
         "no-other-processes", "analyze only the traces given, not the traces of other\n"
                               "processes (fork-PID, exec-PID) inside them")(
         "quiet,q", "no progress, no summary on stderr")("verbose,v",
@@ -189,8 +194,21 @@ int analyze_command(const Arguments& args) {
         if (options.ordering == Ordering::Complete && !trace.has_clock)
             throw UsageError(trace.path +
                              ": --ordering complete needs clock readings, which this trace lacks");
-        const AnalysisResult result = analyze(trace, options);
+        AnalysisResult result = analyze(trace, options);
         progress.finish();
+        // What the program's ThreadSanitizer settings hide is hidden from every output.
+        if (trace.metadata && !vm.count("ignore-tsan-settings")) {
+            const TsanConfiguration tsan = tsan_configuration(*trace.metadata);
+            const std::uint64_t suppressed = suppress_races(trace, result, tsan);
+            if (!quiet) {
+                for (const std::string& warning : tsan.warnings)
+                    std::cerr << "firstrace analyze: warning: " << printable_text(warning) << "\n";
+                std::stringstream summary;
+                write_suppression_summary(summary, tsan, suppressed);
+                for (std::string line; std::getline(summary, line);)
+                    std::cerr << "firstrace analyze: " << printable_text(line) << "\n";
+            }
+        }
 
         if (trace.truncated && !quiet)
             std::cerr << "firstrace analyze: warning: " << trace.path << " is truncated ("

@@ -38,7 +38,8 @@ Two suite layouts are understood:
   which a TSan report prevents). Out of scope, with the reason: `dg-do compile` tests (gcc's
   instrumentation pass, no program runs), tests expecting only another report (thread leak)
   or TSan's heap-use-after-free (as for compiler-rt), tests of TSan's flags
-  (`__tsan_default_options`, TSAN_OPTIONS other than halt_on_error) and of gcc's
+  (`__tsan_default_options` or TSAN_OPTIONS setting flags other than halt_on_error and those
+  firstrace applies, MODELLED_TSAN_OPTIONS) and of gcc's
   instrumentation parameters (`--param=tsan-*`), programs without threads. firstrace builds
   them with gcc/g++ (the suite's compiler) through firstrace-cc/firstrace-c++; TSan is
   clang's, on the same flags.
@@ -79,8 +80,27 @@ BUILD_TIMEOUT = 180
 # shadow memory reserves terabytes of address space).
 ANALYZE_MEMORY = 4 << 30
 
-# TSAN_OPTIONS that do not change what a test is about (timing of the exit only).
-HARMLESS_TSAN_OPTIONS = {"atexit_sleep_ms"}
+# TSAN_OPTIONS that do not change what a test is about (timing of the exit, what is printed).
+HARMLESS_TSAN_OPTIONS = {"atexit_sleep_ms", "print_suppressions"}
+# TSan run-time settings firstrace applies (the runtime keeps them in the trace, analyze applies
+# them: README "What the runtime understands"): tests of these are in scope, and both tools run
+# with the test's TSAN_OPTIONS (firstrace ignores the others).
+MODELLED_TSAN_OPTIONS = {"suppressions", "report_bugs", "ignore_noninstrumented_modules"}
+# A program's __tsan_default_options() returning only such flags is in scope too.
+DEFAULT_OPTIONS = re.compile(r"__tsan_default_options\s*\([^)]*\)\s*\{\s*return\s*\"([^\"]*)\"")
+
+
+def default_options_scope(text):
+    """Why a test's __tsan_default_options() puts it out of scope (flags firstrace does not
+    model), or None (none defined, or only modelled and harmless flags)."""
+    if not re.search(r"__tsan_default_options", text):
+        return None
+    m = DEFAULT_OPTIONS.search(text)
+    if not m:
+        return "tests TSan flags (__tsan_default_options not a string literal)"
+    names = {o.split("=")[0] for o in re.split(r"[\s,:]+", m.group(1)) if o}
+    other = sorted(names - HARMLESS_TSAN_OPTIONS - MODELLED_TSAN_OPTIONS)
+    return "tests TSan flag " + ",".join(other) + " (__tsan_default_options)" if other else None
 
 
 class Case:
@@ -262,10 +282,15 @@ def lit_scope(path, text):
             return "UNSUPPORTED: " + what
         if kind == "XFAIL" and any(lit_condition_holds(c, features, True) for c in conditions):
             return "XFAIL: %s (fails in the suite itself)" % what
-    if re.search(r"__tsan_(get_report|locate_address|get_alloc_stack|on_report|on_initialize|"
-                 r"on_finalize|default_options|default_suppressions)|__sanitizer_set_report", text):
-        return "tests TSan's report/debugging/option interface"
-    return None
+    if re.search(r"__tsan_(get_report|locate_address|get_alloc_stack|on_report)|"
+                 r"__sanitizer_set_report", text):
+        return "tests TSan's report/debugging interface"
+    # TSan stops the program when a called_from_lib suppression matches several libraries or a
+    # matched library is unloaded (sanitizer_libignore.cpp): tests of that fatal error
+    if re.search(r"matched against called_from_lib|called_from_lib suppression '.*' is matched",
+                 text):
+        return "tests TSan's fatal error for a called_from_lib suppression (libignore)"
+    return default_options_scope(text)
 
 
 def lit_scope_of_compiler(text, suite_dir):
@@ -326,9 +351,10 @@ def lit_cases(path, suite_dir):
                     steps=list(steps))
         if not isinstance(expected, int):
             case.skip = expected
-        opts = re.findall(r"%env_tsan_opts=(\S+)", run_part)
-        names = {o.split("=")[0] for opt in opts for o in opt.strip("'\"").split(":") if o}
-        flag_names = sorted(names - HARMLESS_TSAN_OPTIONS)
+        # each a shell word (suppressions='%s.supp':print_suppressions=1): its quotes removed
+        opts = [shlex.split(o)[0] for o in re.findall(r"%env_tsan_opts=(\S+)", run_part)]
+        names = {o.split("=")[0] for opt in opts for o in opt.split(":") if o}
+        flag_names = sorted(names - HARMLESS_TSAN_OPTIONS - MODELLED_TSAN_OPTIONS)
         if case.skip:
             pass
         elif flag_names:
@@ -342,7 +368,7 @@ def lit_cases(path, suite_dir):
                                   .replace("%env_tsan_opts", " "))
         args = run_part.split("%run", 1)[1].split()[1:]
         args = [a for a in args if not a.startswith("2>") and not a.startswith(">")]
-        case.run = (args, ":".join(o.strip("'\"") for o in opts))
+        case.run = (args, ":".join(opts))
         cases.append(case)
     if not cases:
         return [Case(name, 0, skip="builds only, never runs the program")]
@@ -365,8 +391,14 @@ def lit_substitute(cmd, tool, t, src, suite_dir, tools):
     # sources compiled this way are valid in both.
     cc_cxx_source = " -std=gnu++17" if src.endswith((".cpp", ".cc")) else ""
     cmd = cmd.replace("%clangxx_tsan ", cxx + common).replace("%clang_tsan ", cc + cc_cxx_source + common)
+    # compiler-rt's lit.common.cfg.py: %dynamiclib is lib<test>.dynamic.so beside %t, which
+    # %ld_flags_rpath_exe links the program with (on_initialize_finalize_hooks.cpp)
+    dynamiclib_name = os.path.basename(t) + ".dynamic"
     for k, v in (("%link_libcxx_tsan", ""), ("%darwin_min_target_with_tls_support", ""),
-                 ("%ld_flags_rpath_exe", "-Wl,-rpath,$ORIGIN"), ("%ld_flags_rpath_so", ""),
+                 ("%ld_flags_rpath_exe", "-Wl,-rpath,\\$ORIGIN -L%s -l%s" % (
+                     os.path.dirname(t), dynamiclib_name)),
+                 ("%dynamiclib", os.path.join(os.path.dirname(t), "lib%s.so" % dynamiclib_name)),
+                 ("%ld_flags_rpath_so", ""),
                  ("%t-dir", t + "-dir"), ("%t-so", t + "-so"), ("%p", os.path.dirname(src)),
                  ("%s", src), ("%t", t), ("%os", "Linux")):
         cmd = cmd.replace(k, v)
@@ -714,8 +746,8 @@ def gcc_cases(path, testsuite):
             r"ThreadSanitizer: ([\w ]+)", " ".join(outputs)).group(1).strip()
     if skip:
         pass
-    elif re.search(r"__tsan_default_options", text):
-        skip = "tests TSan flag (__tsan_default_options)"
+    elif default_options_scope(text):
+        skip = default_options_scope(text)
     elif sorted(set(tsan_opts) - GCC_HARMLESS_TSAN_OPTIONS):
         skip = "tests TSan flag " + ",".join(sorted(set(tsan_opts) - GCC_HARMLESS_TSAN_OPTIONS))
     elif re.search(r"--param[= ]?tsan-|-fsanitize-|-fno-sanitize", flags):
@@ -840,8 +872,9 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
             first = [l for l in out.splitlines() if "error" in l] or out.splitlines() or ["?"]
             return "build: " + first[0][:120]
     args, opts = case.run
-    args = [lit_substitute(a, tool, t, case.src, suite_dir, tools) for a in args] \
-        if case.steps and case.steps[0][0] == "compile" else args
+    if any(step == "compile" for step, _ in case.steps):  # a lit test
+        args = [lit_substitute(a, tool, t, case.src, suite_dir, tools) for a in args]
+        opts = lit_substitute(opts, tool, t, case.src, suite_dir, tools)
     env.update(getattr(case, "env", {}))
     for name, value in getattr(case, "run_env", []):
         if name == "TSAN_OPTIONS":
@@ -864,6 +897,12 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
         if re.search(r"ThreadSanitizer: (CHECK failed|.*unexpected memory mapping|failed to)", out):
             return "run: " + out.strip().splitlines()[-1][:100]
         return 0
+    # the test's TSAN_OPTIONS: firstrace's runtime keeps the settings it models in the trace
+    # (suppressions, report_bugs); the exit delay and halt_on_error mean nothing to it
+    if opts:
+        env["TSAN_OPTIONS"] = opts
+    else:
+        env.pop("TSAN_OPTIONS", None)
     trace = t + ".trace"
     shutil.rmtree(trace, ignore_errors=True)
     code, out = sh([os.path.join(tools, "firstrace"), "record", "-q", "-o", trace, "--", t] + args,

@@ -441,6 +441,64 @@ elseif(MODE STREQUAL "source-leak")
   run(g COMMAND grep -a -c -F shown_source_text ${WORK}/leak.db)
   expect("no source stored from a text trace without --source-root" g_rc EQUAL 1)
 
+elseif(MODE STREQUAL "tsan-suppressions-file")
+  # TSAN_OPTIONS' suppressions=: a relative name not found from the current directory is the
+  # executable's directory's (as TSan's FindFile); a missing file is said in one line and the
+  # program runs traced; the text, JSON and database agree on the races left.
+  set(exe ${WORK}/tsf)
+  build(${SAMPLES}/tsan-options-suppressions-racy.c ${exe})
+  file(COPY_FILE ${SAMPLES}/tsan-options-suppressions.supp ${WORK}/tsf-beside.supp)
+  file(REMOVE_RECURSE ${exe}.trace ${exe}-missing.trace ${exe}.db)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env TSAN_OPTIONS=suppressions=tsf-beside.supp
+                          ${BIN}/firstrace record -q -o ${exe}.trace -- ${exe}
+                  WORKING_DIRECTORY ${SRC} RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  string(LENGTH "${err}" err_length)
+  expect("record to succeed quietly, got ${rc}: ${err}" rc EQUAL 0 AND err_length EQUAL 0)
+  file(STRINGS ${exe}.trace/metadata file_line REGEX "^tsan-suppressions-file ")
+  expect("the file found beside the executable, got '${file_line}'"
+         file_line STREQUAL "tsan-suppressions-file ${WORK}/tsf-beside.supp")
+  run(a COMMAND ${BIN}/firstrace analyze ${exe}.trace --db ${exe}.db --colour never)
+  expect("analyze to succeed: ${a_err}" a_rc EQUAL 0)
+  string(FIND "${a_out}" "1 apparent races" one)
+  expect("one race left in the text report, got: ${a_out}" one GREATER -1)
+  foreach(rule "2 races suppressed by the program's ThreadSanitizer suppressions"
+               "1 race:log_progress (${WORK}/tsf-beside.supp:2)"
+               "1 race_top:^tally_unlocked$ (${WORK}/tsf-beside.supp:3)")
+    string(FIND "${a_err}" "${rule}" at)
+    expect("the summary to say '${rule}', got: ${a_err}" at GREATER -1)
+  endforeach()
+  run(j COMMAND ${BIN}/firstrace analyze -q ${exe}.trace --format json)
+  string(JSON apparent GET "${j_out}" counts apparent)
+  expect("one race in JSON, got ${apparent}" apparent EQUAL 1)
+  run(d COMMAND ${BIN}/firstrace report ${exe}.db --format json)
+  string(JSON stored LENGTH "${d_out}" races)
+  expect("one race in the database, got ${stored}" stored EQUAL 1)
+  run(all COMMAND ${BIN}/firstrace analyze -q ${exe}.trace --format json --ignore-tsan-settings)
+  string(JSON apparent GET "${all_out}" counts apparent)
+  expect("three races without the settings, got ${apparent}" apparent EQUAL 3)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env TSAN_OPTIONS=suppressions=${WORK}/missing.supp
+                          ${BIN}/firstrace record -q -o ${exe}-missing.trace -- ${exe}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  expect("record to succeed, got ${rc}: ${err}" rc EQUAL 0)
+  string(FIND "${err}" "failed to read suppressions file '${WORK}/missing.supp'" said)
+  expect("the missing file said, got: ${err}" said GREATER -1)
+  run(m COMMAND ${BIN}/firstrace analyze ${exe}-missing.trace --format json)
+  string(JSON apparent GET "${m_out}" counts apparent)
+  expect("three races without the file, got ${apparent}" apparent EQUAL 3)
+  string(FIND "${m_err}" "could not be read" warned)
+  expect("analyze to warn, got: ${m_err}" warned GREATER -1)
+  # ignore_noninstrumented_modules=1 hides nothing of an instrumented program's own accesses
+  file(REMOVE_RECURSE ${exe}-ignore.trace)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env TSAN_OPTIONS=ignore_noninstrumented_modules=1
+                          ${BIN}/firstrace record -q -o ${exe}-ignore.trace -- ${exe}
+                  RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+  expect("record to succeed, got ${rc}: ${err}" rc EQUAL 0)
+  run(i COMMAND ${BIN}/firstrace analyze -q ${exe}-ignore.trace --format json)
+  string(JSON apparent GET "${i_out}" counts apparent)
+  expect("the program's three races, got ${apparent}" apparent EQUAL 3)
+  file(REMOVE_RECURSE ${exe}.trace ${exe}-missing.trace ${exe}-ignore.trace ${exe}.db ${exe}
+       ${WORK}/tsf-beside.supp)
+
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()

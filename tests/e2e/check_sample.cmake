@@ -37,13 +37,29 @@ else()
     message(FATAL_ERROR "building ${SAMPLE} with firstrace-cc (${COMPILER}) failed:\n${err}")
   endif()
 endif()
+# `// RUN-ENV: NAME=VALUE` in the sample: the program's environment (TSAN_OPTIONS); @SAMPLE_DIR@
+# is the sample's directory. A TSAN_OPTIONS of the caller's environment is not the sample's.
+unset(ENV{TSAN_OPTIONS})
+file(STRINGS ${SAMPLE} run_env_lines REGEX "^// RUN-ENV: ")
+get_filename_component(sample_dir ${SAMPLE} DIRECTORY)
+foreach(line IN LISTS run_env_lines)
+  string(REGEX REPLACE "^// RUN-ENV: " "" assignment "${line}")
+  string(REPLACE "@SAMPLE_DIR@" "${sample_dir}" assignment "${assignment}")
+  if(NOT assignment MATCHES "^([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
+    message(FATAL_ERROR "${SAMPLE}: RUN-ENV wants NAME=VALUE, not '${assignment}'")
+  endif()
+  set(ENV{${CMAKE_MATCH_1}} "${CMAKE_MATCH_2}")
+endforeach()
 execute_process(COMMAND ${BIN}/firstrace record -q -o ${exe}.trace -- ${exe}
                 RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "firstrace record ${exe} exited with ${rc}:\n${err}")
 endif()
 # Every process of the sample is traced (the programs it execs or spawns too) and the runtime
-# adds nothing to their stderr.
+# adds nothing to their stderr (a suppressions file it cannot read included).
+if(err MATCHES "failed to read suppressions file")
+  message(FATAL_ERROR "${exe}: ${err}")
+endif()
 if(err MATCHES "not tracing")
   message(FATAL_ERROR "a process of ${exe} was not traced:\n${err}")
 endif()

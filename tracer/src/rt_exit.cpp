@@ -20,6 +20,7 @@
 #include "rt_system.hpp"
 #include "rt_thread_registry.hpp"
 #include "rt_thread_start_args.hpp"
+#include "rt_tsan_settings.hpp"
 
 namespace frt {
 
@@ -131,6 +132,7 @@ void on_fatal_signal(int sig, siginfo_t*, void*) {
 }
 
 void atexit_handler() {
+    call_tsan_on_finalize(); // as TSan's exit handler: after the program's own, still traced
     finalize("exit", 0, false);
 }
 

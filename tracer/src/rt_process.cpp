@@ -12,6 +12,7 @@
 #include "rt_spare_stream.hpp"
 #include "rt_thread_registry.hpp"
 #include "rt_thread_start_args.hpp"
+#include "rt_tsan_settings.hpp"
 
 namespace frt {
 
@@ -41,6 +42,7 @@ void after_fork_in_child() {
     }
     thread_registry_after_fork(self);
     write_fork_header();
+    write_tsan_settings();
     // the forking thread: a fresh stream, its unflushed records were the parent's
     restart_after_fork(self);
     g_state.store(RtState::Ready, std::memory_order_release);
@@ -82,7 +84,17 @@ void ensure_init() {
 // __tsan_init from their constructors.
 __attribute__((constructor)) static void frt_constructor() {
     frt::ensure_init();
+    // The program's TSan settings and its initialisation hook (TSan's Initialize ends with
+    // OnInitialize) here, not in ensure_init: that can be reached from an interceptor while
+    // the calling thread is being attached, and what these do (dlsym's allocations, the
+    // program's code) would attach it a second time.
+    if (frt::g_state.load(std::memory_order_acquire) == frt::RtState::Ready) {
+        frt::capture_tsan_settings();
+        frt::call_tsan_on_initialize();
+    }
 }
 __attribute__((destructor)) static void frt_destructor() {
+    // (the loader runs this before the runtime's own atexit handler, rt_exit.cpp)
+    frt::call_tsan_on_finalize();
     frt::finalize("exit", 0, false);
 }

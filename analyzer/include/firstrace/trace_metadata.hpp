@@ -40,6 +40,13 @@ struct TraceMetadata {
     int write_error_errno = 0;
     // `not-started` lines: threads created but not started when the trace ended (tracer ids).
     std::vector<std::uint64_t> not_started;
+    // The program's ThreadSanitizer settings (tsan-* lines; tsan_configuration.hpp reads them).
+    std::optional<std::string> tsan_default_options;      // what __tsan_default_options() returned
+    std::optional<std::string> tsan_options;              // TSAN_OPTIONS
+    std::optional<std::string> tsan_default_suppressions; // __tsan_default_suppressions()
+    std::string tsan_suppressions_file;                   // the suppressions= file, as resolved
+    std::string tsan_suppressions;                        // its content
+    int tsan_suppressions_errno = 0;                      // it could not be read (errno)
 
     // "2025-11-22T11:03:20Z" from start_time, when it is valid.
     std::optional<std::string> start_time_iso8601() const;

@@ -107,12 +107,33 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
 // The site keys of one race.
 std::vector<std::string> race_site_keys(const ReportRace& race);
 
+// A race as ThreadSanitizer's suppressions look at it (tsan_suppressions.cpp IsSuppressed,
+// tsan_rtl_report.cpp OutputReport): the call stack of each access site of either side,
+// innermost frame (the access) first, each frame's function, file and module (any may be
+// empty), and the race sites -- pairs of a site of each side, as ReportSitePair -- with the
+// global variables each shares.
+struct SuppressionFrame {
+    std::string function, file, module;
+};
+struct SuppressionCandidate {
+    std::vector<std::vector<SuppressionFrame>> stacks_a, stacks_b;
+    struct Pair {
+        std::uint32_t a = 0, b = 0;       // index stacks_a, stacks_b
+        std::vector<std::string> globals; // data symbols of the shared bytes
+    };
+    std::vector<Pair> pairs;
+};
+
 // ThreadSanitizer-style suppressions: one `type:pattern` a line, `#` comments, blank lines.
-// `race:` patterns suppress a race when a function name or file of any frame of an access
-// site's call stack on either side matches, `race_top:` when its innermost frame (the access)
-// does (a site without a stack: its headline location); the pattern is a substring match with `*`
-// wildcards, `^` / `$` anchoring it at the start / end. The other ThreadSanitizer types (thread,
-// mutex, signal, deadlock, called_from_lib) are accepted and do not apply to recorded races.
+// TSan reports one pair of accesses at a time and drops the report when a `race:` pattern
+// matches the function, file or module of any frame of either access' stack or the name of the
+// global variable, or a `race_top:` pattern the innermost frame of either stack;
+// `called_from_lib:` names modules whose calls into the runtime TSan ignores (libignore), here:
+// an access whose innermost frame is in such a module. A recorded race holds every pair of its
+// two events' conflicting access sites (its race sites): it is suppressed when each of them
+// is (a race without pairs: when a site of either side is). Patterns are substring matches with
+// `*` wildcards, `^` / `$` anchoring them at the start / end. The other ThreadSanitizer types
+// (thread, mutex, signal, deadlock) are accepted and name reports firstrace does not make.
 class Suppressions {
   public:
     struct Rule {
@@ -126,11 +147,18 @@ class Suppressions {
     static Suppressions load(const std::string& path);
     static Suppressions parse(std::istream& in, const std::string& file);
 
+    // The rule that suppresses `race` (the one of its first race site; its hit counted), or
+    // null when the race stays.
+    const Rule* suppressing_rule(const SuppressionCandidate& race) const;
+    // The same for a race of a report (sites and pairs as make_report_model gives them; a
+    // pair's variable names a global when it is not a heap block or an address).
     bool suppresses(const ReportRace& race) const;
     const std::vector<Rule>& rules() const { return rules_; }
     const std::string& file() const { return file_; }
 
   private:
+    const Rule* rule_for_stack(const std::vector<SuppressionFrame>& stack) const;
+    const Rule* rule_for_globals(const std::vector<std::string>& globals) const;
     std::string file_;
     std::vector<Rule> rules_;
 };

@@ -14,6 +14,12 @@
 //                         how = exit | _exit | signal ; live threads = still running then
 //                       status signal <n> | status exit <n>   added by `firstrace record`
 //                       write-error <stream> <errno>  a write of stream-<stream>.frc failed
+//                       tsan-default-options, tsan-options, tsan-default-suppressions,
+//                       tsan-suppressions <chunk>   the program's ThreadSanitizer settings
+//                         (tsan_flags.hpp): each value is the concatenation of its lines'
+//                         chunks, in order
+//                       tsan-suppressions-file <path>   the suppressions= file read
+//                       tsan-suppressions-error <errno> <path>   ... which could not be read
 //   stream-<N>.frc    the records of one writer (an OS thread), as a sequence of chunks.
 //   fork-<pid>/, exec-<pid>/  the traces of other processes (kForkPrefix, kExecPrefix)
 //
@@ -235,6 +241,20 @@ inline constexpr const char* kWriteError = "write-error";
 // not-started <pid>: a thread created (its creator's Fork is in the trace) that had not started
 // when the trace ended: it recorded nothing, and its missing end is not a truncation.
 inline constexpr const char* kNotStarted = "not-started";
+// The program's ThreadSanitizer run-time settings, captured once at start-up
+// (tracer/src/rt_tsan_settings.cpp): the string __tsan_default_options() returned, TSAN_OPTIONS,
+// the string __tsan_default_suppressions() returned, and the content of the file TSAN_OPTIONS'
+// (or the default options') suppressions= names. Each is written as one or more lines of
+// percent-escaped chunks (kTsanChunkBytes raw bytes at most), which the reader concatenates.
+inline constexpr const char* kTsanDefaultOptions = "tsan-default-options";
+inline constexpr const char* kTsanOptions = "tsan-options";
+inline constexpr const char* kTsanDefaultSuppressions = "tsan-default-suppressions";
+inline constexpr const char* kTsanSuppressions = "tsan-suppressions";
+inline constexpr std::size_t kTsanChunkBytes = 1024;
+// tsan-suppressions-file <path>: the file read (as resolved: the current directory, else the
+// executable's directory); tsan-suppressions-error <errno> <path>: it could not be read.
+inline constexpr const char* kTsanSuppressionsFile = "tsan-suppressions-file";
+inline constexpr const char* kTsanSuppressionsError = "tsan-suppressions-error";
 } // namespace metadata_key
 
 // Percent-escaping of metadata values (space, %, control characters, bytes >= 0x7f).
