@@ -80,8 +80,19 @@ BUILD_TIMEOUT = 180
 # shadow memory reserves terabytes of address space).
 ANALYZE_MEMORY = 4 << 30
 
-# TSAN_OPTIONS that do not change what a test is about (timing of the exit, what is printed).
-HARMLESS_TSAN_OPTIONS = {"atexit_sleep_ms", "print_suppressions"}
+# TSAN_OPTIONS that do not change whether a test's program has a data race report: timing of
+# the exit, what is printed with a report, TSan's own memory and symbolizer management, reports
+# of other kinds (deadlocks, destroyed locked mutexes), stopping after the first report, what
+# happens to a multithreaded fork's child or a failed allocation. Not among them: check_printf,
+# report_atomic_races, ignore_interceptors_accesses (they decide whether some races are
+# reported), io_sync, history_size.
+HARMLESS_TSAN_OPTIONS = {
+    "atexit_sleep_ms", "print_suppressions", "verbosity", "memory_limit_mb", "flush_memory_ms",
+    "flush_symbolizer_ms", "force_background_thread", "handle_sigbus", "external_symbolizer_path",
+    "stack_trace_format", "second_deadlock_stack", "print_full_thread_history", "halt_on_error",
+    "suppress_equal_stacks", "detect_deadlocks", "report_destroy_locked", "die_after_fork",
+    "allocator_may_return_null", "exitcode", "symbolize",
+}
 # TSan run-time settings firstrace applies (the runtime keeps them in the trace, analyze applies
 # them: README "What the runtime understands"): tests of these are in scope, and both tools run
 # with the test's TSAN_OPTIONS (firstrace ignores the others).
