@@ -129,22 +129,22 @@ FRT_SETJMP_INTERCEPTOR(_setjmp, 1)
 FRT_SETJMP_INTERCEPTOR(__sigsetjmp, 2)
 #endif
 
-FRT_EXPORT [[noreturn]] void longjmp(jmp_buf env, int value) {
+FRT_EXPORT __attribute__((noreturn)) void longjmp(jmp_buf env, int value) {
     jumping_to(env);
     REAL(longjmp)(env, value);
     __builtin_unreachable(); // (the real jump's type does not say it)
 }
-FRT_EXPORT [[noreturn]] void _longjmp(jmp_buf env, int value) {
+FRT_EXPORT __attribute__((noreturn)) void _longjmp(jmp_buf env, int value) {
     jumping_to(env);
     REAL(_longjmp)(env, value);
     __builtin_unreachable();
 }
-FRT_EXPORT [[noreturn]] void siglongjmp(sigjmp_buf env, int value) {
+FRT_EXPORT __attribute__((noreturn)) void siglongjmp(sigjmp_buf env, int value) {
     jumping_to(env);
     REAL(siglongjmp)(env, value);
     __builtin_unreachable();
 }
-FRT_EXPORT [[noreturn]] void __longjmp_chk(struct __jmp_buf_tag* env, int value) {
+FRT_EXPORT __attribute__((noreturn)) void __longjmp_chk(struct __jmp_buf_tag* env, int value) {
     jumping_to(env);
     REAL(__longjmp_chk)(env, value);
     __builtin_unreachable();

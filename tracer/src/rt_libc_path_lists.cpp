@@ -40,7 +40,7 @@ template <class Entry, class Real> int scanned(u64 pc, const char* path, Entry**
     }
     if (LibraryCall c(pc); c && r >= 0) {
         c.bytes(list, sizeof *list, true);
-        c.bytes(*list, static_cast<u64>(r) * sizeof **list, true);
+        c.bytes(*list, static_cast<u64>(r) * sizeof(Entry*), true); // the array of entry pointers
         for (int i = 0; i < r; ++i)
             c.bytes((*list)[i], (*list)[i]->d_reclen, true);
     }

@@ -140,7 +140,6 @@ FRT_DECLARE_REAL(pthread_attr_getaffinity_np);
 
 } // namespace
 
-extern "C" char* tmpnam_r(char* s);
 extern "C" int ftime(struct timeb* tb);
 
 // --- sockets
