@@ -499,6 +499,25 @@ elseif(MODE STREQUAL "tsan-suppressions-file")
   file(REMOVE_RECURSE ${exe}.trace ${exe}-missing.trace ${exe}-ignore.trace ${exe}.db ${exe}
        ${WORK}/tsf-beside.supp)
 
+elseif(MODE STREQUAL "alone-atomics-events")
+  # The atomics of a thread that is alone record nothing (rt_atomic_op.hpp): the sample's main
+  # runs 2 x 5000 turns of a spin lock and a flag alone, which wrote two events a turn (20 050
+  # events) before; the workers' atomics, made while others run, are still recorded.
+  set(exe ${WORK}/alone-atomics)
+  build(${SAMPLES}/alone-atomics.c ${exe})
+  file(REMOVE_RECURSE ${exe}.trace)
+  run(r COMMAND ${BIN}/firstrace record -q -o ${exe}.trace -- ${exe})
+  expect("record to succeed: ${r_err}" r_rc EQUAL 0)
+  run(a COMMAND ${BIN}/firstrace analyze -q ${exe}.trace --format json)
+  expect("analyze to succeed: ${a_err}" a_rc EQUAL 0)
+  string(JSON events GET "${a_out}" counts events)
+  expect("no events of main's atomics while it is alone, got ${events} events"
+         events LESS 1000)
+  expect("the workers' events kept, got ${events} events" events GREATER 20)
+  string(JSON apparent GET "${a_out}" counts apparent)
+  expect("no race, got ${apparent}" apparent EQUAL 0)
+  file(REMOVE_RECURSE ${exe}.trace)
+
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()
