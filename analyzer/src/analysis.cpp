@@ -81,7 +81,8 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     const EventOrder order(g, ts);
     clock.done("temporal ordering graph");
 
-    UnorderedConflicts conflicts = find_apparent_races(g, order, progress);
+    UnorderedConflicts conflicts =
+        find_apparent_races(g, order, progress, {}, options.atomic_pair_budget);
     const ApparentRaceList& races = conflicts.races;
     clock.done("apparent races");
 
@@ -99,6 +100,9 @@ AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options) {
     }
     conflicts.races.release_flags(); // read by the dependences only
     std::vector<ApparentRace>().swap(conflicts.atomic_only);
+    result.approximated_events = static_cast<std::uint64_t>(
+        std::count(conflicts.approximated.begin(), conflicts.approximated.end(), true));
+    std::vector<bool>().swap(conflicts.approximated);
     result.transitive_origins = shared_data.origins + event_control.origins;
     result.transitive_fallbacks = shared_data.fallback_origins + event_control.fallback_origins;
     clock.done("dependences");

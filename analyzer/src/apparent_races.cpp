@@ -8,6 +8,7 @@
 #include "chunked_array.hpp"
 #include "conflict_rule.hpp"
 #include "flat_id_map.hpp"
+#include "galloping_search.hpp"
 #include "huge_pages.hpp"
 
 namespace firstrace {
@@ -29,32 +30,6 @@ struct IncidenceArrays {
     const std::vector<std::uint8_t>* access;
     Incidence operator[](std::size_t i) const { return {(*rank)[i], (*access)[i]}; }
 };
-
-// First j in [from, n) where pred(j) is false, for a pred true on a prefix of [0, n) (and so on
-// a prefix of [from, n)): galloping from `from`, then binary search, so the cost follows the
-// distance moved.
-template <class Pred> std::uint32_t first_false(std::uint32_t from, std::uint32_t n, Pred pred) {
-    std::uint32_t lo = from, step = 1;
-    while (lo < n && pred(lo)) {
-        const std::uint32_t probe = lo + step >= n ? n - 1 : lo + step;
-        if (!pred(probe)) {
-            // pred(lo) true, pred(probe) false: the answer is in (lo, probe].
-            std::uint32_t hi = probe;
-            ++lo;
-            while (lo < hi) {
-                const std::uint32_t mid = lo + (hi - lo) / 2;
-                if (pred(mid))
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            return lo;
-        }
-        lo = probe + 1;
-        step *= 2;
-    }
-    return lo;
-}
 
 // First j in [first, last) with rank(j) >= lo, for ranks ascending on [first, last), starting
 // from `cursor` (where the previous search of this list ended) when the answer lies at or after
@@ -128,7 +103,7 @@ class AtomicPartnerLists {
                        const std::vector<std::uint32_t>& segment_groups,
                        const std::vector<std::uint32_t>& writer_incidences, const auto& rank_span,
                        const auto& piece_segments, const std::vector<std::uint8_t>& piece_access,
-                       auto&& window_of)
+                       std::uint64_t linked_pair_budget, auto&& window_of)
         : incidences_(&incidences), segment_groups_(&segment_groups) {
         const auto segments = static_cast<std::uint32_t>(segment_groups.size() - 1);
         const auto ranks = static_cast<std::uint32_t>(event_of_rank.size());
@@ -150,6 +125,9 @@ class AtomicPartnerLists {
 
         linked_.assign(ranks, 1);
         bool unlinked = false;
+        // The conflicting incidences in the windows of linked events: what their full visits
+        // would take (an upper bound of their atomic-only pairs, twice over).
+        std::uint64_t linked_visits = 0;
         for (std::uint32_t rank = 0; rank < ranks; ++rank) {
             if (!candidate[rank]) continue;
             const EventId x = event_of_rank[rank];
@@ -157,11 +135,16 @@ class AtomicPartnerLists {
             const SlotId sx = g.event_slot(x);
             ProcessId partner = ProcessId::none();
             bool linked = false;
-            for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end && !linked; ++k)
+            std::uint64_t visits = 0;
+            // (past the budget the count stops: the linked test alone stops at the first
+            // second process, as before the count)
+            const bool count = linked_visits <= linked_pair_budget;
+            for (std::uint32_t k = rank_span[rank].begin;
+                 k < rank_span[rank].end && (count || !linked); ++k)
                 for (std::uint32_t seg = piece_segments[k].first;
-                     seg < piece_segments[k].last && !linked; ++seg)
+                     seg < piece_segments[k].last && (count || !linked); ++seg)
                     for (std::uint32_t gi = segment_groups[seg];
-                         gi < segment_groups[seg + 1] && !linked; ++gi) {
+                         gi < segment_groups[seg + 1] && (count || !linked); ++gi) {
                         auto& group = groups[gi];
                         if (group.slot == sx) continue;
                         const auto& w = window_of(x, px, group.slot);
@@ -183,6 +166,7 @@ class AtomicPartnerLists {
                         const std::uint32_t hi = first_false(
                             lo, last, [&](std::uint32_t j) { return rank_at(j) < w.hi; });
                         if (lo == hi) continue;
+                        visits += hi - lo;
                         for (const std::uint32_t j : {lo, hi - 1}) {
                             const ProcessId q = g.event_process(event_of_rank[rank_at(j)]);
                             if (!partner.valid())
@@ -193,6 +177,18 @@ class AtomicPartnerLists {
                     }
             linked_[rank] = linked;
             unlinked = unlinked || !linked;
+            if (linked) linked_visits += visits;
+        }
+        if (linked_visits > linked_pair_budget) {
+            // Too many to keep (LLVM's stress.cpp: 10^7 events, three threads updating one
+            // counter 10^6 times each while a fourth races; the pair list passed 2^29): every
+            // event takes the reduced visit, and the linked ones whose windows hold more
+            // atomic-only partners than it keeps are marked approximated (the sweep), for the
+            // dependences to treat conservatively (DESIGN-NOTES "Atomic-only pairs over the
+            // budget").
+            was_linked_ = std::move(linked_);
+            linked_.assign(ranks, 0);
+            unlinked = true;
         }
         if (!unlinked) { // every visit is the full one (threads all on one counter)
             linked_.clear();
@@ -223,6 +219,9 @@ class AtomicPartnerLists {
     }
 
     bool linked(std::uint32_t rank) const { return linked_.empty() || linked_[rank] != 0; }
+    // Over the budget: every visit is reduced, and these events' may drop pairs a chain needs.
+    bool approximate() const { return !was_linked_.empty(); }
+    bool was_linked(std::uint32_t rank) const { return was_linked_[rank] != 0; }
     // x's access to the segment can take the reduced visit: atomic only, on a listed segment.
     bool reduces(std::uint32_t seg, std::uint8_t x_access) const {
         return !segment_base_.empty() && segment_base_[seg] != kNone &&
@@ -300,6 +299,7 @@ class AtomicPartnerLists {
     const IncidenceArrays* incidences_;
     const std::vector<std::uint32_t>* segment_groups_;
     std::vector<std::uint8_t> linked_;        // per rank (empty: all linked)
+    std::vector<std::uint8_t> was_linked_;    // per rank, over the budget (else empty)
     std::vector<std::uint32_t> segment_base_; // per segment: its first group's list index
     std::vector<std::uint32_t> span_first_;   // CSR: (list group, kind) -> members
     std::vector<std::uint32_t> members_;      // incidence indices
@@ -338,7 +338,8 @@ void merge_atomic_pairs(UnorderedConflicts& result, std::vector<ApparentRace> fr
 
 UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
                                        const ProgressCallback& progress,
-                                       const DenseGroupRule& dense) {
+                                       const DenseGroupRule& dense,
+                                       std::uint64_t atomic_pair_budget) {
     const Trace& trace = g.trace();
     std::vector<EventId> event_of_rank;
     event_of_rank.reserve(g.event_count());
@@ -631,9 +632,9 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
 
     const std::uint32_t event_count = g.event_count();
     const IncidenceArrays incidences{&incidence_rank, &incidence_access};
-    const AtomicPartnerLists atomic_lists(g, event_of_rank, incidences, segment_first, groups,
-                                          segment_groups, writer_incidences, rank_span,
-                                          piece_segments, piece_access, window_of);
+    const AtomicPartnerLists atomic_lists(
+        g, event_of_rank, incidences, segment_first, groups, segment_groups, writer_incidences,
+        rank_span, piece_segments, piece_access, atomic_pair_budget, window_of);
     for (SlotWindow& w : windows) // the lists' pass moved them: the sweep starts afresh
         w = SlotWindow{};
     // Processes sharing an OS thread (private storage): the reduced visit is not for them.
@@ -771,7 +772,16 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                                 }
                             };
                             keep(first);
-                            if (allowed != first && allowed != last) keep(allowed);
+                            const bool keep_allowed = allowed != first && allowed != last;
+                            if (keep_allowed) keep(allowed);
+                            // a linked x (over the budget) drops the rest: a chain through x
+                            // may need them, so the dependences treat x conservatively
+                            if (atomic_lists.approximate() && atomic_lists.was_linked(rank) &&
+                                last - first > 1u + keep_allowed) {
+                                if (result.approximated.empty())
+                                    result.approximated.assign(event_count, false);
+                                result.approximated[x.value] = true;
+                            }
                         };
                         keep_earliest(atomic_lists.atomic_of(x_access));
                         if (x_access & kAtomicWrite)

@@ -30,6 +30,11 @@ struct UnorderedConflicts {
     // partners in two other processes; of the others, the earliest per (event, other process)
     // in each ordering mode, also for Ê (their flags may be a subset of the pair's).
     std::vector<ApparentRace> atomic_only;
+    // Per event, when the atomic-only pairs of linked events were over the sweep's budget: the
+    // events that kept only their earliest partners where a chain through them may need more
+    // (empty: none; the dependences of any origin unordered with one are the conservative
+    // superset, dependences.cpp).
+    std::vector<bool> approximated;
 };
 
 // Ordering of events in a graph given by its timestamps (Alg 6.2).
@@ -50,9 +55,11 @@ class EventOrder {
 };
 
 // `dense` says which groups of incidences the sweep reads by bitmap (dense_group_bitmaps.hpp):
-// the result is the same for every rule, tests force all or none.
+// the result is the same for every rule, tests force all or none. `atomic_pair_budget`
+// bounds the atomic-only partners linked events would visit (AnalysisOptions).
 UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder& order,
                                        const ProgressCallback& progress,
-                                       const DenseGroupRule& dense = {});
+                                       const DenseGroupRule& dense = {},
+                                       std::uint64_t atomic_pair_budget = kDefaultAtomicPairBudget);
 
 } // namespace firstrace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "galloping_search.hpp"
+
 namespace firstrace {
 
 // Order classes: events of one process between two of its nodes with a synchronization edge to
@@ -65,14 +67,106 @@ class OrderAgainst {
     VectorTimestamps::Source finish_{};
 };
 
+// When the sweep dropped atomic-only pairs of some events (UnorderedConflicts::approximated),
+// the chains through them are not all in the lists. A chain's events are mutually unordered,
+// so an origin with no such event unordered with it (and not one itself) has every chain in
+// the lists, and its search stays exact; the others take the conservative superset: an edge to
+// the first event unordered with them in each other timestamp slot. A slot's events are
+// totally ordered in G, so that edge implies every later one of the slot, and every
+// dependence target of the origin is unordered with it: G_D and G_E only gain paths.
+class ApproximatedOrigins {
+  public:
+    ApproximatedOrigins(const TemporalGraph& g, const EventOrder& order,
+                        const std::vector<bool>& approximated)
+        : g_(g), order_(order), approximated_(approximated) {
+        if (approximated.empty()) return;
+        windows_.resize(g.slot_count());
+        emitted_.resize(g.slot_count());
+        marked_before_.resize(g.slot_count());
+        for (const SlotId s : g.slots()) {
+            const std::vector<EventId>& chain = g.slot_events(s);
+            auto& before = marked_before_[s];
+            before.reserve(chain.size() + 1);
+            before.push_back(0);
+            for (const EventId e : chain)
+                before.push_back(before.back() + (approximated[e.value] ? 1 : 0));
+        }
+    }
+
+    // Whether orig's dependences are the superset; if so, its edges to the first event y
+    // unordered with it in each other slot are in `direct` and `all`. Origins must come in
+    // ascending order within a process (the windows only move forward along it). An edge from
+    // a later event of the same process to the same y implies the earlier one (process order):
+    // it takes the earlier one's place (on a stress loop most windows stay where they are).
+    bool superset(EventId orig, std::vector<DependenceEdge>& direct,
+                  std::vector<DependenceEdge>& all) {
+        if (approximated_.empty()) return false;
+        const ProcessId p = g_.event_process(orig);
+        const SlotId own = g_.event_slot(orig);
+        bool loose = approximated_[orig.value];
+        for (const SlotId s : g_.slots()) {
+            if (s == own) continue;
+            Window& w = window(orig, p, s);
+            loose = loose || marked_before_[s][w.hi] != marked_before_[s][w.lo];
+        }
+        if (!loose) return false;
+        for (const SlotId s : g_.slots()) {
+            const Window& w = windows_[s];
+            if (s == own || w.lo == w.hi) continue;
+            const EventId y = g_.slot_events(s)[w.lo];
+            Emitted& last = emitted_[s];
+            if (last.process == p && last.to == y && last.direct < direct.size() &&
+                direct[last.direct].to == y && all[last.all].to == y) {
+                direct[last.direct].from = orig;
+                all[last.all].from = orig;
+                continue;
+            }
+            last = Emitted{p, y, direct.size(), all.size()};
+            direct.push_back({orig, y, false});
+            all.push_back({orig, y, true});
+        }
+        return true;
+    }
+
+  private:
+    struct Window {
+        ProcessId process = ProcessId::none(); // of the origin it was computed for
+        std::uint32_t lo = 0, hi = 0;          // positions in the slot's chain
+    };
+    Window& window(EventId orig, ProcessId p, SlotId s) {
+        Window& w = windows_[s];
+        const std::vector<EventId>& chain = g_.slot_events(s);
+        const auto n = static_cast<std::uint32_t>(chain.size());
+        if (w.process != p) w = Window{p, 0, 0};
+        w.lo =
+            first_false(w.lo, n, [&](std::uint32_t j) { return order_.precedes(chain[j], orig); });
+        w.hi = first_false(std::max(w.hi, w.lo), n,
+                           [&](std::uint32_t j) { return !order_.precedes(orig, chain[j]); });
+        return w;
+    }
+
+    const TemporalGraph& g_;
+    const EventOrder& order_;
+    const std::vector<bool>& approximated_;
+    IdVector<SlotId, Window> windows_;
+    IdVector<SlotId, std::vector<std::uint32_t>> marked_before_; // per slot: prefix counts
+    struct Emitted { // the last superset edge into a slot, and where it is
+        ProcessId process = ProcessId::none();
+        EventId to;
+        std::size_t direct = 0, all = 0;
+    };
+    IdVector<SlotId, Emitted> emitted_;
+};
+
 class ChainSearch {
   public:
     ChainSearch(const TemporalGraph& g, const EventOrder& order, const EventClocks& clocks,
                 std::uint64_t budget, const DirectDependenceLists& lists)
         : g_(g), order_(order), clocks_(clocks), budget_(budget), lists_(lists),
-          in_path_(g.process_count(), false), timestamps_(order.timestamps()),
-          best_(g.process_count(), Best{kNone, false}), bound_(g.process_count(), kNone),
-          targets_of_process_(g.process_count()), order_class_(order_classes(g)) {
+          approximated_(g, order, lists.approximated()), in_path_(g.process_count(), false),
+          timestamps_(order.timestamps()), best_(g.process_count(), Best{kNone, false}),
+          bound_(g.process_count(), kNone), targets_of_process_(g.process_count()),
+          order_class_(order_classes(g)) {
         class_on_path_.assign(order_class_.empty()
                                   ? 0
                                   : *std::max_element(order_class_.begin(), order_class_.end()) + 1,
@@ -86,6 +180,7 @@ class ChainSearch {
     // Edges from `orig`, appended to `direct` and `all`. Returns false when the budget ran out
     // and the conservative fallback was used.
     bool run(EventId orig, std::vector<DependenceEdge>& direct, std::vector<DependenceEdge>& all) {
+        if (approximated_.superset(orig, direct, all)) return false;
         touched_.clear();
         steps_ = 0;
         exhausted_ = false;
@@ -468,6 +563,7 @@ class ChainSearch {
     const EventClocks& clocks_; // dependence_allowed, from one array
     std::uint64_t budget_;
     const DirectDependenceLists& lists_;
+    ApproximatedOrigins approximated_;
     IdVector<ProcessId, bool> in_path_;
     std::vector<EventId> path_;
     const VectorTimestamps* timestamps_; // order_'s, or null (see prepare_path)

@@ -188,6 +188,8 @@ class DirectDependenceLists {
     // allowed), as the bits by race of the results' overlap column. Read after the searches:
     // the lists are unusable afterwards (the bits are the shared-data ones, taken over).
     RaceBits take_overlap();
+    // Events whose atomic-only pairs the sweep did not all keep (UnorderedConflicts).
+    const std::vector<bool>& approximated() const { return conflicts_.approximated; }
     // Event numbers stored (the rest is read in place).
     std::size_t stored() const {
         return out_.offsets.back() + (symmetric() ? 0 : in_.offsets.back());

@@ -81,6 +81,10 @@ int analyze_command(const Arguments& args) {
         "transitive-budget", po::value<std::uint64_t>(),
         "steps of the exact transitive-dependence search per origin event before it falls\n"
         "back to a sound superset (default 4000; larger: more precise, slower)")(
+        "atomic-pair-budget", po::value<std::uint64_t>(),
+        "atomic-only partners of events conflicting with two other processes kept for\n"
+        "the dependences before the sweep keeps only each event's earliest and the origins\n"
+        "near them take a sound superset (default 2^26; races are the same either way)")(
         "max-sites", po::value<std::size_t>()->default_value(20), "text: race sites shown in full")(
         "colour", po::value<std::string>()->default_value("auto"),
         ("text: " + spellings(kColours) + " (auto: when the report goes to a terminal)").c_str())(
@@ -106,6 +110,8 @@ int analyze_command(const Arguments& args) {
         options.ordering = parse_spelling("ordering", vm["ordering"].as<std::string>(), kOrderings);
     if (vm.count("transitive-budget"))
         options.transitive_budget = vm["transitive-budget"].as<std::uint64_t>();
+    if (vm.count("atomic-pair-budget"))
+        options.atomic_pair_budget = vm["atomic-pair-budget"].as<std::uint64_t>();
     std::optional<std::string> database, report_file;
     if (vm.count("db")) database = path_option(vm, "db");
     if (vm.count("output")) {
@@ -222,6 +228,9 @@ int analyze_command(const Arguments& args) {
             std::cerr << "  transitive dependences: " << result.transitive_origins
                       << " origins searched, " << result.transitive_fallbacks
                       << " fell back to the conservative superset\n";
+            if (result.approximated_events > 0)
+                std::cerr << "  atomic-only pairs over the budget: " << result.approximated_events
+                          << " events kept their earliest partners only (--atomic-pair-budget)\n";
         }
         if (database) {
             store.progress = progress.callback();

@@ -518,6 +518,30 @@ elseif(MODE STREQUAL "alone-atomics-events")
   expect("no race, got ${apparent}" apparent EQUAL 0)
   file(REMOVE_RECURSE ${exe}.trace)
 
+elseif(MODE STREQUAL "atomic-pair-budget")
+  # Over --atomic-pair-budget the sweep keeps each event's earliest atomic-only partners only
+  # and the origins near the events that dropped some take the superset of their dependences:
+  # the races are the same as with the default budget, which this small run does not reach.
+  set(exe ${WORK}/atomic-stress)
+  build(${SRC}/atomic_stress.c ${exe})
+  file(REMOVE_RECURSE ${exe}.trace)
+  run(r COMMAND ${BIN}/firstrace record -q -o ${exe}.trace -- ${exe})
+  expect("record to succeed: ${r_err}" r_rc EQUAL 0)
+  run(d COMMAND ${BIN}/firstrace analyze -q -v ${exe}.trace --format json)
+  expect("analyze to succeed: ${d_err}" d_rc EQUAL 0)
+  run(z COMMAND ${BIN}/firstrace analyze -q -v --atomic-pair-budget 0 ${exe}.trace --format json)
+  expect("analyze --atomic-pair-budget 0 to succeed: ${z_err}" z_rc EQUAL 0)
+  string(JSON default_apparent GET "${d_out}" counts apparent)
+  string(JSON budget_apparent GET "${z_out}" counts apparent)
+  expect("races on racy, got ${default_apparent}" default_apparent GREATER 0)
+  expect("the same races over the budget, got ${budget_apparent} and ${default_apparent}"
+         budget_apparent EQUAL default_apparent)
+  string(FIND "${d_err}" "atomic-only pairs over the budget" default_note)
+  string(FIND "${z_err}" "atomic-only pairs over the budget" budget_note)
+  expect("no approximated events with the default budget: ${d_err}" default_note EQUAL -1)
+  expect("approximated events named with budget 0: ${z_err}" budget_note GREATER -1)
+  file(REMOVE_RECURSE ${exe}.trace)
+
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()

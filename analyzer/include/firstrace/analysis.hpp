@@ -18,6 +18,10 @@ using ProgressCallback = std::function<void(const std::string& stage, double fra
 // 2^26 entries: 256 MiB of vector timestamps per graph.
 inline constexpr std::uint64_t kDefaultTimestampBudget = std::uint64_t(1) << 26;
 
+// Atomic-only partners of linked events the apparent-race sweep visits and keeps before it
+// keeps only the earliest ones (2^26 pairs: ~0.8 GB).
+inline constexpr std::uint64_t kDefaultAtomicPairBudget = std::uint64_t(1) << 26;
+
 struct AnalysisOptions {
     // Unset: complete when the trace has clock readings, approximate otherwise.
     std::optional<Ordering> ordering;
@@ -30,6 +34,12 @@ struct AnalysisOptions {
     // grows with the nesting of forks and joins rather than with the width (DESIGN-NOTES
     // "Reachability index"). The results are the same either way.
     std::uint64_t timestamp_budget = kDefaultTimestampBudget;
+    // Over this many atomic-only partners of events that conflict with two other processes
+    // (a chain of dependences can pass through them), the sweep keeps each event's earliest
+    // ones only, and the dependences of every origin unordered with an event that dropped
+    // some are the conservative superset (DESIGN-NOTES "Atomic-only pairs over the budget").
+    // Races are the same either way.
+    std::uint64_t atomic_pair_budget = kDefaultAtomicPairBudget;
 };
 
 AnalysisResult analyze(const Trace& trace, const AnalysisOptions& options = {});

@@ -71,6 +71,9 @@ struct AnalysisResult {
     // fall back to a conservative superset of edges; results stay sound.
     std::uint64_t transitive_origins = 0;   // events searched for transitive dependences (D̂ + Ê)
     std::uint64_t transitive_fallbacks = 0; // of which fell back to the conservative superset
+    // Events that kept only their earliest atomic-only partners (AnalysisOptions::
+    // atomic_pair_budget); the origins unordered with them count among the fallbacks.
+    std::uint64_t approximated_events = 0;
 };
 
 // The races of every partition, ascending, index == partition id: one pass over the races.
