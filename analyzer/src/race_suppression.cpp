@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "firstrace/race_accesses.hpp"
+#include "kept_partitions_before.hpp"
 #include "report_call_stacks.hpp"
 #include "report_sites.hpp"
 
@@ -107,7 +108,9 @@ std::uint64_t suppress_races(const Trace& trace, AnalysisResult& result,
     std::vector<bool> keeps(np, false);
     for (std::size_t i = 0; i < result.races.size(); ++i)
         if (!hidden[i]) keeps[result.races.partition(i)] = true;
-    std::vector<bool> kept_before(np, false);
+    const std::vector<bool> kept_before = kept_partitions_before(
+        np, [&](std::size_t p) -> const auto& { return result.partitions[p].after; },
+        [&](std::size_t p) { return keeps[p]; });
     // kept successors of each partition, through hidden ones (reverse id order: successors
     // have larger ids)
     std::vector<std::set<std::uint32_t>> kept_after(np);
@@ -119,10 +122,6 @@ std::uint64_t suppress_races(const Trace& trace, AnalysisResult& result,
             else
                 kept_after[p].insert(kept_after[next].begin(), kept_after[next].end());
         }
-    for (std::size_t p = 0; p < np; ++p)
-        if (keeps[p] || kept_before[p])
-            for (std::uint32_t next : result.partitions[p].after)
-                if (next < np) kept_before[next] = true;
     // New ids: kept first partitions, then the other kept ones, each in id order.
     std::vector<std::uint32_t> new_id(np, kNone);
     std::vector<Partition> partitions;

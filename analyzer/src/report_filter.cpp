@@ -7,6 +7,7 @@
 #include <set>
 
 #include "firstrace/triage_report.hpp"
+#include "kept_partitions_before.hpp"
 
 namespace firstrace {
 namespace {
@@ -96,18 +97,29 @@ ReportModel filter_report(const ReportModel& model, const RaceFilter& filter, Fi
     // through, so hiding library noise never leaves a report without first partitions.
     // Partition ids follow a topological order of the DAG (DESIGN-NOTES), so one pass in id
     // order propagates "a kept partition is before me".
-    std::vector<bool> kept_before(model.partitions.size(), false);
+    const std::size_t count = model.partitions.size();
+    std::vector<const ReportPartition*> by_id(count, nullptr);
+    for (const ReportPartition& p : model.partitions)
+        if (p.id < count) by_id[p.id] = &p;
+    static const std::vector<std::uint32_t> kNoneAfter;
+    const std::vector<bool> kept_before = kept_partitions_before(
+        count,
+        [&](std::size_t id) -> const std::vector<std::uint32_t>& {
+            return by_id[id] != nullptr ? by_id[id]->after : kNoneAfter;
+        },
+        [&](std::size_t id) {
+            if (by_id[id] == nullptr) return false;
+            if (selected_out.count(by_id[id]->id) > 0) return true;
+            const auto& races = by_id[id]->races;
+            return std::any_of(races.begin(), races.end(),
+                               [&](std::uint32_t r) { return kept.count(r) > 0; });
+        });
     for (const ReportPartition& p : model.partitions) {
         ReportPartition q = p;
         q.races.clear();
         for (std::uint32_t id : p.races)
             if (kept.count(id)) q.races.push_back(id);
-        const bool before = p.id < kept_before.size() && kept_before[p.id];
-        for (std::uint32_t next : p.after)
-            if (next < kept_before.size() &&
-                (before || !q.races.empty() || selected_out.count(p.id) > 0))
-                kept_before[next] = true;
-        q.first = !before;
+        q.first = !(p.id < count && kept_before[p.id]);
         if (!q.races.empty()) out.partitions.push_back(std::move(q));
     }
     st.kept = out.races.size();
