@@ -359,3 +359,30 @@ FRT_INTERCEPTOR_ALIAS(ptsname_r)
 FRT_INTERCEPTOR_ALIAS(ttyname_r)
 FRT_INTERCEPTOR_ALIAS(getlogin)
 FRT_INTERCEPTOR_ALIAS(getlogin_r)
+
+// ctermid and getpass (eighteenth session): a static buffer too. ctermid(NULL) stores the
+// terminal's name in one (XSH 2.9.1 lists ctermid with a null argument), ctermid(s) into s;
+// glibc's getpass (withdrawn from POSIX) reads the line into a static buffer it keeps: a write
+// of the text returned, as tmpnam and ttyname.
+namespace {
+FRT_DECLARE_REAL(ctermid);
+FRT_DECLARE_REAL(getpass);
+} // namespace
+
+FRT_EXPORT char* ctermid(char* s) {
+    return text_written(FRT_CALLER(), REAL(ctermid)(s));
+}
+FRT_EXPORT char* getpass(const char* prompt) {
+    const u64 pc = FRT_CALLER();
+    const char* text = prompt;
+    __asm__("" : "+r"(text)); // declared nonnull; the program may pass null all the same
+    if (text != nullptr) accessed(pc, text, string_length(text) + 1, false);
+    char* r;
+    {
+        ProgramAllocations program(pc); // the buffer's (re)allocation
+        r = REAL(getpass)(prompt);
+    }
+    return text_written(pc, r);
+}
+FRT_INTERCEPTOR_ALIAS(ctermid)
+FRT_INTERCEPTOR_ALIAS(getpass)
