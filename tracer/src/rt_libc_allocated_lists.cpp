@@ -91,7 +91,7 @@ FRT_EXPORT int getifaddrs(struct ifaddrs** ifap) {
     }
     if (r != 0) return r;
     if (LibraryCall c(pc); c) {
-        c.bytes(ifap, sizeof *ifap, true);
+        c.bytes(ifap, sizeof(struct ifaddrs*), true);
         for (const struct ifaddrs* a = *ifap; a != nullptr; a = a->ifa_next) {
             c.bytes(a, sizeof *a, true);
             c.text(a->ifa_name, true);

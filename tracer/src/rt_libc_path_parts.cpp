@@ -17,8 +17,6 @@
 
 using namespace frt;
 
-extern "C" char* __xpg_basename(char* path);
-
 namespace {
 
 FRT_DECLARE_REAL(dirname);
