@@ -5,10 +5,10 @@
 // a list another thread is making, or two threads filling one anchor, race (ThreadSanitizer
 // records the same ranges).
 //
-//   wordexp        reads the words (and the wordexp_t with WRDE_APPEND or WRDE_REUSE); writes
-//                  the wordexp_t and, on success, the array (we_offs + we_wordc + 1 pointers)
-//                  and each word's text (WRDE_NOCMD aside, glibc may run a shell for a command
-//                  substitution: a process of its own, not traced)
+//   wordexp        reads the words (and the wordexp_t with WRDE_APPEND or WRDE_REUSE); on
+//                  success or WRDE_NOSPACE writes the wordexp_t, the array (we_offs + we_wordc
+//                  + 1 pointers) and each word's text (WRDE_NOCMD aside, glibc may run a shell
+//                  for a command substitution: a process of its own, not traced)
 //   wordfree       reads and writes the wordexp_t; its frees are the program's
 //   getifaddrs     writes *ifap and, on success, every node of the list: the struct, the name,
 //                  the addresses (their family's size) and an AF_PACKET node's link statistics
@@ -61,9 +61,10 @@ FRT_EXPORT int wordexp(const char* words, wordexp_t* we, int flags) {
         ProgramAllocations program(pc);
         r = REAL(wordexp)(words, we, flags);
     }
-    if (LibraryCall c(pc); c) {
+    // (glibc stores into *we on success and, with what it expanded so far, on WRDE_NOSPACE)
+    if (LibraryCall c(pc); c && (r == 0 || r == WRDE_NOSPACE)) {
         c.bytes(we, sizeof *we, true);
-        if (r == 0 && we->we_wordv != nullptr) {
+        if (we->we_wordv != nullptr) {
             c.bytes(we->we_wordv, (we->we_offs + we->we_wordc + 1) * sizeof *we->we_wordv, true);
             for (size_t i = 0; i < we->we_wordc; ++i)
                 c.text(we->we_wordv[we->we_offs + i], true);
