@@ -26,10 +26,12 @@ else()
     endif()
   endif()
   set(ENV{FIRSTRACE_CC} ${COMPILER})
-  # `// BUILD-FLAGS: -std=c++20` in the sample: flags it needs (the C++20 synchronization; -lm),
-  # after the source as libraries must be
+  # `// BUILD-FLAGS: -std=c++20` in the sample: flags it needs (the C++20 synchronization; -lm;
+  # `-x c @SAMPLE_DIR@/parts/x.c -x none`: a part built as C), after the source as libraries must be
   file(STRINGS ${SAMPLE} build_flags_line REGEX "^// BUILD-FLAGS: " LIMIT_COUNT 1)
   string(REGEX REPLACE "^// BUILD-FLAGS: " "" build_flags "${build_flags_line}")
+  get_filename_component(sample_dir ${SAMPLE} DIRECTORY)  # @SAMPLE_DIR@: a part's directory
+  string(REPLACE "@SAMPLE_DIR@" "${sample_dir}" build_flags "${build_flags}")
   separate_arguments(build_flags)
   execute_process(COMMAND ${BIN}/${wrapper} -g ${OPT} -pthread ${SAMPLE} ${build_flags} -o ${exe}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)

@@ -9,7 +9,9 @@
 //   - on such a bug line, `NAMED text` (the memory's name, e.g. a DWARF member path) and
 //     `HOLDING text` (a lock the thread held there, to the end of the line) appear in those
 //     40 lines too, and `CALLED from CALLER` names the frame the access's stack shows under
-//     FUNC's (`#1 CALLER`: a calling context after non-local jumps).
+//     FUNC's (`#1 CALLER`: a calling context after non-local jumps), and `OUTERMOST in FUNC2`
+//     that the access's stack ends with FUNC2's frame (no dead frame left under the live ones
+//     by a caught exception).
 //
 //   firstrace_report_check SAMPLE DB TEXT
 //
@@ -126,18 +128,56 @@ int main(int argc, char** argv) {
                         const auto end = head.find('\n', at);
                         return end == std::string::npos ? end : end + 1;
                     };
-                    // (the report may print the sample's path before `where`)
-                    std::size_t access = head.find("in " + function + " at ");
+                    // (the report may print the sample's path before `where`; C++ names
+                    // carry their parameter types: "in add_count(long) at", "#1 worker(void*)")
+                    auto access_line = [&](std::size_t from) {
+                        const auto plain = head.find("in " + function + " at ", from);
+                        const auto typed = head.find("in " + function + "(", from);
+                        return plain < typed ? plain : typed;
+                    };
+                    std::size_t access = access_line(0);
                     while (access != std::string::npos &&
                            head.compare(head.find('\n', access) - where.size(), where.size(),
                                         where) != 0)
-                        access = head.find("in " + function + " at ", access + 1);
+                        access = access_line(access + 1);
                     const auto frame1 = next_line(next_line(access));
                     const auto text = head.find_first_not_of(' ', frame1);
                     if (frame1 == std::string::npos || text == std::string::npos ||
-                        head.compare(text, 4 + caller.size(), "#1 " + caller + " ") != 0)
+                        (head.compare(text, 4 + caller.size(), "#1 " + caller + " ") != 0 &&
+                         head.compare(text, 4 + caller.size(), "#1 " + caller + "(") != 0))
                         failures.push_back("the access at " + where + " is not shown called from " +
                                            caller + " in the first 40 lines");
+                }
+                if (const auto outer = line.find(" OUTERMOST in "); outer != std::string::npos) {
+                    std::string bottom = line.substr(outer + 14);
+                    bottom = bottom.substr(0, bottom.find_first_of(" \t\r"));
+                    // the access's line, then its frames `#k FUNC file:line` to the last
+                    std::size_t at = head.find("in " + function + " at ");
+                    if (at == std::string::npos) at = head.find("in " + function + "(");
+                    while (at != std::string::npos &&
+                           head.compare(head.find('\n', at) - where.size(), where.size(), where) !=
+                               0) {
+                        const auto plain = head.find("in " + function + " at ", at + 1);
+                        const auto typed = head.find("in " + function + "(", at + 1);
+                        at = plain < typed ? plain : typed;
+                    }
+                    std::string last = at == std::string::npos ? "" : function;
+                    bool more = false;
+                    for (auto next = head.find('\n', at); next != std::string::npos;
+                         next = head.find('\n', next + 1)) {
+                        const auto text = head.find_first_not_of(' ', next + 1);
+                        if (text == std::string::npos) break;
+                        if (head.compare(text, 1, "#") == 0) {
+                            const auto name = head.find(' ', text) + 1;
+                            last = head.substr(name, head.find_first_of(" (\n", name) - name);
+                        } else {
+                            more = head.compare(text, 3, "\u2026") == 0; // "… n more frames"
+                            break;
+                        }
+                    }
+                    if (at == std::string::npos || more || last != bottom)
+                        failures.push_back("the access at " + where + " has frames under " +
+                                           bottom + "'s (outermost shown: " + last + ")");
                 }
                 if (const auto held = line.find(" HOLDING "); held != std::string::npos) {
                     std::string lock = line.substr(held + 9);

@@ -16,6 +16,9 @@
 //   getenv, setenv & co.     the environment: getenv/secure_getenv read the `environ` pointer
 //                            (the program may read it itself), setenv/unsetenv/putenv/clearenv
 //                            write it (POSIX: not thread-safe; glibc's getenv takes no lock).
+//                            getenv also reads the entry it found (name=value: a string given
+//                            to putenv is the entry, and the program may change it), setenv,
+//                            unsetenv and putenv read the strings they are given.
 //   readdir, readdir64       the entry returned lives in the DIR stream's buffer and the next
 //                            readdir on that stream overwrites it: a plain write of the stream
 //                            (its first byte) and of the entry (d_reclen bytes). Calls on
@@ -191,24 +194,45 @@ static char* environment_lookup(const char* name) {
     }
     return nullptr;
 }
+namespace {
+// The text at s read by the call made at pc (s may be null although declared nonnull).
+void text_read(u64 pc, const char* s) {
+    __asm__("" : "+r"(s));
+    if (s != nullptr) accessed(pc, s, string_length(s) + 1, false);
+}
+// The entry a lookup of name at pc found (value r): its text, name=value, was read; a string
+// the program gave putenv is the entry itself, and the program may change it (eighteenth
+// session: before, only `environ` was read, so such a change raced with nothing).
+char* entry_found(u64 pc, const char* name, char* r) {
+    if (r != nullptr && name != nullptr) {
+        const u64 n = string_length(name);
+        accessed(pc, r - n - 1, n + 1 + string_length(r) + 1, false);
+    }
+    return r;
+}
+} // namespace
 FRT_EXPORT char* getenv(const char* name) {
     accessed(FRT_CALLER(), &environ, sizeof environ, false);
-    if (auto real = REAL(getenv)) return real(name);
+    if (auto real = REAL(getenv)) return entry_found(FRT_CALLER(), name, real(name));
     return environment_lookup(name);
 }
 FRT_EXPORT char* secure_getenv(const char* name) {
     accessed(FRT_CALLER(), &environ, sizeof environ, false);
-    return REAL(secure_getenv)(name);
+    return entry_found(FRT_CALLER(), name, REAL(secure_getenv)(name));
 }
 FRT_EXPORT int setenv(const char* name, const char* value, int overwrite) {
+    text_read(FRT_CALLER(), name);
+    text_read(FRT_CALLER(), value);
     accessed(FRT_CALLER(), &environ, sizeof environ, true);
     return REAL(setenv)(name, value, overwrite);
 }
 FRT_EXPORT int unsetenv(const char* name) {
+    text_read(FRT_CALLER(), name);
     accessed(FRT_CALLER(), &environ, sizeof environ, true);
     return REAL(unsetenv)(name);
 }
 FRT_EXPORT int putenv(char* string) {
+    text_read(FRT_CALLER(), string);
     accessed(FRT_CALLER(), &environ, sizeof environ, true);
     return REAL(putenv)(string);
 }
@@ -359,3 +383,30 @@ FRT_INTERCEPTOR_ALIAS(ptsname_r)
 FRT_INTERCEPTOR_ALIAS(ttyname_r)
 FRT_INTERCEPTOR_ALIAS(getlogin)
 FRT_INTERCEPTOR_ALIAS(getlogin_r)
+
+// ctermid and getpass (eighteenth session): a static buffer too. ctermid(NULL) stores the
+// terminal's name in one (XSH 2.9.1 lists ctermid with a null argument), ctermid(s) into s;
+// glibc's getpass (withdrawn from POSIX) reads the line into a static buffer it keeps: a write
+// of the text returned, as tmpnam and ttyname.
+namespace {
+FRT_DECLARE_REAL(ctermid);
+FRT_DECLARE_REAL(getpass);
+} // namespace
+
+FRT_EXPORT char* ctermid(char* s) {
+    return text_written(FRT_CALLER(), REAL(ctermid)(s));
+}
+FRT_EXPORT char* getpass(const char* prompt) {
+    const u64 pc = FRT_CALLER();
+    const char* text = prompt;
+    __asm__("" : "+r"(text)); // declared nonnull; the program may pass null all the same
+    if (text != nullptr) accessed(pc, text, string_length(text) + 1, false);
+    char* r;
+    {
+        ProgramAllocations program(pc); // the buffer's (re)allocation
+        r = REAL(getpass)(prompt);
+    }
+    return text_written(pc, r);
+}
+FRT_INTERCEPTOR_ALIAS(ctermid)
+FRT_INTERCEPTOR_ALIAS(getpass)

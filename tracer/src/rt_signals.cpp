@@ -366,3 +366,79 @@ FRT_INTERCEPTOR_ALIAS(alarm)
 int frt::real_sigaction(int sig, const struct sigaction* act, struct sigaction* old) {
     return call_real_or_enosys(REAL(sigaction), sig, act, old);
 }
+
+// The other names a handler is installed under (eighteenth session): glibc makes each call its
+// own sigaction inside, unseen, so the handler ran unwrapped (no Acquire of the installation: a
+// false race with what the program wrote before installing it; not deferred inside the runtime).
+//   bsd_signal             signal's BSD semantics (glibc's signal is bsd_signal)
+//   __sysv_signal, sysv_signal
+//                          System V semantics: reset to the default on delivery, the signal not
+//                          blocked in its handler, no restart; <signal.h> redirects `signal` to
+//                          __sysv_signal when the program is built for strict ISO C (-std=c11)
+//   sigset                 (XSI, withdrawn) flags 0, the signal unblocked after the installation;
+//                          SIG_HOLD blocks it and installs nothing; returns SIG_HOLD when the
+//                          signal was blocked, else the previous disposition
+// The previous handler they return is the program's, never the wrapper.
+namespace {
+
+sighandler_t installed_as(int sig, sighandler_t handler, int flags, bool mask_self, u64 pc) {
+    if (handler == SIG_ERR || sig <= 0 || sig >= kMaxSignal) {
+        errno = EINVAL;
+        return SIG_ERR;
+    }
+    struct sigaction act {};
+    act.sa_handler = handler;
+    sigemptyset(&act.sa_mask);
+    if (mask_self) sigaddset(&act.sa_mask, sig);
+    act.sa_flags = flags;
+    struct sigaction old {};
+    if (install(sig, &act, &old, pc) != 0) return SIG_ERR;
+    return old.sa_handler;
+}
+
+// What sig's handler slot shows the program: the program's handler in place of the wrapper.
+sighandler_t program_disposition(int sig, sighandler_t shown) {
+    if (reinterpret_cast<void*>(shown) != reinterpret_cast<void*>(wrapper)) return shown;
+    return reinterpret_cast<sighandler_t>(g_handler[sig].load(std::memory_order_acquire));
+}
+
+using sigset_fn = sighandler_t (*)(int, sighandler_t);
+FRT_DECLARE_REAL_TYPED(sigset, sigset_fn);
+
+} // namespace
+
+extern "C" sighandler_t bsd_signal(int sig, sighandler_t handler); // (not in <signal.h> here)
+
+FRT_EXPORT sighandler_t bsd_signal(int sig, sighandler_t handler) {
+    return installed_as(sig, handler, SA_RESTART, true, FRT_CALLER());
+}
+FRT_EXPORT sighandler_t __sysv_signal(int sig, sighandler_t handler) {
+    return installed_as(sig, handler, SA_RESETHAND | SA_NODEFER, false, FRT_CALLER());
+}
+FRT_EXPORT sighandler_t sysv_signal(int sig, sighandler_t handler) {
+    return installed_as(sig, handler, SA_RESETHAND | SA_NODEFER, false, FRT_CALLER());
+}
+FRT_EXPORT sighandler_t sigset(int sig, sighandler_t disposition) {
+    const u64 pc = FRT_CALLER();
+    if (disposition == SIG_HOLD || sig <= 0 || sig >= kMaxSignal) {
+        auto real = REAL(sigset);
+        if (real == nullptr) {
+            errno = ENOSYS;
+            return SIG_ERR;
+        }
+        const sighandler_t r = real(sig, disposition);
+        return sig > 0 && sig < kMaxSignal ? program_disposition(sig, r) : r;
+    }
+    const sighandler_t previous = installed_as(sig, disposition, 0, false, pc);
+    if (previous == SIG_ERR) return SIG_ERR;
+    u64 unblock = 1ull << (sig - 1);
+    u64 before = 0;
+    if (system_call(SYS_rt_sigprocmask, SIG_UNBLOCK, &unblock, &before, sizeof before) != 0)
+        return SIG_ERR;
+    return (before & unblock) != 0 ? SIG_HOLD : previous;
+}
+
+FRT_INTERCEPTOR_ALIAS(bsd_signal)
+FRT_INTERCEPTOR_ALIAS(__sysv_signal)
+FRT_INTERCEPTOR_ALIAS(sysv_signal)
+FRT_INTERCEPTOR_ALIAS(sigset)
