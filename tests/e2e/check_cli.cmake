@@ -542,6 +542,29 @@ elseif(MODE STREQUAL "atomic-pair-budget")
   expect("approximated events named with budget 0: ${z_err}" budget_note GREATER -1)
   file(REMOVE_RECURSE ${exe}.trace)
 
+elseif(MODE STREQUAL "local-cxx-plugin")
+  # A C program loads a C++ plugin with RTLD_LOCAL: the plugin's libstdc++ is outside the global
+  # scope, where RTLD_NEXT finds the real operator new / __cxa_* (rt_real.cpp looks in the
+  # loaded objects' own scopes): the plugin throws, catches and runs a guarded static, built
+  # plain and built with firstrace-c++ (which depends on the runtime itself).
+  set(exe ${WORK}/local-cxx-plugin-host)
+  build(${SRC}/local_cxx_plugin_host.c ${exe})
+  run(p COMMAND c++ -O1 -fPIC -shared ${SRC}/local_cxx_plugin.cpp -o ${WORK}/local-cxx-plugin.so)
+  expect("the plain plugin to build: ${p_err}" p_rc EQUAL 0)
+  run(q COMMAND ${BIN}/firstrace-c++ -O1 -g -fPIC -shared ${SRC}/local_cxx_plugin.cpp
+               -o ${WORK}/local-cxx-plugin-traced.so)
+  expect("the traced plugin to build: ${q_err}" q_rc EQUAL 0)
+  foreach(plugin local-cxx-plugin local-cxx-plugin-traced)
+    file(REMOVE_RECURSE ${exe}.trace)
+    run(r COMMAND ${BIN}/firstrace record -q -o ${exe}.trace -- ${exe} ${WORK}/${plugin}.so)
+    expect("${plugin}: record to succeed, got ${r_rc}: ${r_err}" r_rc EQUAL 0)
+    expect("${plugin}: the plugin's answers, got ${r_out}" r_out MATCHES "run 42 static 42")
+    run(a COMMAND ${BIN}/firstrace analyze -q ${exe}.trace --format json)
+    expect("${plugin}: analyze to succeed: ${a_err}" a_rc EQUAL 0)
+  endforeach()
+  file(REMOVE_RECURSE ${exe}.trace ${exe} ${WORK}/local-cxx-plugin.so
+       ${WORK}/local-cxx-plugin-traced.so)
+
 else()
   message(FATAL_ERROR "unknown MODE ${MODE}")
 endif()
