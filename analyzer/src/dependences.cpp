@@ -607,7 +607,7 @@ Dependences compute_dependences(const TemporalGraph& g, const EventOrder& order,
                                 const UnorderedConflicts& conflicts, DependenceKind kind,
                                 Ordering ordering, std::uint64_t budget,
                                 const ProgressCallback& progress) {
-    const EventClocks clocks(g, ordering);
+    const EventClocks clocks(g, ordering, conflicts.races.size() + conflicts.atomic_only.size());
     DirectDependenceLists lists(g, conflicts, clocks);
     return compute_dependences(g, order, lists, clocks, kind, budget, progress);
 }

@@ -16,6 +16,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "apparent_races.hpp"
@@ -31,23 +32,38 @@ inline bool dependence_allowed(const TemporalGraph& g, Ordering ordering, EventI
     return !(g.event(y).clock_finish < g.event(x).clock_start);
 }
 
-// The events' clocks (complete ordering) in one array, for the per-race passes: on dense traces
-// events are few and races many (1.4·10^4 events for 9.2·10^6 races on vars at 10^5 lines), and
-// an event's record in the trace is three dependent loads away. Empty in approximate mode.
+// The events' clocks (complete ordering), for the per-race passes: on dense traces events are
+// few and races many (1.4·10^4 events for 9.2·10^6 races on vars at 10^5 lines), and an event's
+// record in the trace is three dependent loads away, so they are copied into one array when the
+// pairs the passes read (`pairs`: the sweep's races and atomic-only pairs) are at least as many
+// as the events. With fewer pairs than events (sync-heavy traces: a lock stress of 3.2·10^7
+// events and no race) the copy would be 16 bytes an event, most never read: the clocks are read
+// from the trace instead (DESIGN-NOTES "Analysis memory on dense real traces"). Empty in
+// approximate mode.
 class EventClocks {
   public:
-    EventClocks(const TemporalGraph& g, Ordering ordering) {
+    EventClocks(const TemporalGraph& g, Ordering ordering,
+                std::uint64_t pairs = std::numeric_limits<std::uint64_t>::max()) {
         if (ordering != Ordering::Complete) return;
+        if (pairs < g.event_count()) {
+            g_ = &g;
+            return;
+        }
         clocks_.reserve(g.event_count());
         for (const EventId e : g.events())
             clocks_.push_back({g.event(e).clock_start, g.event(e).clock_finish});
     }
     // dependence_allowed(g, ordering, x, y)
     bool allowed(EventId x, EventId y) const {
+        if (g_) return !(g_->event(y).clock_finish < g_->event(x).clock_start);
         return clocks_.empty() || !(clocks_[y.value].finish < clocks_[x.value].start);
     }
     // Complete mode: the two events overlapped in time.
     bool overlap(EventId x, EventId y) const {
+        if (g_) {
+            const Event &ex = g_->event(x), &ey = g_->event(y);
+            return !(ex.clock_finish < ey.clock_start) && !(ey.clock_finish < ex.clock_start);
+        }
         return !(clocks_[x.value].finish < clocks_[y.value].start) &&
                !(clocks_[y.value].finish < clocks_[x.value].start);
     }
@@ -56,6 +72,7 @@ class EventClocks {
     struct Clocks {
         std::uint64_t start, finish;
     };
+    const TemporalGraph* g_ = nullptr; // complete mode without the copy: read from the trace
     std::vector<Clocks> clocks_;
 };
 

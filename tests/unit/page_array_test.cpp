@@ -27,6 +27,30 @@ template <class A, class V> void expect_same(const A& got, const V& want) {
         ASSERT_EQ(v, want[i++]);
 }
 
+TEST(PageArray, ShrinkToFitKeepsTheValuesAndGivesBackTheTail) {
+    std::mt19937_64 rng(11);
+    for (const std::size_t n :
+         {std::size_t(0), std::size_t(1), std::size_t(1025), (std::size_t(1) << 22) + 7}) {
+        PageArray<std::uint32_t> array;
+        std::vector<std::uint32_t> want;
+        for (std::size_t i = 0; i < n; ++i) {
+            const auto v = static_cast<std::uint32_t>(rng());
+            array.push_back(v);
+            want.push_back(v);
+        }
+        array.reserve(4 * n + 4096); // a tail to give back
+        array.shrink_to_fit();
+        expect_same(array, want);
+        // Within one page (or one huge page for large arrays) of the values.
+        EXPECT_LT(array.capacity() * sizeof(std::uint32_t),
+                  n * sizeof(std::uint32_t) + (n > (std::size_t(1) << 20) ? (1u << 21) : 4096u));
+        if (n == 0) EXPECT_EQ(array.capacity(), 0u);
+        array.push_back(42); // grows again after the shrink
+        want.push_back(42);
+        expect_same(array, want);
+    }
+}
+
 TEST(PageArray, GrowsInPlaceAndReadsBackAsAVector) {
     std::mt19937_64 rng(7);
     PageArray<std::uint32_t> array;

@@ -98,6 +98,19 @@ template <class T> class PageArray {
         data_ = static_cast<T*>(remap(data_, bytes_, bytes));
         bytes_ = bytes;
     }
+    // Gives back the mapping past the last element's page (mremap shrinks in place: nothing is
+    // copied, unlike std::vector::shrink_to_fit, which holds both arrays while it copies).
+    void shrink_to_fit() {
+        const std::size_t bytes = round_up(size_ * sizeof(T));
+        if (bytes >= bytes_) return;
+        if (bytes == 0) {
+            unmap(data_, bytes_);
+            data_ = nullptr;
+        } else {
+            data_ = static_cast<T*>(remap(data_, bytes_, bytes));
+        }
+        bytes_ = bytes;
+    }
 
   private:
     static constexpr std::size_t kPage = 4096, kHuge = std::size_t(1) << 21;
