@@ -44,7 +44,9 @@ TEST(PageArray, ShrinkToFitKeepsTheValuesAndGivesBackTheTail) {
         // Within one page (or one huge page for large arrays) of the values.
         EXPECT_LT(array.capacity() * sizeof(std::uint32_t),
                   n * sizeof(std::uint32_t) + (n > (std::size_t(1) << 20) ? (1u << 21) : 4096u));
-        if (n == 0) EXPECT_EQ(array.capacity(), 0u);
+        if (n == 0) {
+            EXPECT_EQ(array.capacity(), 0u);
+        }
         array.push_back(42); // grows again after the shrink
         want.push_back(42);
         expect_same(array, want);
