@@ -516,51 +516,26 @@ Trace chain_through_a_later_partner() {
         trace.locations.push_back({"chain.c", p + 1, 0, "f", 0, kNone});
     }
     trace.objects.push_back({SyncObjectKind::Lock, "L", 0, 0});
-    std::uint64_t now = 0, lock_counter = 0;
-    auto add = [&](std::uint32_t p, Event e) {
-        e.clock_start = ++now;
-        e.clock_finish = ++now;
-        trace.processes[p].events.push_back(e);
-    };
-    auto compute = [&](std::uint32_t p, std::initializer_list<std::uint64_t> addresses,
-                       std::uint8_t flags) {
-        Event e;
-        e.first_site = static_cast<std::uint32_t>(trace.sites.size());
-        for (const std::uint64_t address : addresses) {
-            AccessSite site;
-            site.location = p;
-            site.flags = flags;
-            site.first_range = static_cast<std::uint32_t>(trace.ranges.size());
-            site.range_count = 1;
-            trace.ranges.push_back({address, address + 1});
-            trace.sites.push_back(site);
-        }
-        e.site_count = static_cast<std::uint32_t>(addresses.size());
-        add(p, e);
-    };
+    test::TraceEventBuilder events(trace, 1); // the lock's counter
     auto sync = [&](std::uint32_t p, EventKind kind, std::uint32_t object) {
-        Event e;
-        e.kind = kind;
-        e.object = object;
-        e.counter = kind == EventKind::Acquire || kind == EventKind::Release ? lock_counter++ : 0;
-        e.location = p;
-        add(p, e);
+        events.sync(p, kind, object);
     };
     constexpr std::uint8_t kRmw = kAccessRead | kAccessWrite | kAccessAtomic;
     constexpr std::uint8_t kStore = kAccessWrite | kAccessAtomic;
     for (std::uint32_t p = 1; p < 4; ++p)
         sync(0, EventKind::Fork, p);
-    compute(1, {0}, kRmw); // x0: the earliest partner of y1 and y2 in process 1
+    events.compute(1, {{0, kRmw}}); // x0: the earliest partner of y1 and y2 in process 1
     sync(1, EventKind::Other, kNone);
-    compute(1, {0, 1}, kRmw); // x: both atomics, before y0 in time (every partner allowed)
+    // x: both atomics, before y0 in time (every partner allowed)
+    events.compute(1, {{0, kRmw}, {1, kRmw}});
     sync(2, EventKind::Acquire, 0);
-    compute(2, {0}, kStore); // y0
+    events.compute(2, {{0, kStore}}); // y0
     sync(2, EventKind::Release, 0);
     sync(3, EventKind::Acquire, 0);
-    compute(3, {1}, kStore); // a
-    compute(2, {0}, kStore); // y1
+    events.compute(3, {{1, kStore}}); // a
+    events.compute(2, {{0, kStore}}); // y1
     sync(2, EventKind::Other, kNone);
-    compute(2, {0}, kStore); // y2
+    events.compute(2, {{0, kStore}}); // y2
     return trace;
 }
 

@@ -160,6 +160,49 @@ inline void scatter_accesses(Trace& trace, std::uint64_t seed) {
         }
 }
 
+// Builds the events of a hand-made byte-addressed trace: each event gets the next two clock
+// readings; a computation event one site of one byte per access; a synchronization operation
+// the next counter of its object when the object is below `objects` (0 otherwise).
+struct TraceEventBuilder {
+    struct Access {
+        std::uint64_t address;
+        std::uint8_t flags;
+    };
+    Trace& trace;
+    std::vector<std::uint64_t> counters;
+    std::uint64_t now = 0;
+
+    TraceEventBuilder(Trace& t, std::size_t objects) : trace(t), counters(objects, 0) {}
+    void add(std::uint32_t p, Event e) {
+        e.clock_start = ++now;
+        e.clock_finish = ++now;
+        trace.processes[p].events.push_back(e);
+    }
+    void compute(std::uint32_t p, std::initializer_list<Access> accesses) {
+        Event e;
+        e.first_site = static_cast<std::uint32_t>(trace.sites.size());
+        for (const Access& a : accesses) {
+            AccessSite site;
+            site.location = p;
+            site.flags = a.flags;
+            site.first_range = static_cast<std::uint32_t>(trace.ranges.size());
+            site.range_count = 1;
+            trace.ranges.push_back({a.address, a.address + 1});
+            trace.sites.push_back(site);
+        }
+        e.site_count = static_cast<std::uint32_t>(accesses.size());
+        add(p, e);
+    }
+    void sync(std::uint32_t p, EventKind kind, std::uint32_t object) {
+        Event e;
+        e.kind = kind;
+        e.object = object;
+        e.counter = object < counters.size() ? counters[object]++ : 0;
+        e.location = p;
+        add(p, e);
+    }
+};
+
 // Long runs of releases and acquires on one atomic counter between 2-4 processes (the shape of
 // samples/atomic-release-loop.c built by clang -O2, whose unrolled loop releases at ten sites:
 // every release is written): each step, one process releases the counter with an RMW, or
@@ -188,38 +231,12 @@ inline Trace release_runs_trace(std::uint64_t seed) {
     }
     trace.objects.push_back({SyncObjectKind::Atomic, "counter", 0, 0});
     trace.objects.push_back({SyncObjectKind::Atomic, "flag", 1, 0});
-    std::uint64_t now = 0, counters[2] = {0, 0};
-    auto add = [&](std::uint32_t p, Event e) {
-        e.clock_start = ++now;
-        e.clock_finish = ++now;
-        trace.processes[p].events.push_back(e);
-    };
-    struct Access {
-        std::uint64_t address;
-        std::uint8_t flags;
-    };
-    auto compute = [&](std::uint32_t p, std::initializer_list<Access> accesses) {
-        Event e;
-        e.first_site = static_cast<std::uint32_t>(trace.sites.size());
-        for (const Access& a : accesses) {
-            AccessSite site;
-            site.location = p;
-            site.flags = a.flags;
-            site.first_range = static_cast<std::uint32_t>(trace.ranges.size());
-            site.range_count = 1;
-            trace.ranges.push_back({a.address, a.address + 1});
-            trace.sites.push_back(site);
-        }
-        e.site_count = static_cast<std::uint32_t>(accesses.size());
-        add(p, e);
+    TraceEventBuilder events(trace, 2);
+    auto compute = [&](std::uint32_t p, std::initializer_list<TraceEventBuilder::Access> accesses) {
+        events.compute(p, accesses);
     };
     auto sync = [&](std::uint32_t p, EventKind kind, std::uint32_t object) {
-        Event e;
-        e.kind = kind;
-        e.object = object;
-        e.counter = object < 2 ? counters[object]++ : 0;
-        e.location = p;
-        add(p, e);
+        events.sync(p, kind, object);
     };
     for (std::uint32_t p = 1; p < processes; ++p)
         sync(0, EventKind::Fork, p);
