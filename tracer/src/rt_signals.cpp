@@ -234,17 +234,6 @@ FRT_EXPORT int sigaction(int sig, const struct sigaction* act, struct sigaction*
     return install(sig, act, old, FRT_CALLER());
 }
 
-FRT_EXPORT sighandler_t signal(int sig, sighandler_t handler) {
-    struct sigaction act {};
-    act.sa_handler = handler;
-    sigemptyset(&act.sa_mask);
-    if (sig > 0 && sig < kMaxSignal) sigaddset(&act.sa_mask, sig);
-    act.sa_flags = SA_RESTART; // glibc's signal(): BSD semantics
-    struct sigaction old {};
-    if (install(sig, &act, &old, FRT_CALLER()) != 0) return SIG_ERR;
-    return old.sa_handler; // one union with sa_sigaction in glibc: the previous handler either way
-}
-
 FRT_EXPORT int kill(pid_t pid, int sig) {
     signal_sent(sig, FRT_CALLER());
     return REAL(kill)(pid, sig);
@@ -393,7 +382,7 @@ sighandler_t installed_as(int sig, sighandler_t handler, int flags, bool mask_se
     act.sa_flags = flags;
     struct sigaction old {};
     if (install(sig, &act, &old, pc) != 0) return SIG_ERR;
-    return old.sa_handler;
+    return old.sa_handler; // one union with sa_sigaction in glibc: the previous handler either way
 }
 
 // What sig's handler slot shows the program: the program's handler in place of the wrapper.
@@ -409,6 +398,10 @@ FRT_DECLARE_REAL_TYPED(sigset, sigset_fn);
 
 extern "C" sighandler_t bsd_signal(int sig, sighandler_t handler); // (not in <signal.h> here)
 
+// glibc's signal(): BSD semantics
+FRT_EXPORT sighandler_t signal(int sig, sighandler_t handler) {
+    return installed_as(sig, handler, SA_RESTART, true, FRT_CALLER());
+}
 FRT_EXPORT sighandler_t bsd_signal(int sig, sighandler_t handler) {
     return installed_as(sig, handler, SA_RESTART, true, FRT_CALLER());
 }
