@@ -2,7 +2,7 @@
 """Precision and recall of firstrace and of clang ThreadSanitizer on another project's test suite
 for race detectors. Driven by external.sh (its header says how to get the suites).
 
-Two suite layouts are understood:
+These suite layouts are understood:
 
 * LLVM compiler-rt's ThreadSanitizer lit tests (a directory with lit.cfg.py naming
   ThreadSanitizer, i.e. compiler-rt/test/tsan). Each test's `RUN:` lines are executed in order
@@ -44,6 +44,14 @@ Two suite layouts are understood:
   them with gcc/g++ (the suite's compiler) through firstrace-cc/firstrace-c++; TSan is
   clang's, on the same flags.
 
+* Google's racecheck unit tests, the ThreadSanitizer v1 / Helgrind feature tests Valgrind
+  ships as drd/tests/tsan_unittest.cpp (SUITE_DIR = that file). Each test `testNN` whose comment
+  labels it (`// testNN: TP.`, FN, TN, FP: the authors' ground truth, TP/FN racy, TN/FP
+  race-free) is a case, run as `tsan_unittest NN` from one build per tool
+  (-DTHREAD_WRAPPERS="tsan_thread_wrappers_pthread.h", as drd's Makefile builds it). As the
+  suite's own default run does, tests flagged NEEDS_ANNOTATIONS (their synchronization is a
+  dynamic annotation, a Valgrind client request in this build: a no-op outside Valgrind) or
+  EXCLUDE_FROM_ALL are out of scope, and so are the stability and performance tests (no label).
 * LLVM OpenMP's Archer lit tests (a directory whose lit.cfg names libarcher, i.e.
   openmp/tools/archer/tests). Each test file is one case (its second RUN line, where there is
   one, differs only in Archer's own `ignore_serial` option), racy when a positive CHECK
@@ -72,6 +80,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 
 RUN_TIMEOUT = 60
 ANALYZE_TIMEOUT = 120
@@ -602,9 +611,61 @@ def vg_compile(case, tool, exe, tools):
     cmd += ["-g", "-O0", "-w", "-pthread"] + ["-I" + d for d in inc] + vg_platform_defines(case.vg_root)
     # C with the compiler's default dialect, as Valgrind's Makefiles build it (a -D_GNU_SOURCE
     # here made SIGSTKSZ a sysconf() call: memcheck's sigaltstack.c then did not compile)
-    cmd += ["-std=c++17"] if cxx else []
+    cmd += [getattr(case, "cxx_dialect", "-std=c++17")] if cxx else []
+    cmd += getattr(case, "defines", [])
     cmd += [src, "-o", exe, "-lm", "-lrt"]
     return cmd
+
+
+# ---------------------------------------------------------------------------------------------
+# Google's racecheck unit tests (Valgrind's drd/tests/tsan_unittest.cpp)
+# ---------------------------------------------------------------------------------------------
+
+UNITTEST_LABEL = re.compile(r"^// test(\d+): *(TP|TN|FP|FN)\b", re.M)
+UNITTEST_REGISTERED = re.compile(r"REGISTER_TEST2?\(\s*\w+\s*,\s*(\d+)\s*(?:,\s*([^)]*))?\)")
+UNITTEST_BUILD_LOCK = threading.Lock()
+
+
+def unittest_cases(path):
+    """One case per labelled test of tsan_unittest.cpp (the module docstring says which)."""
+    text = open(path, errors="replace").read()
+    flags = {int(n): f or "FEATURE" for n, f in UNITTEST_REGISTERED.findall(text)}
+    vg_root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))
+    cases = []
+    for m in UNITTEST_LABEL.finditer(text):
+        n, label = int(m.group(1)), m.group(2)
+        case = Case("test%03d" % n, 1 if label in ("TP", "FN") else 0)
+        f = flags.get(n)
+        if f is None:
+            case.skip = "not registered"
+        elif "NEEDS_ANNOTATIONS" in f:
+            case.skip = "needs dynamic annotations (Valgrind client requests in this build)"
+        elif "EXCLUDE_FROM_ALL" in f:
+            case.skip = "EXCLUDE_FROM_ALL (the suite's own run leaves it out)"
+        elif "FEATURE" not in f:
+            case.skip = "not a feature test (%s)" % f
+        case.steps = [("utcompile", path)]
+        case.run = ([str(n)], "")
+        case.src = os.path.abspath(path)
+        case.vg_root = vg_root
+        case.defines = ['-DTHREAD_WRAPPERS="tsan_thread_wrappers_pthread.h"']
+        case.cxx_dialect = "-std=gnu++17"  # the wrappers use typeof
+        cases.append(case)
+    return cases
+
+
+def unittest_compile(case, tool, exe, tools, work, log):
+    """The test program is built once per tool (7800 lines) and linked into each case's dir."""
+    shared = os.path.join(work, "%s-tsan_unittest" % tool)
+    with UNITTEST_BUILD_LOCK:
+        if not os.path.exists(shared):
+            code, out = sh(vg_compile(case, tool, shared + ".tmp", tools), work, BUILD_TIMEOUT, log=log)
+            if code != 0:
+                return code, out
+            os.rename(shared + ".tmp", shared)
+    shutil.copyfile(shared, exe)
+    os.chmod(exe, 0o755)
+    return 0, ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -876,12 +937,14 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
             code, out = sh(omp_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
         elif step == "gcccompile":
             code, out = sh(gcc_compile(case, tool, t, tools), d, BUILD_TIMEOUT, log=log)
+        elif step == "utcompile":
+            code, out = unittest_compile(case, tool, t, tools, os.path.dirname(os.path.dirname(d)), log)
         elif step == "other":
             continue
         else:
             full = lit_substitute(cmd, tool, t, case.src, suite_dir, tools)
             code, out = sh(full, d, BUILD_TIMEOUT, env=env, log=log)
-        if code != 0 and step in ("compile", "vgcompile", "ompcompile", "gcccompile"):
+        if code != 0 and step in ("compile", "vgcompile", "ompcompile", "gcccompile", "utcompile"):
             first = [l for l in out.splitlines() if "error" in l] or out.splitlines() or ["?"]
             return "build: " + first[0][:120]
     args, opts = case.run
@@ -927,6 +990,9 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
 
 def collect(suite_dir):
     suite_dir = os.path.abspath(suite_dir)
+    if os.path.isfile(suite_dir) and os.path.basename(suite_dir) == "tsan_unittest.cpp":
+        return "racecheck unit tests (tsan_unittest.cpp)", os.path.dirname(suite_dir), \
+            unittest_cases(suite_dir)
     cases = []
     lit_cfg = os.path.join(suite_dir, "lit.cfg.py")
     if os.path.exists(lit_cfg) and "ThreadSanitizer" in open(lit_cfg).read():
@@ -969,7 +1035,8 @@ def collect(suite_dir):
         vg_root = os.path.dirname(suite_dir)
     if not tool_dirs:
         sys.exit("external.sh: %s is neither compiler-rt/test/tsan, openmp/tools/archer/tests, "
-                 "GCC's testsuite nor a Valgrind source tree" % suite_dir)
+                 "GCC's testsuite, a Valgrind source tree nor its drd/tests/tsan_unittest.cpp"
+                 % suite_dir)
     # Valgrind's tests include the config.h its configure writes (VGO_linux, HAVE_* ...): without
     # it a third of them do not build with any tool.
     if not os.path.exists(os.path.join(vg_root, "config.h")):

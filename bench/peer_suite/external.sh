@@ -19,6 +19,9 @@
 #     (or its helgrind/ or drd/ directory), e.g.
 #       apt-get source valgrind; tar xjf valgrind_*.orig.tar.bz2; (cd valgrind-* && ./configure)
 #     (the tests include the config.h that configure writes)
+#   - Google's racecheck unit tests (ThreadSanitizer v1 / Helgrind feature tests, labelled TP/FN/
+#     TN/FP by their authors), as Valgrind ships them: SUITE_DIR = the Valgrind tree's
+#     drd/tests/tsan_unittest.cpp (the same `apt-get source valgrind` and configure as above)
 #   - GCC's ThreadSanitizer tests: SUITE_DIR = the GCC tree (or gcc/testsuite), e.g.
 #       apt-get source --download-only gcc-12; tar xzf gcc-12_*.orig.tar.gz
 #       tar xJf gcc-12-*/gcc-*-dfsg.tar.xz --wildcards '*/gcc/testsuite/c-c++-common/tsan/*' \
