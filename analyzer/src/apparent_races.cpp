@@ -776,6 +776,13 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
     std::vector<BitmapWindow> bitmap_windows;
     IdVector<SlotId, std::uint32_t> bitmap_window_of_slot(g.slot_count(), kNone);
 
+    // x's windows of unordered ranks that hold partners it finds (another slot, a process at
+    // least x's and not the window of one lower process), ascending.
+    struct RankWindow {
+        std::uint32_t lo, hi;
+    };
+    std::vector<RankWindow> x_windows;
+
     UnorderedConflicts result;
     for (const EventId x : g.events()) {
         if (progress && (x.value & 0x3fff) == 0)
@@ -788,6 +795,31 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         const bool may_reduce = !atomic_lists.linked(rank) && !shares_os_thread[px.value];
         partners.clear();
         reduced.clear();
+        // On segments without group records, x visits the incidences inside its windows. When
+        // those segments hold many incidences (7-Zip: 2.2·10^9 in 1.2·10^8 visits, 3.3 slot
+        // runs a visit, nearly all of x's own slot, of lower processes or outside the
+        // windows), x's windows in every slot are listed first, by rank, and each visit
+        // gallops to them instead of finding every run's end.
+        bool listed_windows = false;
+        if (dense.window_list_factor != kNone) {
+            std::uint64_t implicit_incidences = 0;
+            for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
+                for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last;
+                     ++seg)
+                    if (segment_groups[seg] == segment_groups[seg + 1])
+                        implicit_incidences += segment_first[seg + 1] - segment_first[seg];
+            listed_windows =
+                implicit_incidences != 0 &&
+                implicit_incidences >= std::uint64_t(dense.window_list_factor) * g.slot_count();
+        }
+        if (listed_windows) {
+            x_windows.clear();
+            for (const SlotId q : g.slots()) { // slot-major ranks: the windows ascend
+                if (q == sx || slot_last_process[q] < px) continue;
+                const SlotWindow& w = window_of(x, px, q);
+                if (w.lo != w.hi && !w.below) x_windows.push_back({w.lo, w.hi});
+            }
+        }
         for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
             for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg) {
                 if (segment_first[seg] == segment_first[seg + 1]) continue; // no conflict there
@@ -911,7 +943,18 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
                             visit(incidence(writer_incidences[i]));
                     }
                 };
-                if (segment_groups[seg] == segment_groups[seg + 1]) {
+                if (segment_groups[seg] == segment_groups[seg + 1] && listed_windows) {
+                    // no group records: scan_group's visits, window by window
+                    const std::uint32_t end = segment_first[seg + 1];
+                    std::uint32_t i = segment_first[seg];
+                    for (const RankWindow& w : x_windows) {
+                        i = first_false(i, end,
+                                        [&](std::uint32_t j) { return incidence_rank[j] < w.lo; });
+                        for (; i < end && incidence_rank[i] < w.hi; ++i)
+                            if (x_writes || (incidence_access[i] & kAnyWrite)) visit(incidence(i));
+                        if (i == end) break;
+                    }
+                } else if (segment_groups[seg] == segment_groups[seg + 1]) {
                     // no group records: scan_group's visits, a run of one slot at a time
                     for_each_slot_run(
                         seg, [&](SlotId slot, std::uint32_t first, std::uint32_t last) {
