@@ -103,7 +103,8 @@ class AtomicPartnerLists {
                        const std::vector<std::uint32_t>& segment_groups,
                        const std::vector<std::uint32_t>& writer_incidences, const auto& rank_span,
                        const auto& piece_segments, const std::vector<std::uint8_t>& piece_access,
-                       std::uint64_t linked_pair_budget, auto&& window_of, auto&& for_each_slot_run)
+                       std::uint64_t linked_pair_budget, auto&& window_of, auto&& for_each_slot_run,
+                       std::uint32_t window_list_factor)
         : incidences_(&incidences), segment_groups_(&segment_groups) {
         const auto segments = static_cast<std::uint32_t>(segment_groups.size() - 1);
         const auto ranks = static_cast<std::uint32_t>(event_of_rank.size());
@@ -125,6 +126,7 @@ class AtomicPartnerLists {
 
         linked_.assign(ranks, 1);
         bool unlinked = false;
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> x_windows; // ranks [lo, hi)
         // The conflicting incidences in the windows of linked events: what their full visits
         // would take (an upper bound of their atomic-only pairs, twice over).
         std::uint64_t linked_visits = 0;
@@ -146,32 +148,76 @@ class AtomicPartnerLists {
                 else if (partner != q)
                     linked = true;
             };
+            // x's windows in every other slot, listed first when its segments without group
+            // records hold many incidences (as in the sweep below)
+            bool listed_windows = false;
+            if (window_list_factor != kNone) {
+                std::uint64_t implicit_incidences = 0;
+                for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
+                    for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last;
+                         ++seg)
+                        if (segment_groups[seg] == segment_groups[seg + 1])
+                            implicit_incidences += segment_first[seg + 1] - segment_first[seg];
+                listed_windows =
+                    implicit_incidences != 0 &&
+                    implicit_incidences >= std::uint64_t(window_list_factor) * g.slot_count();
+            }
+            if (listed_windows) {
+                x_windows.clear();
+                for (const SlotId q : g.slots()) {
+                    if (q == sx) continue;
+                    const auto& w = window_of(x, px, q);
+                    if (w.lo != w.hi) x_windows.emplace_back(w.lo, w.hi);
+                }
+            }
+            // The conflicting incidences of a window of segment-major indices [first, last).
+            auto note_window = [&](bool writes, std::uint32_t from, std::uint32_t last,
+                                   std::uint32_t hi_rank) {
+                std::uint32_t lo = kNone, hi = kNone; // first and last conflicting
+                std::uint32_t j = from;
+                for (; j < last && incidences[j].rank < hi_rank; ++j)
+                    if (writes || (incidences[j].access & kAnyWrite)) {
+                        if (lo == kNone) lo = j;
+                        hi = j;
+                        ++visits;
+                    }
+                if (lo != kNone) {
+                    note_partner(incidences[lo].rank);
+                    note_partner(incidences[hi].rank);
+                }
+                return j;
+            };
             for (std::uint32_t k = rank_span[rank].begin;
                  k < rank_span[rank].end && (count || !linked); ++k)
                 for (std::uint32_t seg = piece_segments[k].first;
                      seg < piece_segments[k].last && (count || !linked); ++seg) {
+                    if (listed_windows && segment_groups[seg] == segment_groups[seg + 1]) {
+                        const bool writes = (piece_access[k] & kAnyWrite) != 0;
+                        const std::uint32_t end = segment_first[seg + 1];
+                        std::uint32_t j = segment_first[seg];
+                        for (const auto& [w_lo, w_hi] : x_windows) {
+                            j = first_false(
+                                j, end, [&](std::uint32_t i) { return incidences[i].rank < w_lo; });
+                            if (j == end) break;
+                            j = note_window(writes, j, end, w_hi);
+                        }
+                        continue;
+                    }
                     if (segment_groups[seg] == segment_groups[seg + 1]) {
                         // no group records (or no incidences): the runs of one slot
                         const bool writes = (piece_access[k] & kAnyWrite) != 0;
-                        for_each_slot_run(seg, [&](SlotId slot, std::uint32_t first,
-                                                   std::uint32_t last) {
-                            if (slot == sx || (!count && linked)) return;
-                            const auto& w = window_of(x, px, slot);
-                            if (w.lo == w.hi) return;
-                            std::uint32_t lo = kNone, hi = kNone; // first and last conflicting
-                            for (std::uint32_t j = first_false(
-                                     first, last,
-                                     [&](std::uint32_t i) { return incidences[i].rank < w.lo; });
-                                 j < last && incidences[j].rank < w.hi; ++j)
-                                if (writes || (incidences[j].access & kAnyWrite)) {
-                                    if (lo == kNone) lo = j;
-                                    hi = j;
-                                    ++visits;
-                                }
-                            if (lo == kNone) return;
-                            note_partner(incidences[lo].rank);
-                            note_partner(incidences[hi].rank);
-                        });
+                        for_each_slot_run(
+                            seg, [&](SlotId slot, std::uint32_t first, std::uint32_t last) {
+                                if (slot == sx || (!count && linked)) return;
+                                const auto& w = window_of(x, px, slot);
+                                if (w.lo == w.hi) return;
+                                note_window(writes,
+                                            first_false(first, last,
+                                                        [&](std::uint32_t i) {
+                                                            return incidences[i].rank < w.lo;
+                                                        }),
+                                            last, w.hi);
+                            });
                         continue;
                     }
                     for (std::uint32_t gi = segment_groups[seg];
@@ -712,9 +758,10 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
 
     const std::uint32_t event_count = g.event_count();
     const IncidenceArrays incidences{&incidence_rank, &incidence_access};
-    const AtomicPartnerLists atomic_lists(
-        g, event_of_rank, incidences, segment_first, groups, segment_groups, writer_incidences,
-        rank_span, piece_segments, piece_access, atomic_pair_budget, window_of, for_each_slot_run);
+    const AtomicPartnerLists atomic_lists(g, event_of_rank, incidences, segment_first, groups,
+                                          segment_groups, writer_incidences, rank_span,
+                                          piece_segments, piece_access, atomic_pair_budget,
+                                          window_of, for_each_slot_run, dense.window_list_factor);
     for (SlotWindow& w : windows) // the lists' pass moved them: the sweep starts afresh
         w = SlotWindow{};
     // Processes sharing an OS thread (private storage): the reduced visit is not for them.
