@@ -195,11 +195,12 @@ class AtomicPartnerLists {
                         const bool writes = (piece_access[k] & kAnyWrite) != 0;
                         const std::uint32_t end = segment_first[seg + 1];
                         std::uint32_t j = segment_first[seg];
-                        for (const auto& [w_lo, w_hi] : x_windows) {
-                            j = first_false(
-                                j, end, [&](std::uint32_t i) { return incidences[i].rank < w_lo; });
+                        for (const auto& w : x_windows) {
+                            j = first_false(j, end, [&](std::uint32_t i) {
+                                return incidences[i].rank < w.first;
+                            });
                             if (j == end) break;
-                            j = note_window(writes, j, end, w_hi);
+                            j = note_window(writes, j, end, w.second);
                         }
                         continue;
                     }
