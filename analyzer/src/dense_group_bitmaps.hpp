@@ -32,6 +32,13 @@ namespace firstrace {
 struct DenseGroupRule {
     std::uint32_t min_incidences = 16;
     std::uint32_t max_ranks_per_incidence = 16;
+    // The sweep keeps no group records for a segment of at most this many incidences, none
+    // atomic and no group dense by the rule above (apparent_races.cpp): its groups are found
+    // as it is read. Tests set 0 (records everywhere) or the maximum.
+    std::uint32_t max_implicit_incidences = 64;
+    // An event lists its windows in every slot first when its segments without records hold
+    // at least this many incidences per slot (0: always, the maximum: never; the same visits).
+    std::uint32_t window_list_factor = 4;
     bool dense(std::uint32_t count, std::uint32_t first_rank, std::uint32_t last_rank) const {
         return count >= min_incidences && std::uint64_t(last_rank - first_rank) + 1 <=
                                               std::uint64_t(count) * max_ranks_per_incidence;

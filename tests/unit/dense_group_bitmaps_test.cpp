@@ -22,6 +22,15 @@ namespace {
 
 constexpr DenseGroupRule kEveryGroup{1, std::numeric_limits<std::uint32_t>::max()};
 constexpr DenseGroupRule kNoGroup{std::numeric_limits<std::uint32_t>::max(), 1};
+// Group records for every segment (the default bitmaps), and for none that has no atomic access
+// (no bitmaps: a segment with a dense group keeps its records).
+constexpr DenseGroupRule kRecordsEverywhere{16, 16, 0};
+// (their visits gallop to the event's listed windows, or find every slot's run)
+constexpr DenseGroupRule kFewestRecords{std::numeric_limits<std::uint32_t>::max(), 1,
+                                        std::numeric_limits<std::uint32_t>::max(), 0};
+constexpr DenseGroupRule kFewestRecordsByRuns{std::numeric_limits<std::uint32_t>::max(), 1,
+                                              std::numeric_limits<std::uint32_t>::max(),
+                                              std::numeric_limits<std::uint32_t>::max()};
 
 std::uint8_t flags_of(std::uint8_t x, std::uint8_t y) {
     std::uint8_t flags = 0;
@@ -132,7 +141,7 @@ std::vector<RaceKey> atomic_pairs_of(const UnorderedConflicts& c) {
 }
 
 struct Sweeps {
-    UnorderedConflicts every, none, by_default;
+    UnorderedConflicts every, none, by_default, records_everywhere, fewest_records, by_runs;
 };
 Sweeps sweep_three_ways(const TemporalGraph& g) {
     const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
@@ -140,7 +149,31 @@ Sweeps sweep_three_ways(const TemporalGraph& g) {
     const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
     const EventOrder order(g, ts);
     return {find_apparent_races(g, order, {}, kEveryGroup),
-            find_apparent_races(g, order, {}, kNoGroup), find_apparent_races(g, order, {})};
+            find_apparent_races(g, order, {}, kNoGroup),
+            find_apparent_races(g, order, {}),
+            find_apparent_races(g, order, {}, kRecordsEverywhere),
+            find_apparent_races(g, order, {}, kFewestRecords),
+            find_apparent_races(g, order, {}, kFewestRecordsByRuns)};
+}
+
+// Over the atomic-pair budget (every event reduced, linked ones approximated: which events are
+// linked counts the partners in segments with and without group records alike), the sweep
+// with group records everywhere and with the fewest gives the same pairs and approximations.
+void expect_records_change_nothing_over_the_budget(const TemporalGraph& g) {
+    const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
+    const Components comps = strong_components(graph);
+    const GraphReachability ts(g, graph, comps, kDefaultTimestampBudget);
+    const EventOrder order(g, ts);
+    for (const std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{40}}) {
+        const UnorderedConflicts all =
+            find_apparent_races(g, order, {}, kRecordsEverywhere, budget);
+        for (const DenseGroupRule& rule : {kFewestRecords, kFewestRecordsByRuns}) {
+            const UnorderedConflicts few = find_apparent_races(g, order, {}, rule, budget);
+            EXPECT_EQ(races_of(few), races_of(all)) << "budget " << budget;
+            EXPECT_EQ(atomic_pairs_of(few), atomic_pairs_of(all)) << "budget " << budget;
+            EXPECT_EQ(few.approximated, all.approximated) << "budget " << budget;
+        }
+    }
 }
 
 // The races of `trace` with bitmaps on every plain group, on none and by default, against the
@@ -155,8 +188,17 @@ std::size_t expect_every_rule_gives_the_reference(const Trace& trace) {
     EXPECT_EQ(races_of(s.every), expected);
     EXPECT_EQ(races_of(s.none), expected);
     EXPECT_EQ(races_of(s.by_default), expected);
+    EXPECT_EQ(races_of(s.records_everywhere), expected);
+    EXPECT_EQ(races_of(s.fewest_records), expected);
+    EXPECT_EQ(races_of(s.by_runs), expected);
     EXPECT_EQ(atomic_pairs_of(s.every), atomic_pairs_of(s.none));
     EXPECT_EQ(atomic_pairs_of(s.by_default), atomic_pairs_of(s.none));
+    EXPECT_EQ(atomic_pairs_of(s.records_everywhere), atomic_pairs_of(s.none));
+    EXPECT_EQ(atomic_pairs_of(s.fewest_records), atomic_pairs_of(s.none));
+    EXPECT_EQ(atomic_pairs_of(s.by_runs), atomic_pairs_of(s.none));
+    EXPECT_EQ(s.fewest_records.approximated, s.records_everywhere.approximated);
+    EXPECT_EQ(s.by_runs.approximated, s.records_everywhere.approximated);
+    expect_records_change_nothing_over_the_budget(g);
     return expected.size();
 }
 
@@ -223,6 +265,12 @@ TEST(DenseGroupSweep, StressShapesGiveTheSameRacesEveryWay) {
             ASSERT_EQ(races_of(sw.by_default), races_of(sw.none));
             ASSERT_EQ(atomic_pairs_of(sw.every), atomic_pairs_of(sw.none));
             ASSERT_EQ(atomic_pairs_of(sw.by_default), atomic_pairs_of(sw.none));
+            ASSERT_EQ(races_of(sw.records_everywhere), races_of(sw.none));
+            ASSERT_EQ(races_of(sw.fewest_records), races_of(sw.none));
+            ASSERT_EQ(races_of(sw.by_runs), races_of(sw.none));
+            ASSERT_EQ(atomic_pairs_of(sw.by_runs), atomic_pairs_of(sw.none));
+            ASSERT_EQ(atomic_pairs_of(sw.records_everywhere), atomic_pairs_of(sw.none));
+            ASSERT_EQ(atomic_pairs_of(sw.fewest_records), atomic_pairs_of(sw.none));
         }
 }
 
