@@ -52,11 +52,12 @@ template <class T> class ChunkedArray {
         blocks_.resize(kept);
     }
     // Appends the elements to `out` and leaves this array empty.
-    void move_to(std::vector<T>& out) {
+    template <class Out> void move_to(Out& out) {
         out.reserve(out.size() + size_);
         for (std::size_t b = 0; b < blocks_.size(); ++b) {
             const std::size_t n = std::min(kBlockSize, size_ - (b << kBlockBits));
-            out.insert(out.end(), blocks_[b], blocks_[b] + n);
+            for (std::size_t k = 0; k < n; ++k)
+                out.push_back(blocks_[b][k]);
             ::munmap(blocks_[b], kBlockBytes);
         }
         blocks_.clear();

@@ -21,12 +21,12 @@
 #include <string>
 #include <vector>
 
-#include "chunked_array.hpp"
 #include "firstrace/errors.hpp"
 #include "firstrace/trace_loader.hpp"
 #include "flat_id_map.hpp"
 #include "input_file.hpp"
 #include "memory_lifetimes.hpp"
+#include "range_compaction.hpp"
 #include "symbolizer.hpp"
 #include "symbolizer_reuse.hpp"
 #include "sync_object_lifetimes.hpp"
@@ -266,13 +266,15 @@ class TraceBuilder {
         read_.sites.move_to(trace_.sites);
         read_.ranges.move_to(trace_.ranges);
         drop_benign_ranges();
+        original_ranges_ = trace_.ranges.size();
         own_relocated_runs();
         separate_task_blocks();
         separate_task_frames();
         settle_storage_starts();
         separate_lifetimes();
         compact_ranges();
-        trace_.sites.shrink_to_fit(); // exactly sized unless a relocation above added sites
+        trace_.sites.shrink_to_fit(); // the growth's unused tail (mapped_array.hpp)
+        trace_.ranges.shrink_to_fit();
         trace_.processes.reserve(processes_.size());
         for (RawProcess& raw : processes_) // no log's unused tail beside the copies below
             raw.events.shrink_to_fit();
@@ -356,6 +358,7 @@ class TraceBuilder {
             if (relocated_site_.find(last) == FlatIdMap::kAbsent) {
                 relocated_site_.assign(last, static_cast<std::uint32_t>(relocated_ranges_.size()));
                 relocated_ranges_.push_back({site.first_range, site.range_count});
+                relocated_order_.push_back(last);
             }
             trace_.sites.set_range_end(static_cast<std::uint32_t>(trace_.ranges.size()));
         }
@@ -649,27 +652,26 @@ class TraceBuilder {
     // The relocations above give a moved site new ranges (relocated_ranges_), at the end of
     // Trace::ranges or in place of fewer, and leave its old ones unused (half of all ranges in
     // a recursive task program): keep only the ranges of sites, in site order, as the site
-    // table stores them (a site's ranges end where the next one's start).
+    // table stores them (a site's ranges end where the next one's start), in place
+    // (range_compaction.hpp).
     void compact_ranges() {
-        // Not copied when nothing moved: the copy would hold both arrays at once, the reader's
-        // peak (lbzip2 compress: 5·10^7 ranges), and the ranges are in site order already.
+        // Nothing to do when nothing moved: the ranges are in site order already.
         if (relocated_ranges_.empty()) return;
-        std::size_t used = 0;
-        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s)
-            used += site_of(s).range_count;
-        RangeTable ranges;
-        ranges.reserve(used);
-        for (std::uint32_t s = 0; s < trace_.sites.size(); ++s) {
-            const AccessSite site = site_of(s); // before its start is rewritten
-            const auto first = static_cast<std::uint32_t>(ranges.size());
-            for (std::uint32_t r = site.first_range; r < site.first_range + site.range_count; ++r)
-                ranges.push_back(trace_.ranges[r]);
-            trace_.sites.set_first_range(s, first);
-        }
-        trace_.sites.set_range_end(static_cast<std::uint32_t>(ranges.size()));
-        trace_.ranges = std::move(ranges);
+        const auto sites = static_cast<std::uint32_t>(trace_.sites.size());
+        std::vector<bool> relocated(sites);
+        for (const std::uint32_t s : relocated_order_)
+            if (s < sites) relocated[s] = true;
+        const std::size_t used = compact_ranges_in_place(
+            trace_.ranges, sites, original_ranges_,
+            [&](std::uint32_t s) -> RangeSpan {
+                if (relocated[s]) return relocated_ranges_[relocated_site_.find(s)];
+                return {trace_.sites.first_range(s), trace_.sites.range_count(s)};
+            },
+            [&](std::uint32_t s, std::uint32_t first) { trace_.sites.set_first_range(s, first); });
+        trace_.sites.set_range_end(static_cast<std::uint32_t>(used));
         relocated_site_.clear();
         relocated_ranges_.clear();
+        relocated_order_.clear();
     }
 
     // Site s as it is now: with the ranges a relocation gave it, if any.
@@ -1312,9 +1314,10 @@ class TraceBuilder {
         }
         const auto [k, inserted] =
             relocated_site_.try_emplace(s, static_cast<std::uint32_t>(relocated_ranges_.size()));
-        if (inserted)
+        if (inserted) {
             relocated_ranges_.push_back(moved);
-        else
+            relocated_order_.push_back(s);
+        } else
             relocated_ranges_[k] = moved;
     }
 
@@ -1353,20 +1356,21 @@ class TraceBuilder {
     };
     std::vector<StorageStart> storage_starts_;
     std::vector<Interval> scratch_ranges_; // relocations: a site's new ranges
-    // The access sites and ranges while the streams are read (Trace::sites and ::ranges once
-    // they are: finish), in blocks that are never copied while they grow (chunked_array.hpp).
+    // The access sites and ranges while the streams are read, moved to Trace::sites and
+    // ::ranges once they are (finish): grown in place, never copied (mapped_array.hpp).
     struct SiteStore {
-        BasicSiteTable<ChunkedArray<SiteRecord>> sites;
-        BasicRangeTable<ChunkedArray<std::uint64_t>> ranges;
+        SiteTable sites;
+        RangeTable ranges;
     } read_;
     // Sites whose ranges a relocation replaced, until compact_ranges writes the range array in
     // site order again (the site table derives a site's range count from where the next site's
     // ranges start, which a relocation does not move): site -> relocated_ranges_ index.
-    struct Relocated {
-        std::uint32_t first, count;
-    };
+    using Relocated = RangeSpan;
     FlatIdMap relocated_site_;
     std::vector<Relocated> relocated_ranges_;
+    std::vector<std::uint32_t> relocated_order_; // the sites in relocated_site_
+    // The ranges before any relocation appended to Trace::ranges (compact_ranges).
+    std::size_t original_ranges_ = 0;
     // The sites of the last computation event read, by position, with their access points.
     struct RecentSite {
         std::uint64_t pc = 0;

@@ -13,15 +13,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "firstrace/interval.hpp"
+#include "firstrace/mapped_array.hpp"
 
 namespace firstrace {
 
-// `Words` is the array of encoded words: std::vector<std::uint64_t> for the model, the
-// reader's ChunkedArray<std::uint64_t> while the streams are read.
+// `Words` is the array of encoded words: a MappedArray<std::uint64_t> for the model, which the
+// reader fills and moves to it (mapped_array.hpp); ChunkedArray<std::uint64_t> for the
+// apparent-race sweep's pieces.
 template <class Words> class BasicRangeTable {
   public:
     static constexpr unsigned kStartBits = 48;
@@ -95,13 +98,59 @@ template <class Words> class BasicRangeTable {
         return words_.size() * sizeof(std::uint64_t) + wide_.size() * sizeof(Interval);
     }
 
-    // Appends every range to `out`, which must be empty, leaving this table empty (the reader's
-    // chunked store into the model's vector: ChunkedArray::move_to).
+    // Appends every range to `out`, which must be empty, leaving this table empty (moved when
+    // both store their words alike, else copied: ChunkedArray::move_to).
     template <class Out> void move_to(BasicRangeTable<Out>& out) {
         out.clear();
-        words_.move_to(out.words_);
+        if constexpr (std::is_same_v<Words, Out>) {
+            out.words_ = std::move(words_);
+            words_ = Words();
+        } else {
+            words_.move_to(out.words_);
+        }
         out.wide_ = std::move(wide_);
         wide_.clear();
+    }
+
+    // For a pass that rewrites the table in place (the reader's compact_ranges): the ranges
+    // [from, from + n) to [to, to + n), as memmove does (the source may overlap the
+    // destination); an interval kept in the side array keeps its entry there.
+    void move_within(std::size_t from, std::size_t n, std::size_t to) {
+        if (to < from)
+            for (std::size_t k = 0; k < n; ++k)
+                words_[to + k] = words_[from + k];
+        else if (to > from)
+            for (std::size_t k = n; k-- > 0;)
+                words_[to + k] = words_[from + k];
+    }
+    // Range r as stored (an interval of the side array by its index there), and stored again
+    // elsewhere by set_stored: what move_within copies, through a buffer.
+    std::uint64_t stored(std::size_t r) const { return words_[r]; }
+    void set_stored(std::size_t r, std::uint64_t word) { words_[r] = word; }
+    // Keeps the first n ranges and the whole side array (after move_within a dropped range
+    // can be a copy of a kept one: drop_unused_wide cleans up).
+    void truncate_stored(std::size_t n) {
+        if constexpr (requires { words_.truncate(n); })
+            words_.truncate(n);
+        else
+            words_.resize(n);
+    }
+    // Drops the side array's entries no range holds any more (set and move_within leave the
+    // replaced ones), when they are more than a quarter of it: the entries kept are renumbered
+    // in the order of their ranges.
+    void drop_unused_wide() {
+        std::size_t used = 0;
+        for (std::size_t r = 0; r < words_.size(); ++r)
+            used += (words_[r] >> kStartBits) == kWide;
+        if (4 * (wide_.size() - used) <= wide_.size()) return;
+        std::vector<Interval> kept;
+        kept.reserve(used);
+        for (std::size_t r = 0; r < words_.size(); ++r)
+            if ((words_[r] >> kStartBits) == kWide) {
+                kept.push_back(wide_[words_[r] & kStartMask]);
+                words_[r] = (kWide << kStartBits) | (kept.size() - 1);
+            }
+        wide_ = std::move(kept);
     }
 
     friend bool operator==(const BasicRangeTable& a, const BasicRangeTable& b) {
@@ -125,6 +174,6 @@ template <class Words> class BasicRangeTable {
     std::vector<Interval> wide_;
 };
 
-using RangeTable = BasicRangeTable<std::vector<std::uint64_t>>;
+using RangeTable = BasicRangeTable<MappedArray<std::uint64_t>>;
 
 } // namespace firstrace

@@ -14,8 +14,11 @@
 #include <initializer_list>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "firstrace/mapped_array.hpp"
 
 namespace firstrace {
 
@@ -98,8 +101,8 @@ struct SiteRecord {
     std::uint32_t first_range = 0;
 };
 
-// `Records` is std::vector<SiteRecord> for the model, the reader's ChunkedArray<SiteRecord>
-// while the streams are read.
+// `Records` is MappedArray<SiteRecord> for the model, which the reader fills and moves to it
+// (mapped_array.hpp).
 template <class Records> class BasicSiteTable {
   public:
     BasicSiteTable() = default;
@@ -150,6 +153,12 @@ template <class Records> class BasicSiteTable {
         else
             records_.resize(n);
     }
+    // Where site s's ranges start, and how many it has (operator[] without the point).
+    std::uint32_t first_range(std::size_t s) const { return records_[s].first_range; }
+    std::uint32_t range_count(std::size_t s) const {
+        return (s + 1 < records_.size() ? records_[s + 1].first_range : range_end_) -
+               records_[s].first_range;
+    }
     // Where the last site's ranges end.
     std::uint32_t range_end() const { return range_end_; }
     // For a pass that rewrites the range array in site order: site s's ranges now start at
@@ -166,7 +175,12 @@ template <class Records> class BasicSiteTable {
     // chunked store into the model's vector).
     template <class Out> void move_to(BasicSiteTable<Out>& out) {
         out.truncate(0);
-        records_.move_to(out.records_);
+        if constexpr (std::is_same_v<Records, Out>) {
+            out.records_ = std::move(records_);
+            records_ = Records();
+        } else {
+            records_.move_to(out.records_);
+        }
         out.points_ = std::move(points_);
         out.range_end_ = range_end_;
         points_ = AccessPoints();
@@ -181,6 +195,6 @@ template <class Records> class BasicSiteTable {
     std::uint32_t range_end_ = 0;
 };
 
-using SiteTable = BasicSiteTable<std::vector<SiteRecord>>;
+using SiteTable = BasicSiteTable<MappedArray<SiteRecord>>;
 
 } // namespace firstrace
