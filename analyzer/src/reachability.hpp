@@ -124,6 +124,7 @@ class VectorTimestamps {
         return {base, at.slot.value, static_cast<std::int32_t>(at.serial)};
     }
     std::uint32_t checkpoint_count() const { return checkpoints_.count(); }
+    bool is_checkpoint(NodeId n) const { return checkpoints_.test(n.value); }
     std::uint64_t row_entries() const { return rows_.size(); }
 
   private:

@@ -18,14 +18,26 @@ GraphReachability::GraphReachability(const TemporalGraph& g, const NodeGraph& gr
     if (first_nodes * p <= timestamp_budget)
         timestamps_ = VectorTimestamps::build(g, graph, components, timestamp_budget);
     if (timestamps_) return;
-    // No more bytes than dense timestamps (an interval is two entries); offsets are 32-bit.
+    // No more bytes than dense timestamps (an interval or a change is two entries); offsets
+    // are 32-bit. The step lists' heads (processes and virtual nodes x slots) within the
+    // budget, as the sparse timestamps' first rows.
     const std::uint64_t dense_entries = std::uint64_t(components.count) * p;
+    steps_ = SlotStepTimestamps::build(g, graph, components, timestamp_budget, dense_entries / 2);
+    if (steps_) return;
     const std::uint64_t interval_budget =
         std::min<std::uint64_t>(dense_entries / 2, std::uint64_t(1) << 31);
     intervals_ = ReachableIntervals::build(graph, components, interval_budget);
     if (!intervals_)
         timestamps_ = VectorTimestamps::build(g, graph, components,
                                               std::numeric_limits<std::uint64_t>::max());
+}
+
+std::string GraphReachability::describe() const {
+    if (timestamps_)
+        return "sparse timestamps, " + std::to_string(timestamps_->checkpoint_count()) +
+               " checkpoints, " + std::to_string(timestamps_->row_entries()) + " row entries";
+    if (steps_) return "slot steps, " + std::to_string(steps_->change_count()) + " changes";
+    return "intervals, " + std::to_string(intervals_->interval_count());
 }
 
 } // namespace firstrace
