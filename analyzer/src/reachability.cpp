@@ -243,14 +243,4 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
     return ts;
 }
 
-EarliestReach::EarliestReach(const TemporalGraph& g, const NodeGraph& graph,
-                             const Components& components)
-    : p_(std::max<std::uint32_t>(g.slot_count(), 1)), comp_(components.of),
-      er_(earliest_reach_by_component(
-          graph, components, p_,
-          [&](NodeId v) {
-              return g.is_start_node(v) ? g.event_slot(g.node_event(v)) : SlotId::none();
-          },
-          [&](NodeId v) { return g.event_slot_position(g.node_event(v)); })) {}
-
 } // namespace firstrace

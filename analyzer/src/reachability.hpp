@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -124,6 +125,7 @@ class VectorTimestamps {
         return {base, at.slot.value, static_cast<std::int32_t>(at.serial)};
     }
     std::uint32_t checkpoint_count() const { return checkpoints_.count(); }
+    bool is_checkpoint(NodeId n) const { return checkpoints_.test(n.value); }
     std::uint64_t row_entries() const { return rows_.size(); }
 
   private:
@@ -145,18 +147,36 @@ earliest_reach_by_component(const NodeGraph& graph, const Components& components
                             Slot&& slot, Position&& position);
 
 // Reverse timestamps for Ê* (DESIGN step 5): earliest(n, q) = the smallest slot position of an
-// event of slot q whose start node is reachable from n by a non-empty path, or kNone.
+// event of slot q whose start node is reachable from n by a non-empty path, or kNone. Dense
+// (components x slots) while that is at most `dense_budget` entries; above it (GLib's rec-mutex:
+// 1.6·10^7 components x 101 slots, 6.5 GB) a reachability index of the graph (GraphReachability,
+// whichever fits) and a binary search along slot q's chain per query: the chain's start nodes
+// are ordered in G, so those n reaches are a suffix (DESIGN-NOTES "Reachability on lock
+// hand-overs"). The ordering stage asks only at the start nodes of race events.
+inline constexpr std::uint64_t kEarliestReachDenseBudget = std::uint64_t(1) << 28;
+class GraphReachability;
 class EarliestReach {
   public:
-    EarliestReach(const TemporalGraph& g, const NodeGraph& graph, const Components& components);
+    EarliestReach(const TemporalGraph& g, const NodeGraph& graph, const Components& components,
+                  std::uint64_t dense_budget = kEarliestReachDenseBudget);
+    ~EarliestReach();
+    EarliestReach(EarliestReach&&) noexcept;
+    EarliestReach& operator=(EarliestReach&&) noexcept;
     std::uint32_t earliest(NodeId n, SlotId q) const {
-        return er_[static_cast<std::size_t>(comp_[n]) * p_ + q.value];
+        if (index_ == nullptr) return er_[static_cast<std::size_t>(comp_[n]) * p_ + q.value];
+        return searched(n, q);
     }
+    bool dense() const { return index_ == nullptr; }
 
   private:
+    std::uint32_t searched(NodeId n, SlotId q) const;
+
+    const TemporalGraph* g_;
     std::uint32_t p_;
     IdVector<NodeId, std::uint32_t> comp_;
-    std::vector<std::uint32_t> er_; // per component, non-empty paths
+    std::vector<std::uint32_t> er_;            // per component, non-empty paths (dense)
+    std::unique_ptr<GraphReachability> index_; // else
+    std::vector<bool> cyclic_;                 // per component, with the index: on a cycle
 };
 
 } // namespace firstrace

@@ -107,6 +107,18 @@ class TemporalGraph {
         const ProcessId q = event_process(EventId(n.value - finish_.rank(n.value + 1)));
         return {process_slot_[q], process_serial_offset_[q] + n.value};
     }
+    // The same with the process itself (the slot-step index keys its lists by process).
+    struct NodePosition {
+        ProcessId process;
+        SlotId slot;
+        std::uint32_t serial;
+    };
+    NodePosition process_node_place(NodeId n) const {
+        const ProcessId q = event_process(EventId(n.value - finish_.rank(n.value + 1)));
+        return {q, process_slot_[q], process_serial_offset_[q] + n.value};
+    }
+    // Nodes of processes are [0, process_node_count()); the virtual barrier nodes follow.
+    std::uint32_t process_node_count() const { return process_node_count_; }
     SlotId event_slot(EventId e) const { return process_slot_[event_process(e)]; }
     SlotId process_slot(ProcessId p) const { return process_slot_[p]; }
     // node_slot_serial(n) = process_serial_offset(p) + n for the nodes n of process p (mod 2^32).
