@@ -38,9 +38,9 @@ using i64 = std::int64_t;
 inline constexpr u32 kNoPid = 0xffffffffu;
 
 // Sizes of the per-thread areas.
-inline constexpr u32 kTableBits = 12; // site hash table: 4096 slots
+inline constexpr u32 kTableBits = 13; // site hash table: 8192 slots
 inline constexpr u32 kTableSize = 1u << kTableBits;
-inline constexpr u32 kMaxSites = kTableSize / 2;       // split the event beyond this
+inline constexpr u32 kMaxSites = kTableSize / 4;       // split the event beyond this
 inline constexpr std::size_t kArenaSize = 8u << 20;    // range arrays of the open event
 inline constexpr std::size_t kBufferSize = 512u << 10; // raw record buffer (one chunk)
 inline constexpr u32 kMaxStack = 256;                  // shadow stack depth kept
