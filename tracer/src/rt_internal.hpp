@@ -312,8 +312,8 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         const u64 key = site_key(t, pc, flags);
         Site& site = t->table[slot_index(key)];
-        const bool done =
-            site.gen == t->gen && site.key == key && site.bytes.extend_run(addr, size);
+        const bool done = site.gen == t->gen && site.key == key &&
+                          (site.bytes.extend_run(addr, size) || site.bytes.run_covers(addr, size));
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->guard = 0;
         if (FRT_LIKELY(done)) return;

@@ -80,6 +80,14 @@ class SiteAccesses {
         return true;
     }
 
+    // The access path's second test: [addr, addr + size) lies inside an open contiguous
+    // ascending run (a sliding window, a loop that reads back what it just read: x264's pixel
+    // filters), so the site holds its bytes already.
+    __attribute__((always_inline)) bool run_covers(std::uint64_t addr, std::uint64_t size) const {
+        return run_stride_ == static_cast<std::int64_t>(run_size_) && addr >= run_first_ &&
+               addr + size <= run_next_;
+    }
+
     // Adds [addr, addr + size) (size > 0). False when the arena has no room: what the site
     // holds is still exactly the bytes it had before (some of the open run's may have been
     // copied into the ranges or granules; the run still holds them).
