@@ -8,7 +8,7 @@
 // row of blocks a thread publishes its progress under a mutex and broadcasts a condition
 // variable, and before a row it waits until the thread above has finished the row below it
 // (many short events, as x264's row counters). Race-free.
-//   usage: scattered_blocks [THREADS=4] [FRAMES=6] [CANDIDATES=16] [WIDTH=640] [HEIGHT=480]
+//   usage: scattered_blocks [THREADS=4] [FRAMES=60] [CANDIDATES=25] [WIDTH=640] [HEIGHT=480]
 #define _XOPEN_SOURCE 700
 #include <pthread.h>
 #include <stdint.h>
@@ -17,7 +17,7 @@
 
 enum { kPad = 32, kHashBits = 16 };
 
-static int threads = 4, frames = 6, candidates = 16, width = 640, height = 480;
+static int threads = 4, frames = 60, candidates = 25, width = 640, height = 480;
 static int pitch;
 static uint8_t *ref, *cur, *out;
 static int* rows_done; // per thread: block rows finished in the current frame
