@@ -62,7 +62,7 @@ if [ -z "${OPENMP_ONLY:-}" ]; then
 printf '| program | plain wall / CPU s | firstrace wall / CPU s | slowdown | trace KiB | RSS MiB | gcc TSan wall / CPU s | slowdown | RSS MiB | clang TSan wall / CPU s | slowdown | RSS MiB |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 programs=("$root"/samples/*.c "$root/bench/tracing/shared_arrays.c" "$root/bench/tracing/lock_pairs.c"
-          "$root/bench/tracing/calls_only.c")
+          "$root/bench/tracing/calls_only.c" "$root/bench/tracing/scattered_blocks.c")
 for src in "${programs[@]}"; do
   name=$(basename "$src" .c)
   if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then continue; fi

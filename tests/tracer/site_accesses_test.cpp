@@ -109,11 +109,17 @@ void run_case(std::mt19937_64& rng, int round) {
         add_closing_when_full(s, arena, bytes, addr, size,
                               [&] { return "event closed, round " + std::to_string(round); });
     };
-    // the access path first, as on_access does
+    // the access path first, as on_access does: an access the open run covers adds nothing,
+    // so its bytes must be held already
     auto fast_or_add = [&](u64 addr, u64 size) {
         if (s.extend_run(addr, size)) {
             for (u64 b = addr; b < addr + size; ++b)
                 bytes.insert(b);
+            return;
+        }
+        if (s.run_covers(addr, size)) {
+            for (u64 b = addr; b < addr + size; ++b)
+                ASSERT_EQ(bytes.count(b), 1u) << "covered by the run but not held, round " << round;
             return;
         }
         access(addr, size);
@@ -133,9 +139,14 @@ void run_case(std::mt19937_64& rng, int round) {
             const bool down = rng() % 2;
             for (u64 i = 0; i < n; ++i)
                 fast_or_add(down ? start - i * stride : start + i * stride, size);
-        } else if (kind < 60) { // repeats of one address
+        } else if (kind < 55) { // repeats of one address
             for (u64 i = 0; i < n; ++i)
                 fast_or_add(start, size);
+        } else if (kind < 60) { // a sliding window (a filter's taps read by one instruction)
+            const u64 taps = 1 + rng() % 8;
+            for (u64 i = 0; i < n; ++i)
+                for (u64 k = 0; k < taps; ++k)
+                    fast_or_add(start + (i + k) * size, size);
         } else if (kind < 75) { // two sweeps interleaved at one site (a pointer select)
             const u64 other = base + rng() % 2048;
             for (u64 i = 0; i < n; ++i)

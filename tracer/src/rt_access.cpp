@@ -220,11 +220,23 @@ FRT_EXPORT void __tsan_atomic_signal_fence(int mo) {
 }
 
 // Called by the memcpy/memmove/memset interceptors (rt_memory.c). Only threads that already
-// have a state are traced here: these functions run during thread creation too.
+// have a state are traced here: these functions run during thread creation too. The access
+// path as for an instrumented access: a program that copies rows of a block with memcpy (x264's
+// motion compensation) continues the site's strided run without entering the slow path (which
+// every call took before: 8 % of x264's traced run in this function's entry alone).
 extern "C" void frt_record_memory(void* pc, const void* addr, unsigned long size, int write) {
     if (FRT_UNLIKELY(in_openmp_runtime(reinterpret_cast<u64>(pc)))) return;
-    InterceptorScope scope(enter_attached());
-    if (!scope) return;
-    add_access_slow(scope.thread(), reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
-                    write ? firstrace::format::kWrite : firstrace::format::kRead);
+    if (tls_state == nullptr) return; // (on_access would attach the thread)
+    on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(addr), size,
+              write ? firstrace::format::kWrite : firstrace::format::kRead);
+}
+// memcpy/memmove: the read of the source and the write of the destination in one call (x264
+// calls memcpy for every 4- and 8-byte motion vector copy: the calls were the cost).
+extern "C" void frt_record_copy(void* pc, void* dst, const void* src, unsigned long size) {
+    if (FRT_UNLIKELY(in_openmp_runtime(reinterpret_cast<u64>(pc)))) return;
+    if (tls_state == nullptr) return;
+    on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(src), size,
+              firstrace::format::kRead);
+    on_access(reinterpret_cast<u64>(pc), reinterpret_cast<u64>(dst), size,
+              firstrace::format::kWrite);
 }

@@ -38,9 +38,9 @@ using i64 = std::int64_t;
 inline constexpr u32 kNoPid = 0xffffffffu;
 
 // Sizes of the per-thread areas.
-inline constexpr u32 kTableBits = 12; // site hash table: 4096 slots
+inline constexpr u32 kTableBits = 13; // site hash table: 8192 slots
 inline constexpr u32 kTableSize = 1u << kTableBits;
-inline constexpr u32 kMaxSites = kTableSize / 2;       // split the event beyond this
+inline constexpr u32 kMaxSites = kTableSize / 4;       // split the event beyond this
 inline constexpr std::size_t kArenaSize = 8u << 20;    // range arrays of the open event
 inline constexpr std::size_t kBufferSize = 512u << 10; // raw record buffer (one chunk)
 inline constexpr u32 kMaxStack = 256;                  // shadow stack depth kept
@@ -312,8 +312,8 @@ FRT_INLINE void on_access(u64 pc, u64 addr, u64 size, u8 flags) {
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         const u64 key = site_key(t, pc, flags);
         Site& site = t->table[slot_index(key)];
-        const bool done =
-            site.gen == t->gen && site.key == key && site.bytes.extend_run(addr, size);
+        const bool done = site.gen == t->gen && site.key == key &&
+                          (site.bytes.extend_run(addr, size) || site.bytes.run_covers(addr, size));
         __atomic_signal_fence(__ATOMIC_SEQ_CST);
         t->guard = 0;
         if (FRT_LIKELY(done)) return;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 void frt_record_memory(void* pc, const void* addr, size_t size, int write);
+void frt_record_copy(void* pc, void* dst, const void* src, size_t size);
 
 typedef void* (*copy_fn)(void*, const void*, size_t);
 typedef void* (*set_fn)(void*, int, size_t);
@@ -31,10 +32,7 @@ static symbol resolve(const char* name) {
 
 __attribute__((visibility("default"))) void* memcpy(void* restrict dst, const void* restrict src,
                                                     size_t n) {
-    if (n) {
-        frt_record_memory(__builtin_return_address(0), src, n, 0);
-        frt_record_memory(__builtin_return_address(0), dst, n, 1);
-    }
+    if (n) frt_record_copy(__builtin_return_address(0), dst, src, n);
     if (!real_memcpy && !resolving) real_memcpy = resolve("memcpy").copy;
     if (real_memcpy) return real_memcpy(dst, src, n);
     unsigned char* d = dst;
@@ -45,10 +43,7 @@ __attribute__((visibility("default"))) void* memcpy(void* restrict dst, const vo
 }
 
 __attribute__((visibility("default"))) void* memmove(void* dst, const void* src, size_t n) {
-    if (n) {
-        frt_record_memory(__builtin_return_address(0), src, n, 0);
-        frt_record_memory(__builtin_return_address(0), dst, n, 1);
-    }
+    if (n) frt_record_copy(__builtin_return_address(0), dst, src, n);
     if (!real_memmove && !resolving) real_memmove = resolve("memmove").copy;
     if (real_memmove) return real_memmove(dst, src, n);
     unsigned char* d = dst;

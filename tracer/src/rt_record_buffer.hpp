@@ -52,8 +52,11 @@ class RepeatedPair {
         e = firstrace::format::put_varint(e, b);
         plen_ = static_cast<std::size_t>(e - pattern);
         per_block_ = kBlock / plen_;
-        for (std::size_t i = 0; i < per_block_ * plen_; ++i)
-            block_[i] = pattern[i % plen_];
+        // whole copies, one after the other (a byte loop indexing the pattern modulo its
+        // length paid a division per byte: 25 % of x264's traced run, one pair per site)
+        for (std::size_t i = 0; i < per_block_; ++i)
+            for (std::size_t j = 0; j < plen_; ++j)
+                block_[i * plen_ + j] = pattern[j];
     }
 
     // Writes at most one block's worth of the `times` copies at out, which has room for

@@ -142,6 +142,16 @@ void put_site_ranges(ThreadState* t, const SiteAccesses& bytes) {
             prev = hi;
         },
         [&](const RunRanges& run, u64 prev_hi) {
+            if (run.count == 1) { // one range (a single access, a repeat, a contiguous sweep)
+                if (!fits || kBufferSize - len < kRangeRoom) {
+                    fits = false;
+                    return;
+                }
+                unsigned char* p = firstrace::format::put_varint(t->buf + len, run.lo - prev_hi);
+                p = firstrace::format::put_varint(p, run.size);
+                len = static_cast<std::size_t>(p - t->buf);
+                return;
+            }
             const RepeatedPair pair(run.step - run.size, run.size);
             if (!fits || kBufferSize - len <
                              kRangeRoom + pair.copy_bytes(run.count - 1) + RepeatedPair::kBlock) {

@@ -80,6 +80,14 @@ class SiteAccesses {
         return true;
     }
 
+    // The access path's second test: [addr, addr + size) lies inside an open contiguous
+    // ascending run (a sliding window, a loop that reads back what it just read: x264's pixel
+    // filters), so the site holds its bytes already.
+    __attribute__((always_inline)) bool run_covers(std::uint64_t addr, std::uint64_t size) const {
+        return run_stride_ == static_cast<std::int64_t>(run_size_) && addr >= run_first_ &&
+               addr + size <= run_next_;
+    }
+
     // Adds [addr, addr + size) (size > 0). False when the arena has no room: what the site
     // holds is still exactly the bytes it had before (some of the open run's may have been
     // copied into the ranges or granules; the run still holds them).
@@ -100,8 +108,8 @@ class SiteAccesses {
                 run_next_ = addr + d;
                 return true;
             }
-            const RunRanges v = run();
-            if (v.count == 1 && addr >= v.lo && addr + size <= v.lo + v.size) return true;
+            std::uint64_t lo, hi;
+            if (run_extent(lo, hi) && addr >= lo && addr + size <= hi) return true;
             if (!flush_run(arena)) return false;
         }
         // inside the range touched last (a scattered site's ranges are not where it goes on)
@@ -112,6 +120,23 @@ class SiteAccesses {
         run_stride_ = static_cast<std::int64_t>(size);
         run_next_ = addr + size;
         return true;
+    }
+
+    // The open run's bytes [lo, hi) when they are one range (a single access, a repeat, a
+    // contiguous or overlapping sweep): the test of every access that breaks a run, without
+    // run()'s division.
+    bool run_extent(std::uint64_t& lo, std::uint64_t& hi) const {
+        const auto stride = static_cast<std::uint64_t>(run_stride_);
+        const std::uint64_t step = run_stride_ < 0 ? 0 - stride : stride;
+        if (run_next_ - run_first_ == stride || step <= run_size_) {
+            // one access or a repeat, else an overlapping sweep (run_next_ - stride is the last
+            // access)
+            const std::uint64_t last = run_next_ - stride;
+            lo = run_stride_ < 0 ? last : run_first_;
+            hi = (run_stride_ < 0 ? run_first_ : last) + run_size_;
+            return true;
+        }
+        return false;
     }
 
     // The open run as ranges.
@@ -217,9 +242,19 @@ class SiteAccesses {
             run_size_ = 0;
             return true;
         }
-        const RunRanges v = run();
-        for (std::uint64_t k = 0; k < v.count; ++k)
-            if (!insert(v.lo + k * v.step, v.lo + k * v.step + v.size, arena)) return false;
+        std::uint64_t lo, hi;
+        if (run_extent(lo, hi)) {
+            if (!insert(lo, hi, arena)) return false;
+        } else { // accesses with gaps between them, ascending (no division for the count)
+            const auto stride = static_cast<std::uint64_t>(run_stride_);
+            const std::uint64_t last = run_next_ - stride;
+            const std::uint64_t step = run_stride_ < 0 ? 0 - stride : stride;
+            const std::uint64_t top = run_stride_ < 0 ? run_first_ : last;
+            for (std::uint64_t a = run_stride_ < 0 ? last : run_first_;; a += step) {
+                if (!insert(a, a + run_size_, arena)) return false;
+                if (a == top) break;
+            }
+        }
         run_size_ = 0;
         return true;
     }
