@@ -72,6 +72,21 @@ std::uint32_t seek(std::uint32_t& cursor, std::uint32_t first, std::uint32_t las
 // Here: which events are linked (over-approximated: private storage is not looked at), and
 // per (segment, slot group) of a segment that some event accesses atomically only, the lists
 // of its incidences by kind, ascending by rank.
+// Whether an event's visits list its windows first (DESIGN-NOTES "Segments without group
+// records"): its segments without group records (`span` of its pieces) hold at least
+// `factor` x slots incidences; kNone turns it off.
+bool lists_windows(std::uint32_t factor, std::uint32_t slots, const auto& span,
+                   const auto& piece_segments, const std::vector<std::uint32_t>& segment_groups,
+                   const std::vector<std::uint32_t>& segment_first) {
+    if (factor == kNone) return false;
+    std::uint64_t implicit_incidences = 0;
+    for (std::uint32_t k = span.begin; k < span.end; ++k)
+        for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last; ++seg)
+            if (segment_groups[seg] == segment_groups[seg + 1])
+                implicit_incidences += segment_first[seg + 1] - segment_first[seg];
+    return implicit_incidences != 0 && implicit_incidences >= std::uint64_t(factor) * slots;
+}
+
 class AtomicPartnerLists {
   public:
     enum Kind : std::uint8_t {
@@ -150,18 +165,9 @@ class AtomicPartnerLists {
             };
             // x's windows in every other slot, listed first when its segments without group
             // records hold many incidences (as in the sweep below)
-            bool listed_windows = false;
-            if (window_list_factor != kNone) {
-                std::uint64_t implicit_incidences = 0;
-                for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
-                    for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last;
-                         ++seg)
-                        if (segment_groups[seg] == segment_groups[seg + 1])
-                            implicit_incidences += segment_first[seg + 1] - segment_first[seg];
-                listed_windows =
-                    implicit_incidences != 0 &&
-                    implicit_incidences >= std::uint64_t(window_list_factor) * g.slot_count();
-            }
+            const bool listed_windows =
+                lists_windows(window_list_factor, g.slot_count(), rank_span[rank], piece_segments,
+                              segment_groups, segment_first);
             if (listed_windows) {
                 x_windows.clear();
                 for (const SlotId q : g.slots()) {
@@ -848,18 +854,9 @@ UnorderedConflicts find_apparent_races(const TemporalGraph& g, const EventOrder&
         // runs a visit, nearly all of x's own slot, of lower processes or outside the
         // windows), x's windows in every slot are listed first, by rank, and each visit
         // gallops to them instead of finding every run's end.
-        bool listed_windows = false;
-        if (dense.window_list_factor != kNone) {
-            std::uint64_t implicit_incidences = 0;
-            for (std::uint32_t k = rank_span[rank].begin; k < rank_span[rank].end; ++k)
-                for (std::uint32_t seg = piece_segments[k].first; seg < piece_segments[k].last;
-                     ++seg)
-                    if (segment_groups[seg] == segment_groups[seg + 1])
-                        implicit_incidences += segment_first[seg + 1] - segment_first[seg];
-            listed_windows =
-                implicit_incidences != 0 &&
-                implicit_incidences >= std::uint64_t(dense.window_list_factor) * g.slot_count();
-        }
+        const bool listed_windows =
+            lists_windows(dense.window_list_factor, g.slot_count(), rank_span[rank], piece_segments,
+                          segment_groups, segment_first);
         if (listed_windows) {
             x_windows.clear();
             for (const SlotId q : g.slots()) { // slot-major ranks: the windows ascend

@@ -101,15 +101,6 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
     VectorTimestamps ts(g, p);
     const ComponentMembers members(components);
     const auto& comp = components.of;
-    const auto process_predecessor = [&](NodeId v) {
-        return v.value > 0 && g.node_process(v).valid() &&
-                       g.node_process(NodeId(v.value - 1)) == g.node_process(v)
-                   ? NodeId(v.value - 1)
-                   : NodeId::none();
-    };
-    const auto is_process_edge = [&](NodeId from, NodeId to) {
-        return to.value == from.value + 1 && process_predecessor(to) == from;
-    };
     // Upper bounds of the checkpoints and of their rows: nodes without an edge from their
     // process predecessor and targets of any other edge, one row each; the members of a
     // cyclic component, one row for all. On the graphs of the analysis (every process-order
@@ -117,7 +108,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
     RankedBits process_in(n), other_in(n);
     for (const NodeId v : graph.nodes())
         graph.for_each_successor(v, [&](NodeId w) {
-            if (is_process_edge(v, w))
+            if (is_process_edge(g, v, w))
                 process_in.set(w.value);
             else
                 other_in.set(w.value);
@@ -181,7 +172,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
         bool pulled = false; // the single member's timestamp extends its predecessor's
         for (std::uint32_t i = first; i < last; ++i) {
             const NodeId v = members.node(i);
-            const NodeId pred = process_predecessor(v);
+            const NodeId pred = process_predecessor(g, v);
             if (pred.valid() && comp[pred] != c && process_in.test(v.value)) {
                 // The predecessor's timestamp: its process's last checkpoint, own entry at
                 // its serial unless it is that checkpoint.
@@ -198,7 +189,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
         for (std::uint32_t i = first; i < last; ++i) {
             const NodeId v = members.node(i);
             graph.for_each_successor(v, [&](NodeId w) {
-                if (comp[w] == c || is_process_edge(v, w)) return;
+                if (comp[w] == c || is_process_edge(g, v, w)) return;
                 auto [it, inserted] = pending.try_emplace(comp[w], 0);
                 if (inserted) {
                     if (free_rows.empty()) {

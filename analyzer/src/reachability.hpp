@@ -31,6 +31,19 @@ struct NodeGraph {
     }
 };
 
+// v's predecessor in its process (the node just before it, of the same process), or none; an
+// edge from -> to is a process-order edge when from is to's predecessor. The index builders
+// (sparse rows, slot steps) treat those edges apart from the synchronization edges.
+inline NodeId process_predecessor(const TemporalGraph& g, NodeId v) {
+    return v.value > 0 && g.node_process(v).valid() &&
+                   g.node_process(NodeId(v.value - 1)) == g.node_process(v)
+               ? NodeId(v.value - 1)
+               : NodeId::none();
+}
+inline bool is_process_edge(const TemporalGraph& g, NodeId from, NodeId to) {
+    return to.value == from.value + 1 && process_predecessor(g, to) == from;
+}
+
 // Strongly connected components; ids are in reverse topological order of the condensation
 // (component 0 has no edge to another component).
 struct Components {

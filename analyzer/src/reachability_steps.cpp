@@ -20,19 +20,10 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
     ts.process_count_ = processes;
     const ComponentMembers members(components);
     const auto& comp = components.of;
-    const auto process_predecessor = [&](NodeId v) {
-        return v.value > 0 && g.node_process(v).valid() &&
-                       g.node_process(NodeId(v.value - 1)) == g.node_process(v)
-                   ? NodeId(v.value - 1)
-                   : NodeId::none();
-    };
-    const auto is_process_edge = [&](NodeId from, NodeId to) {
-        return to.value == from.value + 1 && process_predecessor(to) == from;
-    };
     RankedBits process_in(n);
     for (const NodeId v : graph.nodes())
         graph.for_each_successor(v, [&](NodeId w) {
-            if (is_process_edge(v, w)) process_in.set(w.value);
+            if (is_process_edge(g, v, w)) process_in.set(w.value);
         });
 
     // The changes in walk order, (owner x p + slot, node, value); sorted into lists at the end.
@@ -87,7 +78,7 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
     };
     const auto push = [&](NodeId v, const std::int32_t* from) {
         graph.for_each_successor(v, [&](NodeId w) {
-            if (comp[w] == comp[v] || is_process_edge(v, w)) return;
+            if (comp[w] == comp[v] || is_process_edge(g, v, w)) return;
             auto [it, inserted] = pending.try_emplace(comp[w], 0);
             if (inserted) {
                 if (free_rows.empty()) {
@@ -105,7 +96,7 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
     const auto has_other_successor = [&](NodeId v) {
         for (std::uint32_t i = graph.offsets[v.value]; i < graph.offsets[v.value + 1]; ++i) {
             const NodeId w = graph.targets[i];
-            if (comp[w] != comp[v] && !is_process_edge(v, w)) return true;
+            if (comp[w] != comp[v] && !is_process_edge(g, v, w)) return true;
         }
         return false;
     };
@@ -124,7 +115,7 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
         const auto it = pending.find(c);
         if (last - first == 1 && it == pending.end()) {
             const NodeId v = members.node(first);
-            const NodeId pred = process_predecessor(v);
+            const NodeId pred = process_predecessor(g, v);
             if (pred.valid() && process_in.test(v.value)) { // implied: nothing to store
                 if (has_other_successor(v)) {
                     effective(v, row.data());
@@ -141,7 +132,7 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
         }
         for (std::uint32_t i = first; i < last; ++i) {
             const NodeId v = members.node(i);
-            const NodeId pred = process_predecessor(v);
+            const NodeId pred = process_predecessor(g, v);
             if (pred.valid() && comp[pred] != c && process_in.test(v.value)) {
                 effective(pred, pulled.data());
                 raise(row.data(), pulled.data());
