@@ -8,6 +8,29 @@
 
 namespace firstrace {
 
+void PendingRows::raise(std::uint32_t c, const std::int32_t* from) {
+    auto [it, inserted] = row_of_.try_emplace(c, 0);
+    if (inserted) {
+        if (free_rows_.empty()) {
+            it->second = static_cast<std::uint32_t>(pool_.size() / p_);
+            pool_.resize(pool_.size() + p_);
+        } else {
+            it->second = free_rows_.back();
+            free_rows_.pop_back();
+        }
+        std::fill_n(&pool_[static_cast<std::size_t>(it->second) * p_], p_, -1);
+    }
+    raise_entries(&pool_[static_cast<std::size_t>(it->second) * p_], from, p_);
+}
+
+void PendingRows::take(std::uint32_t c, std::int32_t* into) {
+    const auto it = row_of_.find(c);
+    if (it == row_of_.end()) return;
+    raise_entries(into, &pool_[static_cast<std::size_t>(it->second) * p_], p_);
+    free_rows_.push_back(it->second);
+    row_of_.erase(it);
+}
+
 // By value: callers move their edge list in, and it is freed when the graph is built.
 // NOLINTNEXTLINE(performance-unnecessary-value-param)
 NodeGraph NodeGraph::from_edges(std::uint32_t node_count, std::vector<Edge> edges) {
@@ -135,13 +158,10 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
     IdVector<ProcessId, std::uint32_t> last_row(g.process_count(), kNone);
     IdVector<ProcessId, NodeId> last_node(g.process_count(), NodeId::none());
     // Rows pushed along the edges other than process order into components not walked yet.
-    std::unordered_map<std::uint32_t, std::uint32_t> pending; // component -> row in `pool`
-    std::vector<std::int32_t> pool;
-    std::vector<std::uint32_t> free_rows;
+    PendingRows pending(p);
     std::vector<std::int32_t> row(p);
     const auto raise = [p](std::int32_t* into, const std::int32_t* from) {
-        for (std::uint32_t q = 0; q < p; ++q)
-            into[q] = std::max(into[q], from[q]);
+        raise_entries(into, from, p);
     };
     const auto store_row = [&]() -> std::optional<std::uint32_t> {
         if (ts.rows_.size() + p > entry_budget) return std::nullopt;
@@ -164,11 +184,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
     for (std::uint32_t c = components.count; c-- > 0;) {
         const std::uint32_t first = members.begin(c), last = members.begin(c + 1);
         std::fill(row.begin(), row.end(), -1);
-        if (const auto it = pending.find(c); it != pending.end()) {
-            raise(row.data(), &pool[static_cast<std::size_t>(it->second) * p]);
-            free_rows.push_back(it->second);
-            pending.erase(it);
-        }
+        pending.take(c, row.data());
         bool pulled = false; // the single member's timestamp extends its predecessor's
         for (std::uint32_t i = first; i < last; ++i) {
             const NodeId v = members.node(i);
@@ -190,18 +206,7 @@ std::optional<VectorTimestamps> VectorTimestamps::build(const TemporalGraph& g,
             const NodeId v = members.node(i);
             graph.for_each_successor(v, [&](NodeId w) {
                 if (comp[w] == c || is_process_edge(g, v, w)) return;
-                auto [it, inserted] = pending.try_emplace(comp[w], 0);
-                if (inserted) {
-                    if (free_rows.empty()) {
-                        it->second = static_cast<std::uint32_t>(pool.size() / p);
-                        pool.resize(pool.size() + p);
-                    } else {
-                        it->second = free_rows.back();
-                        free_rows.pop_back();
-                    }
-                    std::fill_n(&pool[static_cast<std::size_t>(it->second) * p], p, -1);
-                }
-                raise(&pool[static_cast<std::size_t>(it->second) * p], row.data());
+                pending.raise(comp[w], row.data());
             });
         }
         if (last - first > 1) { // a cyclic component: one row for all its members

@@ -3,9 +3,11 @@
 // topological order of the condensation.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "ranked_bits.hpp"
@@ -43,6 +45,32 @@ inline NodeId process_predecessor(const TemporalGraph& g, NodeId v) {
 inline bool is_process_edge(const TemporalGraph& g, NodeId from, NodeId to) {
     return to.value == from.value + 1 && process_predecessor(g, to) == from;
 }
+
+// into[q] = max(into[q], from[q]) for the p entries of a timestamp row.
+inline void raise_entries(std::int32_t* into, const std::int32_t* from, std::uint32_t p) {
+    for (std::uint32_t q = 0; q < p; ++q)
+        into[q] = std::max(into[q], from[q]);
+}
+
+// Rows of timestamp entries pushed along the edges other than process order into components
+// the topological walk (Alg 6.1) has not reached yet: one pooled row of p entries per pending
+// component, recycled when the component takes it. Shared by the index builders (sparse rows,
+// slot steps).
+class PendingRows {
+  public:
+    explicit PendingRows(std::uint32_t p) : p_(p) {}
+    bool has(std::uint32_t c) const { return row_of_.count(c) != 0; }
+    // c's pending row (all -1 when new) raised entrywise to at least `from`.
+    void raise(std::uint32_t c, const std::int32_t* from);
+    // `into` raised by c's pending row, if it has one, which is then recycled.
+    void take(std::uint32_t c, std::int32_t* into);
+
+  private:
+    std::uint32_t p_;
+    std::unordered_map<std::uint32_t, std::uint32_t> row_of_; // component -> row in pool_
+    std::vector<std::int32_t> pool_;
+    std::vector<std::uint32_t> free_rows_;
+};
 
 // Strongly connected components; ids are in reverse topological order of the condensation
 // (component 0 has no edge to another component).

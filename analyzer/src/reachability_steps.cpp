@@ -36,14 +36,11 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
     std::vector<std::int32_t> current(static_cast<std::size_t>(processes) * p, -1);
     std::vector<std::uint32_t> last_walked(processes, kNone);
     // Rows pushed along the edges other than process order into components not walked yet.
-    std::unordered_map<std::uint32_t, std::uint32_t> pending; // component -> row in `pool`
-    std::vector<std::int32_t> pool;
-    std::vector<std::uint32_t> free_rows;
+    PendingRows pending(p);
     std::vector<std::int32_t> row(p), pulled(p);
     const auto serial = [&](NodeId v) { return static_cast<std::int32_t>(g.node_slot_serial(v)); };
     const auto raise = [p](std::int32_t* into, const std::int32_t* from) {
-        for (std::uint32_t q = 0; q < p; ++q)
-            into[q] = std::max(into[q], from[q]);
+        raise_entries(into, from, p);
     };
     // ts(v) of a process node whose process's lists are final up to v: its process's current
     // values with its own entry at least its serial.
@@ -79,18 +76,7 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
     const auto push = [&](NodeId v, const std::int32_t* from) {
         graph.for_each_successor(v, [&](NodeId w) {
             if (comp[w] == comp[v] || is_process_edge(g, v, w)) return;
-            auto [it, inserted] = pending.try_emplace(comp[w], 0);
-            if (inserted) {
-                if (free_rows.empty()) {
-                    it->second = static_cast<std::uint32_t>(pool.size() / p);
-                    pool.resize(pool.size() + p);
-                } else {
-                    it->second = free_rows.back();
-                    free_rows.pop_back();
-                }
-                std::fill_n(&pool[static_cast<std::size_t>(it->second) * p], p, -1);
-            }
-            raise(&pool[static_cast<std::size_t>(it->second) * p], from);
+            pending.raise(comp[w], from);
         });
     };
     const auto has_other_successor = [&](NodeId v) {
@@ -112,8 +98,7 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
                 return std::nullopt;
             last_walked[q.value] = v.value;
         }
-        const auto it = pending.find(c);
-        if (last - first == 1 && it == pending.end()) {
+        if (last - first == 1 && !pending.has(c)) {
             const NodeId v = members.node(first);
             const NodeId pred = process_predecessor(g, v);
             if (pred.valid() && process_in.test(v.value)) { // implied: nothing to store
@@ -125,11 +110,7 @@ std::optional<SlotStepTimestamps> SlotStepTimestamps::build(const TemporalGraph&
             }
         }
         std::fill(row.begin(), row.end(), -1);
-        if (it != pending.end()) {
-            raise(row.data(), &pool[static_cast<std::size_t>(it->second) * p]);
-            free_rows.push_back(it->second);
-            pending.erase(it);
-        }
+        pending.take(c, row.data());
         for (std::uint32_t i = first; i < last; ++i) {
             const NodeId v = members.node(i);
             const NodeId pred = process_predecessor(g, v);
