@@ -421,6 +421,12 @@ void install_exit_handlers();
 bool finalized(); // finalize() ran (or is running)
 
 void ensure_init();
+// Whether an instrumented access or a thread's first interceptor may start the runtime: only once
+// the runtime's constructor (or an instrumented module's __tsan_init) ran. Before that the
+// process may still be relocating: an instrumented ifunc resolver (target_clones) runs inside the
+// dynamic linker, before the C library is initialised, and must pass through untraced.
+bool runtime_start_allowed();
+void allow_runtime_start();
 // In the child of fork (glibc's atfork child handler, or the fork system call hook): the child
 // continues in a trace of its own (rt_process.cpp).
 void after_fork_in_child();

@@ -48,7 +48,19 @@ void after_fork_in_child() {
     g_state.store(RtState::Ready, std::memory_order_release);
 }
 
+namespace {
+std::atomic<bool> g_start_allowed{false};
+} // namespace
+
+bool runtime_start_allowed() {
+    return g_start_allowed.load(std::memory_order_acquire);
+}
+void allow_runtime_start() {
+    g_start_allowed.store(true, std::memory_order_release);
+}
+
 void ensure_init() {
+    allow_runtime_start();
     RtState expected = RtState::Uninit;
     if (!g_state.compare_exchange_strong(expected, RtState::Initializing)) return;
     // Every interceptor's real function, before anything here can reach one (a disabled runtime

@@ -216,6 +216,7 @@ ThreadState* attach_thread() {
     if (tls_done) return nullptr;
     RtState s = g_state.load(std::memory_order_acquire);
     if (s == RtState::Uninit) {
+        if (!runtime_start_allowed()) return nullptr;
         ensure_init();
         s = g_state.load(std::memory_order_acquire);
     }
