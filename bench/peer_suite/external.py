@@ -353,7 +353,7 @@ def lit_cases(path, suite_dir):
                 last_compile_flags = cmd
             continue
         if "%run" not in cmd:
-            if cmd.startswith(("rm ", "mkdir ", "echo ", "env ", "cp ")) and "%run" not in cmd:
+            if cmd.startswith(("rm ", "mkdir ", "echo ", "env ", "cp ", "%python ")) and "%run" not in cmd:
                 steps.append(("shell", cmd))
                 continue
             steps.append(("other", cmd))
@@ -422,7 +422,7 @@ def lit_substitute(cmd, tool, t, src, suite_dir, tools):
                  ("%dynamiclib", os.path.join(os.path.dirname(t), "lib%s.so" % dynamiclib_name)),
                  ("%ld_flags_rpath_so", ""),
                  ("%t-dir", t + "-dir"), ("%t-so", t + "-so"), ("%p", os.path.dirname(src)),
-                 ("%s", src), ("%t", t), ("%os", "Linux")):
+                 ("%s", src), ("%t", t), ("%os", "Linux"), ("%python", "python3")):
         cmd = cmd.replace(k, v)
     return cmd
 
@@ -956,6 +956,9 @@ def run_case_fresh(case, tool, d, tools, suite_dir):
         if name == "TSAN_OPTIONS":
             continue
         value = lit_substitute(value, tool, t, case.src, suite_dir, tools)
+        # lit's %{readfile:FILE} (LLVM 20 and later): the file an earlier step wrote
+        value = re.sub(r"%\{readfile:([^}]*)\}",
+                       lambda m: open(m.group(1)).read() if os.path.exists(m.group(1)) else "", value)
         # the shell's ${NAME:+:$NAME} of the RUN line, as lit's shell expands it
         env[name] = subprocess.run(["sh", "-c", 'printf %s "' + value + '"'], env=env,
                                    stdout=subprocess.PIPE, check=False).stdout.decode()

@@ -13,6 +13,15 @@
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 
+// ThreadSanitizer's program hooks around a wait in __cxa_guard_acquire for another thread's
+// initialisation (tsan_interceptors_posix.cpp; since LLVM 20 called only when the guard is
+// contended, compiler-rt's cxa_guard_acquire.cpp). Declared weak, as the hooks of
+// rt_tsan_settings.cpp: the linker exports the program's definitions to the runtime.
+namespace __tsan {
+__attribute__((weak)) void OnPotentiallyBlockingRegionBegin();
+__attribute__((weak)) void OnPotentiallyBlockingRegionEnd();
+} // namespace __tsan
+
 using namespace frt;
 namespace fmt = firstrace::format;
 
@@ -29,10 +38,25 @@ template <class Op> void guard_op(u64* g, bool release, u64 pc, Op&& op) {
 }
 } // namespace
 
+namespace {
+// Another thread is running the initialisation: the guard's first byte (done) is still clear
+// and the rest of its word is not (libstdc++'s pending and waiting bits, libc++abi's pending
+// byte). The state can change before the real function looks; the hooks only bracket a region
+// that may block, as TSan's do.
+bool guard_pending(const u64* g) {
+    const u32 word = __atomic_load_n(reinterpret_cast<const u32*>(g), __ATOMIC_RELAXED);
+    return (word & 0xffu) == 0 && word != 0;
+}
+} // namespace
+
 FRT_EXPORT int __cxa_guard_acquire(u64* g) {
     auto real = REAL(__cxa_guard_acquire);
     if (real == nullptr) return 0;
+    const bool hooks = &__tsan::OnPotentiallyBlockingRegionBegin != nullptr &&
+                       &__tsan::OnPotentiallyBlockingRegionEnd != nullptr && guard_pending(g);
+    if (hooks) __tsan::OnPotentiallyBlockingRegionBegin();
     const int r = real(g);
+    if (hooks) __tsan::OnPotentiallyBlockingRegionEnd();
     if (r == 0) guard_op(g, false, FRT_CALLER(), [] {});
     return r;
 }
