@@ -9,7 +9,8 @@
 # SUITE_DIR is a suite the user extracted (none of their code is in this repository):
 #   - LLVM compiler-rt's ThreadSanitizer lit tests: SUITE_DIR = .../compiler-rt/test/tsan, e.g.
 #       apt-get source llvm-toolchain-14   (Debian bookworm; needs a deb-src entry; -19 is the
-#       newest there, the same commands)
+#       newest there, the same commands; a deb-src entry for `trixie sid` brings the newest
+#       suites: llvm-toolchain-22, valgrind 3.27, gcc-15)
 #       tar xf llvm-toolchain-14_*.orig.tar.xz --wildcards '*/compiler-rt/test/tsan/*' \
 #         '*/compiler-rt/test/sanitizer_common/*.h'
 #   - LLVM OpenMP's Archer lit tests: SUITE_DIR = .../openmp/tools/archer/tests (same source;
