@@ -242,6 +242,11 @@ __thread bool tls_thread_declared __attribute__((tls_model("initial-exec"))) = f
 __thread u64 tls_final_team __attribute__((tls_model("initial-exec"))) = 0;
 __thread u64 tls_final_episode __attribute__((tls_model("initial-exec"))) = 0;
 __thread u32 tls_in_dispatch __attribute__((tls_model("initial-exec"))) = 0;
+// The frame of the gcc combined `parallel` + worksharing loop entry point (GOMP_parallel_loop_*)
+// this thread is inside: libomp 14 runs the region's function for the encountering thread from
+// inside that entry point without setting the implicit task's exit frame, so its chunks would
+// share the task's frames (a callee's locals written by every chunk looked racy).
+__thread u64 tls_gomp_combined_frame __attribute__((tls_model("initial-exec"))) = 0;
 // The region this thread began last whose primary implicit task has not begun: libomp 14 can
 // pass a stale parallel data to that task's begin (a league of teams after an earlier league
 // with nested teams' regions), while the primary task always begins on the encountering thread
@@ -333,7 +338,8 @@ u64 current_exit_frame() {
 // Declares the private stack bound of an implicit task once it is known (it runs here now).
 void ensure_private(ThreadState* t, Task* task) {
     if (task->private_known || task->kind != TaskKind::Implicit) return;
-    const u64 below = current_exit_frame();
+    u64 below = current_exit_frame();
+    if (below == 0) below = tls_gomp_combined_frame;
     if (below == 0) return;
     task->private_below = below;
     task->private_known = true;
@@ -1583,6 +1589,45 @@ FRT_GOMP_ULL_START3(GOMP_loop_ull_runtime_start)
 FRT_GOMP_ULL_START3(GOMP_loop_ull_nonmonotonic_runtime_start)
 FRT_GOMP_ULL_START3(GOMP_loop_ull_maybe_nonmonotonic_runtime_start)
 FRT_GOMP_ULL_START3(GOMP_loop_ull_ordered_runtime_start)
+
+// gcc's combined `parallel` + loop: the region's function runs on this thread inside the real
+// entry point, so every frame below this one is the encountering implicit task's
+// (tls_gomp_combined_frame).
+namespace {
+template <class Real, class... Args> void gomp_combined_loop(Real real, Args... args) {
+    if (real == nullptr) return;
+    const u64 saved = tls_gomp_combined_frame;
+    tls_gomp_combined_frame = reinterpret_cast<u64>(__builtin_frame_address(0));
+    real(args...);
+    tls_gomp_combined_frame = saved;
+}
+} // namespace
+#define FRT_GOMP_PARALLEL_LOOP(name)                                                               \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, void (*)(void (*)(void*), void*, unsigned, long, long, long,      \
+                                          long, unsigned));                                        \
+    }                                                                                              \
+    FRT_EXPORT void name(void (*fn)(void*), void* data, unsigned threads, long s, long e,          \
+                         long inc, long chunk, unsigned flags) {                                   \
+        gomp_combined_loop(REAL(name), fn, data, threads, s, e, inc, chunk, flags);                \
+    }
+#define FRT_GOMP_PARALLEL_LOOP_RUNTIME(name)                                                       \
+    namespace {                                                                                    \
+    FRT_DECLARE_REAL_TYPED(name, void (*)(void (*)(void*), void*, unsigned, long, long, long,      \
+                                          unsigned));                                              \
+    }                                                                                              \
+    FRT_EXPORT void name(void (*fn)(void*), void* data, unsigned threads, long s, long e,          \
+                         long inc, unsigned flags) {                                               \
+        gomp_combined_loop(REAL(name), fn, data, threads, s, e, inc, flags);                       \
+    }
+FRT_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_static)
+FRT_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
+FRT_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_guided)
+FRT_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic)
+FRT_GOMP_PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
+FRT_GOMP_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
+FRT_GOMP_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
+FRT_GOMP_PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 
 // The OpenMP 5.0 generic start (schedule passed at run time; static ones hand out chunks too,
 // harmless: a chunk is a legal split of the implicit task).
