@@ -141,6 +141,11 @@ struct TaskGroup {
     }
 };
 
+// Explicit tasks generated outside every parallel region (by the initial task or its
+// descendants, bound to the implicit parallel region, a team of one): a barrier there completes
+// them all (OpenMP 5.1 2.19.2), as a team's barrier completes the team's tasks.
+std::atomic<PidNode*> g_initial_team_tasks{nullptr};
+
 // A parallel region or a league of teams: its implicit tasks get the pids [base, base +
 // requested). The runtime may form fewer (a thread limit, a host league on few cores): at the
 // end of the region the pids no implicit task took are declared as empty implicit tasks, so
@@ -917,6 +922,16 @@ void on_task_create(ompt_data_t* encountering, const ompt_frame_t*, ompt_data_t*
         task->member_of = parent->group ? parent->group : parent->member_of;
         push(parent->children, task->pid);
         task->as_child = parent->children;
+        if (task->team == 0) {
+            if (PidNode* n = g_nodes.get()) {
+                n->pid = task->pid;
+                n->detachable = tls_creating_detachable;
+                PidNode* head = g_initial_team_tasks.load(std::memory_order_relaxed);
+                do {
+                    n->next = head;
+                } while (!g_initial_team_tasks.compare_exchange_weak(head, n));
+            }
+        }
     }
     task->detachable = tls_creating_detachable;
     tls_creating_detachable = false;
@@ -1033,7 +1048,14 @@ void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint, omp
     if (task == nullptr) {
         return;
     }
-    if (is_barrier(kind)) {
+    if (is_barrier(kind) && task->kind == TaskKind::Initial && endpoint == ompt_scope_end) {
+        // a barrier outside every parallel region: its team of one has no barrier object
+        emit_switch(t, task->active);
+        PidNode* generated = g_initial_team_tasks.exchange(nullptr);
+        join_list(t, generated, pc);
+        join_list(nullptr, task->children, nullptr);
+        ++task->dep_generation;
+    } else if (is_barrier(kind)) {
         // The end of the barrier that ends a region comes late or never for the workers
         // (LLVM reports it at the next region, with no parallel data): the join at
         // parallel-end orders what follows; nothing to record then.
