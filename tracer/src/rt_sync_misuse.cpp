@@ -41,6 +41,12 @@ void barrier_wait_left(u32 slot) {
     g_waits_inside.fetch_sub(1, std::memory_order_release);
 }
 
+void barrier_waits_after_fork() {
+    for (std::atomic<u64>& slot : g_wait_slots)
+        slot.store(0, std::memory_order_relaxed);
+    g_waits_inside.store(0, std::memory_order_relaxed);
+}
+
 void freed_range_written(ThreadState* t, u64 pc, u64 lo, u64 size) {
     if (g_waits_inside.load(std::memory_order_relaxed) == 0) {
         library_access(t, pc, reinterpret_cast<const void*>(lo), size, true);

@@ -45,6 +45,8 @@ FRT_INLINE u64 barrier_round_key(u32 incarnation, u64 episode) {
 inline constexpr u32 kNoSlot = ~0u;
 u32 barrier_wait_entered(u64 address);
 void barrier_wait_left(u32 slot);
+// In the child of fork(): only the forking thread exists, and it is in no barrier wait.
+void barrier_waits_after_fork();
 
 // The write of [lo, lo + size) that a free or munmap at pc makes: the bytes of a barrier with a
 // thread inside its wait are left out of it, and a misuse (kMisuseFreeWaiters) is recorded for
