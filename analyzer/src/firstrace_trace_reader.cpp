@@ -239,6 +239,8 @@ class TraceBuilder {
                 rename(b.pid);
             for (HeapBlock& b : trace_.heap_blocks)
                 rename(b.process);
+            for (Misuse& m : trace_.misuses)
+                rename(m.process);
             for (StorageStart& b : storage_starts_)
                 rename(b.process);
             for (LifetimeAcquires& a : lifetime_acquires_)
@@ -911,6 +913,10 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "omp-doacross";
                 break;
+            case fmt::kObjBarrierExits:
+                o.kind = SyncObjectKind::Other;
+                prefix = "barrier-exits";
+                break;
             default:
                 throw InputError(file, 0,
                                  "unknown synchronization object class " + std::to_string(cls));
@@ -1234,6 +1240,37 @@ class TraceBuilder {
             trace_.heap_blocks.push_back(b);
             return true;
         }
+        case fmt::kRecMisuse: {
+            RawProcess& p = current(file, at);
+            const std::uint8_t kind = need_byte(r);
+            const std::uint8_t cls = need_byte(r);
+            const std::uint64_t address = need(r);
+            const std::uint64_t pc = need(r);
+            Misuse m;
+            m.context = context(r);
+            switch (kind) {
+            case fmt::kMisuseInitWaiters:
+                m.kind = MisuseKind::InitWithWaiters;
+                break;
+            case fmt::kMisuseDestroyWaiters:
+                m.kind = MisuseKind::DestroyWithWaiters;
+                break;
+            case fmt::kMisuseFreeWaiters:
+                m.kind = MisuseKind::FreeWithWaiters;
+                break;
+            default:
+                throw InputError(file, 0,
+                                 "unknown misuse kind " + std::to_string(kind) +
+                                     " at record offset " + std::to_string(at));
+            }
+            m.object =
+                std::string(cls == fmt::kObjBarrier ? "barrier" : "object") + "@" + hex(address);
+            m.process = current_;
+            m.event = static_cast<std::uint32_t>(p.events.size());
+            m.location = location(pc);
+            trace_.misuses.push_back(std::move(m));
+            return true;
+        }
         case fmt::kRecBenign: {
             const std::uint64_t address = need(r);
             const std::uint64_t size = need(r);
@@ -1528,6 +1565,8 @@ TraceBuilder::CutSummary TraceBuilder::cut_consistently() {
     }
     std::erase_if(trace_.heap_blocks,
                   [&](const HeapBlock& b) { return b.process < n && b.event > keep[b.process]; });
+    std::erase_if(trace_.misuses,
+                  [&](const Misuse& m) { return m.process < n && m.event > keep[m.process]; });
     return summary;
 }
 

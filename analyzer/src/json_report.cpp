@@ -194,6 +194,21 @@ void write_json_report(std::ostream& out, const ReportModel& model) {
         w.end_object();
     }
     w.end_array();
+    // Misuses of synchronization objects (undefined behaviour, never counted as races).
+    w.key("misuses").begin_array();
+    for (const ReportMisuse& m : model.misuses) {
+        w.newline();
+        w.begin_object();
+        w.key("kind").value(m.kind);
+        w.key("object").value(m.object);
+        w.key("thread").value(m.thread);
+        w.key("description").value(misuse_text(m));
+        if (model.runs > 1) w.key("run").value(m.run);
+        w.key("at");
+        write_stack(w, m.at);
+        w.end_object();
+    }
+    w.end_array();
     w.end_object();
     w.flush();
     out << "\n";

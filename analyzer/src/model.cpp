@@ -6,6 +6,18 @@
 
 namespace firstrace {
 
+const char* to_string(MisuseKind kind) {
+    switch (kind) {
+    case MisuseKind::InitWithWaiters:
+        return "init-with-waiters";
+    case MisuseKind::DestroyWithWaiters:
+        return "destroy-with-waiters";
+    case MisuseKind::FreeWithWaiters:
+        return "free-with-waiters";
+    }
+    return "misuse";
+}
+
 const char* to_string(SyncObjectKind kind) {
     switch (kind) {
     case SyncObjectKind::Lock:

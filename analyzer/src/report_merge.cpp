@@ -57,6 +57,11 @@ ReportModel merge_report_models(const std::vector<ReportModel>& runs,
             out.partitions.push_back(std::move(copy));
             partitions = std::max(partitions, p.id + 1);
         }
+        for (const ReportMisuse& misuse : m.misuses) {
+            ReportMisuse copy = misuse;
+            copy.run = k;
+            out.misuses.push_back(std::move(copy));
+        }
         race_base += races;
         partition_base += partitions;
     }

@@ -180,7 +180,27 @@ ReportModel make_report_header(const Trace& trace, const AnalysisResult& result)
     model.ordering = result.ordering;
     model.truncated = trace.truncated;
     model.counts = result.counts;
+    for (const Misuse& m : trace.misuses) {
+        ReportMisuse r;
+        r.kind = to_string(m.kind);
+        r.object = m.object;
+        if (m.process < trace.processes.size()) r.thread = trace.processes[m.process].name;
+        r.at = make_report_stack(trace, m.location, m.context);
+        model.misuses.push_back(std::move(r));
+    }
     return model;
+}
+
+std::string misuse_text(const ReportMisuse& misuse) {
+    const std::string object = misuse.object.substr(0, misuse.object.find('@'));
+    const std::string call = object == "barrier" ? "pthread_barrier_" : object + " ";
+    if (misuse.kind == "init-with-waiters")
+        return call + "init of " + misuse.object + " while threads are blocked on it";
+    if (misuse.kind == "destroy-with-waiters")
+        return call + "destroy of " + misuse.object + " while threads are blocked on it";
+    if (misuse.kind == "free-with-waiters")
+        return "memory freed holding " + misuse.object + " while threads are blocked on it";
+    return misuse.kind + " of " + misuse.object;
 }
 
 } // namespace firstrace

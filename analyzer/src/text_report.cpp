@@ -128,6 +128,39 @@ void write_site(std::ostream& out, const Style& st, const ReportModel& model, co
             << printable_text(ordering_text(*site.example_ordered_after, 4)) << st.reset() << "\n";
 }
 
+// Misuses of synchronization objects (POSIX: undefined behaviour), apart from the races and
+// never counted as one: what the program did, the thread and the call's stack.
+void write_misuses(std::ostream& out, const Style& st, const ReportModel& model,
+                   const TextReportOptions& options) {
+    if (model.misuses.empty()) return;
+    const std::size_t n = model.misuses.size();
+    out << "\n"
+        << st.bold() << n << (n == 1 ? " misuse" : " misuses")
+        << " of synchronization objects (undefined behaviour, not data races):" << st.reset()
+        << "\n";
+    std::size_t shown = 0;
+    for (const ReportMisuse& m : model.misuses) {
+        if (shown++ == options.max_sites) {
+            out << "  … and " << n - options.max_sites << " more (--format json lists them)\n";
+            break;
+        }
+        out << "  " << st.yellow() << printable_text(misuse_text(m)) << st.reset() << "\n    by "
+            << printable_text(m.thread);
+        if (!m.at.headline.function.empty())
+            out << " in " << printable_text(short_function(m.at.headline.function));
+        out << " at " << st.blue()
+            << printable_text(location_key(m.at.headline.file, m.at.headline.line)) << st.reset();
+        if (model.runs > 1) out << " (run " << m.run + 1 << ")";
+        out << "\n";
+        std::size_t k = 0;
+        for (; k < m.at.frames.size() && k < options.max_frames; ++k)
+            write_frame(out, st, k, m.at.frames[k], m.at.frames[k] == m.at.headline);
+        if (k < m.at.frames.size())
+            out << "      " << st.dim() << "… " << m.at.frames.size() - k << " more frames"
+                << st.reset() << "\n";
+    }
+}
+
 } // namespace
 
 void write_text_report(std::ostream& out, const ReportModel& model,
@@ -145,7 +178,11 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
     out << "; " << c.feasible << " feasible, " << c.feasible_ec << " feasible-ec, " << c.unvalidated
         << " unvalidated; " << c.tangles << (c.tangles == 1 ? " tangle; " : " tangles; ")
         << c.partitions << (c.partitions == 1 ? " partition, " : " partitions, ")
-        << c.first_partitions << " first\n";
+        << c.first_partitions << " first";
+    if (!model.misuses.empty())
+        out << "; " << model.misuses.size() << (model.misuses.size() == 1 ? " misuse" : " misuses")
+            << " of synchronization objects";
+    out << "\n";
     if (model.merged_runs.empty())
         out << "(" << to_string(model.ordering) << " ordering, " << printable_text(model.trace_path)
             << (model.truncated ? ", TRUNCATED trace" : "") << ")\n";
@@ -155,6 +192,7 @@ void write_text_report(std::ostream& out, const ReportModel& model, ListedRaceSi
     // Only the races the report lists: first partitions and validated races. The others are
     // counted (they may be artifacts of the listed ones, thesis ch. 8).
     const std::size_t later_unvalidated = listed.later_unvalidated;
+    write_misuses(out, st, model, options);
     if (listed.sites.empty() && listed.unlisted_sites == 0 && later_unvalidated == 0) {
         out << "\nNo apparent data races.\n";
         return;

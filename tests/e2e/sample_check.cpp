@@ -6,6 +6,10 @@
 //   // FIRST-VARIABLE: name   a first-partition race is reported on that variable by name
 //   // RACE-IF-OPTIMIZED: why  the line may take part in races at -O1/-O2 only: the compiler
 //                            moved another line's racy access here (at -O0 it must not race)
+//   // MISUSE    the line misuses a synchronization object (init, destroy or free of a barrier
+//                threads are blocked on): the analysis lists a misuse there, and lists none on
+//                an unmarked line (misuses are never races)
+//   // MISUSE?   the line may show a misuse, depending on the run
 //   // PROCESS-TRACES: n    the recording holds the traces of n processes (the program, its
 //                          fork children, the instrumented programs it exec'd): the analysis
 //                          is then `{"runs": [...]}`, one run per process, checked together
@@ -38,7 +42,7 @@ namespace {
 using boost::property_tree::ptree;
 
 struct Markers {
-    std::set<int> race, maybe, artifact, if_optimized;
+    std::set<int> race, maybe, artifact, if_optimized, misuse, maybe_misuse;
     std::vector<std::string> first_variables;
     int min_threads = 0; // `// MIN-THREADS: n` (OpenMP): smaller teams need not show the races
     int process_traces = 1;
@@ -60,6 +64,10 @@ Markers read_markers(const std::string& path) {
             m.race.insert(n);
         else if (text.find("// ARTIFACT") != std::string::npos)
             m.artifact.insert(n);
+        if (text.find("// MISUSE?") != std::string::npos)
+            m.maybe_misuse.insert(n);
+        else if (text.find("// MISUSE") != std::string::npos)
+            m.misuse.insert(n);
         if (const auto at = text.find("// MIN-THREADS: "); at != std::string::npos)
             m.min_threads = std::atoi(text.c_str() + at + 16);
         if (const auto at = text.find("// PROCESS-TRACES: "); at != std::string::npos)
@@ -136,7 +144,7 @@ int main(int argc, char** argv) {
         failures.push_back("the recording has " + std::to_string(runs.size()) +
                            " process traces, not " + std::to_string(markers.process_traces));
 
-    std::set<int> first_seen, shown_seen, all_seen;
+    std::set<int> first_seen, shown_seen, all_seen, misuse_seen;
     std::set<std::string> first_variables;
     std::size_t races = 0;
     for (const ptree* run : runs) {
@@ -147,6 +155,13 @@ int main(int argc, char** argv) {
         if (const auto parts = run->get_child_optional("partitions"))
             for (const auto& [_, p] : *parts)
                 if (p.get<bool>("first", false)) first_partitions.insert(p.get<std::string>("id"));
+        if (const auto misuses = run->get_child_optional("misuses"))
+            for (const auto& [_, m] : *misuses) {
+                const std::string file =
+                    std::filesystem::path(m.get<std::string>("at.file", "")).filename().string();
+                const int line = m.get<int>("at.line", 0);
+                if (file == sample_file && !(optimized && line == 0)) misuse_seen.insert(line);
+            }
         const auto list = run->get_child_optional("races");
         if (!list) continue;
         for (const auto& [_, race] : *list) {
@@ -189,7 +204,7 @@ int main(int argc, char** argv) {
     }
     std::cout << label << ": " << races
               << " apparent races; first-partition lines: " << join(first_seen)
-              << "; all: " << join(all_seen) << "\n";
+              << "; all: " << join(all_seen) << "; misuses: " << join(misuse_seen) << "\n";
 
     if (!markers.racy()) {
         if (races > 0)
@@ -221,6 +236,12 @@ int main(int argc, char** argv) {
             if (!first_variables.count(v))
                 failures.push_back("no first-partition race on variable " + v);
     }
+    for (int l : markers.misuse)
+        if (!misuse_seen.count(l))
+            failures.push_back("line " + std::to_string(l) + " (// MISUSE) shows no misuse");
+    for (int l : misuse_seen)
+        if (!markers.misuse.count(l) && !markers.maybe_misuse.count(l))
+            failures.push_back("line " + std::to_string(l) + " shows a misuse but is not marked");
     for (const auto& f : failures)
         std::cout << label << ": " << f << "\n";
     return failures.empty() ? 0 : 1;

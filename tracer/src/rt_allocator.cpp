@@ -50,6 +50,7 @@
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
 #include "rt_stdio.hpp"
+#include "rt_sync_misuse.hpp"
 
 using namespace frt;
 namespace fmt = firstrace::format;
@@ -120,7 +121,7 @@ void heap_free(void* p, u64 pc) {
     const u64 size = malloc_usable_size(p);
     if (!freed_by_library_thread(t, call_pc) && !freed_by_loader(call_pc) &&
         !tls_library_owns_blocks)
-        library_access(t, pc, p, size, true);
+        freed_range_written(t, pc, lo, size); // rt_sync_misuse.hpp: blocked barriers aside
     record_free(t, lo, lo + size, pc);
 }
 

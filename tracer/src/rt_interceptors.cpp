@@ -21,7 +21,8 @@
 //                    sem_init starts a new incarnation of the object (fresh counters) and
 //                    records the initial value, carried by every semaphore event.
 //   barrier          wait: BarrierArrive(episode) before, BarrierDepart(episode) after, episode
-//                    = arrival number / count.
+//                    = arrival number / count. An init or destroy while a round is in
+//                    progress is a misuse (rt_sync_misuse.hpp), not a write of the barrier.
 //   fork / join      Fork(child pid) in the parent after pthread_create succeeded; the child's
 //                    first record declares it with its parent; Join(child pid) after join.
 //   heap blocks      see rt_allocator.cpp.
@@ -43,6 +44,7 @@
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
+#include "rt_sync_misuse.hpp"
 #include "rt_thread_registry.hpp"
 #include "rt_thread_start_args.hpp"
 
@@ -535,8 +537,11 @@ FRT_EXPORT int pthread_cond_destroy(pthread_cond_t* c) {
     return REAL(pthread_cond_destroy)(c);
 }
 FRT_EXPORT int pthread_barrier_destroy(pthread_barrier_t* b) {
-    sync_object_written(FRT_CALLER(), b);
-    return REAL(pthread_barrier_destroy)(b);
+    const u64 pc = FRT_CALLER();
+    if (in_openmp_runtime(pc)) return REAL(pthread_barrier_destroy)(b);
+    InterceptorScope scope(enter_call(pc));
+    if (!scope) return REAL(pthread_barrier_destroy)(b);
+    return barrier_destroy(scope, b, pc, REAL(pthread_barrier_destroy)); // rt_sync_misuse.hpp
 }
 FRT_EXPORT int sem_destroy(sem_t* s) {
     sync_object_written(FRT_CALLER(), s);
@@ -736,15 +741,32 @@ FRT_EXPORT int pthread_cond_broadcast(pthread_cond_t* c) {
 
 // --- barriers ------------------------------------------------------------------------------------
 
+// An init while threads are blocked in a round of the barrier (rt_sync_misuse.hpp) is a misuse,
+// recorded instead of the write of the barrier.
 FRT_EXPORT int pthread_barrier_init(pthread_barrier_t* b, const pthread_barrierattr_t* attr,
                                     unsigned count) {
-    sync_object_written(FRT_CALLER(), b);
+    const u64 pc = FRT_CALLER();
+    bool in_progress = false;
+    if (ObjEntry* o = g_state.load() == RtState::Ready ? find_object(fmt::kObjBarrier, b) : nullptr;
+        o != nullptr) {
+        spin_lock(o->spin);
+        in_progress = barrier_round_in_progress(o);
+        spin_unlock(o->spin);
+    }
+    if (!in_progress) {
+        sync_object_written(pc, b);
+    } else if (InterceptorScope scope(enter_call(pc)); scope && !in_openmp_runtime(pc)) {
+        emit_misuse(scope.thread(), fmt::kMisuseInitWaiters, fmt::kObjBarrier,
+                    reinterpret_cast<u64>(b), pc);
+    }
     const int r = REAL(pthread_barrier_init)(b, attr, count);
     if (r == 0 && g_state.load() == RtState::Ready) {
         ObjEntry* o = object(fmt::kObjBarrier, b);
+        spin_lock(o->spin);
         o->extra.store(count);
         o->counter.store(0);
         o->incarnation.fetch_add(1);
+        spin_unlock(o->spin);
     }
     return r;
 }
@@ -759,12 +781,18 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     const u64 c0 = now();
     close_computation(t, c0);
     ObjEntry* o = object(fmt::kObjBarrier, b);
+    // The arrival is taken under the entry's spin lock, with the count and incarnation it
+    // belongs to (an init or destroy reads them together: rt_sync_misuse.hpp).
+    spin_lock(o->spin);
     const i64 count = o->extra.load();
     const u32 inc = o->incarnation.load();
     const u64 arrival = o->counter.fetch_add(1);
+    spin_unlock(o->spin);
     const u64 episode = count > 0 ? arrival / static_cast<u64>(count) : arrival;
     record(t, fmt::kOpBarrierArrive, fmt::kObjBarrier, b, episode, c0, pc, count, inc);
+    const u32 slot = barrier_wait_entered(reinterpret_cast<u64>(b)); // for a free meanwhile
     const int r = scope.outside([&] { return real(b); });
+    barrier_wait_left(slot);
     // Leaving the wait reads the barrier again, before this thread is ordered after the other
     // arrivals: a pthread_barrier_destroy by the serial thread races with another thread's
     // return from the same wait (POSIX: undefined while a thread is still in the wait;
@@ -773,6 +801,7 @@ FRT_EXPORT int pthread_barrier_wait(pthread_barrier_t* b) {
     const u64 c1 = now();
     close_computation(t, c1);
     record(t, fmt::kOpBarrierDepart, fmt::kObjBarrier, b, episode, c1, pc, count, inc);
+    barrier_departed(t, b, o, inc, episode, pc); // a destroy may wait for this round
     return r;
 }
 

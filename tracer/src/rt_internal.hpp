@@ -340,6 +340,9 @@ void thread_finish(ThreadState* t);                        // End record, flush,
 void emit_name(ThreadState* t, u32 pid, const char* name); // kRecName
 // kRecAlloc: the current process got [address, address + size) from the allocator at pc.
 void emit_alloc(ThreadState* t, u64 address, u64 size, u64 pc);
+// kRecMisuse: the current process misused synchronization object `object` of class `cls` at pc
+// (format::MisuseKind `kind`; rt_sync_misuse.hpp).
+void emit_misuse(ThreadState* t, u8 kind, u8 cls, u64 object, u64 pc);
 // kRecBenign: races on [address, address + size) are declared benign.
 void emit_benign(ThreadState* t, u64 address, u64 size);
 // Logical processes (rt_openmp.cpp): declare a new process and make it current, or make an
@@ -355,8 +358,10 @@ void emit_varints(ThreadState* t, u8 type, const u64* values, u32 count);
 struct ObjEntry {
     std::atomic<u64> key;
     std::atomic<u64> counter;      // the object's order of operations
-    std::atomic<u64> counter2;     // semaphores: completed waits
-    std::atomic<u64> last_release; // atomics: changes whenever a release sequence does
+    std::atomic<u64> counter2;     // semaphores: completed waits; barriers: departures of the
+                                   // round a destroy waits for (rt_sync_misuse.hpp)
+    std::atomic<u64> last_release; // atomics: changes whenever a release sequence does;
+                                   // barriers: the round a destroy waits for (0: none)
     std::atomic<u32> spin;
     std::atomic<u32> incarnation; // bumped by sem_init: a fresh object at the same address;
                                   // atomics: the number of the current release sequence

@@ -40,6 +40,7 @@
 #include "rt_real.hpp"
 #include "rt_record.hpp"
 #include "rt_reuse_ordering.hpp"
+#include "rt_sync_misuse.hpp"
 #include "rt_system.hpp"
 
 using namespace frt;
@@ -103,7 +104,7 @@ FRT_EXPORT int munmap(void* address, size_t length) {
         scope && unmaps_something(reinterpret_cast<u64>(address), length)) {
         ThreadState* t = scope.thread();
         const u64 lo = reinterpret_cast<u64>(address);
-        library_access(t, pc, address, length, true);
+        freed_range_written(t, pc, lo, length); // rt_sync_misuse.hpp: blocked barriers aside
         record_free(t, lo, lo + length, pc);
     }
     if (auto real = REAL(munmap)) return real(address, length);

@@ -10,6 +10,7 @@
 #include "rt_real.hpp"
 #include "rt_record_buffer.hpp"
 #include "rt_spare_stream.hpp"
+#include "rt_sync_misuse.hpp"
 #include "rt_thread_registry.hpp"
 #include "rt_thread_start_args.hpp"
 #include "rt_tsan_settings.hpp"
@@ -26,6 +27,7 @@ u32 g_stack_depth = 64;
 void after_fork_in_child() {
     own_descriptors_after_fork();
     sync_objects_after_fork();
+    barrier_waits_after_fork(); // rt_sync_misuse.hpp
     start_args_after_fork();
     ThreadState* self = tls_state;
     const bool traced = g_state.load(std::memory_order_acquire) == RtState::Ready && !finalized() &&

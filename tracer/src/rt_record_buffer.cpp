@@ -140,6 +140,18 @@ void emit_alloc(ThreadState* t, u64 address, u64 size, u64 pc) {
     }
 }
 
+void emit_misuse(ThreadState* t, u8 kind, u8 cls, u64 object, u64 pc) {
+    if (begin_record(t)) {
+        put_byte(t, firstrace::format::kRecMisuse);
+        put_byte(t, kind);
+        put_byte(t, cls);
+        put(t, object);
+        put(t, pc);
+        put_current_context(t);
+        end_record(t);
+    }
+}
+
 void emit_benign(ThreadState* t, u64 address, u64 size) {
     if (begin_record(t)) {
         put_byte(t, firstrace::format::kRecBenign);

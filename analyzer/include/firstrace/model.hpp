@@ -183,6 +183,25 @@ std::string describe_within(const std::vector<DataType>& types, std::string name
                             std::uint32_t type, std::uint64_t lo, std::uint64_t hi,
                             std::uint64_t size);
 
+// A misuse of a synchronization object (tracer kRecMisuse; tracer/src/rt_sync_misuse.hpp):
+// POSIX leaves its results undefined, and it is no data race: reports show it apart from races
+// and never count it as one.
+enum class MisuseKind : std::uint8_t {
+    InitWithWaiters,    // init of an object threads are blocked on
+    DestroyWithWaiters, // destroy of an object threads are blocked on
+    FreeWithWaiters,    // free / munmap of memory holding an object threads are blocked on
+};
+// "init-with-waiters", "destroy-with-waiters", "free-with-waiters" (JSON).
+const char* to_string(MisuseKind kind);
+struct Misuse {
+    MisuseKind kind = MisuseKind::InitWithWaiters;
+    std::uint32_t process = kNone;
+    std::uint32_t event = kNone; // the index the process's next event got
+    std::string object;          // "barrier@0x..."
+    std::uint32_t location = kNone;
+    std::uint32_t context = kNone;
+};
+
 struct Trace {
     std::string path;                      // what was read, for messages
     std::string format;                    // "std" or "firstrace"
@@ -203,8 +222,9 @@ struct Trace {
     // they were allocated per process.
     std::vector<OsThread> os_threads;
     std::vector<HeapBlock> heap_blocks;
-    bool has_clock = false; // clock_start/clock_finish are meaningful (complete ordering)
-    bool truncated = false; // the program did not finish writing the trace
+    std::vector<Misuse> misuses; // in the order the reader met them
+    bool has_clock = false;      // clock_start/clock_finish are meaningful (complete ordering)
+    bool truncated = false;      // the program did not finish writing the trace
     std::string truncation_reason;
 
     std::size_t event_count() const;

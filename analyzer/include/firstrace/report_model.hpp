@@ -110,6 +110,18 @@ struct ReportRace {
     std::uint32_t run = 0; // merged models (merge_report_models): index of the race's run
 };
 
+// A misuse of a synchronization object (Trace::misuses): shown apart from the races.
+struct ReportMisuse {
+    std::string kind;      // "init-with-waiters", "destroy-with-waiters", "free-with-waiters"
+    std::string object;    // "barrier@0x..."
+    std::string thread;    // process name
+    ReportStack at;        // where the program made the call
+    std::uint32_t run = 0; // merged models: index of the run
+    friend bool operator==(const ReportMisuse&, const ReportMisuse&) = default;
+};
+// "pthread_barrier_init while threads are blocked on it" and the like, for text-like formats.
+std::string misuse_text(const ReportMisuse& misuse);
+
 struct ReportPartition {
     std::uint32_t id = 0;
     bool first = false;
@@ -124,7 +136,8 @@ struct ReportModel {
     AnalysisCounts counts;
     std::vector<ReportRace> races;
     std::vector<ReportPartition> partitions;
-    std::uint32_t runs = 1; // runs merged into this model
+    std::vector<ReportMisuse> misuses; // misuses of synchronization objects (never races)
+    std::uint32_t runs = 1;            // runs merged into this model
     // Merged models: one line per run, "run 2: app.trace-2 (complete ordering)".
     std::vector<std::string> merged_runs;
 };

@@ -55,6 +55,9 @@
 //                 (its firstprivate copies; written by the creator just before it forks the
 //                 task), or the task's copy of a task reduction item (written by the task);
 //                 the runtime reuses it for later tasks
+//   kRecMisuse    b kind (MisuseKind), b object class, object address, pc, context -- the current
+//                 process misused a synchronization object at pc (POSIX: undefined behaviour,
+//                 not a data race): the object's bytes are no access of that call
 // context = depth, depth x pc (outermost call site first). pc = a return address.
 #pragma once
 
@@ -112,6 +115,14 @@ enum RecordType : std::uint8_t {
     kRecOsThread = 10,
     kRecPrivate = 11,
     kRecTaskBlock = 12,
+    kRecMisuse = 14, // b kind, b class, object, pc, context -- misuse of a synchronization object
+};
+
+// What a kRecMisuse record says the program did (tracer/src/rt_sync_misuse.cpp).
+enum MisuseKind : std::uint8_t {
+    kMisuseInitWaiters = 1,    // init of an object that threads are blocked on
+    kMisuseDestroyWaiters = 2, // destroy of an object that threads are blocked on
+    kMisuseFreeWaiters = 3,    // free / munmap of memory holding an object threads are blocked on
 };
 
 // What a process of kRecProcess is (DESIGN "Model": a logical thread of control).
@@ -174,6 +185,9 @@ enum ObjectClass : std::uint8_t {
     kObjOmpTaskDone = 22, // completion of a task with dependences: object = task pid
     kObjOmpMutexSet = 23, // mutexinoutset dependences: object = address, incarnation = parent
     kObjOmpDoacross = 24, // one iteration of a doacross loop: depend(source) -> depend(sink)
+    // 40-49: lifetimes of synchronization objects (tracer/src/rt_sync_misuse.cpp).
+    kObjBarrierExits = 40, // the departures of a barrier round that a destroy waited for:
+                           // each departure Acquire+Release (a chain), the destroy Acquire
 };
 
 // Access-site flags on the wire: the model's AccessFlags values.
