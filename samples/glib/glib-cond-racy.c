@@ -1,5 +1,7 @@
 // glib-cond where the producer fills each slot after publishing it (count and signal under the
-// mutex, then the slot outside): the consumer may read the slot before it is written.
+// mutex, then the slot outside): the consumer may read the slot before it is written. The
+// producer waits until the consumer took the first batch before it sends the second: the last
+// slot of each batch is read unordered with its write in every run.
 #include <glib.h>
 #include <stdio.h>
 
@@ -7,6 +9,9 @@
 
 static GMutex mutex;
 static GCond nonempty;
+static GMutex drain_lock; /* another mutex: the hand-back orders no slot */
+static GCond drained;     /* the consumer took the first batch */
+static int first_batch_taken;
 static int slots[2 * COUNT];
 static int produced;
 
@@ -19,6 +24,10 @@ static gpointer consumer(gpointer arg) {
         g_mutex_unlock(&mutex);
         *sum += slots[taken]; // RACE
     }
+    g_mutex_lock(&drain_lock);
+    first_batch_taken = 1;
+    g_cond_signal(&drained);
+    g_mutex_unlock(&drain_lock);
     for (int taken = COUNT; taken < 2 * COUNT; ++taken) {
         g_mutex_lock(&mutex);
         while (produced <= taken)
@@ -41,6 +50,12 @@ static gpointer producer(gpointer arg) {
         g_mutex_unlock(&mutex);
         if (i % 10 == 9) g_usleep(1000); /* the consumer reads the slot meanwhile */
         slots[i] = i * 3; /* filled after it was published */ // RACE
+        if (i == COUNT - 1) {
+            g_mutex_lock(&drain_lock);
+            while (!first_batch_taken)
+                g_cond_wait(&drained, &drain_lock);
+            g_mutex_unlock(&drain_lock);
+        }
     }
     return NULL;
 }

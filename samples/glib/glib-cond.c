@@ -1,6 +1,7 @@
 // A hand-off through a GMutex and a GCond (futex words inside libglib, not instrumented): the
 // producer fills a slot and publishes it under the mutex with g_cond_signal; the consumer waits
-// with g_cond_wait, then with g_cond_wait_until for a second batch sent with g_cond_broadcast.
+// with g_cond_wait, then with g_cond_wait_until for a second batch sent with g_cond_broadcast
+// once the consumer said (through a second GMutex and GCond) that it took the first.
 #include <glib.h>
 #include <stdio.h>
 
@@ -8,6 +9,9 @@
 
 static GMutex mutex;
 static GCond nonempty;
+static GMutex drain_lock; /* another mutex: the hand-back orders no slot */
+static GCond drained;     /* the consumer took the first batch */
+static int first_batch_taken;
 static int slots[2 * COUNT];
 static int produced;
 
@@ -20,6 +24,10 @@ static gpointer consumer(gpointer arg) {
         g_mutex_unlock(&mutex);
         *sum += slots[taken];
     }
+    g_mutex_lock(&drain_lock);
+    first_batch_taken = 1;
+    g_cond_signal(&drained);
+    g_mutex_unlock(&drain_lock);
     for (int taken = COUNT; taken < 2 * COUNT; ++taken) {
         g_mutex_lock(&mutex);
         while (produced <= taken)
@@ -42,6 +50,12 @@ static gpointer producer(gpointer arg) {
             g_cond_broadcast(&nonempty);
         g_mutex_unlock(&mutex);
         if (i % 10 == 9) g_usleep(1000);
+        if (i == COUNT - 1) {
+            g_mutex_lock(&drain_lock);
+            while (!first_batch_taken)
+                g_cond_wait(&drained, &drain_lock);
+            g_mutex_unlock(&drain_lock);
+        }
     }
     return NULL;
 }
