@@ -150,6 +150,12 @@ struct ThreadState {
     u32 ignore_writes_depth;
     u32 ignore_sync_depth;
 
+    // Nonzero while an interceptor of a library's synchronization API runs the real call and
+    // models it on the library's own object (rt_glib.cpp: GRecMutex and GRWLock, which libglib
+    // implements with pthread objects of its own): the pthread interceptors that call reaches
+    // pass through (sync_modelled_above). Lifted in signal handlers (rt_signals.cpp).
+    u32 sync_modelled_above;
+
     // Robust mutexes the thread holds (rt_robust_mutex.cpp): released at its end.
     const void* robust_held[4];
     u32 robust_count;
@@ -192,6 +198,12 @@ FRT_INLINE ThreadState* enter() {
     if (t == nullptr || t->guard != 0) return nullptr;
     t->guard = 1;
     return t;
+}
+// The calling thread's pthread lock call is made by a library whose own API call the runtime
+// models (ThreadState::sync_modelled_above): the pthread interceptor passes it through.
+FRT_INLINE bool sync_modelled_above() {
+    const ThreadState* t = tls_state;
+    return t != nullptr && t->sync_modelled_above != 0;
 }
 // Runs the handlers of the signals deferred while t was inside the runtime (guard released).
 void run_deferred_signals(ThreadState* t);
