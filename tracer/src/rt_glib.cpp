@@ -49,7 +49,8 @@
 //                    acquires after it returned.
 //
 // Not modelled: the GMainContext hand-offs (g_idle_add, g_timeout_add, g_main_context_invoke,
-// g_source_attach from another thread to a loop's dispatch), GThreadPool's sort function, and
+// g_source_attach from another thread to a loop's dispatch; the loop's eventfd wakeup orders
+// some of them, rt_fd.cpp), GThreadPool's sort function, and
 // GLib's deprecated GStaticMutex / GStaticRecMutex / GStaticRWLock. GThread: g_thread_new and
 // g_thread_join reach pthread_create / pthread_join through libglib's PLT (interposed); the
 // thread's creation is recorded at the program's call of g_thread_new / g_thread_try_new.
@@ -748,9 +749,10 @@ void free_pool_record(PoolRecord* r) {
     spin_unlock(g_pool_records_lock);
 }
 
+// Ids of 56 bits: the object table's key puts the class above them (rt_sync_objects.cpp).
 u64 mix(u64 h, u64 v) {
     h ^= v + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
-    return h * 0xBF58476D1CE4E5B9ull;
+    return (h * 0xBF58476D1CE4E5B9ull) >> 8;
 }
 const void* pool_done(const PoolRecord* r) {
     return reinterpret_cast<const void*>(mix(reinterpret_cast<u64>(r), r->generation));
