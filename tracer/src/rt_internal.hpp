@@ -84,8 +84,14 @@ struct ThreadState {
     u32 depth;      // shadow stack depth (may exceed kMaxStack)
     u64 stack_hash; // hash of stack[0, min(depth, kMaxStack)): part of every site key
     u32 budget;     // accesses until the next look at the clock (periodic event split)
-    Site* table;    // kTableSize slots
-    u32* order;     // the slots used in the open event, in order of first access
+    // Nonzero while an interceptor of a library's synchronization API runs the real call and
+    // models it on the library's own object (rt_glib.cpp: GRecMutex and GRWLock, which libglib
+    // implements with pthread objects of its own): the pthread interceptors that call reaches
+    // pass through (sync_modelled_above). Lifted in signal handlers (rt_signals.cpp). Here, in
+    // the padding after `budget`: the pthread lock interceptors test it on every call.
+    u32 sync_modelled_above;
+    Site* table; // kTableSize slots
+    u32* order;  // the slots used in the open event, in order of first access
     char* arena;
     std::size_t arena_used;
     u64 stack[kMaxStack];
@@ -149,12 +155,6 @@ struct ThreadState {
     u32 ignore_reads_depth;
     u32 ignore_writes_depth;
     u32 ignore_sync_depth;
-
-    // Nonzero while an interceptor of a library's synchronization API runs the real call and
-    // models it on the library's own object (rt_glib.cpp: GRecMutex and GRWLock, which libglib
-    // implements with pthread objects of its own): the pthread interceptors that call reaches
-    // pass through (sync_modelled_above). Lifted in signal handlers (rt_signals.cpp).
-    u32 sync_modelled_above;
 
     // Robust mutexes the thread holds (rt_robust_mutex.cpp): released at its end.
     const void* robust_held[4];
