@@ -8,7 +8,8 @@ packages=(build-essential cmake ninja-build pkg-config
           libboost-graph-dev libboost-program-options-dev
           libsqlite3-dev sqlite3 libgtest-dev libgmock-dev
           libdw-dev libelf-dev libzstd-dev
-          qt6-base-dev libgl-dev clang libclang-rt-dev libomp-dev xvfb time)
+          qt6-base-dev libgl-dev clang libclang-rt-dev libomp-dev xvfb time
+          libglib2.0-dev)  # samples/glib: GLib's threading API (tests/e2e)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -893,6 +893,18 @@ class TraceBuilder {
                 o.kind = SyncObjectKind::Other;
                 prefix = "ipc";
                 break;
+            case fmt::kObjGLibBitLock:
+                o.kind = SyncObjectKind::Lock;
+                prefix = "glib-bit-lock";
+                break;
+            case fmt::kObjGLibPoolTask:
+                o.kind = SyncObjectKind::Other;
+                prefix = "glib-pool-task";
+                break;
+            case fmt::kObjGLibPoolDone:
+                o.kind = SyncObjectKind::Other;
+                prefix = "glib-pool";
+                break;
             case fmt::kObjOmpMutex:
                 o.kind = SyncObjectKind::Lock;
                 prefix = "omp-lock";

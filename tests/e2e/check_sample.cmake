@@ -3,7 +3,7 @@
 # sample_check.cpp for the markers). -DOPT=-O1/-O2 (the `e2e.opt.*` matrix) checks the markers
 # the same way, with the checker's rules for optimized line attribution (--opt).
 # Usage: cmake -DSAMPLE=x.c -DBIN=build/bin -DWORK=dir -DCOMPILER=gcc|clang -DCHECK=checker
-#              [-DREPORT_CHECK=checker] [-DOPT=-O0|-O1|-O2] -P check_sample.cmake
+#              [-DREPORT_CHECK=checker] [-DOPT=-O0|-O1|-O2] [-DEXTRA_FLAGS=flags] -P check_sample.cmake
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(name ${SAMPLE} NAME_WE)
 get_filename_component(sample_file ${SAMPLE} NAME)
@@ -33,6 +33,11 @@ else()
   get_filename_component(sample_dir ${SAMPLE} DIRECTORY)  # @SAMPLE_DIR@: a part's directory
   string(REPLACE "@SAMPLE_DIR@" "${sample_dir}" build_flags "${build_flags}")
   separate_arguments(build_flags)
+  # -DEXTRA_FLAGS="...": flags the test adds after the sample's own (samples/glib: pkg-config's)
+  if(DEFINED EXTRA_FLAGS)
+    separate_arguments(extra_flags UNIX_COMMAND "${EXTRA_FLAGS}")
+    list(APPEND build_flags ${extra_flags})
+  endif()
   execute_process(COMMAND ${BIN}/${wrapper} -g ${OPT} -pthread ${SAMPLE} ${build_flags} -o ${exe}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(rc)

@@ -72,6 +72,7 @@ namespace {
 // (ThreadSanitizer's MutexPostLock: the atomic read precedes the acquire of the clock).
 template <class Real, class... Args>
 int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
+    if (sync_modelled_above()) return real(args...);
     InterceptorScope scope;
     if (!scope) return real(args...);
     ThreadState* t = scope.thread();
@@ -93,6 +94,7 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
 // unlocked by a thread that does not hold it is no synchronization).
 template <class Real, class... Args>
 int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... args) {
+    if (sync_modelled_above()) return real(args...);
     InterceptorScope scope;
     if (!scope) return real(args...);
     ThreadState* t = scope.thread();
@@ -326,7 +328,7 @@ FRT_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
         rec.object = child;
         rec.clock_start = c0;
         rec.clock_finish = now();
-        rec.pc = FRT_CALLER();
+        rec.pc = tls_library_creation_pc != 0 ? tls_library_creation_pc : FRT_CALLER();
         emit_sync(t, rec);
     } else {
         process_joined(); // the child never existed
@@ -496,16 +498,19 @@ void lock_started(u8 cls, const void* obj) {
 } // namespace
 
 FRT_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) {
+    if (sync_modelled_above()) return REAL(pthread_mutex_init)(m, attr);
     sync_object_written(FRT_CALLER(), m);
     const int r = REAL(pthread_mutex_init)(m, attr);
     if (r == 0) lock_started(fmt::kObjMutex, m);
     return r;
 }
 FRT_EXPORT int pthread_mutex_destroy(pthread_mutex_t* m) {
+    if (sync_modelled_above()) return REAL(pthread_mutex_destroy)(m);
     sync_object_written(FRT_CALLER(), m);
     return REAL(pthread_mutex_destroy)(m);
 }
 FRT_EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr_t* attr) {
+    if (sync_modelled_above()) return REAL(pthread_rwlock_init)(l, attr);
     sync_object_written(FRT_CALLER(), l);
     const int r = REAL(pthread_rwlock_init)(l, attr);
     if (r == 0) {
@@ -515,6 +520,7 @@ FRT_EXPORT int pthread_rwlock_init(pthread_rwlock_t* l, const pthread_rwlockattr
     return r;
 }
 FRT_EXPORT int pthread_rwlock_destroy(pthread_rwlock_t* l) {
+    if (sync_modelled_above()) return REAL(pthread_rwlock_destroy)(l);
     sync_object_written(FRT_CALLER(), l);
     return REAL(pthread_rwlock_destroy)(l);
 }
@@ -581,6 +587,7 @@ int rwlock_read(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
 // Write lock: ordered after the last write unlock and after every read unlock before it.
 template <class Real, class... Args>
 int rwlock_write(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
+    if (sync_modelled_above()) return real(l, args...);
     InterceptorScope scope;
     if (!scope) return real(l, args...);
     ThreadState* t = scope.thread();
@@ -627,6 +634,7 @@ FRT_EXPORT int pthread_rwlock_clockwrlock(pthread_rwlock_t* l, clockid_t clock,
 }
 FRT_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* l) {
     auto real = REAL(pthread_rwlock_unlock);
+    if (sync_modelled_above()) return real(l);
     bool write;
     {
         InterceptorScope scope;

@@ -84,8 +84,14 @@ struct ThreadState {
     u32 depth;      // shadow stack depth (may exceed kMaxStack)
     u64 stack_hash; // hash of stack[0, min(depth, kMaxStack)): part of every site key
     u32 budget;     // accesses until the next look at the clock (periodic event split)
-    Site* table;    // kTableSize slots
-    u32* order;     // the slots used in the open event, in order of first access
+    // Nonzero while an interceptor of a library's synchronization API runs the real call and
+    // models it on the library's own object (rt_glib.cpp: GRecMutex and GRWLock, which libglib
+    // implements with pthread objects of its own): the pthread interceptors that call reaches
+    // pass through (sync_modelled_above). Lifted in signal handlers (rt_signals.cpp). Here, in
+    // the padding after `budget`: the pthread lock interceptors test it on every call.
+    u32 sync_modelled_above;
+    Site* table; // kTableSize slots
+    u32* order;  // the slots used in the open event, in order of first access
     char* arena;
     std::size_t arena_used;
     u64 stack[kMaxStack];
@@ -192,6 +198,12 @@ FRT_INLINE ThreadState* enter() {
     if (t == nullptr || t->guard != 0) return nullptr;
     t->guard = 1;
     return t;
+}
+// The calling thread's pthread lock call is made by a library whose own API call the runtime
+// models (ThreadState::sync_modelled_above): the pthread interceptor passes it through.
+FRT_INLINE bool sync_modelled_above() {
+    const ThreadState* t = tls_state;
+    return t != nullptr && t->sync_modelled_above != 0;
 }
 // Runs the handlers of the signals deferred while t was inside the runtime (guard released).
 void run_deferred_signals(ThreadState* t);

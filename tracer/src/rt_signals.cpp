@@ -96,16 +96,19 @@ void frt::deliver_signal(int sig, siginfo_t* info, void* context) {
     // arrives asynchronously; ThreadSanitizer lifts them in handlers too, compiler-rt's
     // signal_sync2): lifted for its duration, its computation event closed before they return.
     ThreadState* t = tls_state;
-    const bool ignoring = t != nullptr && t->guard == 0 &&
-                          (t->ignore_access_kinds != 0 || t->ignore_sync_depth != 0 ||
-                           t->ignore_reads_depth != 0 || t->ignore_writes_depth != 0);
+    const bool ignoring =
+        t != nullptr && t->guard == 0 &&
+        (t->ignore_access_kinds != 0 || t->ignore_sync_depth != 0 || t->ignore_reads_depth != 0 ||
+         t->ignore_writes_depth != 0 || t->sync_modelled_above != 0);
     const u8 kinds = ignoring ? t->ignore_access_kinds : 0;
     const u32 reads = ignoring ? t->ignore_reads_depth : 0;
     const u32 writes = ignoring ? t->ignore_writes_depth : 0;
     const u32 syncs = ignoring ? t->ignore_sync_depth : 0;
+    const u32 modelled = ignoring ? t->sync_modelled_above : 0; // a GLib lock's wait (rt_glib)
     if (ignoring) {
         t->ignore_access_kinds = 0;
         t->ignore_reads_depth = t->ignore_writes_depth = t->ignore_sync_depth = 0;
+        t->sync_modelled_above = 0;
     }
     if (siginfo)
         reinterpret_cast<void (*)(int, siginfo_t*, void*)>(h)(sig, info, context);
@@ -117,6 +120,7 @@ void frt::deliver_signal(int sig, siginfo_t* info, void* context) {
         t->ignore_reads_depth = reads;
         t->ignore_writes_depth = writes;
         t->ignore_sync_depth = syncs;
+        t->sync_modelled_above = modelled;
         errno = saved_errno;
     }
 }

@@ -123,6 +123,7 @@ ThreadState* create_state(u32 pid, u32 parent) {
         a = 0;
     t->ignore_access_kinds = 0;
     t->ignore_reads_depth = t->ignore_writes_depth = t->ignore_sync_depth = 0;
+    t->sync_modelled_above = 0;
     t->robust_count = 0;
     t->ctx_depth = 0;
     t->budget = kBudget;

@@ -17,6 +17,8 @@
 
 namespace frt {
 
+__thread u64 tls_library_creation_pc __attribute__((tls_model("initial-exec"))) = 0;
+
 namespace {
 
 enum : u32 { kFree = 0, kCreated = 1, kStarting = 2, kClaimed = 3 };

@@ -32,4 +32,10 @@ void list_unstarted_threads(bool claim, void (*each)(u32 pid));
 // Fork child: the threads being started are the parent's.
 void start_args_after_fork();
 
+// While a library function that creates a thread through pthread_create runs (g_thread_new,
+// rt_glib.cpp): the program's call site of it, which the creation's Fork record carries instead
+// of the library's own call of pthread_create (reports name it: "created by main at x.c:12").
+// 0 otherwise.
+extern __thread u64 tls_library_creation_pc __attribute__((tls_model("initial-exec")));
+
 } // namespace frt

@@ -180,6 +180,7 @@ enum ObjectClass : std::uint8_t {
     // 11-19: C library, C++ runtime and kernel objects (file descriptors, signals,
     //        function-local statics, custom mutexes and fibers of the TSan annotation API).
     // 20-39: OpenMP objects (below; 25-39 reserved).
+    // 40-49: GLib's synchronization (below; 43-49 reserved).
     kObjOmpMutex = 20,    // omp locks, nest locks, critical, ordered, atomic: object = wait id
     kObjOmpBarrier = 21,  // the barriers of one team: object = team id (episode = counter)
     kObjOmpTaskDone = 22, // completion of a task with dependences: object = task pid
@@ -188,6 +189,10 @@ enum ObjectClass : std::uint8_t {
     // 40-49: lifetimes of synchronization objects (tracer/src/rt_sync_misuse.cpp).
     kObjBarrierExits = 40, // the departures of a barrier round that a destroy waited for:
                            // each departure Acquire+Release (a chain), the destroy Acquire
+    // 50-59: GLib objects (tracer/src/rt_glib.cpp), named by ids, not program memory:
+    kObjGLibBitLock = 50,  // g_bit_lock / g_pointer_bit_lock: object = (address << 6) | bit
+    kObjGLibPoolTask = 51, // g_thread_pool_push -> the task's run: object = id of (pool, data)
+    kObjGLibPoolDone = 52, // a pool's task ends -> g_thread_pool_free(..., wait_): id of the pool
 };
 
 // Access-site flags on the wire: the model's AccessFlags values.
