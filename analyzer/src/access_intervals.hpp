@@ -87,16 +87,26 @@ class EventAccessIntervals {
   public:
     // Calls emit(lo, hi, access) for event e's uniform intervals, ascending.
     template <class Emit> void for_each(const Trace& trace, const Event& e, Emit emit) {
+        for_each(
+            trace, e, [](std::uint64_t lo, std::uint64_t hi, auto&& keep) { keep(lo, hi); }, emit);
+    }
+
+    // The same, of the bytes `clip` keeps: clip(lo, hi, keep) calls keep(lo', hi') for the
+    // kept parts of a range [lo, hi), ascending (shared_granules.hpp).
+    template <class Clip, class Emit>
+    void for_each(const Trace& trace, const Event& e, Clip&& clip, Emit emit) {
         pieces_.clear();
         runs_.clear();
         // A site's ranges are sorted (the tracer keeps them so), so the event's pieces are
         // ascending runs, merged pairwise (log(runs) linear passes) when they are few.
         trace.for_each_data_range(
             e, [&](std::uint32_t, const AccessSite& site, const Interval& range) {
-                if (pieces_.empty() || range.lo < pieces_.back().lo)
-                    runs_.push_back(pieces_.size());
-                pieces_.push_back({range.lo, range.hi, segment_access(site.flags)});
+                clip(range.lo, range.hi, [&](std::uint64_t lo, std::uint64_t hi) {
+                    if (pieces_.empty() || lo < pieces_.back().lo) runs_.push_back(pieces_.size());
+                    pieces_.push_back({lo, hi, segment_access(site.flags)});
+                });
             });
+        if (pieces_.empty()) return;
         if (runs_.size() > kMostRunsMerged)
             radix_sort();
         else

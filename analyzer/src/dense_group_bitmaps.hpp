@@ -39,6 +39,9 @@ struct DenseGroupRule {
     // An event lists its windows in every slot first when its segments without records hold
     // at least this many incidences per slot (0: always, the maximum: never; the same visits).
     std::uint32_t window_list_factor = 4;
+    // The sweep keeps of each event's ranges only the granules of 2^bits bytes that two slots
+    // touch, one writing (shared_granules.hpp; 64: all bytes). Tests set 0, 3 and 64.
+    std::uint32_t shared_granule_bits = 12;
     bool dense(std::uint32_t count, std::uint32_t first_rank, std::uint32_t last_rank) const {
         return count >= min_incidences && std::uint64_t(last_rank - first_rank) + 1 <=
                                               std::uint64_t(count) * max_ranks_per_incidence;

@@ -45,6 +45,12 @@ class FlatIdMap {
         s = {key, id};
     }
 
+    // Calls f(key, id) for every entry, in no particular order.
+    template <class F> void for_each(F&& f) const {
+        for (const Slot& s : slots_)
+            if (s.id != kAbsent) f(s.key, s.id);
+    }
+
     void clear() {
         slots_.clear();
         slots_.shrink_to_fit();

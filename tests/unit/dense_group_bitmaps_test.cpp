@@ -14,6 +14,7 @@
 #include "conflict_rule.hpp"
 #include "dense_group_bitmaps.hpp"
 #include "reference_analysis.hpp"
+#include "shared_granules.hpp"
 #include "stress/stress_shapes.hpp"
 #include "test_support.hpp"
 
@@ -31,6 +32,13 @@ constexpr DenseGroupRule kFewestRecords{std::numeric_limits<std::uint32_t>::max(
 constexpr DenseGroupRule kFewestRecordsByRuns{std::numeric_limits<std::uint32_t>::max(), 1,
                                               std::numeric_limits<std::uint32_t>::max(),
                                               std::numeric_limits<std::uint32_t>::max()};
+// The sweep's ranges kept only in granules two slots touch, one writing (shared_granules.hpp):
+// granules of one byte (the live bytes exactly), of eight with the fewest records (a granule
+// holds several variables, ranges cut at its ends), and no filter.
+constexpr DenseGroupRule kByteGranules{16, 16, 64, 4, 0};
+constexpr DenseGroupRule kEightByteGranules{std::numeric_limits<std::uint32_t>::max(), 1,
+                                            std::numeric_limits<std::uint32_t>::max(), 0, 3};
+constexpr DenseGroupRule kNoGranules{16, 16, 64, 4, SharedGranules::kOff};
 
 std::uint8_t flags_of(std::uint8_t x, std::uint8_t y) {
     std::uint8_t flags = 0;
@@ -142,6 +150,7 @@ std::vector<RaceKey> atomic_pairs_of(const UnorderedConflicts& c) {
 
 struct Sweeps {
     UnorderedConflicts every, none, by_default, records_everywhere, fewest_records, by_runs;
+    UnorderedConflicts byte_granules, eight_byte_granules, no_granules;
 };
 Sweeps sweep_three_ways(const TemporalGraph& g) {
     const NodeGraph graph = NodeGraph::from_edges(g.node_count(), g.edges());
@@ -153,7 +162,10 @@ Sweeps sweep_three_ways(const TemporalGraph& g) {
             find_apparent_races(g, order, {}),
             find_apparent_races(g, order, {}, kRecordsEverywhere),
             find_apparent_races(g, order, {}, kFewestRecords),
-            find_apparent_races(g, order, {}, kFewestRecordsByRuns)};
+            find_apparent_races(g, order, {}, kFewestRecordsByRuns),
+            find_apparent_races(g, order, {}, kByteGranules),
+            find_apparent_races(g, order, {}, kEightByteGranules),
+            find_apparent_races(g, order, {}, kNoGranules)};
 }
 
 // Over the atomic-pair budget (every event reduced, linked ones approximated: which events are
@@ -167,7 +179,8 @@ void expect_records_change_nothing_over_the_budget(const TemporalGraph& g) {
     for (const std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{40}}) {
         const UnorderedConflicts all =
             find_apparent_races(g, order, {}, kRecordsEverywhere, budget);
-        for (const DenseGroupRule& rule : {kFewestRecords, kFewestRecordsByRuns}) {
+        for (const DenseGroupRule& rule :
+             {kFewestRecords, kFewestRecordsByRuns, kByteGranules, kEightByteGranules}) {
             const UnorderedConflicts few = find_apparent_races(g, order, {}, rule, budget);
             EXPECT_EQ(races_of(few), races_of(all)) << "budget " << budget;
             EXPECT_EQ(atomic_pairs_of(few), atomic_pairs_of(all)) << "budget " << budget;
@@ -191,13 +204,21 @@ std::size_t expect_every_rule_gives_the_reference(const Trace& trace) {
     EXPECT_EQ(races_of(s.records_everywhere), expected);
     EXPECT_EQ(races_of(s.fewest_records), expected);
     EXPECT_EQ(races_of(s.by_runs), expected);
+    EXPECT_EQ(races_of(s.byte_granules), expected);
+    EXPECT_EQ(races_of(s.eight_byte_granules), expected);
+    EXPECT_EQ(races_of(s.no_granules), expected);
     EXPECT_EQ(atomic_pairs_of(s.every), atomic_pairs_of(s.none));
     EXPECT_EQ(atomic_pairs_of(s.by_default), atomic_pairs_of(s.none));
     EXPECT_EQ(atomic_pairs_of(s.records_everywhere), atomic_pairs_of(s.none));
     EXPECT_EQ(atomic_pairs_of(s.fewest_records), atomic_pairs_of(s.none));
     EXPECT_EQ(atomic_pairs_of(s.by_runs), atomic_pairs_of(s.none));
+    EXPECT_EQ(atomic_pairs_of(s.byte_granules), atomic_pairs_of(s.no_granules));
+    EXPECT_EQ(atomic_pairs_of(s.eight_byte_granules), atomic_pairs_of(s.no_granules));
+    EXPECT_EQ(atomic_pairs_of(s.no_granules), atomic_pairs_of(s.none));
     EXPECT_EQ(s.fewest_records.approximated, s.records_everywhere.approximated);
     EXPECT_EQ(s.by_runs.approximated, s.records_everywhere.approximated);
+    EXPECT_EQ(s.byte_granules.approximated, s.no_granules.approximated);
+    EXPECT_EQ(s.eight_byte_granules.approximated, s.no_granules.approximated);
     expect_records_change_nothing_over_the_budget(g);
     return expected.size();
 }
@@ -271,6 +292,11 @@ TEST(DenseGroupSweep, StressShapesGiveTheSameRacesEveryWay) {
             ASSERT_EQ(atomic_pairs_of(sw.by_runs), atomic_pairs_of(sw.none));
             ASSERT_EQ(atomic_pairs_of(sw.records_everywhere), atomic_pairs_of(sw.none));
             ASSERT_EQ(atomic_pairs_of(sw.fewest_records), atomic_pairs_of(sw.none));
+            ASSERT_EQ(races_of(sw.byte_granules), races_of(sw.none));
+            ASSERT_EQ(races_of(sw.eight_byte_granules), races_of(sw.none));
+            ASSERT_EQ(races_of(sw.no_granules), races_of(sw.none));
+            ASSERT_EQ(atomic_pairs_of(sw.byte_granules), atomic_pairs_of(sw.none));
+            ASSERT_EQ(atomic_pairs_of(sw.eight_byte_granules), atomic_pairs_of(sw.none));
         }
 }
 
