@@ -394,20 +394,10 @@ template <class Op> auto cond_wait(void* c, void* m, u64 pc, Op&& op) {
     InterceptorScope scope;
     if (!scope) return op();
     ThreadState* t = scope.thread();
-    sync_object_used(t, pc, c);
-    sync_object_used(t, pc, m);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* mo = object(fmt::kObjMutex, m);
-    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc, 0,
-           lock_incarnation(fmt::kObjMutex, mo));
+    cond_wait_began(t, c, m, pc);
     const auto r = scope.outside(op);
     // it returns with the mutex held, also on a timeout: CondWait, then the Acquire of it
-    const u64 c1 = now();
-    ObjEntry* co = object(fmt::kObjCondition, c);
-    record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
-    record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc, 0,
-           lock_incarnation(fmt::kObjMutex, mo));
+    cond_wait_ended(t, c, m, pc);
     return r;
 }
 
@@ -417,12 +407,7 @@ template <class Real> void cond_signal(void* c, u64 pc, Real real) {
         real(c);
         return;
     }
-    ThreadState* t = scope.thread();
-    sync_object_used(t, pc, c);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* co = object(fmt::kObjCondition, c);
-    record(t, fmt::kOpCondSignal, fmt::kObjCondition, c, co->counter.fetch_add(1), c0, pc);
+    cond_signal_recorded(scope.thread(), c, pc);
     scope.outside([&] { real(c); });
 }
 } // namespace

@@ -661,11 +661,22 @@ FRT_EXPORT int pthread_spin_unlock(pthread_spinlock_t* l) {
 
 // --- condition variables ----------------------------------------------------------------------
 
-namespace {
+// The start of a wait on condition c with mutex m: both objects used, then the Release of m
+// (the wait unlocks it).
+void frt::cond_wait_began(ThreadState* t, const void* c, const void* m, u64 pc) {
+    sync_object_used(t, pc, c);
+    sync_object_used(t, pc, m);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* mo = object(fmt::kObjMutex, m);
+    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc, 0,
+           lock_incarnation(fmt::kObjMutex, mo));
+}
+
 // The end of a wait: it returns with m locked, also on timeout, and a cancellation acted upon
 // in the wait re-acquires m before the first cleanup handler runs (POSIX XSH
 // pthread_cond_wait): CondWait, then the Acquire of m.
-void cond_wait_ended(ThreadState* t, pthread_cond_t* c, pthread_mutex_t* m, u64 pc) {
+void frt::cond_wait_ended(ThreadState* t, const void* c, const void* m, u64 pc) {
     const u64 c1 = now();
     ObjEntry* co = object(fmt::kObjCondition, c);
     record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
@@ -674,6 +685,16 @@ void cond_wait_ended(ThreadState* t, pthread_cond_t* c, pthread_mutex_t* m, u64 
            lock_incarnation(fmt::kObjMutex, mo));
 }
 
+// A signal or broadcast of condition c, before the real call.
+void frt::cond_signal_recorded(ThreadState* t, const void* c, u64 pc) {
+    sync_object_used(t, pc, c);
+    const u64 c0 = now();
+    close_computation(t, c0);
+    ObjEntry* co = object(fmt::kObjCondition, c);
+    record(t, fmt::kOpCondSignal, fmt::kObjCondition, c, co->counter.fetch_add(1), c0, pc);
+}
+
+namespace {
 // A wait in progress, for the unwind of a cancellation (rt_unwind_watch.c): the cleanup
 // handlers the unwind runs next are the program's code and may use what m protects.
 struct CondWaitFrame {
@@ -697,13 +718,7 @@ int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, A
     InterceptorScope scope;
     if (!scope) return real(c, m, args...);
     ThreadState* t = scope.thread();
-    sync_object_used(t, pc, c);
-    sync_object_used(t, pc, m);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* mo = object(fmt::kObjMutex, m);
-    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc, 0,
-           lock_incarnation(fmt::kObjMutex, mo));
+    cond_wait_began(t, c, m, pc);
     int r = 0;
     auto wait = [&] { r = real(c, m, args...); };
     CondWaitFrame frame{c, m, pc, &wait, [](void* w) { (*static_cast<decltype(wait)*>(w))(); }};
@@ -718,12 +733,7 @@ int cond_wait_common(pthread_cond_t* c, pthread_mutex_t* m, u64 pc, Real real, A
 template <class Real> int cond_signal_common(pthread_cond_t* c, u64 pc, Real real) {
     InterceptorScope scope;
     if (!scope) return real(c);
-    ThreadState* t = scope.thread();
-    sync_object_used(t, pc, c);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* co = object(fmt::kObjCondition, c);
-    record(t, fmt::kOpCondSignal, fmt::kObjCondition, c, co->counter.fetch_add(1), c0, pc);
+    cond_signal_recorded(scope.thread(), c, pc);
     return scope.outside([&] { return real(c); });
 }
 } // namespace

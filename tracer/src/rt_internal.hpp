@@ -385,7 +385,13 @@ struct ObjEntry {
         u32 next_counter;
     } heads[4];
 };
-ObjEntry* object(u8 cls, const void* addr);      // find or insert
+ObjEntry* object(u8 cls, const void* addr); // find or insert
+// A condition variable's wait and signal as recorded (rt_interceptors.cpp; GLib's GCond in
+// rt_glib.cpp): the wait's start (Release of the mutex), its end (CondWait, Acquire of the
+// mutex), a signal or broadcast before the real call.
+void cond_wait_began(ThreadState* t, const void* c, const void* m, u64 pc);
+void cond_wait_ended(ThreadState* t, const void* c, const void* m, u64 pc);
+void cond_signal_recorded(ThreadState* t, const void* c, u64 pc);
 ObjEntry* find_object(u8 cls, const void* addr); // null when absent
 void sync_objects_init();                        // at initialisation (before: one per class)
 void sync_objects_after_fork();                  // in the child: frees the spin locks
