@@ -2,11 +2,15 @@
 // descriptor it lists, the pipe's included (the close is a write of the descriptor, unordered
 // with the logger's use), and the adders add without the lock. (The closes are a pass of their
 // own after a locked progress count, so that the dup2s' reads of the numbers are not in the
-// closing event.)
+// closing event. Main waits on a relaxed flag, which orders nothing, until the logger has
+// written: under load the logger otherwise wrote after the close, a failed write of a closed
+// descriptor, and the race came and went between runs.)
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
@@ -14,6 +18,7 @@
 
 static volatile long total; // volatile: else optimized code adds in a register, stores once
 static int log_pipe[2];
+static atomic_int logged;
 
 static void* adder(void* arg) {
     for (int i = 0; i < 1000; ++i)
@@ -24,6 +29,7 @@ static void* adder(void* arg) {
 static void* logger(void* arg) {
     (void)arg;
     write(log_pipe[1], "started\n", 8); // RACE
+    atomic_store_explicit(&logged, 1, memory_order_relaxed);
     return NULL;
 }
 
@@ -65,6 +71,8 @@ static int take_over(const int* fds, int n) {
         if (syscall(SYS_dup2, null, fds[i]) != fds[i] || read(fds[i], &c, 1) != 0) ++wrong;
     }
     pass_done();
+    while (!atomic_load_explicit(&logged, memory_order_relaxed))
+        sched_yield();
     for (int i = 0; i < n; ++i)
         if (fds[i] != null && close(fds[i]) != 0) ++wrong; // RACE
     close(null);
