@@ -204,18 +204,11 @@ gboolean acquire_after(u8 cls, const void* obj, const void* used, u64 pc, bool a
     if (!scope) return op();
     ThreadState* t = scope.thread();
     sync_object_used(t, pc, used);
-    const u64 c0 = now();
-    close_computation(t, c0);
+    const u64 c0 = sync_op_begins(t);
     const gboolean held = run_real(scope, above, op);
     if (held) {
-        ObjEntry* o = object(cls, obj);
-        record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc, 0,
-               lock_incarnation(cls, o));
-        if (readers) {
-            ObjEntry* r = object(fmt::kObjRwLockReaders, obj);
-            record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, obj, r->counter.fetch_add(1), c0, pc,
-                   0, lock_incarnation(fmt::kObjRwLockReaders, r));
-        }
+        acquired(t, cls, obj, c0, pc);
+        if (readers) acquired(t, fmt::kObjRwLockReaders, obj, c0, pc);
     }
     return held;
 }
@@ -232,25 +225,13 @@ void release_before(u8 cls, const void* obj, const void* used, u64 pc, bool abov
     }
     ThreadState* t = scope.thread();
     sync_object_used(t, pc, used);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* o = object(cls, obj);
-    const u64 c = o->counter.fetch_add(chain ? 2 : 1);
-    const u64 inc = lock_incarnation(cls, o);
+    const u64 c0 = sync_op_begins(t);
+    const ReleaseTicket ticket = release_ticket(cls, obj, chain);
     run_real(scope, above, [&] {
         op();
         return 0;
     });
-    if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc, 0, inc);
-    record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc, 0, inc);
-}
-
-// A lock object starts afresh at init (rt_interceptors.cpp lock_started).
-void lock_started(u8 cls, const void* obj) {
-    if (g_state.load() != RtState::Ready) return;
-    ObjEntry* o = object(cls, obj);
-    o->counter.store(0);
-    o->incarnation.fetch_add(1);
+    released(t, cls, obj, ticket, chain, c0, pc);
 }
 
 // A bit lock's object: one per (word, bit).

@@ -77,13 +77,10 @@ int acquire_op(u8 cls, const void* obj, u64 pc, Real real, Args... args) {
     if (!scope) return real(args...);
     ThreadState* t = scope.thread();
     sync_object_used(t, pc, obj);
-    const u64 c0 = now();
-    close_computation(t, c0);
+    const u64 c0 = sync_op_begins(t);
     const int r = scope.outside([&] { return real(args...); });
     if (r == 0 || r == EOWNERDEAD) { // EOWNERDEAD: a robust mutex, held now (rt_robust_mutex)
-        ObjEntry* o = object(cls, obj);
-        record(t, fmt::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc, 0,
-               lock_incarnation(cls, o));
+        acquired(t, cls, obj, c0, pc);
         if (cls == fmt::kObjMutex) robust_mutex_locked(t, obj);
     }
     return r;
@@ -99,16 +96,10 @@ int release_op(u8 cls, const void* obj, u64 pc, bool chain, Real real, Args... a
     if (!scope) return real(args...);
     ThreadState* t = scope.thread();
     sync_object_used(t, pc, obj);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* o = object(cls, obj);
-    const u64 c = o->counter.fetch_add(chain ? 2 : 1);
-    const u64 inc = lock_incarnation(cls, o);
+    const u64 c0 = sync_op_begins(t);
+    const ReleaseTicket ticket = release_ticket(cls, obj, chain);
     const int r = scope.outside([&] { return real(args...); });
-    if (r == 0) {
-        if (chain) record(t, fmt::kOpAcquire, cls, obj, c, c0, pc, 0, inc);
-        record(t, fmt::kOpRelease, cls, obj, chain ? c + 1 : c, c0, pc, 0, inc);
-    }
+    if (r == 0) released(t, cls, obj, ticket, chain, c0, pc);
     return r;
 }
 
@@ -485,18 +476,6 @@ FRT_DECLARE_REAL(pthread_barrier_destroy);
 FRT_DECLARE_REAL(sem_destroy);
 } // namespace
 
-namespace {
-// A lock object starts afresh (see lock_incarnation, rt_record.hpp): a new incarnation of each
-// of its objects, counters from 0 (the truncation cut reads a gap in an object's counters as
-// a lost operation).
-void lock_started(u8 cls, const void* obj) {
-    if (g_state.load() != RtState::Ready) return;
-    ObjEntry* o = object(cls, obj);
-    o->counter.store(0);
-    o->incarnation.fetch_add(1);
-}
-} // namespace
-
 FRT_EXPORT int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) {
     if (sync_modelled_above()) return REAL(pthread_mutex_init)(m, attr);
     sync_object_written(FRT_CALLER(), m);
@@ -591,16 +570,11 @@ int rwlock_write(pthread_rwlock_t* l, u64 pc, Real real, Args... args) {
     InterceptorScope scope;
     if (!scope) return real(l, args...);
     ThreadState* t = scope.thread();
-    const u64 c0 = now();
-    close_computation(t, c0);
+    const u64 c0 = sync_op_begins(t);
     const int r = scope.outside([&] { return real(l, args...); });
     if (r == 0) {
-        ObjEntry* lock = object(fmt::kObjRwLock, l);
-        ObjEntry* readers = object(fmt::kObjRwLockReaders, l);
-        record(t, fmt::kOpAcquire, fmt::kObjRwLock, l, lock->counter.fetch_add(1), c0, pc, 0,
-               lock_incarnation(fmt::kObjRwLock, lock));
-        record(t, fmt::kOpAcquire, fmt::kObjRwLockReaders, l, readers->counter.fetch_add(1), c0, pc,
-               0, lock_incarnation(fmt::kObjRwLockReaders, readers));
+        acquired(t, fmt::kObjRwLock, l, c0, pc);
+        acquired(t, fmt::kObjRwLockReaders, l, c0, pc);
     }
     return r;
 }
@@ -666,11 +640,8 @@ FRT_EXPORT int pthread_spin_unlock(pthread_spinlock_t* l) {
 void frt::cond_wait_began(ThreadState* t, const void* c, const void* m, u64 pc) {
     sync_object_used(t, pc, c);
     sync_object_used(t, pc, m);
-    const u64 c0 = now();
-    close_computation(t, c0);
-    ObjEntry* mo = object(fmt::kObjMutex, m);
-    record(t, fmt::kOpRelease, fmt::kObjMutex, m, mo->counter.fetch_add(1), c0, pc, 0,
-           lock_incarnation(fmt::kObjMutex, mo));
+    const u64 c0 = sync_op_begins(t);
+    released(t, fmt::kObjMutex, m, release_ticket(fmt::kObjMutex, m, false), false, c0, pc);
 }
 
 // The end of a wait: it returns with m locked, also on timeout, and a cancellation acted upon
@@ -680,16 +651,13 @@ void frt::cond_wait_ended(ThreadState* t, const void* c, const void* m, u64 pc) 
     const u64 c1 = now();
     ObjEntry* co = object(fmt::kObjCondition, c);
     record(t, fmt::kOpCondWait, fmt::kObjCondition, c, co->counter.fetch_add(1), c1, pc);
-    ObjEntry* mo = object(fmt::kObjMutex, m);
-    record(t, fmt::kOpAcquire, fmt::kObjMutex, m, mo->counter.fetch_add(1), c1, pc, 0,
-           lock_incarnation(fmt::kObjMutex, mo));
+    acquired(t, fmt::kObjMutex, m, c1, pc);
 }
 
 // A signal or broadcast of condition c, before the real call.
 void frt::cond_signal_recorded(ThreadState* t, const void* c, u64 pc) {
     sync_object_used(t, pc, c);
-    const u64 c0 = now();
-    close_computation(t, c0);
+    const u64 c0 = sync_op_begins(t);
     ObjEntry* co = object(fmt::kObjCondition, c);
     record(t, fmt::kOpCondSignal, fmt::kObjCondition, c, co->counter.fetch_add(1), c0, pc);
 }

@@ -44,27 +44,61 @@ FRT_INLINE u64 lock_incarnation(u8 cls, const ObjEntry* o) {
                : 0;
 }
 
-// Acquire on (cls, obj) now: the operation is complete, its counter is taken here.
-inline void acquire_now(ThreadState* t, u8 cls, const void* obj, u64 pc) {
+// A lock object starts afresh at its init (see lock_incarnation): a new incarnation, counters
+// from 0 (the truncation cut reads a gap in an object's counters as a lost operation).
+inline void lock_started(u8 cls, const void* obj) {
+    if (g_state.load() != RtState::Ready) return;
+    ObjEntry* o = object(cls, obj);
+    o->counter.store(0);
+    o->incarnation.fetch_add(1);
+}
+
+// The computation before a synchronization operation ends at its clock reading c0.
+inline u64 sync_op_begins(ThreadState* t) {
     const u64 c0 = now();
     close_computation(t, c0);
+    return c0;
+}
+
+// An Acquire of (cls, obj) by an operation that began at c0 and has completed: its counter is
+// taken now.
+inline void acquired(ThreadState* t, u8 cls, const void* obj, u64 c0, u64 pc) {
     ObjEntry* o = object(cls, obj);
     record(t, firstrace::format::kOpAcquire, cls, obj, o->counter.fetch_add(1), c0, pc, 0,
            lock_incarnation(cls, o));
 }
 
-// Release on (cls, obj) now, before the operation that publishes it. With `merge`, the release
-// also acquires the object first (Acquire + Release with consecutive counters): a later acquire
-// is then ordered after every earlier release too, as in ThreadSanitizer's release, which joins
-// the releasing thread's clock into the object's clock instead of replacing it.
-inline void release_now(ThreadState* t, u8 cls, const void* obj, u64 pc, bool merge) {
-    const u64 c0 = now();
-    close_computation(t, c0);
+// A Release's counter, taken while the object is still held (before the real unlock), and its
+// records, written once the unlock succeeded. With `merge`, the release also acquires the object
+// first (Acquire + Release with consecutive counters): a later acquire is then ordered after
+// every earlier release too, as in ThreadSanitizer's release, which joins the releasing thread's
+// clock into the object's clock instead of replacing it.
+struct ReleaseTicket {
+    u64 counter;
+    u64 incarnation;
+};
+inline ReleaseTicket release_ticket(u8 cls, const void* obj, bool merge) {
     ObjEntry* o = object(cls, obj);
     const u64 c = o->counter.fetch_add(merge ? 2 : 1);
-    const u64 inc = lock_incarnation(cls, o);
-    if (merge) record(t, firstrace::format::kOpAcquire, cls, obj, c, c0, pc, 0, inc);
-    record(t, firstrace::format::kOpRelease, cls, obj, merge ? c + 1 : c, c0, pc, 0, inc);
+    return {c, lock_incarnation(cls, o)};
+}
+inline void released(ThreadState* t, u8 cls, const void* obj, ReleaseTicket r, bool merge, u64 c0,
+                     u64 pc) {
+    if (merge)
+        record(t, firstrace::format::kOpAcquire, cls, obj, r.counter, c0, pc, 0, r.incarnation);
+    record(t, firstrace::format::kOpRelease, cls, obj, merge ? r.counter + 1 : r.counter, c0, pc, 0,
+           r.incarnation);
+}
+
+// Acquire on (cls, obj) now: the operation is complete, its counter is taken here.
+inline void acquire_now(ThreadState* t, u8 cls, const void* obj, u64 pc) {
+    acquired(t, cls, obj, sync_op_begins(t), pc);
+}
+
+// Release on (cls, obj) now, before the operation that publishes it.
+inline void release_now(ThreadState* t, u8 cls, const void* obj, u64 pc, bool merge) {
+    const u64 c0 = sync_op_begins(t);
+    released(t, cls, obj, release_ticket(cls, obj, merge), merge, c0, pc);
 }
 
 // True when pc is in the runtime's own code: the runtime's metadata and stream writes go

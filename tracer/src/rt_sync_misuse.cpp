@@ -111,8 +111,7 @@ int barrier_destroy(InterceptorScope& scope, pthread_barrier_t* b, u64 pc,
         return real(b);
     }
     // Threads are blocked on it: a misuse, not a write of the barrier.
-    const u64 c0 = now();
-    close_computation(t, c0);
+    sync_op_begins(t);
     emit_misuse(t, fmt::kMisuseDestroyWaiters, fmt::kObjBarrier, reinterpret_cast<u64>(b), pc);
     const int r = scope.outside([&] { return real(b); });
     // glibc returns once as many threads as had entered have left the wait; each records its
